@@ -1,0 +1,6 @@
+/* cli.h - helpers shared by the command implementations. */
+#ifndef CLI_H
+#define CLI_H
+/* Prints "aliasfuzz: <fmt with arg>" and the usage text to stderr; returns 2. */
+int cli_usage_error(const char *usage, const char *fmt, const char *arg);
+#endif

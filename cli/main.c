@@ -1,0 +1,267 @@
+/* main.c - the `aliasfuzz` command. Only this file decides to exit. Exit codes: 0 success (every
+ * program passed), 1 a finding (some program did not pass), 2 usage or input error. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../harness/codec.h"
+#include "../harness/converters/conv.h"
+#include "../harness/eager.h"
+#include "../harness/emit.h"
+#include "../harness/ops.h"
+#include "../oracle/oracle.h"
+#include "cli.h"
+
+static const char *usage_main =
+    "usage: aliasfuzz <command> [options]\n"
+    "\n"
+    "Fuzzing and conformance testing for converters of PyTorch programs with aliasing views and\n"
+    "in-place ops. Every program runs in eager PyTorch (the truth) and through a converter; every\n"
+    "output and every mutated input is compared.\n"
+    "\n"
+    "commands:\n"
+    "  run FILE... --converter NAME [--json] [--fail-on-residual]\n"
+    "                      run program files through a converter, one verdict per file\n"
+    "  converters          list converters and whether they are available here\n"
+    "  ops                 list the op table\n"
+    "  emit FILE           print a program as TorchScript\n"
+    "  fmt FILE...         rewrite program files in canonical form (--check: only report)\n"
+    "  version             print versions\n"
+    "\n"
+    "Run `aliasfuzz COMMAND --help` for a command's options.\n";
+
+static const char *usage_run =
+    "usage: aliasfuzz run FILE... --converter NAME [--json] [--fail-on-residual]\n"
+    "\n"
+    "Runs each program file in eager PyTorch and through the converter and prints one line per\n"
+    "file: FILE CONVERTER VERDICT [detail]. --json prints one JSON object per file instead, with\n"
+    "file, converter, verdict, detail and the shapes of every eager and converted output.\n"
+    "Exit status: 0 when every file passes, 1 when any does not, 2 on usage or input errors.\n";
+
+int cli_usage_error(const char *usage, const char *fmt, const char *arg) {
+  fprintf(stderr, "aliasfuzz: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n\n%s", usage);
+  return 2;
+}
+
+static void json_shapes(af_buf *b, const result *r) {
+  af_buf_puts(b, "[");
+  for (int o = 0; r->status == RESULT_OK && o < r->noutputs; o++) {
+    if (o) af_buf_puts(b, ", ");
+    oracle_put_shape(b, r->outputs[o]);
+  }
+  af_buf_puts(b, "]");
+}
+
+static void json_str(af_buf *b, const char *s) {
+  af_buf_puts(b, "\"");
+  for (; s && *s; s++) {
+    if (*s == '"' || *s == '\\') af_buf_printf(b, "\\%c", *s);
+    else if ((unsigned char)*s < 0x20) af_buf_printf(b, "\\u%04x", *s);
+    else af_buf_printf(b, "%c", *s);
+  }
+  af_buf_puts(b, "\"");
+}
+
+static int cmd_run(int argc, char **argv) {
+  const char *conv_name = NULL;
+  int json = 0, nfiles = 0;
+  oracle_opts oo = {0};
+  const char **files = af_xcalloc((size_t)argc, sizeof(char *));
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      fputs(usage_run, stdout);
+      free(files);
+      return 0;
+    } else if (!strcmp(argv[i], "--converter") && i + 1 < argc) {
+      conv_name = argv[++i];
+    } else if (!strncmp(argv[i], "--converter=", 12)) {
+      conv_name = argv[i] + 12;
+    } else if (!strcmp(argv[i], "--json")) {
+      json = 1;
+    } else if (!strcmp(argv[i], "--fail-on-residual")) {
+      oo.fail_on_residual = 1;
+    } else if (argv[i][0] == '-') {
+      free(files);
+      return cli_usage_error(usage_run, "run: unknown option %s", argv[i]);
+    } else {
+      files[nfiles++] = argv[i];
+    }
+  }
+  if (!conv_name) conv_name = "script";
+  if (!nfiles) {
+    free(files);
+    return cli_usage_error(usage_run, "run: no program file given%s", "");
+  }
+  const conv_converter *c = conv_find(conv_name);
+  if (!c) {
+    free(files);
+    return cli_usage_error(usage_run, "run: unknown converter '%s' (see `aliasfuzz converters`)", conv_name);
+  }
+  const char *why = NULL;
+  if (!c->available(c, &why)) {
+    fprintf(stderr, "aliasfuzz: converter %s is not available here: %s\n", c->name, why ? why : "unknown reason");
+    free(files);
+    return 2;
+  }
+  int any_fail = 0, any_input_error = 0;
+  for (int f = 0; f < nfiles; f++) {
+    ir_program *p = NULL;
+    af_err err;
+    if (codec_read_file(files[f], &p, &err)) {
+      fprintf(stderr, "aliasfuzz: %s\n", err.msg);
+      any_input_error = 1;
+      continue;
+    }
+    result eager, conv;
+    result_init(&eager);
+    result_init(&conv);
+    if (eager_run(p, &eager, &err) || conv_execute(c, p, &conv, &err)) {
+      fprintf(stderr, "aliasfuzz: %s: %s\n", files[f], err.msg);
+      any_input_error = 1;
+      result_clear(&eager);
+      result_clear(&conv);
+      ir_program_free(p);
+      continue;
+    }
+    char *detail = NULL;
+    oracle_verdict v = oracle_judge(p, &eager, &conv, &oo, &detail);
+    if (v != V_PASS) any_fail = 1;
+    if (json) {
+      af_buf b = {0};
+      af_buf_puts(&b, "{\"file\": ");
+      json_str(&b, files[f]);
+      af_buf_puts(&b, ", \"converter\": ");
+      json_str(&b, c->name);
+      af_buf_printf(&b, ", \"converter_version\": ");
+      json_str(&b, c->version(c));
+      af_buf_printf(&b, ", \"verdict\": \"%s\", \"detail\": ", oracle_verdict_name(v));
+      if (detail) json_str(&b, detail); else af_buf_puts(&b, "null");
+      af_buf_puts(&b, ", \"eager_shapes\": ");
+      json_shapes(&b, &eager);
+      af_buf_puts(&b, ", \"converted_shapes\": ");
+      json_shapes(&b, &conv);
+      af_buf_printf(&b, ", \"residual_mutation\": %d}", conv.residual);
+      puts(b.s);
+      af_buf_free(&b);
+    } else {
+      printf("%s %s %s%s%s\n", files[f], c->name, oracle_verdict_name(v), detail ? "  " : "", detail ? detail : "");
+    }
+    fflush(stdout);
+    free(detail);
+    result_clear(&eager);
+    result_clear(&conv);
+    ir_program_free(p);
+  }
+  free(files);
+  return any_input_error ? 2 : any_fail ? 1 : 0;
+}
+
+static int cmd_converters(int argc, char **argv) {
+  if (argc > 0 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
+    puts("usage: aliasfuzz converters\n\nLists every converter: name, availability, version, description.");
+    return 0;
+  }
+  for (int i = 0; i < conv_count(); i++) {
+    const conv_converter *c = conv_get(i);
+    const char *why = NULL;
+    int ok = c->available(c, &why);
+    printf("%-14s %-12s %-10s %s%s\n", c->name, ok ? "available" : "unavailable", ok ? c->version(c) : "-",
+           c->deliberately_wrong ? "[DELIBERATELY WRONG] " : "", c->description);
+    if (!ok && why) printf("%-14s   why: %s\n", "", why);
+  }
+  return 0;
+}
+
+static int cmd_ops(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  printf("%-20s %-10s %-12s %-22s %s\n", "op", "kind", "args", "aten", "torchscript");
+  for (int op = 0; op < OPS_COUNT; op++) {
+    const ops_entry *e = ops_get(op);
+    printf("%-20s %-10s %-12s %-22s %s\n", e->name, ops_kind_name(e->kind), e->schema, e->aten[0] ? e->aten : "-",
+           e->spelling);
+  }
+  return 0;
+}
+
+static int cmd_emit(int argc, char **argv) {
+  if (argc != 1 || argv[0][0] == '-') {
+    puts("usage: aliasfuzz emit FILE\n\nPrints the program as the TorchScript function converters receive.");
+    return argc == 1 ? 0 : 2;
+  }
+  ir_program *p;
+  af_err err;
+  if (codec_read_file(argv[0], &p, &err)) {
+    fprintf(stderr, "aliasfuzz: %s\n", err.msg);
+    return 2;
+  }
+  char *s = emit_torchscript(p, "program");
+  fputs(s, stdout);
+  free(s);
+  ir_program_free(p);
+  return 0;
+}
+
+static int cmd_fmt(int argc, char **argv) {
+  int check = 0, rc = 0, n = 0;
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      puts("usage: aliasfuzz fmt [--check] FILE...\n\nRewrites program files in the canonical layout; --check "
+           "only lists files that are not canonical (exit 1).");
+      return 0;
+    }
+    if (!strcmp(argv[i], "--check")) {
+      check = 1;
+      continue;
+    }
+    n++;
+    ir_program *p;
+    af_err err;
+    size_t len;
+    char *text = codec_slurp(argv[i], &len, &err);
+    if (!text || codec_read_string(text, argv[i], &p, &err)) {
+      fprintf(stderr, "aliasfuzz: %s\n", err.msg);
+      free(text);
+      rc = 2;
+      continue;
+    }
+    char *canon = codec_write_string(p);
+    if (strcmp(canon, text) != 0) {
+      if (check) {
+        printf("%s: not canonical\n", argv[i]);
+        if (!rc) rc = 1;
+      } else if (codec_write_atomic(argv[i], canon, strlen(canon), &err)) {
+        fprintf(stderr, "aliasfuzz: %s\n", err.msg);
+        rc = 2;
+      }
+    }
+    free(canon);
+    free(text);
+    ir_program_free(p);
+  }
+  if (!n) return cli_usage_error("usage: aliasfuzz fmt [--check] FILE...\n", "fmt: no file given%s", "");
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    fputs(usage_main, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  at_init();
+  const char *cmd = argv[1];
+  int sub_argc = argc - 2;
+  char **sub_argv = argv + 2;
+  if (!strcmp(cmd, "run")) return cmd_run(sub_argc, sub_argv);
+  if (!strcmp(cmd, "converters")) return cmd_converters(sub_argc, sub_argv);
+  if (!strcmp(cmd, "ops")) return cmd_ops(sub_argc, sub_argv);
+  if (!strcmp(cmd, "emit")) return cmd_emit(sub_argc, sub_argv);
+  if (!strcmp(cmd, "fmt")) return cmd_fmt(sub_argc, sub_argv);
+  if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+    printf("aliasfuzz %s (LibTorch %s)\n", AF_VERSION, at_version());
+    return 0;
+  }
+  return cli_usage_error(usage_main, "unknown command '%s'", cmd);
+}

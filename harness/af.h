@@ -1,0 +1,52 @@
+/* af.h - basic types shared by every aliasfuzz module: dtypes, limits, the error buffer. */
+#ifndef AF_H
+#define AF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define AF_VERSION "0.1.0"
+#define AF_MAX_RANK 8
+
+typedef enum { AF_FLOAT32, AF_FLOAT64, AF_INT64, AF_BOOL, AF_DTYPE_COUNT } af_dtype;
+
+/* Error buffer passed down by every function that can fail. Functions return 0 on success and a
+ * non-zero status otherwise, after writing a one-line message (what and where) into err. */
+typedef struct af_err {
+  char msg[1024];
+} af_err;
+
+/* Formats into err (printf-style) and returns -1, so callers can write `return af_fail(...)`. */
+int af_fail(af_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Prefixes err->msg with "prefix: ". */
+void af_err_prefix(af_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+const char *af_dtype_name(af_dtype d);      /* "float32", ... borrowed */
+int af_dtype_parse(const char *s, af_dtype *out); /* 0 on success */
+size_t af_dtype_size(af_dtype d);
+const char *af_dtype_torch(af_dtype d);     /* "torch.float32" borrowed */
+
+/* Small helpers that abort on out-of-memory (the only sane reaction in a fuzzer). */
+void *af_xmalloc(size_t n);
+void *af_xcalloc(size_t n, size_t m);
+void *af_xrealloc(void *p, size_t n);
+char *af_xstrdup(const char *s);
+
+/* Growable string buffer. */
+typedef struct af_buf {
+  char *s;
+  size_t len, cap;
+} af_buf;
+void af_buf_printf(af_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void af_buf_puts(af_buf *b, const char *s);
+char *af_buf_take(af_buf *b); /* new, free with free(); resets b */
+void af_buf_free(af_buf *b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,48 @@
+/* codec.h - the JSON form of a program ("aliasfuzz-program/1"), read strictly and written in one
+ * canonical layout (so read-then-write of a canonical file is byte-identical).
+ *
+ * Format, by example:
+ *   {
+ *     "format": "aliasfuzz-program/1",
+ *     "inputs": [
+ *       {"name": "x", "shape": [5, 5], "dtype": "float32"},
+ *       {"name": "idx", "shape": [2], "dtype": "int64", "data": [0, 3]}
+ *     ],
+ *     "body": [
+ *       {"out": "y", "op": "slice", "args": ["x", 0, 0, 2, 1]},
+ *       {"op": "setitem", "args": ["y", [{"slice": [null, 5, 1]}, "..."], 0]}
+ *     ],
+ *     "outputs": ["x"],
+ *     "meta": {"seed": 1}
+ *   }
+ * Arguments: a string names a value; an integral number is an int, any other number a float;
+ * {"float": 2} is the float 2.0; true/false are bools; null is None. Subscript elements: an int,
+ * {"slice": [start|null, stop|null, step]}, null (None), "..." (Ellipsis), or a value name (an
+ * integer or boolean index tensor). Input values default to ir_input_default_value(); "data"
+ * gives them explicitly (row-major, repeated if shorter). */
+#ifndef CODEC_H
+#define CODEC_H
+
+#include "ir.h"
+
+#define CODEC_FORMAT "aliasfuzz-program/1"
+
+/* Parses text; where names the source in messages ("corpus/a.json"). Returns 0 and a new program
+ * (free with ir_program_free) in *out, or -1 with "where: field: what was expected" in err. */
+int codec_read_string(const char *text, const char *where, ir_program **out, af_err *err);
+int codec_read_file(const char *path, ir_program **out, af_err *err);
+
+/* Canonical JSON text; new, free with free(). */
+char *codec_write_string(const ir_program *p);
+/* Writes atomically (temporary file + rename). */
+int codec_write_file(const ir_program *p, const char *path, af_err *err);
+
+/* Reads a whole file; new, free with free(). NULL with err set on failure. */
+char *codec_slurp(const char *path, size_t *len, af_err *err);
+/* Writes data to path through path.tmp.PID and rename(); 0 on success. */
+int codec_write_atomic(const char *path, const char *data, size_t len, af_err *err);
+/* Appends a number in the canonical way: integral values of int kind as integers, floats in the
+ * shortest text that reads back to the same double. */
+void codec_put_float(af_buf *b, double f);
+
+#endif

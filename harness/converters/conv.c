@@ -1,0 +1,36 @@
+/* conv.c - converter registry and the convert-then-run driver. */
+#include "conv.h"
+
+#include <string.h>
+
+static const conv_converter *const registry[] = {
+    &conv_script,
+};
+
+int conv_count(void) { return (int)(sizeof registry / sizeof registry[0]); }
+const conv_converter *conv_get(int i) { return i >= 0 && i < conv_count() ? registry[i] : NULL; }
+
+const conv_converter *conv_find(const char *name) {
+  for (int i = 0; i < conv_count(); i++)
+    if (strcmp(registry[i]->name, name) == 0) return registry[i];
+  return NULL;
+}
+
+int conv_execute(const conv_converter *c, const ir_program *p, result *r, af_err *err) {
+  void *state = NULL;
+  result_init(r);
+  r->status = c->convert(c, p, &state, r);
+  if (r->status != RESULT_OK) {
+    if (c->free_state) c->free_state(state);
+    return 0;
+  }
+  af_tensor **in;
+  if (inputs_new(p, &in, err)) {
+    if (c->free_state) c->free_state(state);
+    return -1;
+  }
+  r->status = c->run(c, state, p, in, r);
+  inputs_free(p->ninputs, in);
+  if (c->free_state) c->free_state(state);
+  return 0;
+}

@@ -1,0 +1,65 @@
+/* conv_script.c - `script`: the emitted TorchScript compiled by LibTorch and run by the
+ * TorchScript interpreter with no pass at all. The sanity baseline: a scripted program must mean
+ * what the IR means, so this converter must pass everything. */
+#include <stdlib.h>
+
+#include "../emit.h"
+#include "conv.h"
+
+static int script_available(const conv_converter *c, const char **why) {
+  (void)c;
+  *why = NULL;
+  return 1;
+}
+
+static const char *script_version(const conv_converter *c) {
+  (void)c;
+  return at_version();
+}
+
+static result_status script_convert(const conv_converter *c, const ir_program *p, void **state, result *r) {
+  (void)c;
+  char *src = emit_torchscript(p, "program");
+  at_script *s = NULL;
+  af_err err;
+  int rc = at_script_compile(src, "program", &s, &err);
+  free(src);
+  if (rc) {
+    result_set_message(r, err.msg);
+    return RESULT_ERROR;
+  }
+  r->graph = at_script_graph(s);
+  *state = s;
+  return RESULT_OK;
+}
+
+static result_status script_run(const conv_converter *c, void *state, const ir_program *p, af_tensor *const *inputs,
+                                result *r) {
+  (void)c;
+  af_err err;
+  af_tensor *outs[64];
+  int n = 0;
+  if (at_script_run(state, p->ninputs, inputs, 64, outs, &n, &err)) {
+    result_set_message(r, err.msg);
+    return RESULT_ERROR;
+  }
+  r->noutputs = n;
+  r->outputs = af_xcalloc((size_t)n, sizeof(af_tensor *));
+  for (int o = 0; o < n; o++) r->outputs[o] = outs[o];
+  r->ninputs = p->ninputs;
+  r->inputs = af_xcalloc((size_t)p->ninputs, sizeof(af_tensor *));
+  for (int i = 0; i < p->ninputs; i++) r->inputs[i] = at_tensor_ref(inputs[i]);
+  return RESULT_OK;
+}
+
+static void script_free(void *state) { at_script_free(state); }
+
+const conv_converter conv_script = {
+    .name = "script",
+    .description = "TorchScript as is, no pass: the sanity baseline (must always pass)",
+    .available = script_available,
+    .version = script_version,
+    .convert = script_convert,
+    .run = script_run,
+    .free_state = script_free,
+};

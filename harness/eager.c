@@ -1,0 +1,255 @@
+/* eager.c - the eager runner: one dispatcher call per statement, Python's indexing for
+ * subscripts. */
+#include "eager.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops.h"
+
+#define MAX_RESULTS 16
+
+typedef struct env {
+  const ir_program *p;
+  af_tensor **v; /* value id -> tensor (owned) */
+} env;
+
+static int call1(const char *name, const char *overload, int nargs, const at_arg *args, const af_tensor *out, af_tensor **res,
+                 af_err *err) {
+  af_tensor *r[MAX_RESULTS];
+  int n = 0;
+  if (at_call(name, overload, nargs, args, out, MAX_RESULTS, r, &n, err)) return -1;
+  for (int k = 1; k < n; k++) at_tensor_free(r[k]);
+  if (n < 1) return af_fail(err, "%s returned no tensor", name);
+  *res = r[0];
+  return 0;
+}
+
+static at_arg targ(const af_tensor *t) { return (at_arg){.kind = AT_ARG_TENSOR, .t = t}; }
+static at_arg iarg(int64_t i) { return (at_arg){.kind = AT_ARG_INT, .i = i}; }
+
+/* Converts IR argument a into a shim argument; tensor lists borrow a scratch array. */
+static void to_at(const env *e, const ir_arg *a, at_arg *o, const af_tensor **scratch) {
+  memset(o, 0, sizeof *o);
+  switch (a->kind) {
+    case IR_ARG_VALUE: o->kind = AT_ARG_TENSOR; o->t = e->v[a->value]; break;
+    case IR_ARG_INT: o->kind = AT_ARG_INT; o->i = a->i; break;
+    case IR_ARG_FLOAT: o->kind = AT_ARG_FLOAT; o->f = a->f; break;
+    case IR_ARG_BOOL: o->kind = AT_ARG_BOOL; o->i = a->i; break;
+    case IR_ARG_NONE: o->kind = AT_ARG_NONE; break;
+    case IR_ARG_INTS: o->kind = AT_ARG_INTS; o->n = a->n; o->ints = a->ints; break;
+    case IR_ARG_VALUES:
+      o->kind = AT_ARG_TENSORS;
+      o->n = a->n;
+      for (int k = 0; k < a->n; k++) scratch[k] = e->v[a->values[k]];
+      o->tensors = scratch;
+      break;
+    case IR_ARG_INDEX: o->kind = AT_ARG_NONE; break; /* never passed to the dispatcher */
+  }
+}
+
+/* ---- Python subscripts, as PyTorch's applySlicing does them ---- */
+
+typedef struct indexed {
+  af_tensor *view;               /* result of the basic indices (new) */
+  int ntensors;                  /* length of the tensor index list (0: basic indexing only) */
+  const af_tensor *tensors[AF_MAX_RANK * 2]; /* NULL entries mean "whole dim" */
+} indexed;
+
+static int apply_basic(const env *e, const af_tensor *self, const ir_arg *idx, indexed *out, af_err *err) {
+  memset(out, 0, sizeof *out);
+  af_tensor *cur = at_tensor_ref(self);
+  int rank = at_tensor_rank(self);
+  int specified = 0;
+  for (int k = 0; k < idx->n; k++) {
+    const ir_index *x = &idx->index[k];
+    if (x->kind == IR_IDX_INT || x->kind == IR_IDX_SLICE) specified++;
+    if (x->kind == IR_IDX_TENSOR) {
+      const af_tensor *t = e->v[x->value];
+      specified += at_tensor_dtype(t) == AF_BOOL ? at_tensor_rank(t) : 1;
+    }
+  }
+  int64_t dim = 0;
+  for (int k = 0; k < idx->n; k++) {
+    const ir_index *x = &idx->index[k];
+    af_tensor *next = NULL;
+    int rc = 0;
+    switch (x->kind) {
+      case IR_IDX_INT: {
+        at_arg a[3] = {targ(cur), iarg(dim), iarg(x->i)};
+        rc = call1("aten::select", "int", 3, a, NULL, &next, err);
+        break;
+      }
+      case IR_IDX_SLICE: {
+        at_arg a[5] = {targ(cur), iarg(dim), x->has_start ? iarg(x->start) : (at_arg){.kind = AT_ARG_NONE},
+                       x->has_stop ? iarg(x->stop) : (at_arg){.kind = AT_ARG_NONE}, iarg(x->step)};
+        rc = call1("aten::slice", "Tensor", 5, a, NULL, &next, err);
+        dim++;
+        break;
+      }
+      case IR_IDX_NONE: {
+        at_arg a[2] = {targ(cur), iarg(dim)};
+        rc = call1("aten::unsqueeze", "", 2, a, NULL, &next, err);
+        dim++;
+        break;
+      }
+      case IR_IDX_ELLIPSIS:
+        dim += rank - specified;
+        break;
+      case IR_IDX_TENSOR:
+        if (dim >= (int64_t)(sizeof out->tensors / sizeof out->tensors[0])) {
+          rc = af_fail(err, "subscript too long");
+          break;
+        }
+        out->tensors[dim] = e->v[x->value];
+        if (dim + 1 > out->ntensors) out->ntensors = (int)dim + 1;
+        dim++;
+        break;
+    }
+    if (rc) {
+      at_tensor_free(cur);
+      af_err_prefix(err, "subscript element %d", k);
+      return -1;
+    }
+    if (next) {
+      at_tensor_free(cur);
+      cur = next;
+    }
+  }
+  out->view = cur;
+  return 0;
+}
+
+/* value = self[idx] */
+static int getitem(const env *e, const af_tensor *self, const ir_arg *idx, af_tensor **res, af_err *err) {
+  indexed ix;
+  if (apply_basic(e, self, idx, &ix, err)) return -1;
+  if (!ix.ntensors) {
+    *res = ix.view;
+    return 0;
+  }
+  at_arg a[2] = {targ(ix.view), {.kind = AT_ARG_TENSORS, .n = ix.ntensors, .tensors = ix.tensors}};
+  int rc = call1("aten::index", "Tensor", 2, a, NULL, res, err);
+  at_tensor_free(ix.view);
+  return rc;
+}
+
+/* self[idx] = value  (value: a tensor, or a number in *num) */
+static int setitem(const env *e, const af_tensor *self, const ir_arg *idx, const af_tensor *value, const ir_arg *num,
+                   af_err *err) {
+  indexed ix;
+  af_tensor *res = NULL, *scalar = NULL;
+  int rc;
+  if (apply_basic(e, self, idx, &ix, err)) return -1;
+  if (!ix.ntensors) {
+    if (value) {
+      at_arg a[2] = {targ(ix.view), targ(value)};
+      rc = call1("aten::copy_", "", 2, a, NULL, &res, err);
+    } else {
+      at_arg a[2] = {targ(ix.view), {.kind = num->kind == IR_ARG_FLOAT ? AT_ARG_FLOAT : AT_ARG_INT, .i = num->i, .f = num->f}};
+      if (num->kind == IR_ARG_BOOL) a[1].kind = AT_ARG_BOOL;
+      rc = call1("aten::fill_", "Scalar", 2, a, NULL, &res, err);
+    }
+  } else {
+    if (!value) { /* PyTorch turns the number into a 0-dim tensor of self's dtype */
+      double d = num->kind == IR_ARG_FLOAT ? num->f : (double)num->i;
+      int dt = at_tensor_dtype(self);
+      if (at_tensor_new(dt < 0 ? AF_FLOAT32 : (af_dtype)dt, 0, NULL, &d, &scalar, err)) {
+        at_tensor_free(ix.view);
+        return -1;
+      }
+      value = scalar;
+    }
+    at_arg a[4] = {targ(ix.view), {.kind = AT_ARG_TENSORS, .n = ix.ntensors, .tensors = ix.tensors}, targ(value),
+                   {.kind = AT_ARG_BOOL, .i = 0}};
+    rc = call1("aten::index_put_", "", 4, a, NULL, &res, err);
+  }
+  at_tensor_free(res);
+  at_tensor_free(scalar);
+  at_tensor_free(ix.view);
+  return rc;
+}
+
+/* self[idx] op= value: tmp = self[idx]; tmp.op_(value); self[idx] = tmp  (Python's order) */
+static int setitem_aug(const env *e, int inplace_op, const af_tensor *self, const ir_arg *idx, const ir_arg *val,
+                       af_err *err) {
+  af_tensor *tmp = NULL, *res = NULL;
+  if (getitem(e, self, idx, &tmp, err)) return -1;
+  const ops_entry *oe = ops_get(inplace_op);
+  at_arg a[2] = {targ(tmp)};
+  to_at(e, val, &a[1], NULL);
+  int rc = call1(oe->aten, val->kind == IR_ARG_VALUE ? oe->overload : oe->overload_scalar, 2, a, NULL, &res, err);
+  at_tensor_free(res);
+  if (!rc) rc = setitem(e, self, idx, tmp, NULL, err);
+  at_tensor_free(tmp);
+  return rc;
+}
+
+static int exec_stmt(env *e, const ir_stmt *st, af_err *err) {
+  const ops_entry *oe = ops_get(st->op);
+  af_tensor *res = NULL;
+  int rc = 0;
+  if (oe->kind == OPS_GETITEM) {
+    rc = getitem(e, e->v[st->args[0].value], &st->args[1], &res, err);
+  } else if (oe->kind == OPS_SETITEM) {
+    const ir_arg *val = &st->args[2];
+    if (oe->twin[0])
+      rc = setitem_aug(e, ops_find(oe->twin), e->v[st->args[0].value], &st->args[1], val, err);
+    else
+      rc = setitem(e, e->v[st->args[0].value], &st->args[1], val->kind == IR_ARG_VALUE ? e->v[val->value] : NULL, val, err);
+  } else {
+    at_arg a[OPS_MAX_ARGS];
+    const af_tensor *scratch[OPS_MAX_ARGS][64];
+    int first = oe->kind == OPS_OUT ? 1 : 0, scalar = 0;
+    for (int k = first; k < st->nargs; k++) {
+      if (st->args[k].kind == IR_ARG_VALUES && st->args[k].n > 64) return af_fail(err, "tensor list longer than 64");
+      to_at(e, &st->args[k], &a[k - first], scratch[k]);
+      if (oe->argk[k][0] == 'S' && st->args[k].kind != IR_ARG_VALUE) scalar = 1;
+    }
+    const char *overload = scalar ? oe->overload_scalar : oe->overload;
+    const af_tensor *out = oe->kind == OPS_OUT ? e->v[st->args[0].value] : NULL;
+    rc = call1(oe->aten, overload, st->nargs - first, a, out, &res, err);
+  }
+  if (rc) return -1;
+  if (st->out >= 0 && res) {
+    e->v[st->out] = res;
+  } else {
+    at_tensor_free(res);
+  }
+  return 0;
+}
+
+int eager_run_on(const ir_program *p, af_tensor *const *inputs, result *r, af_err *err) {
+  (void)err;
+  env e = {p, af_xcalloc((size_t)p->nvalues, sizeof(af_tensor *))};
+  for (int i = 0; i < p->ninputs; i++) e.v[i] = at_tensor_ref(inputs[i]);
+  r->status = RESULT_OK;
+  for (int s = 0; s < p->nstmts; s++) {
+    af_err se;
+    if (exec_stmt(&e, &p->stmts[s], &se)) {
+      af_err_prefix(&se, "body[%d] (%s)", s, ops_get(p->stmts[s].op)->name);
+      r->status = RESULT_ERROR;
+      result_set_message(r, se.msg);
+      break;
+    }
+  }
+  if (r->status == RESULT_OK) {
+    r->noutputs = p->noutputs;
+    r->outputs = af_xcalloc((size_t)p->noutputs, sizeof(af_tensor *));
+    for (int o = 0; o < p->noutputs; o++) r->outputs[o] = at_tensor_ref(e.v[p->outputs[o]]);
+    r->ninputs = p->ninputs;
+    r->inputs = af_xcalloc((size_t)p->ninputs, sizeof(af_tensor *));
+    for (int i = 0; i < p->ninputs; i++) r->inputs[i] = at_tensor_ref(inputs[i]);
+  }
+  for (int v = 0; v < p->nvalues; v++) at_tensor_free(e.v[v]);
+  free(e.v);
+  return 0;
+}
+
+int eager_run(const ir_program *p, result *r, af_err *err) {
+  af_tensor **in;
+  if (inputs_new(p, &in, err)) return -1;
+  int rc = eager_run_on(p, in, r, err);
+  inputs_free(p->ninputs, in);
+  return rc;
+}

@@ -1,0 +1,113 @@
+/* emit.c - TorchScript source from the IR. */
+#include "emit.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec.h"
+#include "ops.h"
+
+void emit_number(af_buf *b, const ir_arg *a) {
+  if (a->kind == IR_ARG_INT) {
+    af_buf_printf(b, "%lld", (long long)a->i);
+  } else if (a->kind == IR_ARG_BOOL) {
+    af_buf_puts(b, a->i ? "True" : "False");
+  } else if (a->kind == IR_ARG_NONE) {
+    af_buf_puts(b, "None");
+  } else {
+    size_t start = b->len;
+    codec_put_float(b, a->f);
+    if (!strpbrk(b->s + start, ".eEn")) af_buf_puts(b, ".0");
+  }
+}
+
+static void emit_index(af_buf *b, const ir_program *p, const ir_arg *a) {
+  if (a->n == 0) {
+    af_buf_puts(b, "...");
+    return;
+  }
+  for (int k = 0; k < a->n; k++) {
+    const ir_index *x = &a->index[k];
+    if (k) af_buf_puts(b, ", ");
+    switch (x->kind) {
+      case IR_IDX_INT: af_buf_printf(b, "%lld", (long long)x->i); break;
+      case IR_IDX_NONE: af_buf_puts(b, "None"); break;
+      case IR_IDX_ELLIPSIS: af_buf_puts(b, "..."); break;
+      case IR_IDX_TENSOR: af_buf_puts(b, p->names[x->value]); break;
+      case IR_IDX_SLICE:
+        if (x->has_start) af_buf_printf(b, "%lld", (long long)x->start);
+        af_buf_puts(b, ":");
+        if (x->has_stop) af_buf_printf(b, "%lld", (long long)x->stop);
+        if (x->step != 1) af_buf_printf(b, ":%lld", (long long)x->step);
+        break;
+    }
+  }
+}
+
+static void emit_arg(af_buf *b, const ir_program *p, const ir_arg *a) {
+  switch (a->kind) {
+    case IR_ARG_VALUE: af_buf_puts(b, p->names[a->value]); break;
+    case IR_ARG_INTS:
+      af_buf_puts(b, "[");
+      for (int k = 0; k < a->n; k++) af_buf_printf(b, "%s%lld", k ? ", " : "", (long long)a->ints[k]);
+      af_buf_puts(b, "]");
+      break;
+    case IR_ARG_VALUES:
+      af_buf_puts(b, "[");
+      for (int k = 0; k < a->n; k++) af_buf_printf(b, "%s%s", k ? ", " : "", p->names[a->values[k]]);
+      af_buf_puts(b, "]");
+      break;
+    case IR_ARG_INDEX: emit_index(b, p, a); break;
+    default: emit_number(b, a); break;
+  }
+}
+
+void emit_stmt(af_buf *b, const ir_program *p, int s) {
+  const ir_stmt *st = &p->stmts[s];
+  const ops_entry *oe = ops_get(st->op);
+  if (st->out >= 0) af_buf_printf(b, "%s = ", p->names[st->out]);
+  for (const char *c = oe->spelling; *c; c++) {
+    if (c[0] == '$' && c[1] == ':' && c[2] >= '0' && c[2] <= '9') {
+      const ir_arg *a = &st->args[c[2] - '0'];
+      for (int64_t k = 0; a->kind == IR_ARG_INT && k < a->i; k++) af_buf_puts(b, ":, ");
+      c += 2;
+    } else if (c[0] == '$' && c[1] >= '0' && c[1] <= '9') {
+      emit_arg(b, p, &st->args[c[1] - '0']);
+      c += 1;
+    } else {
+      char ch[2] = {*c, 0};
+      af_buf_puts(b, ch);
+    }
+  }
+}
+
+char *emit_torchscript(const ir_program *p, const char *fn) {
+  af_buf b = {0};
+  af_buf_printf(&b, "def %s(", fn);
+  for (int i = 0; i < p->ninputs; i++) af_buf_printf(&b, "%s%s: Tensor", i ? ", " : "", p->names[p->inputs[i].value]);
+  if (p->noutputs == 0) {
+    af_buf_puts(&b, ") -> None:\n");
+  } else if (p->noutputs == 1) {
+    af_buf_puts(&b, ") -> Tensor:\n");
+  } else {
+    af_buf_puts(&b, ") -> Tuple[");
+    for (int o = 0; o < p->noutputs; o++) af_buf_puts(&b, o ? ", Tensor" : "Tensor");
+    af_buf_puts(&b, "]:\n");
+  }
+  for (int s = 0; s < p->nstmts; s++) {
+    af_buf_puts(&b, "    ");
+    emit_stmt(&b, p, s);
+    af_buf_puts(&b, "\n");
+  }
+  if (p->noutputs == 0) {
+    af_buf_puts(&b, "    return None\n");
+  } else {
+    af_buf_puts(&b, "    return ");
+    if (p->noutputs > 1) af_buf_puts(&b, "(");
+    for (int o = 0; o < p->noutputs; o++) af_buf_printf(&b, "%s%s", o ? ", " : "", p->names[p->outputs[o]]);
+    if (p->noutputs > 1) af_buf_puts(&b, ")");
+    af_buf_puts(&b, "\n");
+  }
+  return af_buf_take(&b);
+}

@@ -1,0 +1,113 @@
+/* ir.h - the program IR: typed inputs, a list of statements, a list of outputs.
+ *
+ * Values are named; every name is defined once (by an input or a statement's "out") and its
+ * index in program->names is its value id. Inputs are values 0..ninputs-1. An in-place op does
+ * not define a new value: the tensor its target names changes (shape included, for
+ * `unsqueeze_`), exactly as in Python and TorchScript.
+ *
+ * The JSON form ("aliasfuzz-program/1") is read and written by codec.h. */
+#ifndef IR_H
+#define IR_H
+
+#include "af.h"
+
+typedef enum {
+  IR_ARG_VALUE,  /* a tensor value: .value */
+  IR_ARG_INT,    /* .i */
+  IR_ARG_FLOAT,  /* .f */
+  IR_ARG_BOOL,   /* .i (0/1) */
+  IR_ARG_NONE,   /* Python None */
+  IR_ARG_INTS,   /* int list: .n, .ints */
+  IR_ARG_VALUES, /* tensor list: .n, .values */
+  IR_ARG_INDEX,  /* Python subscript: .n, .index */
+} ir_arg_kind;
+
+typedef enum {
+  IR_IDX_INT,      /* x[2]: .i */
+  IR_IDX_SLICE,    /* x[a:b:c]: .has_start/.start, .has_stop/.stop, .step */
+  IR_IDX_NONE,     /* x[None] */
+  IR_IDX_ELLIPSIS, /* x[...] */
+  IR_IDX_TENSOR,   /* x[idx] with an integer or boolean tensor: .value */
+} ir_idx_kind;
+
+typedef struct ir_index {
+  ir_idx_kind kind;
+  int64_t i;
+  int has_start, has_stop;
+  int64_t start, stop, step;
+  int value;
+} ir_index;
+
+typedef struct ir_arg {
+  ir_arg_kind kind;
+  int64_t i;
+  double f;
+  int value;
+  int n;
+  int64_t *ints;
+  int *values;
+  ir_index *index;
+} ir_arg;
+
+typedef struct ir_stmt {
+  int op;   /* index into the op table (ops.h) */
+  int out;  /* value id defined by this statement, or -1 */
+  int nargs;
+  ir_arg *args;
+} ir_stmt;
+
+typedef struct ir_input {
+  int value; /* value id (== position) */
+  int rank;
+  int64_t shape[AF_MAX_RANK];
+  af_dtype dtype;
+  int64_t ndata; /* 0: values from ir_input_default_value(); else explicit data */
+  double *data;
+} ir_input;
+
+typedef struct ir_program {
+  int ninputs;
+  ir_input *inputs;
+  int nstmts;
+  ir_stmt *stmts;
+  int noutputs;
+  int *outputs; /* value ids */
+  int nvalues;
+  char **names; /* value id -> name */
+  char *meta;   /* the "meta" object as compact JSON text, or NULL */
+} ir_program;
+
+ir_program *ir_program_new(void); /* new, free with ir_program_free */
+void ir_program_free(ir_program *p);
+ir_program *ir_program_clone(const ir_program *p); /* new, free with ir_program_free */
+
+/* Adds a value name; returns its id, or -1 if the name is taken or not an identifier. */
+int ir_add_value(ir_program *p, const char *name);
+int ir_find_value(const ir_program *p, const char *name); /* -1 if none */
+/* True when name is a valid value name: an identifier that is no Python keyword or builtin the
+ * emitters use. */
+int ir_name_ok(const char *name);
+
+/* Appends an input of the given shape; returns its value id or -1 (name taken). */
+int ir_add_input(ir_program *p, const char *name, int rank, const int64_t *shape, af_dtype dt);
+/* Appends a statement; args are copied deeply. Returns the statement index. */
+int ir_add_stmt(ir_program *p, int op, int out, int nargs, const ir_arg *args);
+void ir_arg_free(ir_arg *a);
+void ir_arg_copy(ir_arg *dst, const ir_arg *src);
+void ir_set_meta(ir_program *p, const char *json); /* copies */
+
+int64_t ir_numel(int rank, const int64_t *shape);
+
+/* The documented deterministic input value: element k (row-major) of input number i holds
+ *   float/int: ((k * 7 + i * 3) % 11) - 5      (small integers: most arithmetic stays exact)
+ *   bool:      (k + i) % 3 == 0
+ * repro.py and the workers use the same formula. */
+double ir_input_default_value(int input_index, int64_t k, af_dtype dt);
+/* Value of element k of input i: explicit data when present, else the default above. */
+double ir_input_value(const ir_input *in, int input_index, int64_t k);
+
+/* Checks structural invariants (ids in range, args match op schema, values defined before use).
+ * Readers and generators call it; the message names the statement and argument. */
+int ir_validate(const ir_program *p, af_err *err);
+
+#endif

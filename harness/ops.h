@@ -1,0 +1,41 @@
+/* ops.h - read access to the op table (ops.def). */
+#ifndef OPS_H
+#define OPS_H
+
+#include "ir.h"
+
+typedef enum { OPS_VIEW, OPS_INPLACE, OPS_FUNC, OPS_OUT, OPS_SETITEM, OPS_GETITEM } ops_kind;
+
+enum { OPF_META = 1, OPF_MAYBE_VIEW = 2 };
+
+#define OPS_MAX_ARGS 8
+
+typedef struct ops_entry {
+  const char *name;
+  ops_kind kind;
+  unsigned flags;
+  const char *schema;   /* as in ops.def */
+  int nargs;            /* derived from schema */
+  char argk[OPS_MAX_ARGS][3]; /* per-argument schema code, e.g. "T", "s?" */
+  const char *aten, *overload, *overload_scalar;
+  const char *spelling;
+  const char *twin;
+  const char *scatter;
+} ops_entry;
+
+enum {
+#define OP(name, ...) OPS_##name,
+#include "ops.def"
+#undef OP
+  OPS_COUNT
+};
+
+const ops_entry *ops_get(int op);          /* borrowed; NULL when out of range */
+int ops_find(const char *name);            /* op id or -1 */
+const char *ops_kind_name(ops_kind k);     /* "view", "inplace", ... */
+/* Op id of the entry's twin (functional counterpart), or -1. */
+int ops_twin(int op);
+/* True when the op writes into its argument 0 (in-place, out=, setitem). */
+int ops_mutates(int op);
+
+#endif

@@ -1,0 +1,38 @@
+/* result.h - what one run of a program produced: by eager PyTorch or by a converter. */
+#ifndef RESULT_H
+#define RESULT_H
+
+#include "ir.h"
+#include "torch/shim.h"
+
+typedef enum {
+  RESULT_OK,          /* ran; outputs and inputs are filled */
+  RESULT_UNSUPPORTED, /* the converter declined the program (message says why) */
+  RESULT_ERROR,       /* conversion or run raised an error (message) */
+  RESULT_CRASH,       /* the converter process died (external workers, isolated jobs) */
+  RESULT_TIMEOUT,     /* the converter ran past its deadline */
+} result_status;
+
+typedef struct result {
+  result_status status;
+  char *message;   /* new or NULL */
+  char *graph;     /* the converted graph as text, new or NULL */
+  int residual;    /* in-place ops left in the converted graph; -1 when not measured */
+  int noutputs;
+  af_tensor **outputs;
+  int ninputs;
+  af_tensor **inputs; /* final state of each input; an entry is NULL when the converter cannot
+                         express that input's final state */
+} result;
+
+void result_init(result *r);
+void result_clear(result *r); /* frees everything inside; r can be reused after result_init */
+void result_set_message(result *r, const char *msg);
+const char *result_status_name(result_status s);
+
+/* The program's inputs as fresh tensors (values from ir_input_value). new array of new tensors,
+ * free with inputs_free. */
+int inputs_new(const ir_program *p, af_tensor ***out, af_err *err);
+void inputs_free(int n, af_tensor **t);
+
+#endif

@@ -1,0 +1,228 @@
+// shim.cpp - LibTorch behind shim.h. Every entry point's body sits in AT_GUARD, which turns any
+// C++ exception into -1 plus a message: nothing is thrown across the C boundary.
+#include "shim.h"
+
+#include <ATen/Parallel.h>
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <torch/jit.h>
+#include <torch/script.h>
+#include <torch/version.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+struct af_tensor {
+  at::Tensor t;
+};
+struct at_script {
+  std::shared_ptr<torch::jit::CompilationUnit> cu;
+  torch::jit::Function *fn;
+};
+
+#define AT_GUARD(err, ...)                                                    \
+  try {                                                                        \
+    __VA_ARGS__                                                                \
+  } catch (const c10::Error &e) {                                              \
+    return af_fail(err, "%s", first_line(e.what_without_backtrace()).c_str()); \
+  } catch (const std::exception &e) {                                          \
+    return af_fail(err, "%s", first_line(e.what()).c_str());                   \
+  } catch (...) {                                                              \
+    return af_fail(err, "unknown C++ exception");                              \
+  }
+
+// LibTorch messages can span many lines (TorchScript adds source context); keep them whole but
+// bounded, since they end up in reports.
+static std::string first_line(const std::string &s) { return s.size() > 900 ? s.substr(0, 900) + "..." : s; }
+
+static const at::ScalarType kTypes[AF_DTYPE_COUNT] = {at::kFloat, at::kDouble, at::kLong, at::kBool};
+
+extern "C" void at_init(void) {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    at::set_num_threads(1);
+    try {
+      at::set_num_interop_threads(1);
+    } catch (...) {
+    }
+  });
+}
+
+extern "C" const char *at_version(void) { return TORCH_VERSION; }
+
+extern "C" int at_tensor_new(af_dtype dt, int rank, const int64_t *shape, const double *values, af_tensor **out, af_err *err) {
+  *out = nullptr;
+  AT_GUARD(err, {
+    std::vector<int64_t> sz(shape, shape + rank);
+    at::Tensor d = at::empty(sz, at::kDouble);
+    int64_t n = d.numel();
+    if (n) std::memcpy(d.data_ptr<double>(), values, sizeof(double) * (size_t)n);
+    *out = new af_tensor{d.to(kTypes[dt])};
+    return 0;
+  })
+}
+
+extern "C" af_tensor *at_tensor_ref(const af_tensor *t) { return new af_tensor{t->t}; }
+extern "C" void at_tensor_free(af_tensor *t) { delete t; }
+extern "C" int at_tensor_rank(const af_tensor *t) { return (int)t->t.dim(); }
+extern "C" void at_tensor_shape(const af_tensor *t, int64_t *shape) {
+  for (int64_t d = 0; d < t->t.dim(); d++) shape[d] = t->t.size(d);
+}
+extern "C" int64_t at_tensor_numel(const af_tensor *t) { return t->t.numel(); }
+extern "C" int at_tensor_dtype(const af_tensor *t) {
+  for (int i = 0; i < AF_DTYPE_COUNT; i++)
+    if (t->t.scalar_type() == kTypes[i]) return i;
+  return -1;
+}
+extern "C" int at_tensor_values(const af_tensor *t, double *out, af_err *err) {
+  AT_GUARD(err, {
+    at::Tensor d = t->t.to(at::kDouble).contiguous();
+    if (d.numel()) std::memcpy(out, d.data_ptr<double>(), sizeof(double) * (size_t)d.numel());
+    return 0;
+  })
+}
+extern "C" int at_tensor_shares_storage(const af_tensor *a, const af_tensor *b) { return a->t.is_alias_of(b->t); }
+
+// Converts one C argument to the IValue the schema's type asks for.
+static c10::IValue to_ivalue(const at_arg &a, const c10::TypePtr &type, const std::string &argname) {
+  using K = c10::TypeKind;
+  if (type->kind() == K::OptionalType) {
+    if (a.kind == AT_ARG_NONE) return c10::IValue();
+    return to_ivalue(a, type->castRaw<c10::OptionalType>()->getElementType(), argname);
+  }
+  auto bad = [&]() -> c10::IValue {
+    throw std::runtime_error("argument '" + argname + "': got the wrong kind of value for type " + type->str());
+  };
+  switch (type->kind()) {
+    case K::TensorType:
+      if (a.kind != AT_ARG_TENSOR) return bad();
+      return a.t->t;
+    case K::IntType:
+    case K::SymIntType:
+      if (a.kind != AT_ARG_INT) return bad();
+      return a.i;
+    case K::FloatType:
+      if (a.kind == AT_ARG_INT) return (double)a.i;
+      if (a.kind != AT_ARG_FLOAT) return bad();
+      return a.f;
+    case K::BoolType:
+      if (a.kind != AT_ARG_BOOL) return bad();
+      return (bool)a.i;
+    case K::NumberType:
+      if (a.kind == AT_ARG_INT) return a.i;
+      if (a.kind == AT_ARG_FLOAT) return a.f;
+      if (a.kind == AT_ARG_BOOL) return (bool)a.i;
+      return bad();
+    case K::ListType: {
+      auto elem = type->castRaw<c10::ListType>()->getElementType();
+      if (elem->kind() == K::IntType || elem->kind() == K::SymIntType) {
+        if (a.kind != AT_ARG_INTS) return bad();
+        return std::vector<int64_t>(a.ints, a.ints + a.n);
+      }
+      if (a.kind != AT_ARG_TENSORS) return bad();
+      if (elem->kind() == K::TensorType) {
+        c10::List<at::Tensor> l;
+        for (int k = 0; k < a.n; k++) l.push_back(a.tensors[k]->t);
+        return l;
+      }
+      if (elem->kind() == K::OptionalType) {
+        c10::List<c10::optional<at::Tensor>> l;
+        for (int k = 0; k < a.n; k++) l.push_back(a.tensors[k] ? c10::optional<at::Tensor>(a.tensors[k]->t) : c10::nullopt);
+        return l;
+      }
+      return bad();
+    }
+    default:
+      return bad();
+  }
+}
+
+static int collect_results(std::vector<c10::IValue> &stack, int max_results, af_tensor **results, int *nresults) {
+  int n = 0;
+  for (auto &v : stack) {
+    if (v.isTensor()) {
+      if (n < max_results) results[n] = new af_tensor{v.toTensor()};
+      n++;
+    } else if (v.isTensorList()) {
+      for (const at::Tensor &t : v.toTensorVector()) {
+        if (n < max_results) results[n] = new af_tensor{t};
+        n++;
+      }
+    } else if (v.isTuple()) {
+      for (auto &e : v.toTupleRef().elements()) {
+        if (!e.isTensor()) throw std::runtime_error("result tuple holds a " + e.tagKind() + ", not a tensor");
+        if (n < max_results) results[n] = new af_tensor{e.toTensor()};
+        n++;
+      }
+    } else if (!v.isNone()) {
+      throw std::runtime_error("result is a " + v.tagKind() + ", not a tensor");
+    }
+  }
+  if (n > max_results) {
+    for (int k = 0; k < max_results; k++) delete results[k];
+    throw std::runtime_error("op returned " + std::to_string(n) + " tensors, more than " + std::to_string(max_results));
+  }
+  *nresults = n;
+  return 0;
+}
+
+extern "C" int at_call(const char *name, const char *overload, int nargs, const at_arg *args, const af_tensor *out,
+                       int max_results, af_tensor **results, int *nresults, af_err *err) {
+  *nresults = 0;
+  AT_GUARD(err, {
+    auto op = c10::Dispatcher::singleton().findSchema({name, overload ? overload : ""});
+    if (!op) return af_fail(err, "no ATen op %s%s%s", name, overload && *overload ? "." : "", overload ? overload : "");
+    const auto &schema = op->schema();
+    std::vector<c10::IValue> stack;
+    int next = 0;
+    for (const auto &sa : schema.arguments()) {
+      bool is_out = sa.alias_info() && sa.alias_info()->isWrite() && sa.kwarg_only();
+      if (is_out) {
+        if (!out) return af_fail(err, "%s.%s: needs an out= tensor", name, overload);
+        stack.emplace_back(out->t);
+      } else if (next < nargs) {
+        stack.push_back(to_ivalue(args[next++], sa.type(), sa.name()));
+      } else if (sa.default_value()) {
+        stack.push_back(*sa.default_value());
+      } else {
+        return af_fail(err, "%s: missing argument '%s'", name, sa.name().c_str());
+      }
+    }
+    if (next < nargs) return af_fail(err, "%s: %d arguments given, the schema takes %d", name, nargs, next);
+    op->callBoxed(&stack);
+    return collect_results(stack, max_results, results, nresults);
+  })
+}
+
+extern "C" int at_script_compile(const char *source, const char *fn, at_script **out, af_err *err) {
+  *out = nullptr;
+  AT_GUARD(err, {
+    auto cu = torch::jit::compile(source);
+    auto *f = &cu->get_function(fn);
+    *out = new at_script{cu, f};
+    return 0;
+  })
+}
+
+extern "C" void at_script_free(at_script *s) { delete s; }
+
+extern "C" int at_script_run(at_script *s, int ninputs, af_tensor *const *inputs, int max_out, af_tensor **outputs,
+                             int *noutputs, af_err *err) {
+  *noutputs = 0;
+  AT_GUARD(err, {
+    std::vector<c10::IValue> stack;
+    for (int i = 0; i < ninputs; i++) stack.emplace_back(inputs[i]->t);
+    s->fn->run(stack);
+    return collect_results(stack, max_out, outputs, noutputs);
+  })
+}
+
+extern "C" char *at_script_graph(const at_script *s) {
+  try {
+    auto *gf = dynamic_cast<torch::jit::GraphFunction *>(s->fn);
+    std::string g = gf ? gf->graph()->toString() : std::string("<no graph>");
+    return strdup(g.c_str());
+  } catch (...) {
+    return strdup("<graph unavailable>");
+  }
+}

@@ -1,0 +1,68 @@
+/* shim.h - the plain C face of LibTorch. The only C++ in aliasfuzz sits behind this header
+ * (shim.cpp). Opaque handles, fixed-width integers and pointers only; no exception crosses it:
+ * every function that can fail returns 0 on success or -1 with LibTorch's message in err. */
+#ifndef SHIM_H
+#define SHIM_H
+
+#include "../af.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct af_tensor af_tensor; /* a reference to a LibTorch tensor (shares its storage) */
+typedef struct at_script at_script; /* a compiled TorchScript function */
+
+/* Pins LibTorch to one intra-op and one inter-op thread (deterministic; two jobs fit two cores).
+ * Idempotent; call before any other shim function. */
+void at_init(void);
+const char *at_version(void); /* LibTorch version, borrowed */
+
+/* New tensor of shape/dtype with the given numel values (row-major, as doubles). new, free with
+ * at_tensor_free. */
+int at_tensor_new(af_dtype dt, int rank, const int64_t *shape, const double *values, af_tensor **out, af_err *err);
+/* A second reference to the same tensor (same TensorImpl: sees in-place shape changes). */
+af_tensor *at_tensor_ref(const af_tensor *t);
+void at_tensor_free(af_tensor *t);
+int at_tensor_rank(const af_tensor *t);
+void at_tensor_shape(const af_tensor *t, int64_t *shape); /* rank entries */
+int64_t at_tensor_numel(const af_tensor *t);
+/* dtype, or -1 for a dtype aliasfuzz does not model */
+int at_tensor_dtype(const af_tensor *t);
+/* Copies the values (row-major, converted to double) into out[numel]. */
+int at_tensor_values(const af_tensor *t, double *out, af_err *err);
+/* Whether two tensors share storage. */
+int at_tensor_shares_storage(const af_tensor *a, const af_tensor *b);
+
+/* Arguments of a dispatcher call; converted to the op schema's types by position. */
+typedef enum { AT_ARG_TENSOR, AT_ARG_INT, AT_ARG_FLOAT, AT_ARG_BOOL, AT_ARG_NONE, AT_ARG_INTS, AT_ARG_TENSORS } at_arg_kind;
+typedef struct at_arg {
+  at_arg_kind kind;
+  int64_t i;
+  double f;
+  const af_tensor *t;
+  int n;
+  const int64_t *ints;
+  const af_tensor *const *tensors;
+} at_arg;
+
+/* Calls the ATen op `name` (e.g. "aten::slice") with `overload` ("" for none) through the
+ * dispatcher. args fill the schema's non-out arguments in order; the rest take their defaults.
+ * out, when not NULL, is passed as the op's `out=` argument. Up to max_results returned tensors
+ * go to results (each new, free with at_tensor_free); *nresults says how many. */
+int at_call(const char *name, const char *overload, int nargs, const at_arg *args, const af_tensor *out, int max_results,
+            af_tensor **results, int *nresults, af_err *err);
+
+/* Compiles TorchScript source and looks up function fn. new, free with at_script_free. */
+int at_script_compile(const char *source, const char *fn, at_script **out, af_err *err);
+void at_script_free(at_script *s);
+/* Runs the function on inputs (passed by reference: in-place ops change them). Outputs: a tuple
+ * becomes its elements, a tensor one output, None zero. Each output new, free with at_tensor_free. */
+int at_script_run(at_script *s, int ninputs, af_tensor *const *inputs, int max_out, af_tensor **outputs, int *noutputs, af_err *err);
+/* The function's graph as text; new, free with free(). */
+char *at_script_graph(const at_script *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,192 @@
+/* oracle.c - verdicts from two results. */
+#include "oracle.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *names[V_COUNT] = {
+    "pass",           "value-mismatch",        "shape-mismatch",  "dtype-mismatch",
+    "input-mutation-lost", "residual-mutation", "converter-unsupported", "converter-error",
+    "converter-crash", "converter-timeout",    "invalid-program",
+};
+
+const char *oracle_verdict_name(oracle_verdict v) { return v < V_COUNT ? names[v] : "?"; }
+
+int oracle_verdict_parse(const char *s, oracle_verdict *out) {
+  for (int i = 0; i < V_COUNT; i++)
+    if (strcmp(s, names[i]) == 0) {
+      *out = (oracle_verdict)i;
+      return 0;
+    }
+  return -1;
+}
+
+int oracle_verdict_is_bug(oracle_verdict v) {
+  return v != V_PASS && v != V_UNSUPPORTED && v != V_INVALID_PROGRAM && v != V_RESIDUAL_MUTATION;
+}
+
+void oracle_put_shape(af_buf *b, const af_tensor *t) {
+  int64_t sh[AF_MAX_RANK * 4];
+  int r = at_tensor_rank(t);
+  if (r > (int)(sizeof sh / sizeof sh[0])) r = (int)(sizeof sh / sizeof sh[0]);
+  at_tensor_shape(t, sh);
+  af_buf_puts(b, "[");
+  for (int d = 0; d < r; d++) af_buf_printf(b, "%s%lld", d ? ", " : "", (long long)sh[d]);
+  af_buf_puts(b, "]");
+}
+
+static int same_shape(const af_tensor *a, const af_tensor *b) {
+  int64_t sa[64], sb[64];
+  int r = at_tensor_rank(a);
+  if (r != at_tensor_rank(b) || r > 64) return 0;
+  at_tensor_shape(a, sa);
+  at_tensor_shape(b, sb);
+  return memcmp(sa, sb, sizeof(int64_t) * (size_t)r) == 0;
+}
+
+static int close_enough(double a, double b, int dt) {
+  if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
+  if (isinf(a) || isinf(b)) return a == b;
+  if (dt == AF_FLOAT32) return fabs(a - b) <= 1e-5 + 1e-5 * fabs(b);
+  if (dt == AF_FLOAT64) return fabs(a - b) <= 1e-10 + 1e-10 * fabs(b);
+  return a == b;
+}
+
+/* Compares values of two tensors of the same shape and dtype; -1 when equal, else the first
+ * differing flat index (and the two values). */
+static int64_t first_diff(const af_tensor *want, const af_tensor *got, double *wv, double *gv) {
+  int64_t n = at_tensor_numel(want);
+  double *a = af_xmalloc(sizeof(double) * (size_t)(n ? n : 1));
+  double *b = af_xmalloc(sizeof(double) * (size_t)(n ? n : 1));
+  af_err err;
+  int64_t at = -1;
+  if (at_tensor_values(want, a, &err) || at_tensor_values(got, b, &err)) {
+    at = 0;
+    *wv = *gv = NAN;
+  } else {
+    for (int64_t k = 0; k < n; k++)
+      if (!close_enough(b[k], a[k], at_tensor_dtype(want))) {
+        at = k;
+        *wv = a[k];
+        *gv = b[k];
+        break;
+      }
+  }
+  free(a);
+  free(b);
+  return at;
+}
+
+/* Verdict for one tensor pair; writes a detail line on mismatch. */
+static oracle_verdict compare(const af_tensor *want, const af_tensor *got, const char *what, af_buf *d) {
+  if (!same_shape(want, got)) {
+    af_buf_printf(d, "%s: shape ", what);
+    oracle_put_shape(d, got);
+    af_buf_puts(d, ", eager ");
+    oracle_put_shape(d, want);
+    return V_SHAPE_MISMATCH;
+  }
+  if (at_tensor_dtype(want) != at_tensor_dtype(got)) {
+    af_buf_printf(d, "%s: dtype %s, eager %s", what, af_dtype_name((af_dtype)at_tensor_dtype(got)),
+                  af_dtype_name((af_dtype)at_tensor_dtype(want)));
+    return V_DTYPE_MISMATCH;
+  }
+  double wv, gv;
+  int64_t k = first_diff(want, got, &wv, &gv);
+  if (k >= 0) {
+    af_buf_printf(d, "%s: element %lld is %g, eager %g", what, (long long)k, gv, wv);
+    return V_VALUE_MISMATCH;
+  }
+  return V_PASS;
+}
+
+static int rank_of(oracle_verdict v) {
+  switch (v) {
+    case V_SHAPE_MISMATCH: return 4;
+    case V_DTYPE_MISMATCH: return 3;
+    case V_VALUE_MISMATCH: return 2;
+    case V_INPUT_MUTATION_LOST: return 1;
+    default: return 0;
+  }
+}
+
+oracle_verdict oracle_judge(const ir_program *p, const result *eager, const result *conv, const oracle_opts *o,
+                            char **detail) {
+  af_buf d = {0};
+  oracle_verdict v = V_PASS;
+  *detail = NULL;
+  if (eager->status != RESULT_OK) {
+    *detail = af_xstrdup(eager->message ? eager->message : "eager failed");
+    return V_INVALID_PROGRAM;
+  }
+  switch (conv->status) {
+    case RESULT_OK: break;
+    case RESULT_UNSUPPORTED: v = V_UNSUPPORTED; break;
+    case RESULT_ERROR: v = V_ERROR; break;
+    case RESULT_CRASH: v = V_CRASH; break;
+    case RESULT_TIMEOUT: v = V_TIMEOUT; break;
+  }
+  if (v != V_PASS) {
+    *detail = af_xstrdup(conv->message ? conv->message : result_status_name(conv->status));
+    return v;
+  }
+  if (conv->noutputs != eager->noutputs) {
+    af_buf_printf(&d, "converter returned %d outputs, eager %d", conv->noutputs, eager->noutputs);
+    *detail = af_buf_take(&d);
+    return V_SHAPE_MISMATCH;
+  }
+  /* Report the most severe difference; the first one found at that severity. */
+  af_buf cur = {0};
+  char what[256];
+  for (int k = 0; k < eager->noutputs; k++) {
+    snprintf(what, sizeof what, "output %d (%s)", k, p->names[p->outputs[k]]);
+    af_buf_free(&cur);
+    oracle_verdict w = compare(eager->outputs[k], conv->outputs[k], what, &cur);
+    if (rank_of(w) > rank_of(v)) {
+      v = w;
+      af_buf_free(&d);
+      d = cur;
+      cur = (af_buf){0};
+    }
+  }
+  af_tensor **initial = NULL;
+  af_err err;
+  if (inputs_new(p, &initial, &err) == 0) {
+    for (int i = 0; i < eager->ninputs && i < conv->ninputs; i++) {
+      snprintf(what, sizeof what, "input %s", p->names[p->inputs[i].value]);
+      af_buf_free(&cur);
+      af_buf scratch = {0};
+      int eager_changed = compare(initial[i], eager->inputs[i], what, &scratch) != V_PASS;
+      af_buf_free(&scratch);
+      oracle_verdict w;
+      if (!conv->inputs[i]) {
+        w = eager_changed ? V_INPUT_MUTATION_LOST : V_PASS;
+        if (w) af_buf_printf(&cur, "%s: eager mutated it; the converter cannot express its final state", what);
+      } else {
+        w = compare(eager->inputs[i], conv->inputs[i], what, &cur);
+        if (w != V_PASS && eager_changed && compare(initial[i], conv->inputs[i], what, &scratch) == V_PASS) {
+          af_buf_free(&cur);
+          af_buf_printf(&cur, "%s: eager mutated it; the converter left it unchanged", what);
+          w = V_INPUT_MUTATION_LOST;
+        }
+        af_buf_free(&scratch);
+      }
+      if (rank_of(w) > rank_of(v)) {
+        v = w;
+        af_buf_free(&d);
+        d = cur;
+        cur = (af_buf){0};
+      }
+    }
+    inputs_free(p->ninputs, initial);
+  }
+  af_buf_free(&cur);
+  if (v == V_PASS && o && o->fail_on_residual && conv->residual > 0) {
+    af_buf_printf(&d, "converted graph still holds %d in-place op(s)", conv->residual);
+    v = V_RESIDUAL_MUTATION;
+  }
+  *detail = v == V_PASS ? (af_buf_free(&d), NULL) : af_buf_take(&d);
+  return v;
+}

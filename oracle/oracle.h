@@ -1,0 +1,59 @@
+/* oracle.h - compares a converter's result with eager PyTorch's and names a verdict.
+ *
+ * Verdicts (stable names; reports, expectation files and signatures use them):
+ *   pass                   every output and every input's final state equal eager's
+ *   value-mismatch         same shapes and dtypes, different values (outside tolerance)
+ *   shape-mismatch         an output or final input state has another shape than eager's
+ *   dtype-mismatch         ... another dtype
+ *   input-mutation-lost    eager mutated an input; the converter left it as it was, or cannot
+ *                          express its final state (null), while its outputs are right
+ *   residual-mutation      values right, but the converted graph still mutates (informational
+ *                          unless the caller asks to fail on it)
+ *   converter-unsupported  the converter declined the program
+ *   converter-error        conversion or run raised an error
+ *   converter-crash        the converter's process died
+ *   converter-timeout      the converter ran past its deadline
+ *   invalid-program        eager PyTorch itself rejected the program: a generator or corpus bug
+ *
+ * Comparison: integers and bools exactly; floats with |a - b| <= atol + rtol * |b| (float32:
+ * rtol 1e-5, atol 1e-5; float64: 1e-10, 1e-10), NaN equals NaN, infinities equal by sign.
+ * Benign causes ruled out before reporting: differences within that tolerance (summation order). */
+#ifndef ORACLE_H
+#define ORACLE_H
+
+#include "../harness/result.h"
+
+typedef enum {
+  V_PASS,
+  V_VALUE_MISMATCH,
+  V_SHAPE_MISMATCH,
+  V_DTYPE_MISMATCH,
+  V_INPUT_MUTATION_LOST,
+  V_RESIDUAL_MUTATION,
+  V_UNSUPPORTED,
+  V_ERROR,
+  V_CRASH,
+  V_TIMEOUT,
+  V_INVALID_PROGRAM,
+  V_COUNT
+} oracle_verdict;
+
+typedef struct oracle_opts {
+  int fail_on_residual; /* report residual-mutation when the converted graph still mutates */
+} oracle_opts;
+
+const char *oracle_verdict_name(oracle_verdict v);
+int oracle_verdict_parse(const char *s, oracle_verdict *out); /* 0 on success */
+/* True for verdicts that mean "the converter got it wrong" (everything but pass, unsupported,
+ * residual-mutation when informational, and invalid-program). */
+int oracle_verdict_is_bug(oracle_verdict v);
+
+/* Judges conv against eager for program p. *detail (new, free with free()) says where and how
+ * they differ in one line ("output 0 (r): shape [5, 5] vs eager [5, 5, 1]"), or NULL on pass. */
+oracle_verdict oracle_judge(const ir_program *p, const result *eager, const result *conv, const oracle_opts *o,
+                            char **detail);
+
+/* "[5, 5, 1]" for a tensor, appended to b. */
+void oracle_put_shape(af_buf *b, const af_tensor *t);
+
+#endif
