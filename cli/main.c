@@ -245,6 +245,18 @@ static int cmd_fmt(int argc, char **argv) {
   return rc;
 }
 
+/* The command table: one line per command; each lives in cli/cmd_*.c or in this file. */
+static const struct {
+  const char *name;
+  int (*fn)(int argc, char **argv);
+} commands[] = {
+    {"run", cmd_run},
+    {"converters", cmd_converters},
+    {"ops", cmd_ops},
+    {"emit", cmd_emit},
+    {"fmt", cmd_fmt},
+};
+
 int main(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
     fputs(usage_main, argc < 2 ? stderr : stdout);
@@ -252,13 +264,8 @@ int main(int argc, char **argv) {
   }
   at_init();
   const char *cmd = argv[1];
-  int sub_argc = argc - 2;
-  char **sub_argv = argv + 2;
-  if (!strcmp(cmd, "run")) return cmd_run(sub_argc, sub_argv);
-  if (!strcmp(cmd, "converters")) return cmd_converters(sub_argc, sub_argv);
-  if (!strcmp(cmd, "ops")) return cmd_ops(sub_argc, sub_argv);
-  if (!strcmp(cmd, "emit")) return cmd_emit(sub_argc, sub_argv);
-  if (!strcmp(cmd, "fmt")) return cmd_fmt(sub_argc, sub_argv);
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 2, argv + 2);
   if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
     printf("aliasfuzz %s (LibTorch %s)\n", AF_VERSION, at_version());
     return 0;
