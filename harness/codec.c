@@ -317,9 +317,11 @@ int codec_read_string(const char *text, const char *where, ir_program **out, af_
   ir_program *p = NULL;
   if (!root) {
     size_t off = end ? (size_t)(end - text) : 0;
-    int line = 1;
-    for (size_t i = 0; i < off && text[i]; i++) line += text[i] == '\n';
-    af_fail(err, "%s: line %d: malformed JSON (truncated file or syntax error)", where, line);
+    int line = 1, col = 1;
+    for (size_t i = 0; i < off && text[i]; i++, col++)
+      if (text[i] == '\n') line++, col = 0;
+    af_fail(err, "%s: line %d, column %d: malformed JSON (%s)", where, line, col,
+            off >= strlen(text) ? "truncated file" : "syntax error");
     return -1;
   }
   if (!cJSON_IsObject(root)) {

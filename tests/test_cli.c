@@ -1,0 +1,87 @@
+/* test_cli.c - the aliasfuzz command: exit codes, output forms, help. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../harness/af.h"
+#include "tap.h"
+
+/* Runs aliasfuzz with args; captures stdout+stderr into *out (new). Returns the exit status. */
+static int af(const char *args, char **out) {
+  char cmd[4096];
+  snprintf(cmd, sizeof cmd, "%s/aliasfuzz %s 2>&1", AF_BINARY_DIR, args);
+  FILE *f = popen(cmd, "r");
+  af_buf b = {0};
+  char line[4096];
+  while (f && fgets(line, sizeof line, f)) af_buf_puts(&b, line);
+  int st = f ? pclose(f) : -1;
+  *out = af_buf_take(&b);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+TEST(run_script_passes_every_seed_case_and_exits_0) {
+  char *o;
+  int rc = af("run corpus/seed/*.json --converter script", &o);
+  CHECK(rc == 0, "exit %d:\n%s", rc, o);
+  CHECK(strstr(o, "design-003-unsqueeze-inplace.json script pass"), "%s", o);
+  free(o);
+}
+
+TEST(json_output_reports_the_unsqueeze_shape_5_5_1) {
+  char *o;
+  int rc = af("run --json corpus/seed/design-003-unsqueeze-inplace.json --converter script", &o);
+  CHECK(rc == 0, "exit %d", rc);
+  CHECK(strstr(o, "\"verdict\": \"pass\""), "%s", o);
+  CHECK(strstr(o, "\"eager_shapes\": [[5, 5, 1]]"), "%s", o);
+  CHECK(strstr(o, "\"file\": \"corpus/seed/design-003-unsqueeze-inplace.json\""), "%s", o);
+  free(o);
+}
+
+TEST(usage_errors_exit_2) {
+  char *o;
+  CHECK(af("run corpus/seed/design-001-slice-assign-input.json --converter nope", &o) == 2, "unknown converter");
+  CHECK(strstr(o, "unknown converter 'nope'"), "%s", o);
+  free(o);
+  CHECK(af("frobnicate", &o) == 2, "unknown command");
+  free(o);
+  CHECK(af("run --bogus x.json", &o) == 2, "unknown option");
+  free(o);
+  CHECK(af("run /nonexistent.json", &o) == 2, "missing file");
+  CHECK(strstr(o, "/nonexistent.json"), "%s", o);
+  free(o);
+}
+
+TEST(an_invalid_program_exits_1_with_its_verdict) {
+  char path[] = "/tmp/af_cli_XXXXXX";
+  int fd = mkstemp(path);
+  const char *t = "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}], "
+                  "\"body\": [{\"out\": \"v\", \"op\": \"view\", \"args\": [\"x\", [7]]}], \"outputs\": [\"v\"]}";
+  CHECK(write(fd, t, strlen(t)) == (ssize_t)strlen(t), "write");
+  close(fd);
+  char args[256], *o;
+  snprintf(args, sizeof args, "run %s", path);
+  CHECK(af(args, &o) == 1, "%s", o);
+  CHECK(strstr(o, "invalid-program"), "%s", o);
+  free(o);
+  unlink(path);
+}
+
+TEST(help_is_printed_for_the_tool_and_each_command) {
+  char *o;
+  CHECK(af("--help", &o) == 0 && strstr(o, "commands:"), "%s", o);
+  free(o);
+  CHECK(af("run --help", &o) == 0 && strstr(o, "usage: aliasfuzz run"), "%s", o);
+  free(o);
+  CHECK(af("converters", &o) == 0 && strstr(o, "script"), "%s", o);
+  free(o);
+}
+
+int main(void) {
+  RUN(run_script_passes_every_seed_case_and_exits_0);
+  RUN(json_output_reports_the_unsqueeze_shape_5_5_1);
+  RUN(usage_errors_exit_2);
+  RUN(an_invalid_program_exits_1_with_its_verdict);
+  RUN(help_is_printed_for_the_tool_and_each_command);
+  return tap_done();
+}

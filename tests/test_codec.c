@@ -1,0 +1,135 @@
+/* test_codec.c - the JSON codec: canonical round trip of every corpus file, strict rejection of
+ * malformed programs with a message naming the problem. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../harness/codec.h"
+#include "../harness/ops.h"
+#include "tap.h"
+
+static int nfiles;
+
+static void roundtrip_dir(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    if (e->d_name[0] == '.') continue;
+    if (e->d_type == DT_DIR) {
+      roundtrip_dir(path);
+      continue;
+    }
+    size_t n = strlen(e->d_name);
+    if (n < 5 || strcmp(e->d_name + n - 5, ".json") != 0) continue;
+    char *text = codec_slurp(path, NULL, NULL);
+    if (!text || strstr(text, "\"aliasfuzz-program/1\"") == NULL) { /* expectation files etc. */
+      free(text);
+      continue;
+    }
+    ir_program *p = NULL;
+    af_err err;
+    int rc = codec_read_string(text, path, &p, &err);
+    CHECK(rc == 0, "%s", err.msg);
+    if (rc == 0) {
+      char *out = codec_write_string(p);
+      CHECK(strcmp(out, text) == 0, "%s is not byte-identical after read+write (run `aliasfuzz fmt`)", path);
+      ir_program *q = ir_program_clone(p);
+      char *out2 = codec_write_string(q);
+      CHECK(strcmp(out, out2) == 0, "%s: clone writes differently", path);
+      free(out2);
+      ir_program_free(q);
+      free(out);
+      nfiles++;
+    }
+    ir_program_free(p);
+    free(text);
+  }
+  closedir(d);
+}
+
+TEST(every_corpus_file_round_trips_byte_identically) {
+  roundtrip_dir("corpus");
+  CHECK(nfiles >= 20, "only %d corpus programs found", nfiles);
+}
+
+#define HEAD "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3, 4], \"dtype\": \"float32\"}], "
+
+static const struct {
+  const char *name, *text, *expect;
+} bad[] = {
+    {"empty file", "", "truncated"},
+    {"truncated", HEAD "\"body\": [", "truncated"},
+    {"syntax error", "{\"format\": aliasfuzz}", "syntax error"},
+    {"not an object", "[1, 2]", "top level"},
+    {"missing format", "{\"inputs\": [], \"body\": [], \"outputs\": []}", "format: missing"},
+    {"unknown version", "{\"format\": \"aliasfuzz-program/9\", \"inputs\": [], \"body\": [], \"outputs\": []}", "unsupported version"},
+    {"unknown top-level field", HEAD "\"body\": [], \"outputs\": [], \"extra\": 1}", "unknown field \"extra\""},
+    {"inputs not an array", "{\"format\": \"aliasfuzz-program/1\", \"inputs\": 3, \"body\": [], \"outputs\": []}", "inputs: expected an array"},
+    {"bad dtype", "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"int8\"}], \"body\": [], \"outputs\": []}", "inputs[0]: dtype"},
+    {"negative dim", "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [-3], \"dtype\": \"float32\"}], \"body\": [], \"outputs\": []}", "inputs[0]: shape: [0]"},
+    {"bad input name", "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"1x\", \"shape\": [3], \"dtype\": \"float32\"}], \"body\": [], \"outputs\": []}", "not a usable identifier"},
+    {"keyword as name", "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"return\", \"shape\": [3], \"dtype\": \"float32\"}], \"body\": [], \"outputs\": []}", "not a usable identifier"},
+    {"duplicate input", "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}, {\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}], \"body\": [], \"outputs\": []}", "inputs[1]: name: \"x\" is defined twice"},
+    {"unknown op", HEAD "\"body\": [{\"out\": \"y\", \"op\": \"frobnicate_\", \"args\": [\"x\"]}], \"outputs\": []}", "body[0]: op: unknown op \"frobnicate_\""},
+    {"wrong arity", HEAD "\"body\": [{\"out\": \"y\", \"op\": \"slice\", \"args\": [\"x\", 0, 1]}], \"outputs\": []}", "body[0]: args: slice takes 5 arguments"},
+    {"undefined value", HEAD "\"body\": [{\"out\": \"y\", \"op\": \"add\", \"args\": [\"z\", 1]}], \"outputs\": []}", "body[0]: args[0] (add): undefined value \"z\""},
+    {"redefined value", HEAD "\"body\": [{\"out\": \"x\", \"op\": \"add\", \"args\": [\"x\", 1]}], \"outputs\": []}", "body[0]: out: \"x\" is already defined"},
+    {"wrong arg type", HEAD "\"body\": [{\"out\": \"y\", \"op\": \"select\", \"args\": [\"x\", \"x\", 1]}], \"outputs\": []}", "body[0]: args[1] (select): expected an integer"},
+    {"float where int", HEAD "\"body\": [{\"out\": \"y\", \"op\": \"select\", \"args\": [\"x\", 0.5, 1]}], \"outputs\": []}", "args[1] (select): expected an integer"},
+    {"bad subscript element", HEAD "\"body\": [{\"op\": \"setitem\", \"args\": [\"x\", [{\"slise\": 1}], 0]}], \"outputs\": []}", "args[1] (setitem): [0]: expected {\"slice\""},
+    {"zero slice step", HEAD "\"body\": [{\"op\": \"setitem\", \"args\": [\"x\", [{\"slice\": [0, 2, 0]}], 0]}], \"outputs\": []}", "slice step must be positive"},
+    {"two ellipses", HEAD "\"body\": [{\"op\": \"setitem\", \"args\": [\"x\", [\"...\", \"...\"], 0]}], \"outputs\": []}", "more than one '...'"},
+    {"view without out", HEAD "\"body\": [{\"op\": \"slice\", \"args\": [\"x\", 0, 0, 1, 1]}], \"outputs\": []}", "body[0].out: slice needs an \"out\" name"},
+    {"undefined output", HEAD "\"body\": [], \"outputs\": [\"nope\"]}", "outputs[0]: undefined value \"nope\""},
+    {"statement not an object", HEAD "\"body\": [3], \"outputs\": []}", "body[0]: expected an object"},
+    {"unknown statement field", HEAD "\"body\": [{\"op\": \"zero_\", \"args\": [\"x\"], \"comment\": 1}], \"outputs\": []}", "body[0]: unknown field \"comment\""},
+    {"int list expected", HEAD "\"body\": [{\"out\": \"v\", \"op\": \"view\", \"args\": [\"x\", [2, \"a\"]]}], \"outputs\": []}", "args[1] (view): [1]: expected an integer"},
+    {"meta not an object", HEAD "\"body\": [], \"outputs\": [], \"meta\": 3}", "meta: expected an object"},
+    {"empty data", "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\", \"data\": []}], \"body\": [], \"outputs\": []}", "data: expected a non-empty array"},
+};
+
+TEST(malformed_programs_are_rejected_with_a_message_naming_the_problem) {
+  int n = (int)(sizeof bad / sizeof bad[0]);
+  CHECK(n >= 15, "only %d malformed cases", n);
+  for (int i = 0; i < n; i++) {
+    ir_program *p = (ir_program *)1;
+    af_err err = {{0}};
+    int rc = codec_read_string(bad[i].text, "case.json", &p, &err);
+    CHECK(rc != 0 && p == NULL, "%s: accepted", bad[i].name);
+    CHECK(strncmp(err.msg, "case.json", 9) == 0, "%s: message does not name the file: %s", bad[i].name, err.msg);
+    CHECK(strstr(err.msg, bad[i].expect) != NULL, "%s: message '%s' lacks '%s'", bad[i].name, err.msg, bad[i].expect);
+  }
+}
+
+TEST(missing_file_is_an_error_naming_the_path) {
+  ir_program *p;
+  af_err err;
+  CHECK(codec_read_file("/nonexistent/x.json", &p, &err) != 0, "accepted");
+  CHECK(strstr(err.msg, "/nonexistent/x.json") != NULL, "%s", err.msg);
+}
+
+TEST(floats_ints_and_forced_floats_keep_their_kind) {
+  const char *t = HEAD "\"body\": [{\"out\": \"a\", \"op\": \"add\", \"args\": [\"x\", 2]}, {\"out\": \"b\", \"op\": \"add\", \"args\": [\"x\", {\"float\": 2}]}, "
+                       "{\"out\": \"c\", \"op\": \"add\", \"args\": [\"x\", 0.25]}], \"outputs\": [\"a\", \"b\", \"c\"]}";
+  ir_program *p;
+  af_err err;
+  CHECK(codec_read_string(t, "t", &p, &err) == 0, "%s", err.msg);
+  CHECK(p->stmts[0].args[1].kind == IR_ARG_INT, "2 is an int");
+  CHECK(p->stmts[1].args[1].kind == IR_ARG_FLOAT && p->stmts[1].args[1].f == 2.0, "{float: 2} is a float");
+  CHECK(p->stmts[2].args[1].kind == IR_ARG_FLOAT && p->stmts[2].args[1].f == 0.25, "0.25 is a float");
+  char *w = codec_write_string(p);
+  CHECK(strstr(w, "{\"float\": 2}") && strstr(w, "0.25"), "%s", w);
+  free(w);
+  ir_program_free(p);
+}
+
+int main(void) {
+  RUN(every_corpus_file_round_trips_byte_identically);
+  RUN(malformed_programs_are_rejected_with_a_message_naming_the_problem);
+  RUN(missing_file_is_an_error_naming_the_path);
+  RUN(floats_ints_and_forced_floats_keep_their_kind);
+  return tap_done();
+}

@@ -1,0 +1,147 @@
+/* test_eager.c - the eager runner against values computed by hand for the seed patterns. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../harness/codec.h"
+#include "../harness/eager.h"
+#include "tap.h"
+
+/* default input value of element k of input 0 (see ir.h) */
+static double x0(int64_t k) { return (double)(((k * 7) % 11) - 5); }
+
+typedef struct run {
+  ir_program *p;
+  result r;
+  double *out[4], *in[4];
+  int64_t out_shape[4][8];
+  int out_rank[4];
+} run;
+
+static int load(run *u, const char *file) {
+  af_err err;
+  memset(u, 0, sizeof *u);
+  char path[512];
+  snprintf(path, sizeof path, "corpus/seed/%s.json", file);
+  if (codec_read_file(path, &u->p, &err)) {
+    CHECK(0, "%s", err.msg);
+    return -1;
+  }
+  result_init(&u->r);
+  if (eager_run(u->p, &u->r, &err) || u->r.status != RESULT_OK) {
+    CHECK(0, "%s: eager failed: %s", file, u->r.message ? u->r.message : err.msg);
+    return -1;
+  }
+  for (int o = 0; o < u->r.noutputs && o < 4; o++) {
+    u->out[o] = malloc(sizeof(double) * (size_t)at_tensor_numel(u->r.outputs[o]) + 8);
+    at_tensor_values(u->r.outputs[o], u->out[o], &err);
+    u->out_rank[o] = at_tensor_rank(u->r.outputs[o]);
+    at_tensor_shape(u->r.outputs[o], u->out_shape[o]);
+  }
+  for (int i = 0; i < u->r.ninputs && i < 4; i++) {
+    u->in[i] = malloc(sizeof(double) * (size_t)at_tensor_numel(u->r.inputs[i]) + 8);
+    at_tensor_values(u->r.inputs[i], u->in[i], &err);
+  }
+  return 0;
+}
+
+static void unload(run *u) {
+  for (int k = 0; k < 4; k++) {
+    free(u->out[k]);
+    free(u->in[k]);
+  }
+  result_clear(&u->r);
+  ir_program_free(u->p);
+}
+
+TEST(slice_assignment_into_an_input_zeroes_the_first_five_and_doubles) {
+  run u;
+  if (load(&u, "design-001-slice-assign-input")) return;
+  for (int k = 0; k < 10; k++) {
+    double want = k < 5 ? 0 : 2 * x0(k);
+    CHECK(u.out[0][k] == want, "r[%d] = %g, want %g", k, u.out[0][k], want);
+    CHECK(u.in[0][k] == want / 2, "x[%d] = %g, want %g", k, u.in[0][k], want / 2);
+  }
+  unload(&u);
+}
+
+TEST(write_through_a_view_of_a_view_reaches_the_base) {
+  run u;
+  if (load(&u, "design-002-view-of-view-write")) return;
+  for (int k = 0; k < 25; k++) {
+    double want = k < 10 ? 0 : 2 * x0(k);
+    CHECK(u.out[0][k] == want, "r[%d] = %g, want %g", k, u.out[0][k], want);
+  }
+  unload(&u);
+}
+
+TEST(unsqueeze_inplace_gives_shape_5_5_1) {
+  run u;
+  if (load(&u, "design-003-unsqueeze-inplace")) return;
+  CHECK(u.out_rank[0] == 3 && u.out_shape[0][0] == 5 && u.out_shape[0][1] == 5 && u.out_shape[0][2] == 1,
+        "rank %d", u.out_rank[0]);
+  int64_t sh[8];
+  CHECK(at_tensor_rank(u.r.inputs[0]) == 3, "the caller's input is [5, 5, 1] too");
+  at_tensor_shape(u.r.inputs[0], sh);
+  CHECK(sh[2] == 1, "input dim 2 = %lld", (long long)sh[2]);
+  for (int k = 0; k < 25; k++) CHECK(u.out[0][k] == 2 * x0(k), "r[%d]", k);
+  unload(&u);
+}
+
+TEST(reshape_of_a_noncontiguous_slice_is_a_copy) {
+  run u;
+  if (load(&u, "design-004a-reshape-is-copy")) return;
+  for (int k = 0; k < 25; k++) CHECK(u.out[0][k] == x0(k) + 1, "r[%d] = %g: the write must not reach x", k, u.out[0][k]);
+  CHECK(u.out_rank[1] == 1 && u.out_shape[1][0] == 20, "f has 20 elements");
+  for (int k = 0; k < 20; k++) CHECK(u.out[1][k] == 7, "f[%d] = %g", k, u.out[1][k]);
+  unload(&u);
+}
+
+TEST(reshape_of_contiguous_rows_is_a_view) {
+  run u;
+  if (load(&u, "design-004b-reshape-is-view")) return;
+  for (int k = 0; k < 25; k++) {
+    double want = (k >= 5 && k < 15) ? 8 : x0(k) + 1;
+    CHECK(u.out[0][k] == want, "r[%d] = %g, want %g", k, u.out[0][k], want);
+  }
+  unload(&u);
+}
+
+TEST(inplace_add_on_an_input_is_seen_by_the_sum_and_the_caller) {
+  run u;
+  if (load(&u, "design-005-inplace-on-input")) return;
+  double s = 0;
+  for (int k = 0; k < 25; k++) {
+    s += x0(k) + 3;
+    CHECK(u.in[0][k] == x0(k) + 3, "x[%d]", k);
+  }
+  CHECK(u.out[0][0] == s, "sum %g, want %g", u.out[0][0], s);
+  unload(&u);
+}
+
+TEST(eager_rejection_names_the_statement) {
+  const char *t = "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3, 4], \"dtype\": \"float32\"}], "
+                  "\"body\": [{\"out\": \"e\", \"op\": \"expand\", \"args\": [\"x\", [2, 3, 4]]}, {\"op\": \"add_\", \"args\": [\"e\", 1]}], \"outputs\": []}";
+  ir_program *p;
+  af_err err;
+  CHECK(codec_read_string(t, "t", &p, &err) == 0, "%s", err.msg);
+  result r;
+  result_init(&r);
+  CHECK(eager_run(p, &r, &err) == 0, "inputs");
+  CHECK(r.status == RESULT_ERROR, "writing into an expanded view must fail in eager");
+  CHECK(r.message && strstr(r.message, "body[1] (add_)"), "message: %s", r.message);
+  result_clear(&r);
+  ir_program_free(p);
+}
+
+int main(void) {
+  at_init();
+  RUN(slice_assignment_into_an_input_zeroes_the_first_five_and_doubles);
+  RUN(write_through_a_view_of_a_view_reaches_the_base);
+  RUN(unsqueeze_inplace_gives_shape_5_5_1);
+  RUN(reshape_of_a_noncontiguous_slice_is_a_copy);
+  RUN(reshape_of_contiguous_rows_is_a_view);
+  RUN(inplace_add_on_an_input_is_seen_by_the_sum_and_the_caller);
+  RUN(eager_rejection_names_the_statement);
+  return tap_done();
+}

@@ -1,0 +1,125 @@
+/* test_oracle.c - verdicts from hand-built results. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../harness/codec.h"
+#include "../oracle/oracle.h"
+#include "tap.h"
+
+static ir_program *prog(void) {
+  const char *t = "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}], "
+                  "\"body\": [{\"out\": \"r\", \"op\": \"add\", \"args\": [\"x\", 1]}], \"outputs\": [\"r\"]}";
+  ir_program *p;
+  af_err err;
+  codec_read_string(t, "t", &p, &err);
+  return p;
+}
+
+static af_tensor *vec(af_dtype dt, int n, const double *v) {
+  int64_t sh[1] = {n};
+  af_tensor *t;
+  af_err err;
+  at_tensor_new(dt, 1, sh, v, &t, &err);
+  return t;
+}
+
+/* default inputs of prog(): x = [-5, 2, -2] (see ir_input_default_value) */
+static const double X0[3] = {-5, 2, -2};
+
+static void fill(result *r, const double *out, int nout, const double *in, af_dtype dt) {
+  result_init(r);
+  r->status = RESULT_OK;
+  r->noutputs = 1;
+  r->outputs = calloc(1, sizeof(af_tensor *));
+  r->outputs[0] = vec(dt, nout, out);
+  r->ninputs = 1;
+  r->inputs = calloc(1, sizeof(af_tensor *));
+  r->inputs[0] = in ? vec(AF_FLOAT32, 3, in) : NULL;
+}
+
+static oracle_verdict judge(const double *eo, const double *ei, const double *co, int con, const double *ci, af_dtype cdt) {
+  ir_program *p = prog();
+  result e, c;
+  fill(&e, eo, 3, ei, AF_FLOAT32);
+  fill(&c, co, con, ci, cdt);
+  char *d;
+  oracle_verdict v = oracle_judge(p, &e, &c, NULL, &d);
+  free(d);
+  result_clear(&e);
+  result_clear(&c);
+  ir_program_free(p);
+  return v;
+}
+
+TEST(equal_results_pass_and_small_float_differences_are_tolerated) {
+  double o[3] = {1, 2, 3}, o2[3] = {1 + 1e-7, 2, 3 - 1e-6};
+  CHECK(judge(o, X0, o, 3, X0, AF_FLOAT32) == V_PASS, "identical");
+  CHECK(judge(o, X0, o2, 3, X0, AF_FLOAT32) == V_PASS, "within tolerance");
+}
+
+TEST(nan_equals_nan_but_not_a_number) {
+  double a[3] = {NAN, 1, 2}, b[3] = {0, 1, 2};
+  CHECK(judge(a, X0, a, 3, X0, AF_FLOAT32) == V_PASS, "NaN == NaN");
+  CHECK(judge(a, X0, b, 3, X0, AF_FLOAT32) == V_VALUE_MISMATCH, "NaN != 0");
+}
+
+TEST(value_shape_and_dtype_differences_get_their_verdicts) {
+  double o[3] = {1, 2, 3}, w[3] = {1, 2, 4};
+  CHECK(judge(o, X0, w, 3, X0, AF_FLOAT32) == V_VALUE_MISMATCH, "value");
+  CHECK(judge(o, X0, o, 2, X0, AF_FLOAT32) == V_SHAPE_MISMATCH, "shape");
+  CHECK(judge(o, X0, o, 3, X0, AF_FLOAT64) == V_DTYPE_MISMATCH, "dtype");
+}
+
+TEST(input_mutation_lost_when_the_converter_leaves_a_mutated_input_unchanged) {
+  double o[3] = {1, 2, 3}, mutated[3] = {0, 0, 0}, other[3] = {9, 9, 9};
+  CHECK(judge(o, mutated, o, 3, X0, AF_FLOAT32) == V_INPUT_MUTATION_LOST, "left unchanged");
+  CHECK(judge(o, mutated, o, 3, NULL, AF_FLOAT32) == V_INPUT_MUTATION_LOST, "cannot express (null)");
+  CHECK(judge(o, mutated, o, 3, other, AF_FLOAT32) == V_VALUE_MISMATCH, "mutated differently");
+  CHECK(judge(o, X0, o, 3, NULL, AF_FLOAT32) == V_PASS, "null is fine for an input eager did not mutate");
+}
+
+TEST(converter_statuses_map_to_verdicts_and_eager_failure_is_invalid_program) {
+  ir_program *p = prog();
+  result e, c;
+  double o[3] = {1, 2, 3};
+  fill(&e, o, 3, X0, AF_FLOAT32);
+  result_init(&c);
+  const struct {
+    result_status s;
+    oracle_verdict v;
+  } m[] = {{RESULT_UNSUPPORTED, V_UNSUPPORTED}, {RESULT_ERROR, V_ERROR}, {RESULT_CRASH, V_CRASH}, {RESULT_TIMEOUT, V_TIMEOUT}};
+  for (int i = 0; i < 4; i++) {
+    c.status = m[i].s;
+    char *d;
+    CHECK(oracle_judge(p, &e, &c, NULL, &d) == m[i].v, "status %s", result_status_name(m[i].s));
+    free(d);
+  }
+  e.status = RESULT_ERROR;
+  char *d;
+  CHECK(oracle_judge(p, &e, &c, NULL, &d) == V_INVALID_PROGRAM, "eager failed");
+  free(d);
+  result_clear(&e);
+  result_clear(&c);
+  ir_program_free(p);
+}
+
+TEST(verdict_names_round_trip) {
+  for (int v = 0; v < V_COUNT; v++) {
+    oracle_verdict back;
+    CHECK(oracle_verdict_parse(oracle_verdict_name((oracle_verdict)v), &back) == 0 && back == (oracle_verdict)v, "%d", v);
+  }
+  oracle_verdict x;
+  CHECK(oracle_verdict_parse("nope", &x) != 0, "unknown name accepted");
+}
+
+int main(void) {
+  at_init();
+  RUN(equal_results_pass_and_small_float_differences_are_tolerated);
+  RUN(nan_equals_nan_but_not_a_number);
+  RUN(value_shape_and_dtype_differences_get_their_verdicts);
+  RUN(input_mutation_lost_when_the_converter_leaves_a_mutated_input_unchanged);
+  RUN(converter_statuses_map_to_verdicts_and_eager_failure_is_invalid_program);
+  RUN(verdict_names_round_trip);
+  return tap_done();
+}
