@@ -21,7 +21,7 @@ static int af(const char *args, char **out) {
 }
 
 TEST(run_script_passes_every_seed_case_and_exits_0) {
-  char *o;
+  char *o = NULL;
   int rc = af("run corpus/seed/*.json --converter script", &o);
   CHECK(rc == 0, "exit %d:\n%s", rc, o);
   CHECK(strstr(o, "design-003-unsqueeze-inplace.json script pass"), "%s", o);
@@ -29,7 +29,7 @@ TEST(run_script_passes_every_seed_case_and_exits_0) {
 }
 
 TEST(json_output_reports_the_unsqueeze_shape_5_5_1) {
-  char *o;
+  char *o = NULL;
   int rc = af("run --json corpus/seed/design-003-unsqueeze-inplace.json --converter script", &o);
   CHECK(rc == 0, "exit %d", rc);
   CHECK(strstr(o, "\"verdict\": \"pass\""), "%s", o);
@@ -39,7 +39,7 @@ TEST(json_output_reports_the_unsqueeze_shape_5_5_1) {
 }
 
 TEST(usage_errors_exit_2) {
-  char *o;
+  char *o = NULL;
   CHECK(af("run corpus/seed/design-001-slice-assign-input.json --converter nope", &o) == 2, "unknown converter");
   CHECK(strstr(o, "unknown converter 'nope'"), "%s", o);
   free(o);
@@ -59,7 +59,7 @@ TEST(an_invalid_program_exits_1_with_its_verdict) {
                   "\"body\": [{\"out\": \"v\", \"op\": \"view\", \"args\": [\"x\", [7]]}], \"outputs\": [\"v\"]}";
   CHECK(write(fd, t, strlen(t)) == (ssize_t)strlen(t), "write");
   close(fd);
-  char args[256], *o;
+  char args[256], *o = NULL;
   snprintf(args, sizeof args, "run %s", path);
   CHECK(af(args, &o) == 1, "%s", o);
   CHECK(strstr(o, "invalid-program"), "%s", o);
@@ -68,7 +68,7 @@ TEST(an_invalid_program_exits_1_with_its_verdict) {
 }
 
 TEST(help_is_printed_for_the_tool_and_each_command) {
-  char *o;
+  char *o = NULL;
   CHECK(af("--help", &o) == 0 && strstr(o, "commands:"), "%s", o);
   free(o);
   CHECK(af("run --help", &o) == 0 && strstr(o, "usage: aliasfuzz run"), "%s", o);
