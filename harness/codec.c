@@ -161,7 +161,9 @@ static int read_arg(const ir_program *p, const char *code, const cJSON *j, ir_ar
       a->values = af_xcalloc((size_t)a->n, sizeof(int));
       int k = 0;
       for (const cJSON *e = j->child; e; e = e->next, k++)
-        if (read_value_name(p, e, &a->values[k], err)) {
+        if (code[0] == 'O' && cJSON_IsNull(e)) /* index lists: null is a whole dimension */
+          a->values[k] = -1;
+        else if (read_value_name(p, e, &a->values[k], err)) {
           af_err_prefix(err, "[%d]", k);
           return -1;
         }
@@ -476,7 +478,10 @@ static void put_arg(af_buf *b, const ir_program *p, const ir_arg *a) {
       af_buf_puts(b, "[");
       for (int k = 0; k < a->n; k++) {
         if (k) af_buf_puts(b, ", ");
-        put_string(b, p->names[a->values[k]]);
+        if (a->values[k] < 0)
+          af_buf_puts(b, "null");
+        else
+          put_string(b, p->names[a->values[k]]);
       }
       af_buf_puts(b, "]");
       break;

@@ -16,7 +16,8 @@
  *     "meta": {"seed": 1}
  *   }
  * Arguments: a string names a value; an integral number is an int, any other number a float;
- * {"float": 2} is the float 2.0; true/false are bools; null is None. Subscript elements: an int,
+ * {"float": 2} is the float 2.0; true/false are bools; null is None (also inside an index list,
+ * schema O, where it stands for a whole dimension: index_put(x, [null, "idx"], v, false)). Subscript elements: an int,
  * {"slice": [start|null, stop|null, step]}, null (None), "..." (Ellipsis), or a value name (an
  * integer or boolean index tensor). Input values default to ir_input_default_value(); "data"
  * gives them explicitly (row-major, repeated if shorter). */

@@ -41,7 +41,7 @@ static void to_at(const env *e, const ir_arg *a, at_arg *o, const af_tensor **sc
     case IR_ARG_VALUES:
       o->kind = AT_ARG_TENSORS;
       o->n = a->n;
-      for (int k = 0; k < a->n; k++) scratch[k] = e->v[a->values[k]];
+      for (int k = 0; k < a->n; k++) scratch[k] = a->values[k] < 0 ? NULL : e->v[a->values[k]]; /* None in index lists */
       o->tensors = scratch;
       break;
     case IR_ARG_INDEX: o->kind = AT_ARG_NONE; break; /* never passed to the dispatcher */

@@ -55,7 +55,7 @@ static void emit_arg(af_buf *b, const ir_program *p, const ir_arg *a) {
       break;
     case IR_ARG_VALUES:
       af_buf_puts(b, "[");
-      for (int k = 0; k < a->n; k++) af_buf_printf(b, "%s%s", k ? ", " : "", p->names[a->values[k]]);
+      for (int k = 0; k < a->n; k++) af_buf_printf(b, "%s%s", k ? ", " : "", a->values[k] < 0 ? "None" : p->names[a->values[k]]);
       af_buf_puts(b, "]");
       break;
     case IR_ARG_INDEX: emit_index(b, p, a); break;

@@ -175,7 +175,8 @@ static int arg_ok(const ir_program *p, const char *code, const ir_arg *a, const 
     return af_fail(err, "value used before it is defined");
   if (a->kind == IR_ARG_VALUES)
     for (int k = 0; k < a->n; k++)
-      if (a->values[k] < 0 || a->values[k] >= p->nvalues || !defined[a->values[k]])
+      if (!(c == 'O' && a->values[k] == -1) && /* None in an index list */
+          (a->values[k] < 0 || a->values[k] >= p->nvalues || !defined[a->values[k]]))
         return af_fail(err, "list element %d used before it is defined", k);
   if (a->kind == IR_ARG_INDEX) {
     int ell = 0;
