@@ -246,3 +246,66 @@ out:
   free(defined);
   return rc;
 }
+
+static int arg_uses_dropped(const ir_arg *a, const char *gone) {
+  if (a->kind == IR_ARG_VALUE) return gone[a->value];
+  if (a->kind == IR_ARG_VALUES)
+    for (int k = 0; k < a->n; k++)
+      if (a->values[k] >= 0 && gone[a->values[k]]) return 1;
+  if (a->kind == IR_ARG_INDEX)
+    for (int k = 0; k < a->n; k++)
+      if (a->index[k].kind == IR_IDX_TENSOR && gone[a->index[k].value]) return 1;
+  return 0;
+}
+
+static void arg_remap(ir_arg *a, const int *map) {
+  if (a->kind == IR_ARG_VALUE) a->value = map[a->value];
+  if (a->kind == IR_ARG_VALUES)
+    for (int k = 0; k < a->n; k++)
+      if (a->values[k] >= 0) a->values[k] = map[a->values[k]];
+  if (a->kind == IR_ARG_INDEX)
+    for (int k = 0; k < a->n; k++)
+      if (a->index[k].kind == IR_IDX_TENSOR) a->index[k].value = map[a->index[k].value];
+}
+
+ir_program *ir_subset(const ir_program *p, const char *keep_stmt, const char *keep_output, const char *keep_input) {
+  char *gone = af_xcalloc((size_t)p->nvalues + 1, 1);
+  char *drop = af_xcalloc((size_t)p->nstmts + 1, 1);
+  int *map = af_xcalloc((size_t)p->nvalues + 1, sizeof(int));
+  for (int i = 0; i < p->ninputs; i++)
+    if (keep_input && !keep_input[i]) gone[p->inputs[i].value] = 1;
+  for (int s = 0; s < p->nstmts; s++) {
+    const ir_stmt *st = &p->stmts[s];
+    int d = keep_stmt && !keep_stmt[s];
+    for (int a = 0; !d && a < st->nargs; a++) d = arg_uses_dropped(&st->args[a], gone);
+    drop[s] = (char)d;
+    if (d && st->out >= 0) gone[st->out] = 1;
+  }
+  ir_program *q = ir_program_new();
+  for (int v = 0; v < p->nvalues; v++) map[v] = -1;
+  for (int i = 0; i < p->ninputs; i++) {
+    const ir_input *in = &p->inputs[i];
+    if (gone[in->value]) continue;
+    int v = ir_add_input(q, p->names[in->value], in->rank, in->shape, in->dtype);
+    map[in->value] = v;
+    if (in->ndata) {
+      q->inputs[q->ninputs - 1].ndata = in->ndata;
+      q->inputs[q->ninputs - 1].data = memcpy(af_xmalloc(sizeof(double) * (size_t)in->ndata), in->data, sizeof(double) * (size_t)in->ndata);
+    }
+  }
+  for (int s = 0; s < p->nstmts; s++) {
+    if (drop[s]) continue;
+    const ir_stmt *st = &p->stmts[s];
+    int out = st->out >= 0 ? (map[st->out] = ir_add_value(q, p->names[st->out])) : -1;
+    int k = ir_add_stmt(q, st->op, out, st->nargs, st->args);
+    for (int a = 0; a < st->nargs; a++) arg_remap(&q->stmts[k].args[a], map);
+  }
+  q->outputs = af_xcalloc((size_t)p->noutputs + 1, sizeof(int));
+  for (int o = 0; o < p->noutputs; o++)
+    if ((!keep_output || keep_output[o]) && !gone[p->outputs[o]]) q->outputs[q->noutputs++] = map[p->outputs[o]];
+  if (p->meta) q->meta = af_xstrdup(p->meta);
+  free(gone);
+  free(drop);
+  free(map);
+  return q;
+}

@@ -106,6 +106,12 @@ double ir_input_default_value(int input_index, int64_t k, af_dtype dt);
 /* Value of element k of input i: explicit data when present, else the default above. */
 double ir_input_value(const ir_input *in, int input_index, int64_t k);
 
+/* A copy of p keeping only the statements with keep_stmt[s] != 0, the outputs with
+ * keep_output[o] != 0 and the inputs with keep_input[i] != 0 (NULL keeps all of a kind), and
+ * dropping, transitively, every statement and output that uses a value no longer defined.
+ * Value names are kept. new, free with ir_program_free. */
+ir_program *ir_subset(const ir_program *p, const char *keep_stmt, const char *keep_output, const char *keep_input);
+
 /* Checks structural invariants (ids in range, args match op schema, values defined before use).
  * Readers and generators call it; the message names the statement and argument. */
 int ir_validate(const ir_program *p, af_err *err);

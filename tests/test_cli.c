@@ -40,14 +40,19 @@ TEST(json_output_reports_the_unsqueeze_shape_5_5_1) {
 
 TEST(usage_errors_exit_2) {
   char *o = NULL;
-  CHECK(af("run corpus/seed/design-001-slice-assign-input.json --converter nope", &o) == 2, "unknown converter");
+  int rc;
+  rc = af("run corpus/seed/design-001-slice-assign-input.json --converter nope", &o);
+  CHECK(rc == 2, "unknown converter");
   CHECK(strstr(o, "unknown converter 'nope'"), "%s", o);
   free(o);
-  CHECK(af("frobnicate", &o) == 2, "unknown command");
+  rc = af("frobnicate", &o);
+  CHECK(rc == 2, "unknown command");
   free(o);
-  CHECK(af("run --bogus x.json", &o) == 2, "unknown option");
+  rc = af("run --bogus x.json", &o);
+  CHECK(rc == 2, "unknown option");
   free(o);
-  CHECK(af("run /nonexistent.json", &o) == 2, "missing file");
+  rc = af("run /nonexistent.json", &o);
+  CHECK(rc == 2, "missing file");
   CHECK(strstr(o, "/nonexistent.json"), "%s", o);
   free(o);
 }
@@ -60,8 +65,10 @@ TEST(an_invalid_program_exits_1_with_its_verdict) {
   CHECK(write(fd, t, strlen(t)) == (ssize_t)strlen(t), "write");
   close(fd);
   char args[256], *o = NULL;
+  int rc;
   snprintf(args, sizeof args, "run %s", path);
-  CHECK(af(args, &o) == 1, "%s", o);
+  rc = af(args, &o);
+  CHECK(rc == 1, "%s", o);
   CHECK(strstr(o, "invalid-program"), "%s", o);
   free(o);
   unlink(path);
@@ -69,11 +76,15 @@ TEST(an_invalid_program_exits_1_with_its_verdict) {
 
 TEST(help_is_printed_for_the_tool_and_each_command) {
   char *o = NULL;
-  CHECK(af("--help", &o) == 0 && strstr(o, "commands:"), "%s", o);
+  int rc;
+  rc = af("--help", &o);
+  CHECK(rc == 0 && strstr(o, "commands:"), "%s", o);
   free(o);
-  CHECK(af("run --help", &o) == 0 && strstr(o, "usage: aliasfuzz run"), "%s", o);
+  rc = af("run --help", &o);
+  CHECK(rc == 0 && strstr(o, "usage: aliasfuzz run"), "%s", o);
   free(o);
-  CHECK(af("converters", &o) == 0 && strstr(o, "script"), "%s", o);
+  rc = af("converters", &o);
+  CHECK(rc == 0 && strstr(o, "script"), "%s", o);
   free(o);
 }
 

@@ -26,6 +26,12 @@ struct conv_converter {
    * express). Returns a result_status as convert does. */
   result_status (*run)(const conv_converter *c, void *state, const ir_program *p, af_tensor *const *inputs, result *r);
   void (*free_state)(void *state);
+  /* Python for repro.py: defines `convert_and_run(src, converted, inputs)` that converts and runs
+   * the program the way this converter does, with PyTorch alone. src is the program's TorchScript
+   * source, converted the converter's graph text (result.graph), inputs a list of tensors it may
+   * mutate. Returns (outputs, final_inputs): lists of tensors; a final input may be None when the
+   * converter cannot express it. NULL: repro.py can only run eager. */
+  const char *repro_py;
 };
 
 /* Registry */

@@ -62,4 +62,8 @@ const conv_converter conv_script = {
     .convert = script_convert,
     .run = script_run,
     .free_state = script_free,
+    .repro_py =
+        "def convert_and_run(src, converted, inputs):\n"
+        "    fn = torch.jit.CompilationUnit(src).program\n"
+        "    return as_list(fn(*inputs)), inputs\n",
 };

@@ -1,0 +1,633 @@
+/* campaign.c - see campaign.h */
+#include "campaign.h"
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../harness/codec.h"
+#include "../harness/converters/conv.h"
+#include "../reports/report.h"
+#include "findings.h"
+#include "judge.h"
+#include "reduce.h"
+
+static volatile sig_atomic_t stop_requested;
+void campaign_request_stop(void) { stop_requested = 1; }
+
+uint64_t campaign_program_seed(uint64_t s, int64_t i) {
+  uint64_t z = s * 0x9E3779B97F4A7C15ULL + (uint64_t)i + 0x632BE59BD9B4E019ULL; /* splitmix64 */
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* ------------------------------------------------------------------ the job (child) side */
+
+typedef struct pred_ctx {
+  const conv_converter *c;
+  const oracle_opts *oo;
+  oracle_verdict v;
+  const char *detail;
+} pred_ctx;
+
+static int same_bug_pred(const ir_program *cand, void *vctx) {
+  pred_ctx *x = vctx;
+  judgement j;
+  af_err err;
+  if (judge_inprocess(x->c, cand, x->oo, &j, &err)) return 0;
+  int same = judge_same_bug(&j, x->v, x->detail);
+  judgement_clear(&j);
+  return same;
+}
+
+static int isolated_pred(const ir_program *cand, void *vctx) {
+  pred_ctx *x = vctx;
+  judgement j;
+  af_err err;
+  if (judge_isolated(x->c, cand, x->oo, 10.0, &j, &err)) return 0;
+  int same = judge_same_bug(&j, x->v, x->detail);
+  judgement_clear(&j);
+  return same;
+}
+
+static void send_line(int fd, const char *s, size_t n) {
+  while (n > 0) {
+    ssize_t w = write(fd, s, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) _exit(3); /* parent gone */
+    s += w;
+    n -= (size_t)w;
+  }
+}
+
+/* JSON line describing a finding; new. */
+static char *finding_line(int64_t it, uint64_t seed, const judgement *j, const ir_program *orig, const ir_program *min,
+                          const reduce_stats *rs) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "iteration", (double)it);
+  char s[32];
+  snprintf(s, sizeof s, "%llu", (unsigned long long)seed);
+  cJSON_AddStringToObject(o, "seed", s);
+  cJSON_AddNumberToObject(o, "verdict", j->verdict);
+  cJSON_AddStringToObject(o, "detail", j->detail ? j->detail : "");
+  cJSON_AddStringToObject(o, "graph", j->graph ? j->graph : "");
+  char *a = codec_write_string(orig), *b = codec_write_string(min);
+  cJSON_AddStringToObject(o, "original", a);
+  cJSON_AddStringToObject(o, "minimized", b);
+  free(a);
+  free(b);
+  if (rs) {
+    cJSON_AddNumberToObject(o, "before", rs->stmts_before);
+    cJSON_AddNumberToObject(o, "after", rs->stmts_after);
+    cJSON_AddNumberToObject(o, "tests", rs->tests);
+    cJSON_AddNumberToObject(o, "seconds", rs->seconds);
+  }
+  char *text = cJSON_PrintUnformatted(o);
+  cJSON_Delete(o);
+  af_buf line = {0};
+  af_buf_printf(&line, "F %s\n", text);
+  cJSON_free(text);
+  return af_buf_take(&line);
+}
+
+/* Stamps the program's meta with what makes it reproducible. */
+static void stamp_meta(ir_program *p, const campaign_opts *o, int64_t it, uint64_t seed) {
+  af_buf b = {0};
+  char *pol = gen_policy_diff_json(&o->policy);
+  af_buf_printf(&b, "{\"seed\": %llu, \"generator\": \"%s\", \"policy\": %s, \"campaign_seed\": %llu, \"iteration\": %lld}",
+                (unsigned long long)seed, GEN_VERSION, pol, (unsigned long long)o->seed, (long long)it);
+  free(pol);
+  cJSON *j = cJSON_Parse(b.s);
+  char *compact = j ? cJSON_PrintUnformatted(j) : NULL;
+  ir_set_meta(p, compact);
+  cJSON_free(compact);
+  cJSON_Delete(j);
+  af_buf_free(&b);
+}
+
+static void job_main(const campaign_opts *o, const conv_converter *c, int job, int64_t start, int fd) {
+  oracle_opts oo = {o->fail_on_residual};
+  char line[128];
+  for (int64_t it = start; (o->iterations == 0 || it < o->iterations) && !stop_requested; it += o->jobs) {
+    int n = snprintf(line, sizeof line, "B %lld\n", (long long)it);
+    send_line(fd, line, (size_t)n);
+    uint64_t seed = campaign_program_seed(o->seed, it);
+    ir_program *p = NULL;
+    af_err err;
+    judgement j = {0};
+    if (gen_program(&o->policy, seed, &p, &err)) {
+      j.verdict = V_INVALID_PROGRAM;
+      j.detail = af_xstrdup(err.msg);
+    } else {
+      stamp_meta(p, o, it, seed);
+      if (judge_inprocess(c, p, &oo, &j, &err)) {
+        j.verdict = V_INVALID_PROGRAM;
+        j.detail = af_xstrdup(err.msg);
+      }
+    }
+    if (j.verdict != V_PASS && p) {
+      ir_program *min = NULL;
+      reduce_stats rs = {0};
+      if (!o->no_reduce) {
+        pred_ctx x = {c, &oo, j.verdict, j.detail};
+        reduce_program(p, same_bug_pred, &x, o->max_reduce_tests, &min, &rs);
+      } else {
+        min = ir_program_clone(p);
+      }
+      judgement jm;
+      if (judge_inprocess(c, min, &oo, &jm, &err) == 0) {
+        if (judge_same_bug(&jm, j.verdict, j.detail)) {
+          judgement_clear(&j);
+          j = jm;
+        } else {
+          judgement_clear(&jm);
+        }
+      }
+      char *fl = finding_line(it, seed, &j, p, min, o->no_reduce ? NULL : &rs);
+      send_line(fd, fl, strlen(fl));
+      free(fl);
+      ir_program_free(min);
+    }
+    n = snprintf(line, sizeof line, "D %lld %d\n", (long long)it, (int)j.verdict);
+    send_line(fd, line, (size_t)n);
+    judgement_clear(&j);
+    ir_program_free(p);
+  }
+  send_line(fd, "E\n", 2);
+  (void)job;
+}
+
+/* ------------------------------------------------------------------ the parent side */
+
+typedef struct job {
+  pid_t pid;
+  int fd;
+  af_buf in;
+  int64_t watermark; /* last iteration done, -1 none */
+  int64_t inflight;  /* iteration being run, -1 none */
+  double since;
+  int64_t programs;
+  int64_t verdicts[V_COUNT];
+  int finished;
+} job;
+
+typedef struct camp {
+  campaign_opts *o;
+  const conv_converter *c;
+  job *jobs;
+  char *options_json;
+  int distinct[V_COUNT];
+  int distinct_total;
+  double prior_seconds;
+  int resumed;
+} camp;
+
+static char *options_json(const campaign_opts *o, const conv_converter *c) {
+  af_buf b = {0};
+  af_buf_printf(&b, "{\"aliasfuzz\": \"%s\", \"converter\": \"%s\", \"converter_version\": \"%s\", \"seed\": %llu, \"jobs\": %d, "
+                    "\"iterations\": %lld, \"time\": %g, \"deadline\": %g, \"fail_on_residual\": %s, \"reduce\": %s, "
+                    "\"max_reduce_tests\": %d, \"policy\": %s}",
+                AF_VERSION, c->name, c->version(c), (unsigned long long)o->seed, o->jobs, (long long)o->iterations,
+                o->time_s, o->deadline_s, o->fail_on_residual ? "true" : "false", o->no_reduce ? "false" : "true",
+                o->max_reduce_tests, o->policy_json ? o->policy_json : "{}");
+  cJSON *j = cJSON_Parse(b.s);
+  af_buf_free(&b);
+  char *s = cJSON_PrintUnformatted(j);
+  cJSON_Delete(j);
+  char *r = af_xstrdup(s);
+  cJSON_free(s);
+  return r;
+}
+
+static const char *const identity_keys[] = {"converter", "seed", "jobs", "fail_on_residual", "policy", NULL};
+
+static int write_state(camp *k, double elapsed, af_err *err) {
+  cJSON *s = cJSON_CreateObject();
+  cJSON_AddStringToObject(s, "format", "aliasfuzz-campaign-state/1");
+  cJSON_AddItemToObject(s, "options", cJSON_Parse(k->options_json));
+  cJSON_AddNumberToObject(s, "seconds", k->prior_seconds + elapsed);
+  cJSON *js = cJSON_AddArrayToObject(s, "jobs");
+  for (int j = 0; j < k->o->jobs; j++) {
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddNumberToObject(x, "watermark", (double)k->jobs[j].watermark);
+    cJSON_AddNumberToObject(x, "programs", (double)k->jobs[j].programs);
+    cJSON *v = cJSON_AddObjectToObject(x, "verdicts");
+    for (int q = 0; q < V_COUNT; q++)
+      if (k->jobs[j].verdicts[q]) cJSON_AddNumberToObject(v, oracle_verdict_name((oracle_verdict)q), (double)k->jobs[j].verdicts[q]);
+    cJSON_AddItemToArray(js, x);
+  }
+  char *text = cJSON_Print(s);
+  cJSON_Delete(s);
+  char path[4096];
+  snprintf(path, sizeof path, "%s/state.json", k->o->out);
+  int rc = codec_write_atomic(path, text, strlen(text), err);
+  cJSON_free(text);
+  return rc;
+}
+
+static int load_state(camp *k, af_err *err) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/state.json", k->o->out);
+  if (access(path, F_OK) != 0) return 0;
+  char *text = codec_slurp(path, NULL, err);
+  if (!text) return -1;
+  cJSON *s = cJSON_Parse(text);
+  free(text);
+  cJSON *opts = s ? cJSON_GetObjectItem(s, "options") : NULL, *mine = cJSON_Parse(k->options_json);
+  cJSON *js = s ? cJSON_GetObjectItem(s, "jobs") : NULL;
+  int rc = 0;
+  if (!opts || !cJSON_IsArray(js)) {
+    rc = af_fail(err, "%s: malformed campaign state (delete the folder or use another --out)", path);
+    goto out;
+  }
+  for (int i = 0; identity_keys[i]; i++) {
+    cJSON *a = cJSON_GetObjectItem(opts, identity_keys[i]), *b = cJSON_GetObjectItem(mine, identity_keys[i]);
+    if (!a || !b || !cJSON_Compare(a, b, 1)) {
+      rc = af_fail(err, "%s holds a campaign with another %s; resume it with the same options or use another --out",
+                   k->o->out, identity_keys[i]);
+      goto out;
+    }
+  }
+  if (cJSON_GetArraySize(js) != k->o->jobs) {
+    rc = af_fail(err, "%s: state has %d jobs, expected %d", path, cJSON_GetArraySize(js), k->o->jobs);
+    goto out;
+  }
+  for (int j = 0; j < k->o->jobs; j++) {
+    cJSON *x = cJSON_GetArrayItem(js, j);
+    k->jobs[j].watermark = (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(x, "watermark"));
+    k->jobs[j].programs = (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(x, "programs"));
+    cJSON *v = cJSON_GetObjectItem(x, "verdicts");
+    for (cJSON *e = v ? v->child : NULL; e; e = e->next) {
+      oracle_verdict q;
+      if (oracle_verdict_parse(e->string, &q) == 0) k->jobs[j].verdicts[q] = (int64_t)e->valuedouble;
+    }
+  }
+  k->prior_seconds = cJSON_GetNumberValue(cJSON_GetObjectItem(s, "seconds"));
+  if (k->prior_seconds != k->prior_seconds) k->prior_seconds = 0; /* NaN: absent */
+  k->resumed = 1;
+out:
+  cJSON_Delete(s);
+  cJSON_Delete(mine);
+  return rc;
+}
+
+static void count_existing_findings(camp *k) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/findings", k->o->out);
+  DIR *d = opendir(path);
+  struct dirent *e;
+  while (d && (e = readdir(d))) {
+    if (e->d_name[0] == '.') continue;
+    for (int v = 0; v < V_COUNT; v++) {
+      const char *n = oracle_verdict_name((oracle_verdict)v);
+      size_t len = strlen(n);
+      if (strncmp(e->d_name, n, len) == 0 && e->d_name[len] == '-' && strlen(e->d_name + len + 1) == 16) {
+        k->distinct[v]++;
+        k->distinct_total++;
+      }
+    }
+  }
+  if (d) closedir(d);
+}
+
+static int spawn(camp *k, int j, af_err *err) {
+  job *jb = &k->jobs[j];
+  int64_t start = jb->watermark < 0 ? j : jb->watermark + k->o->jobs;
+  if (k->o->iterations && start >= k->o->iterations) {
+    jb->finished = 1;
+    jb->pid = -1;
+    return 0;
+  }
+  int fd[2];
+  if (pipe(fd) != 0) return af_fail(err, "pipe: %s", strerror(errno));
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) return af_fail(err, "fork: %s", strerror(errno));
+  if (pid == 0) {
+    close(fd[0]);
+    signal(SIGINT, SIG_IGN); /* the parent decides when to stop */
+    job_main(k->o, k->c, j, start, fd[1]);
+    _exit(0);
+  }
+  close(fd[1]);
+  jb->pid = pid;
+  jb->fd = fd[0];
+  jb->inflight = -1;
+  jb->finished = 0;
+  return 0;
+}
+
+static void record(camp *k, const finding *f) {
+  int is_new = 0, counted = 0;
+  char id[64];
+  af_err err;
+  if (findings_record(k->o->out, f, &is_new, &counted, id, &err)) {
+    fprintf(stderr, "\naliasfuzz: could not record a finding (iteration %lld, seed %llu): %s\n", (long long)f->iteration,
+            (unsigned long long)f->seed, err.msg);
+    return;
+  }
+  if (is_new) {
+    k->distinct[f->verdict]++;
+    k->distinct_total++;
+    if (k->o->progress) fprintf(stderr, "\n");
+    fprintf(stderr, "aliasfuzz: new finding %s (%d -> %d statements) in %s/findings/%s\n", id,
+            f->reduction ? f->reduction->stmts_before : f->original->nstmts, f->minimized->nstmts, k->o->out, id);
+  }
+}
+
+static void handle_finding_line(camp *k, int j, const char *json) {
+  cJSON *o = cJSON_Parse(json);
+  ir_program *orig = NULL, *min = NULL;
+  af_err err;
+  const char *orig_s = o ? cJSON_GetStringValue(cJSON_GetObjectItem(o, "original")) : NULL;
+  const char *min_s = o ? cJSON_GetStringValue(cJSON_GetObjectItem(o, "minimized")) : NULL;
+  if (!orig_s || !min_s || codec_read_string(orig_s, "finding", &orig, &err) || codec_read_string(min_s, "finding", &min, &err)) {
+    fprintf(stderr, "\naliasfuzz: job %d sent a malformed finding; ignored\n", j);
+    goto out;
+  }
+  reduce_stats rs = {0};
+  cJSON *before = cJSON_GetObjectItem(o, "before");
+  if (before) {
+    rs.stmts_before = (int)before->valuedouble;
+    rs.stmts_after = (int)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "after"));
+    rs.tests = (int)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "tests"));
+    rs.seconds = cJSON_GetNumberValue(cJSON_GetObjectItem(o, "seconds"));
+  }
+  char rerun[512];
+  snprintf(rerun, sizeof rerun, "aliasfuzz fuzz --converter %s --seed %llu --jobs %d --out %s   # the campaign", k->c->name,
+           (unsigned long long)k->o->seed, k->o->jobs, k->o->out);
+  finding f = {
+      .converter = k->c->name,
+      .converter_version = k->c->version(k->c),
+      .convert_py = k->c->repro_py,
+      .verdict = (oracle_verdict)(int)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "verdict")),
+      .detail = cJSON_GetStringValue(cJSON_GetObjectItem(o, "detail")),
+      .graph = cJSON_GetStringValue(cJSON_GetObjectItem(o, "graph")),
+      .original = orig,
+      .minimized = min,
+      .reduction = before ? &rs : NULL,
+      .seed = strtoull(cJSON_GetStringValue(cJSON_GetObjectItem(o, "seed")), NULL, 10),
+      .iteration = (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "iteration")),
+      .job = j,
+      .options_json = k->options_json,
+      .rerun = rerun,
+  };
+  if (f.verdict >= V_COUNT) f.verdict = V_ERROR;
+  record(k, &f);
+out:
+  ir_program_free(orig);
+  ir_program_free(min);
+  cJSON_Delete(o);
+}
+
+/* A job died or hung while running iteration it: record converter-crash / -timeout. */
+static void job_lost(camp *k, int j, int64_t it, oracle_verdict v, const char *why) {
+  uint64_t seed = campaign_program_seed(k->o->seed, it);
+  ir_program *p = NULL, *min = NULL;
+  af_err err;
+  if (gen_program(&k->o->policy, seed, &p, &err)) {
+    fprintf(stderr, "\naliasfuzz: job %d %s at iteration %lld and its program cannot be regenerated: %s\n", j, why,
+            (long long)it, err.msg);
+    return;
+  }
+  stamp_meta(p, k->o, it, seed);
+  reduce_stats rs = {0};
+  oracle_opts oo = {k->o->fail_on_residual};
+  judgement conf = {0};
+  int have_rs = 0;
+  if (v == V_CRASH && !k->o->no_reduce) {
+    /* confirm in isolation, then minimize with an isolated predicate (each test in a child) */
+    if (judge_isolated(k->c, p, &oo, k->o->deadline_s, &conf, &err) == 0 && conf.verdict == V_CRASH) {
+      pred_ctx x = {k->c, &oo, V_CRASH, conf.detail};
+      reduce_program(p, isolated_pred, &x, k->o->max_reduce_tests < 150 ? k->o->max_reduce_tests : 150, &min, &rs);
+      have_rs = 1;
+    }
+  }
+  if (!min) min = ir_program_clone(p);
+  finding f = {
+      .converter = k->c->name,
+      .converter_version = k->c->version(k->c),
+      .convert_py = k->c->repro_py,
+      .verdict = v,
+      .detail = conf.detail ? conf.detail : why,
+      .original = p,
+      .minimized = min,
+      .reduction = have_rs ? &rs : NULL,
+      .seed = seed,
+      .iteration = it,
+      .job = j,
+      .options_json = k->options_json,
+  };
+  record(k, &f);
+  judgement_clear(&conf);
+  ir_program_free(p);
+  ir_program_free(min);
+}
+
+static void process_lines(camp *k, int j) {
+  job *jb = &k->jobs[j];
+  char *start = jb->in.s;
+  char *nl;
+  while (start && (nl = strchr(start, '\n'))) {
+    *nl = 0;
+    if (start[0] == 'B') {
+      jb->inflight = strtoll(start + 2, NULL, 10);
+      jb->since = now_s();
+    } else if (start[0] == 'D') {
+      char *end;
+      int64_t it = strtoll(start + 2, &end, 10);
+      int v = (int)strtol(end, NULL, 10);
+      jb->watermark = it;
+      jb->inflight = -1;
+      jb->programs++;
+      if (v >= 0 && v < V_COUNT) jb->verdicts[v]++;
+    } else if (start[0] == 'F') {
+      handle_finding_line(k, j, start + 2);
+    } else if (start[0] == 'E') {
+      jb->finished = 1;
+    }
+    start = nl + 1;
+  }
+  /* keep the unfinished tail */
+  size_t rest = start ? strlen(start) : 0;
+  if (start && start != jb->in.s) {
+    memmove(jb->in.s, start, rest + 1);
+    jb->in.len = rest;
+  }
+}
+
+static void reap(camp *k, int j, int killed_for_timeout) {
+  job *jb = &k->jobs[j];
+  int status = 0;
+  if (jb->pid > 0)
+    while (waitpid(jb->pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  if (jb->fd >= 0) close(jb->fd);
+  jb->fd = -1;
+  jb->pid = -1;
+  af_buf_free(&jb->in);
+  if (jb->finished || stop_requested) return;
+  if (jb->inflight >= 0) {
+    char why[160];
+    oracle_verdict v = killed_for_timeout ? V_TIMEOUT : V_CRASH;
+    if (killed_for_timeout) snprintf(why, sizeof why, "no answer within %.1f s (job killed)", k->o->deadline_s);
+    else if (WIFSIGNALED(status)) snprintf(why, sizeof why, "converter process killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else snprintf(why, sizeof why, "converter process exited with status %d", WEXITSTATUS(status));
+    int64_t it = jb->inflight;
+    job_lost(k, j, it, v, why);
+    jb->watermark = it;
+    jb->programs++;
+    jb->verdicts[v]++;
+    jb->inflight = -1;
+  }
+}
+
+static void progress(camp *k, double elapsed, int final) {
+  int64_t programs = 0;
+  for (int j = 0; j < k->o->jobs; j++) programs += k->jobs[j].programs;
+  af_buf b = {0};
+  af_buf_printf(&b, "[%6.0fs] %lld programs, %.0f/s, findings %d", elapsed, (long long)programs,
+                elapsed > 0 ? (double)programs / (k->prior_seconds + elapsed) : 0.0, k->distinct_total);
+  int first = 1;
+  for (int v = 0; v < V_COUNT; v++)
+    if (k->distinct[v]) {
+      af_buf_printf(&b, "%s%s %d", first ? " (" : ", ", oracle_verdict_name((oracle_verdict)v), k->distinct[v]);
+      first = 0;
+    }
+  if (!first) af_buf_puts(&b, ")");
+  fprintf(stderr, "\r%s\033[K%s", b.s, final ? "\n" : "");
+  af_buf_free(&b);
+}
+
+static void on_sigint(int sig) {
+  (void)sig;
+  stop_requested = 1;
+}
+
+int campaign_run(campaign_opts *o, campaign_summary *sum, af_err *err) {
+  memset(sum, 0, sizeof *sum);
+  stop_requested = 0;
+  camp k = {o, conv_find(o->converter), NULL, NULL, {0}, 0, 0, 0};
+  if (!k.c) return af_fail(err, "unknown converter '%s'", o->converter);
+  const char *why = NULL;
+  if (!k.c->available(k.c, &why)) return af_fail(err, "converter %s is not available here: %s", k.c->name, why ? why : "?");
+  if (o->jobs < 1) o->jobs = 1;
+  if (o->deadline_s <= 0) o->deadline_s = 10;
+  if (o->max_reduce_tests <= 0) o->max_reduce_tests = 400;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/findings", o->out);
+  if (findings_mkdirs(path, err)) return -1;
+  k.options_json = options_json(o, k.c);
+  k.jobs = af_xcalloc((size_t)o->jobs, sizeof(job));
+  for (int j = 0; j < o->jobs; j++) {
+    k.jobs[j].watermark = -1;
+    k.jobs[j].fd = -1;
+    k.jobs[j].pid = -1;
+  }
+  int rc = load_state(&k, err);
+  if (rc) goto out;
+  count_existing_findings(&k);
+  sum->resumed = k.resumed;
+  if (k.resumed) fprintf(stderr, "aliasfuzz: resuming the campaign in %s\n", o->out);
+  struct sigaction sa = {0}, old_int, old_pipe;
+  sa.sa_handler = on_sigint;
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, NULL);
+  signal(SIGPIPE, SIG_IGN);
+  (void)old_pipe;
+  for (int j = 0; j < o->jobs; j++)
+    if ((rc = spawn(&k, j, err))) goto out_stop;
+  double t0 = now_s(), last_state = t0, last_progress = 0;
+  for (;;) {
+    double t = now_s();
+    int alive = 0;
+    struct pollfd pf[256];
+    int map[256], n = 0;
+    for (int j = 0; j < o->jobs && n < 256; j++)
+      if (k.jobs[j].pid > 0) {
+        pf[n] = (struct pollfd){k.jobs[j].fd, POLLIN, 0};
+        map[n++] = j;
+        alive++;
+      }
+    if (!alive || stop_requested || (o->time_s > 0 && t - t0 >= o->time_s)) break;
+    int r = poll(pf, (nfds_t)n, 200);
+    if (r < 0 && errno != EINTR) {
+      rc = af_fail(err, "poll: %s", strerror(errno));
+      break;
+    }
+    for (int q = 0; q < n && r > 0; q++) {
+      int j = map[q];
+      if (!(pf[q].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      char chunk[65536];
+      ssize_t got = read(k.jobs[j].fd, chunk, sizeof chunk - 1);
+      if (got > 0) {
+        chunk[got] = 0;
+        af_buf_puts(&k.jobs[j].in, chunk);
+        process_lines(&k, j);
+      } else if (got == 0 || (got < 0 && errno != EINTR)) {
+        reap(&k, j, 0);
+        if (!k.jobs[j].finished && !stop_requested && (rc = spawn(&k, j, err))) goto out_stop;
+      }
+    }
+    t = now_s();
+    for (int j = 0; j < o->jobs; j++) {
+      job *jb = &k.jobs[j];
+      if (jb->pid > 0 && jb->inflight >= 0 && t - jb->since > o->deadline_s) {
+        kill(jb->pid, SIGKILL);
+        reap(&k, j, 1);
+        if ((rc = spawn(&k, j, err))) goto out_stop;
+      }
+    }
+    if (t - last_state >= 1.0) {
+      af_err e2;
+      if (write_state(&k, t - t0, &e2)) fprintf(stderr, "\naliasfuzz: %s\n", e2.msg);
+      last_state = t;
+    }
+    if (o->progress && t - last_progress >= 0.5) {
+      progress(&k, t - t0, 0);
+      last_progress = t;
+    }
+  }
+out_stop:
+  for (int j = 0; j < o->jobs; j++)
+    if (k.jobs[j].pid > 0) {
+      kill(k.jobs[j].pid, SIGKILL);
+      k.jobs[j].finished = 1; /* in-flight iterations are not counted: a resumed run redoes them */
+      reap(&k, j, 0);
+    }
+  sigaction(SIGINT, &old_int, NULL);
+  {
+    double elapsed = now_s() - t0;
+    af_err e2;
+    if (write_state(&k, elapsed, &e2)) fprintf(stderr, "aliasfuzz: %s\n", e2.msg);
+    if (o->progress) progress(&k, elapsed, 1);
+    for (int j = 0; j < o->jobs; j++) {
+      sum->programs += k.jobs[j].programs;
+      for (int v = 0; v < V_COUNT; v++) sum->verdicts[v] += k.jobs[j].verdicts[v];
+    }
+    sum->findings = k.distinct_total;
+    sum->seconds = k.prior_seconds + elapsed;
+    report_campaign_figures fig = {sum->programs, sum->seconds, sum->verdicts, k.options_json};
+    if (report_write_campaign(o->out, &fig, &e2)) fprintf(stderr, "aliasfuzz: report: %s\n", e2.msg);
+  }
+out:
+  free(k.options_json);
+  free(k.jobs);
+  return rc;
+}

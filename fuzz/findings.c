@@ -1,0 +1,187 @@
+/* findings.c - see findings.h */
+#include "findings.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../harness/codec.h"
+#include "../harness/emit.h"
+#include "../harness/emit_repro.h"
+#include "../oracle/signature.h"
+
+int findings_mkdirs(const char *path, af_err *err) {
+  char tmp[4096];
+  snprintf(tmp, sizeof tmp, "%s", path);
+  for (char *c = tmp + 1; *c; c++)
+    if (*c == '/') {
+      *c = 0;
+      if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return af_fail(err, "%s: cannot create: %s", tmp, strerror(errno));
+      *c = '/';
+    }
+  if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return af_fail(err, "%s: cannot create: %s", tmp, strerror(errno));
+  return 0;
+}
+
+static int put_file(const char *dir, const char *name, const char *text, af_err *err) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  return codec_write_atomic(path, text, strlen(text), err);
+}
+
+static cJSON *occurrence(const finding *f) {
+  cJSON *o = cJSON_CreateObject();
+  char seed[32]; /* a string: JSON numbers are doubles and would round a 64-bit seed */
+  snprintf(seed, sizeof seed, "%llu", (unsigned long long)f->seed);
+  cJSON_AddStringToObject(o, "seed", seed);
+  cJSON_AddNumberToObject(o, "iteration", (double)f->iteration);
+  cJSON_AddNumberToObject(o, "job", f->job);
+  return o;
+}
+
+static char *readme(const finding *f, const char *id, const char *sigtext) {
+  af_buf b = {0};
+  af_buf_printf(&b, "# %s: %s on `%s`\n\n", id, oracle_verdict_name(f->verdict), f->converter);
+  af_buf_printf(&b, "- converter: `%s` %s\n- verdict: `%s`\n- signature: `%s`\n", f->converter,
+                f->converter_version ? f->converter_version : "", oracle_verdict_name(f->verdict), sigtext);
+  af_buf_printf(&b, "- detail: %s\n", f->detail ? f->detail : "-");
+  af_buf_printf(&b, "- found by: aliasfuzz %s, program seed %llu", AF_VERSION, (unsigned long long)f->seed);
+  if (f->iteration >= 0) af_buf_printf(&b, " (campaign iteration %lld, job %d)", (long long)f->iteration, f->job);
+  af_buf_puts(&b, "\n");
+  if (f->reduction)
+    af_buf_printf(&b, "- minimized: %d statements -> %d (%d tests, %.2f s)\n", f->reduction->stmts_before,
+                  f->reduction->stmts_after, f->reduction->tests, f->reduction->seconds);
+  af_buf_puts(&b, "\n## Program\n\n```python\n");
+  char *src = emit_torchscript(f->minimized, "program");
+  af_buf_puts(&b, src);
+  free(src);
+  af_buf_puts(&b, "```\n\n## Reproduce\n\n```sh\npython3 repro.py            # exits 1 while the bug is present\n");
+  af_buf_printf(&b, "aliasfuzz run repro.json --converter %s\n", f->converter);
+  if (f->rerun) af_buf_printf(&b, "%s\n", f->rerun);
+  af_buf_puts(&b, "```\n");
+  if (f->graph && *f->graph) {
+    af_buf_puts(&b, "\n## Converted graph\n\n```\n");
+    af_buf_puts(&b, f->graph);
+    af_buf_puts(&b, "\n```\n");
+  }
+  return af_buf_take(&b);
+}
+
+static int write_new(const char *root, const char *final_dir, const finding *f, const char *id, const char *sigtext,
+                     af_err *err) {
+  char tmp[4096];
+  snprintf(tmp, sizeof tmp, "%s/findings/.tmp-%s-%ld", root, id, (long)getpid());
+  if (findings_mkdirs(tmp, err)) return -1;
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddStringToObject(j, "format", "aliasfuzz-finding/1");
+  cJSON_AddStringToObject(j, "signature", id);
+  cJSON_AddStringToObject(j, "signature_text", sigtext);
+  cJSON_AddStringToObject(j, "converter", f->converter);
+  cJSON_AddStringToObject(j, "converter_version", f->converter_version ? f->converter_version : "");
+  cJSON_AddStringToObject(j, "aliasfuzz", AF_VERSION);
+  cJSON_AddStringToObject(j, "verdict", oracle_verdict_name(f->verdict));
+  cJSON_AddStringToObject(j, "detail", f->detail ? f->detail : "");
+  cJSON_AddNumberToObject(j, "count", 1);
+  cJSON_AddItemToObject(j, "first", occurrence(f));
+  cJSON_AddItemToObject(j, "latest", occurrence(f));
+  cJSON *counted = cJSON_AddObjectToObject(j, "counted_upto");
+  char job[16];
+  snprintf(job, sizeof job, "%d", f->job);
+  cJSON_AddNumberToObject(counted, job, (double)f->iteration);
+  cJSON_AddNumberToObject(j, "statements", f->minimized->nstmts);
+  if (f->reduction) {
+    cJSON *r = cJSON_AddObjectToObject(j, "reduction");
+    cJSON_AddNumberToObject(r, "statements_before", f->reduction->stmts_before);
+    cJSON_AddNumberToObject(r, "statements_after", f->reduction->stmts_after);
+    cJSON_AddNumberToObject(r, "tests", f->reduction->tests);
+    cJSON_AddNumberToObject(r, "seconds", f->reduction->seconds);
+  }
+  if (f->options_json) {
+    cJSON *o = cJSON_Parse(f->options_json);
+    if (o) cJSON_AddItemToObject(j, "options", o);
+  }
+  char *text = cJSON_Print(j);
+  cJSON_Delete(j);
+  char *min = codec_write_string(f->minimized), *orig = codec_write_string(f->original);
+  char *src = emit_torchscript(f->minimized, "program");
+  repro_info ri = {f->converter, f->converter_version, oracle_verdict_name(f->verdict), f->detail, f->convert_py, f->graph,
+                   NULL};
+  char origin[256];
+  snprintf(origin, sizeof origin, "aliasfuzz %s, program seed %llu", AF_VERSION, (unsigned long long)f->seed);
+  ri.origin = origin;
+  char *repro = emit_repro_py(f->minimized, &ri);
+  char *rd = readme(f, id, sigtext);
+  int rc = put_file(tmp, "repro.json", min, err) || put_file(tmp, "original.json", orig, err) ||
+           put_file(tmp, "program.py", src, err) || put_file(tmp, "repro.py", repro, err) ||
+           put_file(tmp, "converted.txt", f->graph ? f->graph : "", err) || put_file(tmp, "README.md", rd, err) ||
+           put_file(tmp, "finding.json", text, err);
+  free(text);
+  free(min);
+  free(orig);
+  free(src);
+  free(repro);
+  free(rd);
+  if (!rc && rename(tmp, final_dir) != 0) rc = af_fail(err, "%s: rename failed: %s", final_dir, strerror(errno));
+  if (rc) {
+    char cmd[8300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    if (system(cmd) != 0) { /* best effort */
+    }
+  }
+  return rc ? -1 : 0;
+}
+
+static int update(const char *dir, const finding *f, int *counted, af_err *err) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/finding.json", dir);
+  char *text = codec_slurp(path, NULL, err);
+  if (!text) return -1;
+  cJSON *j = cJSON_Parse(text);
+  free(text);
+  if (!j || !cJSON_IsNumber(cJSON_GetObjectItem(j, "count"))) {
+    cJSON_Delete(j);
+    return af_fail(err, "%s: not a finding file (malformed JSON or no count)", path);
+  }
+  cJSON *cu = cJSON_GetObjectItem(j, "counted_upto");
+  if (!cJSON_IsObject(cu)) cu = cJSON_AddObjectToObject(j, "counted_upto");
+  char job[16];
+  snprintf(job, sizeof job, "%d", f->job);
+  cJSON *upto = cJSON_GetObjectItem(cu, job);
+  *counted = 0;
+  if (f->iteration < 0 || !upto || upto->valuedouble < (double)f->iteration) {
+    *counted = 1;
+    cJSON *c = cJSON_GetObjectItem(j, "count");
+    cJSON_SetNumberValue(c, c->valuedouble + 1);
+    cJSON_ReplaceItemInObject(j, "latest", occurrence(f));
+    if (upto) cJSON_SetNumberValue(upto, (double)f->iteration);
+    else cJSON_AddNumberToObject(cu, job, (double)f->iteration);
+  }
+  char *out = cJSON_Print(j);
+  cJSON_Delete(j);
+  int rc = *counted ? codec_write_atomic(path, out, strlen(out), err) : 0;
+  free(out);
+  return rc;
+}
+
+int findings_record(const char *root, const finding *f, int *is_new, int *counted, char id[64], af_err *err) {
+  char *sigtext;
+  sig_make(f->converter, f->verdict, f->minimized, f->detail, &sigtext, id);
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/findings/%s", root, id);
+  int rc;
+  struct stat st;
+  if (stat(dir, &st) == 0) {
+    *is_new = 0;
+    rc = update(dir, f, counted, err);
+  } else {
+    *is_new = 1;
+    *counted = 1;
+    rc = write_new(root, dir, f, id, sigtext, err);
+  }
+  free(sigtext);
+  return rc;
+}

@@ -1,0 +1,175 @@
+/* emit_repro.c - see emit_repro.h */
+#include "emit_repro.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec.h"
+#include "emit.h"
+
+/* A Python string literal (repr-style, double quotes). */
+static void py_str(af_buf *b, const char *s) {
+  af_buf_puts(b, "\"");
+  for (; s && *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '\\' || c == '"') af_buf_printf(b, "\\%c", c);
+    else if (c == '\n') af_buf_puts(b, "\\n");
+    else if (c == '\t') af_buf_puts(b, "\\t");
+    else if (c < 0x20) af_buf_printf(b, "\\x%02x", c);
+    else af_buf_printf(b, "%c", c);
+  }
+  af_buf_puts(b, "\"");
+}
+
+static const char *body =
+    "\n"
+    "def make_inputs():\n"
+    "    \"\"\"Element k of input i is ((7k + 3i) % 11) - 5 (bool: (k + i) % 3 == 0) unless data is given.\"\"\"\n"
+    "    out = []\n"
+    "    for i, (name, shape, dtype, data) in enumerate(INPUTS):\n"
+    "        n = 1\n"
+    "        for d in shape:\n"
+    "            n *= d\n"
+    "        if data:\n"
+    "            vals = [data[k % len(data)] for k in range(n)]\n"
+    "        elif dtype == torch.bool:\n"
+    "            vals = [float((k + i) % 3 == 0) for k in range(n)]\n"
+    "        else:\n"
+    "            vals = [float(((k * 7 + i * 3) % 11) - 5) for k in range(n)]\n"
+    "        out.append(torch.tensor(vals, dtype=torch.float64).reshape(shape).to(dtype))\n"
+    "    return out\n"
+    "\n"
+    "def as_list(r):\n"
+    "    if r is None:\n"
+    "        return []\n"
+    "    if isinstance(r, (tuple, list)):\n"
+    "        return list(r)\n"
+    "    return [r]\n"
+    "\n"
+    "def run_eager(inputs):\n"
+    "    ns = {'torch': torch, 'Tensor': torch.Tensor, 'Tuple': Tuple, 'List': List, 'Optional': Optional}\n"
+    "    exec(SRC, ns)\n"
+    "    return as_list(ns['program'](*inputs)), inputs\n"
+    "\n"
+    "def describe(t):\n"
+    "    if t is None:\n"
+    "        return 'None (the converter cannot express it)'\n"
+    "    return '%s %s\\n%s' % (list(t.shape), str(t.dtype).replace('torch.', ''), t)\n"
+    "\n"
+    "def differs(want, got):\n"
+    "    if got is None:\n"
+    "        return 'missing'\n"
+    "    if list(want.shape) != list(got.shape):\n"
+    "        return 'shape %s, eager %s' % (list(got.shape), list(want.shape))\n"
+    "    if want.dtype != got.dtype:\n"
+    "        return 'dtype %s, eager %s' % (got.dtype, want.dtype)\n"
+    "    if want.dtype.is_floating_point:\n"
+    "        tol = 1e-5 if want.dtype == torch.float32 else 1e-10\n"
+    "        ok = torch.allclose(got, want, rtol=tol, atol=tol, equal_nan=True)\n"
+    "    else:\n"
+    "        ok = torch.equal(got, want)\n"
+    "    return None if ok else 'values differ'\n"
+    "\n"
+    "def main():\n"
+    "    torch.set_num_threads(1)\n"
+    "    print('aliasfuzz reproducer: converter %s (%s), found as %s' % (CONVERTER, CONVERTER_VERSION, VERDICT))\n"
+    "    print('PyTorch', torch.__version__)\n"
+    "    print('--- program (TorchScript) ---')\n"
+    "    print(SRC)\n"
+    "    initial = make_inputs()\n"
+    "    e_out, e_in = run_eager(make_inputs())\n"
+    "    if 'convert_and_run' not in globals():\n"
+    "        print('this converter has no Python reproduction; eager outputs:')\n"
+    "        for k, t in enumerate(e_out):\n"
+    "            print('output %d:' % k, describe(t))\n"
+    "        return 2\n"
+    "    try:\n"
+    "        c_out, c_in = convert_and_run(SRC, CONVERTED, make_inputs())\n"
+    "    except Exception as exc:\n"
+    "        import traceback\n"
+    "        traceback.print_exc()\n"
+    "        print('RESULT: the converter raised %s: %s' % (type(exc).__name__, str(exc).splitlines()[0] if str(exc) else ''))\n"
+    "        return 1\n"
+    "    bad = []\n"
+    "    if len(c_out) != len(e_out):\n"
+    "        bad.append('converter returned %d outputs, eager %d' % (len(c_out), len(e_out)))\n"
+    "    for k, want in enumerate(e_out):\n"
+    "        got = c_out[k] if k < len(c_out) else None\n"
+    "        d = differs(want, got)\n"
+    "        print('output %d (%s): eager %s' % (k, OUTPUT_NAMES[k], describe(want)))\n"
+    "        print('output %d (%s): converted %s' % (k, OUTPUT_NAMES[k], describe(got)))\n"
+    "        if d:\n"
+    "            bad.append('output %d (%s): %s' % (k, OUTPUT_NAMES[k], d))\n"
+    "    for i, want in enumerate(e_in):\n"
+    "        got = c_in[i] if i < len(c_in) else None\n"
+    "        changed = differs(initial[i], want) is not None\n"
+    "        if got is None and not changed:\n"
+    "            continue\n"
+    "        d = differs(want, got)\n"
+    "        if d:\n"
+    "            print('input %s after the run: eager %s' % (INPUTS[i][0], describe(want)))\n"
+    "            print('input %s after the run: converted %s' % (INPUTS[i][0], describe(got)))\n"
+    "            bad.append('input %s: %s' % (INPUTS[i][0], d))\n"
+    "    if bad:\n"
+    "        print('RESULT: MISMATCH (the bug reproduces): ' + '; '.join(bad))\n"
+    "        return 1\n"
+    "    print('RESULT: converter and eager agree (the bug does not reproduce)')\n"
+    "    return 0\n"
+    "\n"
+    "if __name__ == '__main__':\n"
+    "    sys.exit(main())\n";
+
+char *emit_repro_py(const ir_program *p, const repro_info *info) {
+  af_buf b = {0};
+  af_buf_puts(&b, "#!/usr/bin/env python3\n");
+  af_buf_printf(&b, "# aliasfuzz %s reproducer. Converter: %s %s. Verdict when found: %s.\n", AF_VERSION,
+                info->converter, info->converter_version ? info->converter_version : "", info->verdict);
+  if (info->detail) {
+    af_buf_puts(&b, "# Detail: ");
+    for (const char *c = info->detail; *c && *c != '\n'; c++) af_buf_printf(&b, "%c", *c);
+    af_buf_puts(&b, "\n");
+  }
+  if (info->origin) af_buf_printf(&b, "# Origin: %s\n", info->origin);
+  af_buf_puts(&b, "# Run: python3 repro.py   (exit 1 while the bug is present, 0 once fixed)\n");
+  af_buf_puts(&b, "import sys\nfrom typing import List, Optional, Tuple\n\nimport torch\n\n");
+  char *src = emit_torchscript(p, "program");
+  af_buf_puts(&b, "SRC = ");
+  py_str(&b, src);
+  af_buf_puts(&b, "\n\n# The same program, for reading:\n");
+  for (char *line = strtok(src, "\n"); line; line = strtok(NULL, "\n")) af_buf_printf(&b, "#   %s\n", line);
+  free(src);
+  af_buf_puts(&b, "\nCONVERTED = ");
+  py_str(&b, info->converted ? info->converted : "");
+  af_buf_puts(&b, "\nCONVERTER = ");
+  py_str(&b, info->converter);
+  af_buf_puts(&b, "\nCONVERTER_VERSION = ");
+  py_str(&b, info->converter_version ? info->converter_version : "");
+  af_buf_puts(&b, "\nVERDICT = ");
+  py_str(&b, info->verdict);
+  af_buf_puts(&b, "\nINPUTS = [\n");
+  for (int i = 0; i < p->ninputs; i++) {
+    const ir_input *in = &p->inputs[i];
+    af_buf_puts(&b, "    (");
+    py_str(&b, p->names[in->value]);
+    af_buf_puts(&b, ", [");
+    for (int d = 0; d < in->rank; d++) af_buf_printf(&b, "%s%lld", d ? ", " : "", (long long)in->shape[d]);
+    af_buf_printf(&b, "], %s, [", af_dtype_torch(in->dtype));
+    for (int64_t k = 0; k < in->ndata; k++) {
+      if (k) af_buf_puts(&b, ", ");
+      codec_put_float(&b, in->data[k]);
+    }
+    af_buf_puts(&b, "]),\n");
+  }
+  af_buf_puts(&b, "]\nOUTPUT_NAMES = [");
+  for (int o = 0; o < p->noutputs; o++) {
+    if (o) af_buf_puts(&b, ", ");
+    py_str(&b, p->names[p->outputs[o]]);
+  }
+  af_buf_puts(&b, "]\n\n");
+  if (info->convert_py) {
+    af_buf_printf(&b, "# How %s converts and runs the program:\n", info->converter);
+    af_buf_puts(&b, info->convert_py);
+  }
+  af_buf_puts(&b, body);
+  return af_buf_take(&b);
+}

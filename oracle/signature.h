@@ -1,0 +1,23 @@
+/* signature.h - finding signatures: the same bug found a thousand times is one finding.
+ *
+ * A signature is (converter, verdict, class), where class is the op pattern of the minimized
+ * program (its op names in order, in-place targets marked "@in" when they are inputs) for value,
+ * shape, dtype and input-mutation verdicts, and the normalized error message (first line, numbers
+ * and quoted names blanked) for converter errors, crashes and unsupported programs. */
+#ifndef SIGNATURE_H
+#define SIGNATURE_H
+
+#include "../harness/ir.h"
+#include "oracle.h"
+
+/* "unsqueeze_@in mul"; new, free with free(). */
+char *sig_pattern(const ir_program *p);
+/* First line of msg with digits -> '#', quoted text -> '…', at most 160 chars; new. */
+char *sig_error_class(const char *msg);
+/* Fills text (new) with "converter|verdict|class" and id (a folder name:
+ * "<verdict>-<16 hex digits>"). */
+void sig_make(const char *converter, oracle_verdict v, const ir_program *minimized, const char *detail, char **text,
+              char id[64]);
+uint64_t sig_fnv1a(const void *data, size_t n, uint64_t h);
+
+#endif
