@@ -26,6 +26,9 @@ static const char *usage_main =
     "  ops                 list the op table\n"
     "  emit FILE           print a program as TorchScript\n"
     "  fmt FILE...         rewrite program files in canonical form (--check: only report)\n"
+    "  reduce FILE --converter NAME [--out DIR]\n"
+    "                      minimize a failing program into a finding folder with repro.py\n"
+    "  repro DIR           rerun a finding folder: does the bug still reproduce?\n"
     "  version             print versions\n"
     "\n"
     "Run `aliasfuzz COMMAND --help` for a command's options.\n";
@@ -255,6 +258,8 @@ static const struct {
     {"ops", cmd_ops},
     {"emit", cmd_emit},
     {"fmt", cmd_fmt},
+    {"reduce", cmd_reduce},
+    {"repro", cmd_repro},
 };
 
 int main(int argc, char **argv) {

@@ -1,0 +1,194 @@
+/* cmd_reduce.c - `aliasfuzz reduce` (minimize one program into a finding folder) and
+ * `aliasfuzz repro` (rerun a finding folder). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../fuzz/findings.h"
+#include "../fuzz/judge.h"
+#include "../fuzz/reduce.h"
+#include "../harness/codec.h"
+#include "cli.h"
+
+/* ------------------------------------------------------------------ reduce */
+
+static const char *usage_reduce =
+    "usage: aliasfuzz reduce FILE --converter NAME [--out DIR] [--max-tests N] [--isolate]\n"
+    "\n"
+    "Minimizes a program while it keeps the same verdict (and error class) on the converter, and\n"
+    "writes a finding folder (repro.json, repro.py, README.md, ...) into DIR (default: FILE's name\n"
+    "with .reduced). --isolate runs every test in a child process (for crashes and hangs).\n"
+    "Exit: 0 reduced, 1 the program passes (nothing to reduce), 2 usage or input error.\n";
+
+typedef struct rctx {
+  const conv_converter *c;
+  oracle_opts oo;
+  oracle_verdict v;
+  const char *detail;
+  int isolate;
+} rctx;
+
+static int rpred(const ir_program *cand, void *vctx) {
+  rctx *x = vctx;
+  judgement j;
+  af_err err;
+  int rc = x->isolate ? judge_isolated(x->c, cand, &x->oo, 10, &j, &err) : judge_inprocess(x->c, cand, &x->oo, &j, &err);
+  if (rc) return 0;
+  int same = judge_same_bug(&j, x->v, x->detail);
+  judgement_clear(&j);
+  return same;
+}
+
+int cmd_reduce(int argc, char **argv) {
+  const char *file = NULL, *conv = NULL, *out = NULL;
+  int max_tests = 2000, isolate = 0;
+  for (int i = 0; i < argc; i++) {
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      fputs(usage_reduce, stdout);
+      return 0;
+    } else if (!strcmp(argv[i], "--converter") && v) {
+      conv = v, i++;
+    } else if (!strcmp(argv[i], "--out") && v) {
+      out = v, i++;
+    } else if (!strcmp(argv[i], "--max-tests") && v && atoi(v) > 0) {
+      max_tests = atoi(v), i++;
+    } else if (!strcmp(argv[i], "--isolate")) {
+      isolate = 1;
+    } else if (argv[i][0] != '-' && !file) {
+      file = argv[i];
+    } else {
+      return cli_usage_error(usage_reduce, "reduce: bad or incomplete option %s", argv[i]);
+    }
+  }
+  if (!file || !conv) return cli_usage_error(usage_reduce, "reduce: FILE and --converter are required%s", "");
+  const conv_converter *c = conv_find(conv);
+  if (!c) return cli_usage_error(usage_reduce, "reduce: unknown converter '%s'", conv);
+  ir_program *p;
+  af_err err;
+  if (codec_read_file(file, &p, &err)) {
+    fprintf(stderr, "aliasfuzz: %s\n", err.msg);
+    return 2;
+  }
+  rctx x = {c, {0}, V_PASS, NULL, isolate};
+  judgement j;
+  int rc = isolate ? judge_isolated(c, p, &x.oo, 10, &j, &err) : judge_inprocess(c, p, &x.oo, &j, &err);
+  if (rc) {
+    fprintf(stderr, "aliasfuzz: %s: %s\n", file, err.msg);
+    ir_program_free(p);
+    return 2;
+  }
+  if (j.verdict == V_PASS) {
+    printf("%s: passes on %s; nothing to reduce\n", file, c->name);
+    judgement_clear(&j);
+    ir_program_free(p);
+    return 1;
+  }
+  x.v = j.verdict;
+  x.detail = j.detail;
+  ir_program *min;
+  reduce_stats rs;
+  reduce_program(p, rpred, &x, max_tests, &min, &rs);
+  judgement jm = {0};
+  if (judge_inprocess(c, min, &x.oo, &jm, &err) != 0 || isolate) {
+    judgement_clear(&jm);
+    jm.verdict = j.verdict;
+  }
+  char outbuf[4096];
+  if (!out) {
+    snprintf(outbuf, sizeof outbuf, "%s", file);
+    char *dot = strrchr(outbuf, '.');
+    if (dot && strcmp(dot, ".json") == 0) *dot = 0;
+    strncat(outbuf, ".reduced", sizeof outbuf - strlen(outbuf) - 1);
+    out = outbuf;
+  }
+  uint64_t seed = 0;
+  if (p->meta) {
+    const char *s = strstr(p->meta, "\"seed\":");
+    if (s) seed = strtoull(s + 7, NULL, 10);
+  }
+  finding f = {.converter = c->name, .converter_version = c->version(c), .convert_py = c->repro_py, .verdict = j.verdict,
+               .detail = jm.detail ? jm.detail : j.detail, .graph = jm.graph, .original = p, .minimized = min,
+               .reduction = &rs, .seed = seed, .iteration = -1, .job = 0};
+  int is_new, counted;
+  char id[64];
+  if (findings_mkdirs(out, &err) || findings_record(out, &f, &is_new, &counted, id, &err)) {
+    fprintf(stderr, "aliasfuzz: %s\n", err.msg);
+    rc = 2;
+  } else {
+    printf("%s: %s on %s; %d -> %d statements (%d tests, %.2f s)%s\n  %s/findings/%s/\n", file,
+           oracle_verdict_name(j.verdict), c->name, rs.stmts_before, rs.stmts_after, rs.tests, rs.seconds,
+           rs.budget_hit ? " [test budget reached]" : "", out, id);
+    rc = 0;
+  }
+  judgement_clear(&j);
+  judgement_clear(&jm);
+  ir_program_free(min);
+  ir_program_free(p);
+  return rc;
+}
+
+/* ------------------------------------------------------------------ repro */
+
+static const char *usage_repro =
+    "usage: aliasfuzz repro DIR [--converter NAME]\n"
+    "\n"
+    "Reruns a finding folder (its repro.json, with the converter named in finding.json) and says\n"
+    "whether the bug still reproduces. Exit: 1 it reproduces, 0 it no longer does, 2 error.\n";
+
+int cmd_repro(int argc, char **argv) {
+  const char *dir = NULL, *conv = NULL;
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      fputs(usage_repro, stdout);
+      return 0;
+    } else if (!strcmp(argv[i], "--converter") && i + 1 < argc) {
+      conv = argv[++i];
+    } else if (argv[i][0] != '-' && !dir) {
+      dir = argv[i];
+    } else {
+      return cli_usage_error(usage_repro, "repro: bad option %s", argv[i]);
+    }
+  }
+  if (!dir) return cli_usage_error(usage_repro, "repro: DIR is required%s", "");
+  char path[4096];
+  af_err err;
+  snprintf(path, sizeof path, "%s/finding.json", dir);
+  char *text = codec_slurp(path, NULL, &err);
+  char expected[64] = "", convname[64] = "";
+  if (text) {
+    const char *v = strstr(text, "\"verdict\":");
+    if (v) sscanf(v + 10, " \"%63[^\"]\"", expected);
+    const char *c = strstr(text, "\"converter\":");
+    if (c) sscanf(c + 12, " \"%63[^\"]\"", convname);
+    free(text);
+  }
+  if (!conv) conv = convname[0] ? convname : NULL;
+  if (!conv) {
+    fprintf(stderr, "aliasfuzz: %s: no converter recorded; give --converter\n", path);
+    return 2;
+  }
+  const conv_converter *c = conv_find(conv);
+  if (!c) return cli_usage_error(usage_repro, "repro: unknown converter '%s'", conv);
+  snprintf(path, sizeof path, "%s/repro.json", dir);
+  ir_program *p;
+  if (codec_read_file(path, &p, &err)) {
+    fprintf(stderr, "aliasfuzz: %s\n", err.msg);
+    return 2;
+  }
+  judgement j;
+  oracle_opts oo = {0};
+  if (judge_isolated(c, p, &oo, 30, &j, &err)) {
+    fprintf(stderr, "aliasfuzz: %s\n", err.msg);
+    ir_program_free(p);
+    return 2;
+  }
+  int still = j.verdict != V_PASS;
+  printf("%s: %s on %s %s (found as %s)%s%s\n", dir, oracle_verdict_name(j.verdict), c->name, c->version(c),
+         expected[0] ? expected : "?", still ? ": still reproduces" : ": no longer reproduces",
+         j.detail ? "" : "");
+  if (j.detail) printf("  %s\n", j.detail);
+  judgement_clear(&j);
+  ir_program_free(p);
+  return still ? 1 : 0;
+}

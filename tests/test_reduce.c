@@ -1,0 +1,132 @@
+/* test_reduce.c - the minimizer, subsets of programs, signatures and the findings store. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../fuzz/findings.h"
+#include "../fuzz/judge.h"
+#include "../fuzz/reduce.h"
+#include "../harness/codec.h"
+#include "../harness/converters/conv.h"
+#include "../harness/ops.h"
+#include "../oracle/signature.h"
+#include "tap.h"
+
+static ir_program *load(const char *path) {
+  ir_program *p = NULL;
+  af_err err;
+  if (codec_read_file(path, &p, &err)) CHECK(0, "%s", err.msg);
+  return p;
+}
+
+TEST(subset_drops_dependents_of_a_removed_statement) {
+  ir_program *p = load("corpus/seed/design-002-view-of-view-write.json");
+  if (!p) return;
+  char keep[3] = {0, 1, 1}; /* drop y = x[:2]: the setitem on y goes too, r = 2 * x stays */
+  ir_program *q = ir_subset(p, keep, NULL, NULL);
+  af_err err;
+  CHECK(ir_validate(q, &err) == 0, "%s", err.msg);
+  CHECK(q->nstmts == 1 && q->noutputs == 1, "%d statements, %d outputs", q->nstmts, q->noutputs);
+  ir_program_free(q);
+  ir_program_free(p);
+}
+
+typedef struct {
+  const conv_converter *c;
+  oracle_verdict v;
+  const char *detail;
+} ctx;
+
+static int same(const ir_program *cand, void *vc) {
+  ctx *x = vc;
+  judgement j;
+  af_err err;
+  if (judge_inprocess(x->c, cand, NULL, &j, &err)) return 0;
+  int r = judge_same_bug(&j, x->v, x->detail);
+  judgement_clear(&j);
+  return r;
+}
+
+/* A 12-statement program whose last statement is a view eager rejects. */
+static ir_program *invalid_program(void) {
+  ir_program *p = load("corpus/seed/op-functional-mix.json");
+  if (!p) return NULL;
+  int c = ir_find_value(p, "c");
+  int64_t sh[1] = {7};
+  ir_arg a[2] = {{.kind = IR_ARG_VALUE, .value = c}, {.kind = IR_ARG_INTS, .n = 1, .ints = sh}};
+  int out = ir_add_value(p, "bad");
+  ir_add_stmt(p, ops_find("view"), out, 2, a);
+  return p;
+}
+
+TEST(an_invalid_program_reduces_to_the_statement_that_fails_and_what_it_needs) {
+  ir_program *p = invalid_program();
+  if (!p) return;
+  judgement j;
+  af_err err;
+  CHECK(judge_inprocess(&conv_script, p, NULL, &j, &err) == 0 && j.verdict == V_INVALID_PROGRAM, "verdict %d", j.verdict);
+  ctx x = {&conv_script, j.verdict, j.detail};
+  ir_program *min;
+  reduce_stats st;
+  reduce_program(p, same, &x, 500, &min, &st);
+  CHECK(min->nstmts <= 2, "%d statements left", min->nstmts);
+  CHECK(st.stmts_before == 12 && st.stmts_after == min->nstmts && st.tests > 0, "stats %d %d %d", st.stmts_before,
+        st.stmts_after, st.tests);
+  CHECK(same(min, &x), "the reduced program still fails the same way");
+  CHECK(strcmp(min->names[0], "x") == 0, "canonical names: %s", min->names[0]);
+  judgement_clear(&j);
+  ir_program_free(min);
+  ir_program_free(p);
+}
+
+TEST(error_classes_ignore_numbers_and_quoted_names) {
+  char *a = sig_error_class("shape '[7]' is invalid for input of size 12");
+  char *b = sig_error_class("shape '[9, 2]' is invalid for input of size 4\nmore");
+  CHECK(strcmp(a, b) == 0, "'%s' vs '%s'", a, b);
+  free(a);
+  free(b);
+}
+
+TEST(findings_are_deduplicated_and_a_replayed_iteration_is_not_counted_twice) {
+  char dir[] = "/tmp/af_findings_XXXXXX";
+  CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+  ir_program *p = invalid_program();
+  if (!p) return;
+  finding f = {.converter = "script", .converter_version = "1", .verdict = V_INVALID_PROGRAM, .detail = "boom 1",
+               .original = p, .minimized = p, .seed = 18446744073709551557ULL, .iteration = 4, .job = 0};
+  int is_new, counted;
+  char id1[64], id2[64], id3[64];
+  af_err err;
+  CHECK(findings_record(dir, &f, &is_new, &counted, id1, &err) == 0 && is_new && counted, "%s", err.msg);
+  f.iteration = 6;
+  f.detail = "boom 2"; /* same class */
+  CHECK(findings_record(dir, &f, &is_new, &counted, id2, &err) == 0 && !is_new && counted, "second hit");
+  CHECK(strcmp(id1, id2) == 0, "same signature");
+  f.iteration = 6; /* a resumed campaign replays iteration 6 */
+  CHECK(findings_record(dir, &f, &is_new, &counted, id3, &err) == 0 && !is_new && !counted, "replay counted");
+  char path[512];
+  snprintf(path, sizeof path, "%s/findings/%s/finding.json", dir, id1);
+  char *text = codec_slurp(path, NULL, &err);
+  CHECK(text && strstr(text, "\"count\":\t2"), "%s", text ? text : "(unreadable)");
+  CHECK(text && strstr(text, "18446744073709551557"), "64-bit seed kept exactly");
+  free(text);
+  const char *files[] = {"repro.json", "original.json", "program.py", "repro.py", "README.md", "converted.txt"};
+  for (int i = 0; i < 6; i++) {
+    snprintf(path, sizeof path, "%s/findings/%s/%s", dir, id1, files[i]);
+    CHECK(access(path, R_OK) == 0, "%s missing", files[i]);
+  }
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  CHECK(system(cmd) == 0, "cleanup");
+  ir_program_free(p);
+}
+
+int main(void) {
+  at_init();
+  RUN(subset_drops_dependents_of_a_removed_statement);
+  RUN(an_invalid_program_reduces_to_the_statement_that_fails_and_what_it_needs);
+  RUN(error_classes_ignore_numbers_and_quoted_names);
+  RUN(findings_are_deduplicated_and_a_replayed_iteration_is_not_counted_twice);
+  return tap_done();
+}
