@@ -3,14 +3,20 @@
 
 #include <string.h>
 
+#include "conv_worker.h"
+
 static const conv_converter *const registry[] = {
     &conv_script,
+    &conv_onnx,      /* external workers (conv_worker.c) */
+    &conv_functorch,
+    &conv_tvm,
 };
 
 int conv_count(void) { return (int)(sizeof registry / sizeof registry[0]); }
 const conv_converter *conv_get(int i) { return i >= 0 && i < conv_count() ? registry[i] : NULL; }
 
 const conv_converter *conv_find(const char *name) {
+  if (strncmp(name, "external:", 9) == 0) return conv_worker_external(name + 9);
   for (int i = 0; i < conv_count(); i++)
     if (strcmp(registry[i]->name, name) == 0) return registry[i];
   return NULL;

@@ -81,6 +81,34 @@ extern "C" int at_tensor_values(const af_tensor *t, double *out, af_err *err) {
     return 0;
   })
 }
+extern "C" int at_tensor_from_bytes(af_dtype dt, int rank, const int64_t *shape, const void *data, size_t nbytes,
+                                    af_tensor **out, af_err *err) {
+  *out = nullptr;
+  AT_GUARD(err, {
+    if ((int)dt < 0 || dt >= AF_DTYPE_COUNT) return af_fail(err, "at_tensor_from_bytes: unknown dtype %d", (int)dt);
+    std::vector<int64_t> sz(shape, shape + rank);
+    at::Tensor t = at::empty(sz, kTypes[dt]);
+    size_t want = (size_t)t.numel() * t.element_size();
+    if (want != nbytes)
+      return af_fail(err, "at_tensor_from_bytes: %zu bytes for %lld %s elements (%zu expected)", nbytes,
+                     (long long)t.numel(), af_dtype_name(dt), want);
+    if (want) std::memcpy(t.data_ptr(), data, want);
+    *out = new af_tensor{t};
+    return 0;
+  })
+}
+
+extern "C" int at_tensor_bytes(const af_tensor *t, void *out, size_t nbytes, af_err *err) {
+  AT_GUARD(err, {
+    if (at_tensor_dtype(t) < 0) return af_fail(err, "at_tensor_bytes: dtype %s is not modelled", c10::toString(t->t.scalar_type()));
+    at::Tensor c = t->t.contiguous();
+    size_t want = (size_t)c.numel() * c.element_size();
+    if (want != nbytes) return af_fail(err, "at_tensor_bytes: buffer of %zu bytes for %zu bytes of data", nbytes, want);
+    if (want) std::memcpy(out, c.data_ptr(), want);
+    return 0;
+  })
+}
+
 extern "C" int at_tensor_shares_storage(const af_tensor *a, const af_tensor *b) { return a->t.is_alias_of(b->t); }
 
 // Converts one C argument to the IValue the schema's type asks for.

@@ -31,6 +31,14 @@ int64_t at_tensor_numel(const af_tensor *t);
 int at_tensor_dtype(const af_tensor *t);
 /* Copies the values (row-major, converted to double) into out[numel]. */
 int at_tensor_values(const af_tensor *t, double *out, af_err *err);
+/* New tensor of shape/dtype from raw bytes: numel elements of the dtype, row-major, in the
+ * machine's byte order (little-endian on every supported host); bool as one byte 0/1. nbytes
+ * must be numel * af_dtype_size(dt). new, free with at_tensor_free. */
+int at_tensor_from_bytes(af_dtype dt, int rank, const int64_t *shape, const void *data, size_t nbytes, af_tensor **out,
+                         af_err *err);
+/* Copies the elements (row-major, in the tensor's own dtype, machine byte order) into
+ * out[nbytes]; nbytes must be numel * element size. -1 for a dtype aliasfuzz does not model. */
+int at_tensor_bytes(const af_tensor *t, void *out, size_t nbytes, af_err *err);
 /* Whether two tensors share storage. */
 int at_tensor_shares_storage(const af_tensor *a, const af_tensor *b);
 

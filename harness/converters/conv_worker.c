@@ -1,0 +1,1101 @@
+/* conv_worker.c - external converter workers: process management, the aliasfuzz-worker/1
+ * protocol (harness/workers/PROTOCOL.md) and the worker-backed converters. */
+#define _GNU_SOURCE
+#include "conv_worker.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../codec.h"
+#include "../emit.h"
+
+#ifndef AF_WORKERS_DIR
+#define AF_WORKERS_DIR "harness/workers"
+#endif
+
+#define WORKER_PROTOCOL "aliasfuzz-worker/1"
+#define WORKER_MAX_LINE ((size_t)512 << 20) /* an answer line longer than this is garbage */
+#define WORKER_ERR_TAIL 8192                /* bytes of the worker's stderr kept for messages */
+
+extern char **environ;
+
+struct conv_worker {
+  char *name;
+  char **argv; /* NULL-terminated, owned */
+  double timeout_s, hello_timeout_s;
+  pid_t pid, owner; /* running process (0: none) and the process that started it */
+  int in_fd, out_fd, err_fd;
+  char *rbuf; /* stdout bytes not yet consumed */
+  size_t rlen, rcap;
+  char errtail[WORKER_ERR_TAIL];
+  size_t errlen;
+  int hello_state;    /* 0 not yet, 1 available, -1 unavailable (final) */
+  int ever_available; /* it said hello once: later start failures are findings, not final */
+  char *why, *version;
+  double next_id;
+  int starts;
+  pthread_mutex_t mu;
+};
+
+/* ---- small helpers ---- */
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void sleep_ms(int ms) {
+  struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
+}
+
+static double env_seconds(const char *var, double dflt) {
+  const char *s = getenv(var);
+  if (!s || !*s) return dflt;
+  char *end;
+  double v = strtod(s, &end);
+  return (*end || !(v > 0)) ? dflt : v;
+}
+
+static void ignore_sigpipe(void) {
+  struct sigaction sa;
+  if (sigaction(SIGPIPE, NULL, &sa) == 0 && sa.sa_handler == SIG_DFL) {
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &sa, NULL);
+  }
+}
+
+static const char b64chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+static char *b64_encode(const unsigned char *d, size_t n) {
+  char *o = af_xmalloc(4 * ((n + 2) / 3) + 1), *p = o;
+  for (size_t i = 0; i < n; i += 3) {
+    unsigned v = (unsigned)d[i] << 16 | (i + 1 < n ? (unsigned)d[i + 1] << 8 : 0) | (i + 2 < n ? d[i + 2] : 0);
+    *p++ = b64chars[v >> 18 & 63];
+    *p++ = b64chars[v >> 12 & 63];
+    *p++ = i + 1 < n ? b64chars[v >> 6 & 63] : '=';
+    *p++ = i + 2 < n ? b64chars[v & 63] : '=';
+  }
+  *p = 0;
+  return o;
+}
+
+/* Decodes standard base64 with padding; new buffer in *out (free with free()). -1 on bad input. */
+static int b64_decode(const char *s, unsigned char **out, size_t *n) {
+  size_t len = strlen(s);
+  *out = NULL;
+  *n = 0;
+  if (len % 4) return -1;
+  unsigned char *o = af_xmalloc(len / 4 * 3 + 1);
+  size_t k = 0;
+  for (size_t i = 0; i < len; i += 4) {
+    int v[4], pad = 0;
+    for (int j = 0; j < 4; j++) {
+      char c = s[i + j];
+      const char *at = c ? strchr(b64chars, c) : NULL;
+      if (c == '=' && i + 4 == len && j >= 2) {
+        v[j] = 0;
+        pad++;
+      } else if (at && !pad) {
+        v[j] = (int)(at - b64chars);
+      } else {
+        free(o);
+        return -1;
+      }
+    }
+    unsigned w = (unsigned)v[0] << 18 | (unsigned)v[1] << 12 | (unsigned)v[2] << 6 | (unsigned)v[3];
+    o[k++] = (unsigned char)(w >> 16);
+    if (pad < 2) o[k++] = (unsigned char)(w >> 8);
+    if (pad < 1) o[k++] = (unsigned char)w;
+  }
+  *out = o;
+  *n = k;
+  return 0;
+}
+
+/* The last few non-empty lines of the worker's stderr, joined by " | ", bounded; new. */
+static char *err_summary(const conv_worker *w) {
+  size_t start = w->errlen > 600 ? w->errlen - 600 : 0;
+  af_buf b = {0};
+  char *copy = af_xmalloc(w->errlen - start + 1);
+  memcpy(copy, w->errtail + start, w->errlen - start);
+  copy[w->errlen - start] = 0;
+  /* keep the last 4 non-empty lines */
+  const char *lines[4] = {0};
+  int nl = 0;
+  for (char *save = NULL, *tok = strtok_r(copy, "\n", &save); tok; tok = strtok_r(NULL, "\n", &save)) {
+    while (*tok == ' ' || *tok == '\t' || *tok == '\r') tok++;
+    if (!*tok) continue;
+    if (nl == 4) memmove(lines, lines + 1, sizeof lines[0] * 3), nl = 3;
+    lines[nl++] = tok;
+  }
+  for (int i = 0; i < nl; i++) af_buf_printf(&b, "%s%s", i ? " | " : "", lines[i]);
+  free(copy);
+  return af_buf_take(&b);
+}
+
+static void err_append(conv_worker *w, const char *d, size_t n) {
+  static int forward = -1;
+  if (forward < 0) forward = getenv("AF_WORKER_STDERR") && strcmp(getenv("AF_WORKER_STDERR"), "0") != 0;
+  if (forward) fwrite(d, 1, n, stderr);
+  if (n > WORKER_ERR_TAIL) {
+    d += n - WORKER_ERR_TAIL;
+    n = WORKER_ERR_TAIL;
+  }
+  if (w->errlen + n > WORKER_ERR_TAIL) {
+    size_t drop = w->errlen + n - WORKER_ERR_TAIL;
+    memmove(w->errtail, w->errtail + drop, w->errlen - drop);
+    w->errlen -= drop;
+  }
+  memcpy(w->errtail + w->errlen, d, n);
+  w->errlen += n;
+}
+
+/* Reads what stderr has now (non-blocking); closes it at end of file. */
+static void drain_stderr(conv_worker *w) {
+  char chunk[4096];
+  while (w->err_fd >= 0) {
+    ssize_t k = read(w->err_fd, chunk, sizeof chunk);
+    if (k > 0) {
+      err_append(w, chunk, (size_t)k);
+    } else if (k == 0 || (errno != EINTR && errno != EAGAIN)) {
+      close(w->err_fd);
+      w->err_fd = -1;
+    } else if (errno == EAGAIN) {
+      break;
+    }
+  }
+}
+
+/* ---- process lifetime ---- */
+
+conv_worker *conv_worker_new(const char *name, const char *const *argv) {
+  conv_worker *w = af_xcalloc(1, sizeof *w);
+  int n = 0;
+  while (argv[n]) n++;
+  w->argv = af_xcalloc((size_t)n + 1, sizeof(char *));
+  for (int i = 0; i < n; i++) w->argv[i] = af_xstrdup(argv[i]);
+  w->name = af_xstrdup(name);
+  w->timeout_s = env_seconds("AF_WORKER_TIMEOUT", 30);
+  w->hello_timeout_s = env_seconds("AF_WORKER_START_TIMEOUT", 120);
+  w->in_fd = w->out_fd = w->err_fd = -1;
+  pthread_mutex_init(&w->mu, NULL);
+  return w;
+}
+
+conv_worker *conv_worker_new_shell(const char *name, const char *command) {
+  const char *argv[] = {"/bin/sh", "-c", command, NULL};
+  return conv_worker_new(name, argv);
+}
+
+void conv_worker_set_timeouts(conv_worker *w, double request_s, double hello_s) {
+  if (request_s > 0) w->timeout_s = request_s;
+  if (hello_s > 0) w->hello_timeout_s = hello_s;
+}
+
+int conv_worker_starts(const conv_worker *w) { return w->starts; }
+int conv_worker_pid(const conv_worker *w) { return w->owner == getpid() ? (int)w->pid : 0; }
+
+static void close_fds(conv_worker *w) {
+  if (w->in_fd >= 0) close(w->in_fd);
+  if (w->out_fd >= 0) close(w->out_fd);
+  if (w->err_fd >= 0) close(w->err_fd);
+  w->in_fd = w->out_fd = w->err_fd = -1;
+  w->rlen = 0;
+}
+
+/* A forked child must not talk to its parent's worker: forget it (without killing it). */
+static void check_owner(conv_worker *w) {
+  if (w->pid && w->owner != getpid()) {
+    close_fds(w);
+    w->pid = 0;
+  }
+}
+
+/* Kills the process group and reaps the worker; *status gets its wait status. */
+static void kill_worker(conv_worker *w, int *status) {
+  int st = 0;
+  if (w->pid) {
+    kill(-w->pid, SIGKILL);
+    kill(w->pid, SIGKILL);
+    while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR) {
+    }
+  }
+  drain_stderr(w);
+  close_fds(w);
+  w->pid = 0;
+  if (status) *status = st;
+}
+
+/* Waits up to ms for the worker to exit by itself, then kills it. Reaps it either way. */
+static void reap_worker(conv_worker *w, int ms, int *status) {
+  int st = 0;
+  for (int waited = 0; w->pid; waited += 10) {
+    siginfo_t si;
+    si.si_pid = 0;
+    int r = waitid(P_PID, (id_t)w->pid, &si, WEXITED | WNOHANG | WNOWAIT);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0 || si.si_pid == w->pid) {
+      /* exited (a zombie still holds its group id): end anything it left behind in its group,
+       * such as a runtime helper, then reap it */
+      kill(-w->pid, SIGKILL);
+      while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR) {
+      }
+      w->pid = 0;
+      break;
+    }
+    if (waited >= ms) {
+      kill_worker(w, &st);
+      break;
+    }
+    drain_stderr(w);
+    sleep_ms(10);
+  }
+  drain_stderr(w);
+  close_fds(w);
+  if (status) *status = st;
+}
+
+static void stop_worker(conv_worker *w) {
+  check_owner(w);
+  if (!w->pid) return;
+  close(w->in_fd); /* end of input: a worker exits by itself */
+  w->in_fd = -1;
+  reap_worker(w, 300, NULL);
+}
+
+void conv_worker_free(conv_worker *w) {
+  if (!w) return;
+  stop_worker(w);
+  close_fds(w);
+  for (int i = 0; w->argv[i]; i++) free(w->argv[i]);
+  free(w->argv);
+  free(w->name);
+  free(w->rbuf);
+  free(w->why);
+  free(w->version);
+  pthread_mutex_destroy(&w->mu);
+  free(w);
+}
+
+static void describe_status(af_buf *b, int st) {
+  if (WIFEXITED(st)) af_buf_printf(b, "exited with status %d", WEXITSTATUS(st));
+  else if (WIFSIGNALED(st)) af_buf_printf(b, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+  else af_buf_puts(b, "stopped");
+}
+
+static int spawn_worker(conv_worker *w, af_err *err) {
+  int in[2] = {-1, -1}, out[2] = {-1, -1}, er[2] = {-1, -1};
+  if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(er, O_CLOEXEC)) {
+    int e = errno;
+    for (int i = 0; i < 2; i++) {
+      if (in[i] >= 0) close(in[i]);
+      if (out[i] >= 0) close(out[i]);
+      if (er[i] >= 0) close(er[i]);
+    }
+    return af_fail(err, "worker %s: pipe: %s", w->name, strerror(e));
+  }
+  ignore_sigpipe();
+  posix_spawn_file_actions_t fa;
+  posix_spawnattr_t at;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+  posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+  posix_spawn_file_actions_adddup2(&fa, er[1], 2);
+  posix_spawnattr_init(&at);
+  sigset_t none, def;
+  sigemptyset(&none);
+  sigemptyset(&def);
+  sigaddset(&def, SIGPIPE);
+  posix_spawnattr_setsigmask(&at, &none);
+  posix_spawnattr_setsigdefault(&at, &def);
+  posix_spawnattr_setpgroup(&at, 0);
+  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  pid_t pid;
+  int rc = posix_spawnp(&pid, w->argv[0], &fa, &at, w->argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&at);
+  close(in[0]);
+  close(out[1]);
+  close(er[1]);
+  if (rc) {
+    close(in[1]);
+    close(out[0]);
+    close(er[0]);
+    return af_fail(err, "worker %s: cannot start %s: %s", w->name, w->argv[0], strerror(rc));
+  }
+  w->pid = pid;
+  w->owner = getpid();
+  w->in_fd = in[1];
+  w->out_fd = out[0];
+  w->err_fd = er[0];
+  for (int fd = 0; fd < 3; fd++) {
+    int f = fd == 0 ? w->in_fd : fd == 1 ? w->out_fd : w->err_fd;
+    fcntl(f, F_SETFL, fcntl(f, F_GETFL) | O_NONBLOCK);
+  }
+  w->rlen = 0;
+  w->errlen = 0;
+  w->starts++;
+  return 0;
+}
+
+/* ---- one exchange: write a request (may be empty), read one line, within a deadline ---- */
+
+typedef enum { X_LINE, X_EOF, X_TIMEOUT, X_TOO_LONG } xstatus;
+
+/* On X_LINE, *line (new, NUL-terminated, without the newline) holds the line. *unsent tells
+ * whether part of the request was never written (the stream is then out of step). */
+static xstatus exchange(conv_worker *w, const char *req, size_t len, double deadline, char **line, int *unsent) {
+  size_t off = 0;
+  int broken = 0; /* the worker stopped reading its stdin */
+  *line = NULL;
+  *unsent = 0;
+  for (;;) {
+    char *nl = w->rlen ? memchr(w->rbuf, '\n', w->rlen) : NULL;
+    if (nl) {
+      size_t n = (size_t)(nl - w->rbuf);
+      *line = af_xmalloc(n + 1);
+      memcpy(*line, w->rbuf, n);
+      (*line)[n] = 0;
+      memmove(w->rbuf, nl + 1, w->rlen - n - 1);
+      w->rlen -= n + 1;
+      *unsent = off < len || broken;
+      return X_LINE;
+    }
+    if (w->rlen > WORKER_MAX_LINE) return X_TOO_LONG;
+    double left = deadline - now_s();
+    if (left <= 0) return X_TIMEOUT;
+    struct pollfd fds[3];
+    int n = 0, iw = -1, io, ie = -1;
+    if (off < len && w->in_fd >= 0) fds[iw = n++] = (struct pollfd){w->in_fd, POLLOUT, 0};
+    fds[io = n++] = (struct pollfd){w->out_fd, POLLIN, 0};
+    if (w->err_fd >= 0) fds[ie = n++] = (struct pollfd){w->err_fd, POLLIN, 0};
+    int ms = left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
+    int pr = poll(fds, (nfds_t)n, ms);
+    if (pr < 0) {
+      if (errno == EINTR) continue;
+      return X_EOF;
+    }
+    if (iw >= 0 && fds[iw].revents) {
+      if (fds[iw].revents & POLLOUT) {
+        ssize_t k = write(w->in_fd, req + off, len - off);
+        if (k > 0) off += (size_t)k;
+        else if (k < 0 && errno != EAGAIN && errno != EINTR) off = len, broken = 1; /* reader gone: await EOF */
+      } else {
+        off = len, broken = 1; /* POLLERR / POLLHUP: nobody reads our stdin any more */
+      }
+    }
+    if (ie >= 0 && fds[ie].revents) drain_stderr(w);
+    if (fds[io].revents) {
+      if (w->rcap < w->rlen + 65536 + 1) {
+        w->rcap = (w->rlen + 65536 + 1) * 2;
+        w->rbuf = af_xrealloc(w->rbuf, w->rcap);
+      }
+      ssize_t k = read(w->out_fd, w->rbuf + w->rlen, w->rcap - w->rlen - 1);
+      if (k > 0) w->rlen += (size_t)k;
+      else if (k == 0 || (errno != EAGAIN && errno != EINTR)) {
+        /* stdout closed: give stderr a moment to deliver the last words */
+        for (int i = 0; i < 10 && w->err_fd >= 0; i++) {
+          struct pollfd pe = {w->err_fd, POLLIN, 0};
+          if (poll(&pe, 1, 20) <= 0) break;
+          drain_stderr(w);
+        }
+        return X_EOF;
+      }
+    }
+  }
+}
+
+/* ---- hello ---- */
+
+/* Records why the worker cannot serve (w->why). hello_state becomes -1 (final) unless the worker
+ * served before: then the next program tries a fresh one. */
+static void set_unavailable(conv_worker *w, const char *msg, const char *tail) {
+  af_buf b = {0};
+  af_buf_puts(&b, msg);
+  if (tail && *tail) af_buf_printf(&b, " (stderr: %s)", tail);
+  free(w->why);
+  w->why = af_buf_take(&b);
+  w->hello_state = w->ever_available ? 0 : -1;
+}
+
+static char *versions_text(const cJSON *v) {
+  af_buf b = {0};
+  const cJSON *e;
+  cJSON_ArrayForEach(e, v) {
+    if (b.len) af_buf_puts(&b, ", ");
+    if (cJSON_IsString(e)) af_buf_printf(&b, "%s %s", e->string, e->valuestring);
+    else if (cJSON_IsNumber(e)) af_buf_printf(&b, "%s %g", e->string, e->valuedouble);
+  }
+  return b.len ? af_buf_take(&b) : (af_buf_free(&b), af_xstrdup("unknown"));
+}
+
+/* Starts the worker and reads its hello. 0 when it runs and is available; -1 otherwise, with the
+ * reason in w->why and err, and *how saying what happened: RESULT_CRASH (it died before its
+ * hello), RESULT_TIMEOUT (no hello in time), RESULT_ERROR (cannot start, no proper hello, or it
+ * says it is unavailable). */
+static int start_worker(conv_worker *w, af_err *err, result_status *how) {
+  *how = RESULT_ERROR;
+  if (spawn_worker(w, err)) {
+    set_unavailable(w, err->msg, NULL);
+    return -1;
+  }
+  char *line = NULL;
+  int unsent = 0, st = 0;
+  xstatus x = exchange(w, "", 0, now_s() + w->hello_timeout_s, &line, &unsent);
+  af_buf what = {0};
+  char *tail = NULL;
+  if (x != X_LINE) {
+    af_buf_printf(&what, "worker %s ", w->name);
+    if (x == X_TIMEOUT) {
+      af_buf_printf(&what, "gave no hello within %.1f s", w->hello_timeout_s);
+      kill_worker(w, &st);
+      *how = RESULT_TIMEOUT;
+    } else if (x == X_TOO_LONG) {
+      af_buf_puts(&what, "printed an endless line instead of its hello");
+      kill_worker(w, &st);
+    } else {
+      reap_worker(w, 1000, &st);
+      af_buf_puts(&what, "exited before its hello: ");
+      describe_status(&what, st);
+      *how = RESULT_CRASH;
+    }
+    tail = err_summary(w);
+    set_unavailable(w, what.s, tail);
+    af_fail(err, "%s", w->why);
+    free(tail);
+    af_buf_free(&what);
+    return -1;
+  }
+  cJSON *h = cJSON_Parse(line);
+  const cJSON *proto = cJSON_GetObjectItemCaseSensitive(h, "protocol");
+  const cJSON *avail = cJSON_GetObjectItemCaseSensitive(h, "available");
+  int rc = -1;
+  if (!cJSON_IsObject(h) || !cJSON_IsString(proto)) {
+    kill_worker(w, NULL);
+    af_buf_printf(&what, "worker %s said no proper hello (a JSON object with \"protocol\"); it said: %.150s", w->name,
+                  line);
+    set_unavailable(w, what.s, NULL);
+  } else if (strcmp(proto->valuestring, WORKER_PROTOCOL) != 0) {
+    kill_worker(w, NULL);
+    af_buf_printf(&what, "worker %s speaks protocol %.100s; aliasfuzz speaks " WORKER_PROTOCOL, w->name,
+                  proto->valuestring);
+    set_unavailable(w, what.s, NULL);
+  } else {
+    free(w->version);
+    w->version = versions_text(cJSON_GetObjectItemCaseSensitive(h, "versions"));
+    if (cJSON_IsFalse(avail)) {
+      const cJSON *reason = cJSON_GetObjectItemCaseSensitive(h, "reason");
+      stop_worker(w);
+      set_unavailable(w, cJSON_IsString(reason) ? reason->valuestring : "the worker says it is unavailable", NULL);
+    } else {
+      w->hello_state = 1;
+      w->ever_available = 1;
+      rc = 0;
+    }
+  }
+  if (rc) af_fail(err, "%s", w->why);
+  af_buf_free(&what);
+  cJSON_Delete(h);
+  free(line);
+  return rc;
+}
+
+int conv_worker_available(conv_worker *w, const char **why) {
+  pthread_mutex_lock(&w->mu);
+  check_owner(w);
+  if (w->hello_state == 0 && !w->pid) {
+    af_err err;
+    result_status how;
+    start_worker(w, &err, &how);
+  }
+  int ok = w->hello_state > 0;
+  *why = ok ? NULL : w->why;
+  pthread_mutex_unlock(&w->mu);
+  return ok;
+}
+
+const char *conv_worker_version(conv_worker *w) {
+  const char *why;
+  conv_worker_available(w, &why);
+  return w->version ? w->version : "unknown";
+}
+
+/* ---- requests and answers ---- */
+
+static char *build_request(const ir_program *p, af_tensor *const *inputs, double id, af_err *err) {
+  cJSON *root = cJSON_CreateObject();
+  cJSON_AddNumberToObject(root, "id", id);
+  char *ptext = codec_write_string(p);
+  cJSON *pj = cJSON_Parse(ptext);
+  free(ptext);
+  if (!pj) {
+    cJSON_Delete(root);
+    af_fail(err, "cannot re-read the program's own JSON form");
+    return NULL;
+  }
+  cJSON_AddItemToObject(root, "program", pj);
+  char *src = emit_torchscript(p, "program");
+  cJSON_AddStringToObject(root, "torchscript", src);
+  free(src);
+  cJSON_AddStringToObject(root, "function", "program");
+  cJSON *arr = cJSON_AddArrayToObject(root, "inputs");
+  for (int i = 0; i < p->ninputs; i++) {
+    const af_tensor *t = inputs[i];
+    int rank = at_tensor_rank(t), dt = at_tensor_dtype(t);
+    int64_t shape[AF_MAX_RANK];
+    if (dt < 0 || rank > AF_MAX_RANK) {
+      cJSON_Delete(root);
+      af_fail(err, "input %s: a tensor aliasfuzz cannot send", p->names[p->inputs[i].value]);
+      return NULL;
+    }
+    at_tensor_shape(t, shape);
+    size_t nbytes = (size_t)at_tensor_numel(t) * af_dtype_size((af_dtype)dt);
+    unsigned char *raw = af_xmalloc(nbytes ? nbytes : 1);
+    if (at_tensor_bytes(t, raw, nbytes, err)) {
+      free(raw);
+      cJSON_Delete(root);
+      return NULL;
+    }
+    char *b64 = b64_encode(raw, nbytes);
+    free(raw);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", p->names[p->inputs[i].value]);
+    cJSON *sh = cJSON_AddArrayToObject(o, "shape");
+    for (int d = 0; d < rank; d++) cJSON_AddItemToArray(sh, cJSON_CreateNumber((double)shape[d]));
+    cJSON_AddStringToObject(o, "dtype", af_dtype_name((af_dtype)dt));
+    cJSON_AddStringToObject(o, "data", b64);
+    free(b64);
+    cJSON_AddItemToArray(arr, o);
+  }
+  char *text = cJSON_PrintUnformatted(root);
+  cJSON_Delete(root);
+  size_t n = strlen(text);
+  char *line = af_xmalloc(n + 2);
+  memcpy(line, text, n);
+  line[n] = '\n';
+  line[n + 1] = 0;
+  cJSON_free(text);
+  return line;
+}
+
+/* A protocol tensor as a new af_tensor; -1 with what is wrong in err. */
+static int decode_tensor(const cJSON *o, af_tensor **out, af_err *err) {
+  *out = NULL;
+  const cJSON *shape = cJSON_GetObjectItemCaseSensitive(o, "shape");
+  const cJSON *dtype = cJSON_GetObjectItemCaseSensitive(o, "dtype");
+  const cJSON *data = cJSON_GetObjectItemCaseSensitive(o, "data");
+  if (!cJSON_IsObject(o)) return af_fail(err, "not a tensor object");
+  if (!cJSON_IsArray(shape)) return af_fail(err, "\"shape\" is not an array");
+  if (!cJSON_IsString(dtype)) return af_fail(err, "\"dtype\" is not a string");
+  if (!cJSON_IsString(data)) return af_fail(err, "\"data\" is not a base64 string");
+  af_dtype dt;
+  if (af_dtype_parse(dtype->valuestring, &dt))
+    return af_fail(err, "dtype '%s' is not one aliasfuzz models (float32, float64, int64, bool)", dtype->valuestring);
+  int rank = cJSON_GetArraySize(shape);
+  if (rank > AF_MAX_RANK) return af_fail(err, "rank %d is more than %d", rank, AF_MAX_RANK);
+  int64_t sh[AF_MAX_RANK];
+  double numel = 1;
+  af_buf sb = {0};
+  for (int d = 0; d < rank; d++) {
+    const cJSON *e = cJSON_GetArrayItem(shape, d);
+    if (!cJSON_IsNumber(e) || e->valuedouble < 0 || e->valuedouble != floor(e->valuedouble) || e->valuedouble > 1e12) {
+      af_buf_free(&sb);
+      return af_fail(err, "shape entry %d is not a size", d);
+    }
+    sh[d] = (int64_t)e->valuedouble;
+    numel *= e->valuedouble;
+    af_buf_printf(&sb, "%s%lld", d ? ", " : "", (long long)sh[d]);
+  }
+  unsigned char *raw;
+  size_t n;
+  if (b64_decode(data->valuestring, &raw, &n)) {
+    af_buf_free(&sb);
+    return af_fail(err, "\"data\" is not valid base64");
+  }
+  double want = numel * (double)af_dtype_size(dt);
+  int rc = 0;
+  if ((double)n != want)
+    rc = af_fail(err, "%zu bytes of data for shape [%s] %s (%.0f expected)", n, sb.s ? sb.s : "", af_dtype_name(dt),
+                 want);
+  else
+    rc = at_tensor_from_bytes(dt, rank, sh, raw, n, out, err);
+  free(raw);
+  af_buf_free(&sb);
+  return rc;
+}
+
+static void protocol_error(result *r, const conv_worker *w, const char *what) {
+  af_buf b = {0};
+  af_buf_printf(&b, "worker %s: protocol error: %s", w->name, what);
+  free(r->message);
+  r->message = af_buf_take(&b);
+}
+
+/* Fills r from a parsed answer. Returns the status; on a protocol error, RESULT_ERROR with
+ * the message set and *desync when the worker can no longer be trusted to stay in step. */
+static result_status read_answer(conv_worker *w, const cJSON *a, double id, const ir_program *p, result *r,
+                                 int *desync) {
+  af_err err;
+  const cJSON *jid = cJSON_GetObjectItemCaseSensitive(a, "id");
+  const cJSON *status = cJSON_GetObjectItemCaseSensitive(a, "status");
+  const cJSON *message = cJSON_GetObjectItemCaseSensitive(a, "message");
+  const cJSON *graph = cJSON_GetObjectItemCaseSensitive(a, "graph");
+  const cJSON *warnings = cJSON_GetObjectItemCaseSensitive(a, "warnings");
+  const cJSON *residual = cJSON_GetObjectItemCaseSensitive(a, "residual");
+  if (!cJSON_IsNumber(jid) || jid->valuedouble != id) {
+    *desync = 1;
+    snprintf(err.msg, sizeof err.msg, "answer for request id %s, expected %.0f",
+             cJSON_IsNumber(jid) ? "another" : "a missing", id);
+    protocol_error(r, w, err.msg);
+    return RESULT_ERROR;
+  }
+  if (!cJSON_IsString(status)) {
+    protocol_error(r, w, "answer without a \"status\" string");
+    return RESULT_ERROR;
+  }
+  /* graph text: warnings first, as comments */
+  af_buf g = {0};
+  const cJSON *e;
+  af_buf wl = {0};
+  if (cJSON_IsArray(warnings)) cJSON_ArrayForEach(e, warnings) if (cJSON_IsString(e)) {
+      af_buf_printf(&g, "# warning: %s\n", e->valuestring);
+      af_buf_printf(&wl, "%s%s", wl.len ? "; " : "", e->valuestring);
+    }
+  if (cJSON_IsString(graph)) af_buf_puts(&g, graph->valuestring);
+  free(r->graph);
+  r->graph = g.len ? af_buf_take(&g) : (af_buf_free(&g), NULL);
+  if (cJSON_IsNumber(residual)) r->residual = (int)residual->valuedouble;
+  const char *st = status->valuestring;
+  result_status rs;
+  if (!strcmp(st, "unsupported")) rs = RESULT_UNSUPPORTED;
+  else if (!strcmp(st, "error")) rs = RESULT_ERROR;
+  else if (!strcmp(st, "crash")) rs = RESULT_CRASH;
+  else if (!strcmp(st, "ok")) rs = RESULT_OK;
+  else {
+    snprintf(err.msg, sizeof err.msg, "unknown status '%.100s'", st);
+    protocol_error(r, w, err.msg);
+    af_buf_free(&wl);
+    return RESULT_ERROR;
+  }
+  if (rs != RESULT_OK) {
+    af_buf m = {0};
+    af_buf_printf(&m, "%s", cJSON_IsString(message) && *message->valuestring ? message->valuestring : st);
+    free(r->message);
+    r->message = af_buf_take(&m);
+    af_buf_free(&wl);
+    return rs;
+  }
+  if (wl.len) {
+    free(r->message);
+    r->message = af_buf_take(&wl);
+  }
+  af_buf_free(&wl);
+  const cJSON *outs = cJSON_GetObjectItemCaseSensitive(a, "outputs");
+  const cJSON *ins = cJSON_GetObjectItemCaseSensitive(a, "inputs");
+  if (!cJSON_IsArray(outs) || !cJSON_IsArray(ins)) {
+    protocol_error(r, w, "an ok answer needs \"outputs\" and \"inputs\" arrays");
+    return RESULT_ERROR;
+  }
+  int no = cJSON_GetArraySize(outs), ni = cJSON_GetArraySize(ins);
+  if (ni != p->ninputs) {
+    snprintf(err.msg, sizeof err.msg, "\"inputs\" has %d entries for %d program inputs", ni, p->ninputs);
+    protocol_error(r, w, err.msg);
+    return RESULT_ERROR;
+  }
+  af_tensor **o = af_xcalloc((size_t)no, sizeof *o), **in = af_xcalloc((size_t)ni, sizeof *in);
+  int bad = 0;
+  char what[1200];
+  for (int k = 0; k < no && !bad; k++)
+    if (decode_tensor(cJSON_GetArrayItem(outs, k), &o[k], &err)) {
+      snprintf(what, sizeof what, "output %d: %s", k, err.msg);
+      bad = 1;
+    }
+  for (int k = 0; k < ni && !bad; k++) {
+    const cJSON *t = cJSON_GetArrayItem(ins, k);
+    if (cJSON_IsNull(t)) continue;
+    if (decode_tensor(t, &in[k], &err)) {
+      snprintf(what, sizeof what, "input %d (%s): %s", k, p->names[p->inputs[k].value], err.msg);
+      bad = 1;
+    }
+  }
+  if (bad) {
+    inputs_free(no, o);
+    inputs_free(ni, in);
+    protocol_error(r, w, what);
+    return RESULT_ERROR;
+  }
+  r->noutputs = no;
+  r->outputs = o;
+  r->ninputs = ni;
+  r->inputs = in;
+  return RESULT_OK;
+}
+
+static result_status run_locked(conv_worker *w, const ir_program *p, af_tensor *const *inputs, result *r) {
+  af_err err;
+  check_owner(w);
+  if (w->hello_state < 0) {
+    af_buf b = {0};
+    af_buf_printf(&b, "worker %s is not available: %s", w->name, w->why ? w->why : "unknown reason");
+    free(r->message);
+    r->message = af_buf_take(&b);
+    return RESULT_ERROR;
+  }
+  if (!w->pid) {
+    /* first program, or a fresh worker after a crash: the hello comes again */
+    result_status how;
+    if (start_worker(w, &err, &how)) {
+      result_set_message(r, err.msg);
+      return how;
+    }
+  }
+  char *req = build_request(p, inputs, ++w->next_id, &err);
+  if (!req) {
+    result_set_message(r, err.msg);
+    return RESULT_ERROR;
+  }
+  w->errlen = 0;
+  char *line = NULL;
+  int unsent = 0, st = 0;
+  double t0 = now_s();
+  xstatus x = exchange(w, req, strlen(req), t0 + w->timeout_s, &line, &unsent);
+  free(req);
+  af_buf m = {0};
+  result_status rs;
+  if (x == X_TIMEOUT) {
+    kill_worker(w, &st);
+    af_buf_printf(&m, "worker %s gave no answer within %.1f s (killed; a fresh one serves the next program)", w->name,
+                  w->timeout_s);
+    rs = RESULT_TIMEOUT;
+  } else if (x == X_EOF) {
+    reap_worker(w, 1000, &st);
+    af_buf_printf(&m, "worker %s crashed: ", w->name);
+    describe_status(&m, st);
+    af_buf_puts(&m, " before answering");
+    rs = RESULT_CRASH;
+  } else if (x == X_TOO_LONG) {
+    kill_worker(w, &st);
+    af_buf_printf(&m, "worker %s: protocol error: an answer line longer than %zu bytes", w->name, WORKER_MAX_LINE);
+    rs = RESULT_ERROR;
+  } else {
+    cJSON *a = cJSON_Parse(line);
+    int desync = unsent;
+    if (!cJSON_IsObject(a)) {
+      char snippet[200];
+      snprintf(snippet, sizeof snippet, "%s", line);
+      af_buf_printf(&m, "worker %s: protocol error: the answer is not a JSON object: %s%s", w->name, snippet,
+                    strlen(line) >= sizeof snippet ? "..." : "");
+      desync = 1;
+      rs = RESULT_ERROR;
+    } else {
+      rs = read_answer(w, a, w->next_id, p, r, &desync);
+    }
+    cJSON_Delete(a);
+    if (desync) kill_worker(w, &st);
+  }
+  free(line);
+  if (rs == RESULT_CRASH || rs == RESULT_TIMEOUT || m.len) {
+    if (rs == RESULT_CRASH || rs == RESULT_TIMEOUT) {
+      char *tail = err_summary(w);
+      if (*tail) af_buf_printf(&m, "; stderr: %s", tail);
+      free(tail);
+    }
+    if (m.len) {
+      free(r->message);
+      r->message = af_buf_take(&m);
+    }
+  }
+  af_buf_free(&m);
+  return rs;
+}
+
+result_status conv_worker_run(conv_worker *w, const ir_program *p, af_tensor *const *inputs, result *r) {
+  pthread_mutex_lock(&w->mu);
+  result_status rs = run_locked(w, p, inputs, r);
+  pthread_mutex_unlock(&w->mu);
+  r->status = rs;
+  return rs;
+}
+
+/* ---- Python ---- */
+
+/* Runs `py -c "import torch"`, quietly; 1 when it exits 0 within the time limit. */
+static int python_imports_torch(const char *py, char *why, size_t whylen) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  const char *argv[] = {py, "-c", "import torch", NULL};
+  pid_t pid;
+  int rc = posix_spawnp(&pid, py, &fa, NULL, (char *const *)argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc) {
+    snprintf(why, whylen, "%s: %s", py, strerror(rc));
+    return 0;
+  }
+  int st = 0;
+  double deadline = now_s() + env_seconds("AF_WORKER_START_TIMEOUT", 120);
+  for (;;) {
+    pid_t r = waitpid(pid, &st, WNOHANG);
+    if (r == pid) break;
+    if (r < 0 && errno != EINTR) break;
+    if (now_s() > deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &st, 0);
+      snprintf(why, whylen, "%s: `import torch` took too long", py);
+      return 0;
+    }
+    sleep_ms(20);
+  }
+  if (WIFEXITED(st) && WEXITSTATUS(st) == 0) return 1;
+  snprintf(why, whylen, "%s: cannot import torch", py);
+  return 0;
+}
+
+static pthread_mutex_t python_mu = PTHREAD_MUTEX_INITIALIZER;
+
+const char *conv_worker_python(const char **why) {
+  static int done;
+  static char path[1024], reason[2048];
+  pthread_mutex_lock(&python_mu);
+  if (!done) {
+    done = 1;
+    const char *env = getenv("AF_PYTHON");
+    char one[600];
+    if (env && *env) {
+      if (python_imports_torch(env, one, sizeof one)) snprintf(path, sizeof path, "%s", env);
+      else snprintf(reason, sizeof reason, "AF_PYTHON=%s cannot import torch (%s)", env, one);
+    } else {
+      static const char *cands[] = {"python3", "/usr/bin/python3", "/usr/local/bin/python3", "python"};
+      af_buf tried = {0};
+      for (size_t i = 0; i < sizeof cands / sizeof cands[0] && !path[0]; i++) {
+        if (python_imports_torch(cands[i], one, sizeof one)) snprintf(path, sizeof path, "%s", cands[i]);
+        else af_buf_printf(&tried, "%s%s", tried.len ? "; " : "", one);
+      }
+      if (!path[0])
+        snprintf(reason, sizeof reason,
+                 "no Python interpreter that imports torch (tried %s); install python3-torch or set AF_PYTHON",
+                 tried.s ? tried.s : "nothing");
+      af_buf_free(&tried);
+    }
+  }
+  pthread_mutex_unlock(&python_mu);
+  if (why) *why = path[0] ? NULL : reason;
+  return path[0] ? path : NULL;
+}
+
+/* ---- converters ---- */
+
+typedef struct slot {
+  const conv_converter *c;
+  const char *script;  /* named: file in the workers folder */
+  char *command;       /* external: shell command */
+  conv_worker *w;      /* created on first use */
+  char *why;           /* why no worker could be created */
+  double timeout_s;    /* 0: default */
+} slot;
+
+static pthread_mutex_t slots_mu = PTHREAD_MUTEX_INITIALIZER;
+static slot **slots; /* each slot allocated once: pointers to it stay valid */
+static int nslots;
+
+static slot *slot_of(const conv_converter *c) {
+  for (int i = 0; i < nslots; i++)
+    if (slots[i]->c == c) return slots[i];
+  return NULL;
+}
+
+static slot *add_slot(const conv_converter *c, const char *script, const char *command) {
+  slots = af_xrealloc(slots, sizeof *slots * (size_t)(nslots + 1));
+  slot *s = slots[nslots++] = af_xcalloc(1, sizeof *s);
+  s->c = c;
+  s->script = script;
+  s->command = command ? af_xstrdup(command) : NULL;
+  return s;
+}
+
+static int registered_atexit;
+
+/* The worker of slot s, creating it on first use; NULL with s->why when it cannot be. */
+static conv_worker *slot_worker(slot *s) {
+  if (s->w || s->why) return s->w;
+  if (!registered_atexit) {
+    registered_atexit = 1;
+    atexit(conv_worker_shutdown_all);
+  }
+  if (s->command) {
+    s->w = conv_worker_new_shell(s->c->name, s->command);
+  } else {
+    const char *why;
+    const char *py = conv_worker_python(&why);
+    if (!py) {
+      s->why = af_xstrdup(why);
+      return NULL;
+    }
+    const char *dir = getenv("AF_WORKERS_DIR");
+    if (!dir || !*dir) dir = AF_WORKERS_DIR;
+    af_buf script = {0};
+    af_buf_printf(&script, "%s/%s", dir, s->script);
+    if (access(script.s, R_OK) != 0) {
+      af_buf b = {0};
+      af_buf_printf(&b, "worker script %s not found (set AF_WORKERS_DIR)", script.s);
+      s->why = af_buf_take(&b);
+      af_buf_free(&script);
+      return NULL;
+    }
+    const char *argv[] = {py, "-u", script.s, NULL};
+    s->w = conv_worker_new(s->c->name, argv);
+    af_buf_free(&script);
+  }
+  if (s->timeout_s > 0) conv_worker_set_timeouts(s->w, s->timeout_s, 0);
+  return s->w;
+}
+
+/* A converter the registry knows only through a worker: finds its slot, named ones on first use. */
+static slot *find_slot(const conv_converter *c);
+
+conv_worker *conv_worker_of(const conv_converter *c) {
+  pthread_mutex_lock(&slots_mu);
+  slot *s = find_slot(c);
+  conv_worker *w = s ? slot_worker(s) : NULL;
+  pthread_mutex_unlock(&slots_mu);
+  return w;
+}
+
+int conv_worker_set_timeout(const conv_converter *c, double seconds) {
+  pthread_mutex_lock(&slots_mu);
+  slot *s = find_slot(c);
+  if (s) {
+    s->timeout_s = seconds;
+    if (s->w) conv_worker_set_timeouts(s->w, seconds, 0);
+  }
+  pthread_mutex_unlock(&slots_mu);
+  return s ? 0 : -1;
+}
+
+static int wc_available(const conv_converter *c, const char **why) {
+  pthread_mutex_lock(&slots_mu);
+  slot *s = find_slot(c);
+  conv_worker *w = s ? slot_worker(s) : NULL;
+  pthread_mutex_unlock(&slots_mu);
+  if (!w) {
+    *why = s && s->why ? s->why : "not a worker converter";
+    return 0;
+  }
+  return conv_worker_available(w, why);
+}
+
+static const char *wc_version(const conv_converter *c) {
+  conv_worker *w = conv_worker_of(c);
+  return w ? conv_worker_version(w) : "unknown";
+}
+
+static result_status wc_convert(const conv_converter *c, const ir_program *p, void **state, result *r) {
+  (void)c, (void)p, (void)r;
+  *state = NULL; /* a worker converts and runs in one request: see wc_run */
+  return RESULT_OK;
+}
+
+static result_status wc_run(const conv_converter *c, void *state, const ir_program *p, af_tensor *const *inputs,
+                            result *r) {
+  (void)state;
+  conv_worker *w = conv_worker_of(c);
+  if (!w) {
+    pthread_mutex_lock(&slots_mu);
+    slot *s = find_slot(c);
+    af_buf b = {0};
+    af_buf_printf(&b, "converter %s is not available: %s", c->name, s && s->why ? s->why : "unknown reason");
+    pthread_mutex_unlock(&slots_mu);
+    free(r->message);
+    r->message = af_buf_take(&b);
+    return RESULT_ERROR;
+  }
+  return conv_worker_run(w, p, inputs, r);
+}
+
+static void wc_free_state(void *state) { (void)state; }
+
+#define WORKER_CONVERTER(var, cname, desc)                                                                   \
+  const conv_converter var = {.name = cname, .description = desc, .available = wc_available,               \
+                              .version = wc_version, .convert = wc_convert, .run = wc_run,                 \
+                              .free_state = wc_free_state};
+
+WORKER_CONVERTER(conv_onnx, "onnx",
+                 "external worker: torch.onnx.export of the scripted program, run in ONNX Runtime")
+WORKER_CONVERTER(conv_functorch, "functorch",
+                 "external worker: functorch.functionalize + make_fx of the scripted program, FX graph run")
+WORKER_CONVERTER(conv_tvm, "tvm", "external worker: TVM relay.frontend.from_pytorch, graph executor (where TVM is installed)")
+
+static const struct {
+  const conv_converter *c;
+  const char *script;
+} named[] = {
+    {&conv_onnx, "worker_onnx.py"},
+    {&conv_functorch, "worker_functorch.py"},
+    {&conv_tvm, "worker_tvm.py"},
+};
+
+static slot *find_slot(const conv_converter *c) {
+  slot *s = slot_of(c);
+  if (s) return s;
+  for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+    if (named[i].c == c) return add_slot(c, named[i].script, NULL);
+  return NULL;
+}
+
+/* External converters: each one its own allocation, found again by command. */
+typedef struct ext_converter {
+  conv_converter c;
+  char *name;
+  char *description;
+} ext_converter;
+
+const conv_converter *conv_worker_external(const char *command) {
+  if (!command || !*command) return NULL;
+  pthread_mutex_lock(&slots_mu);
+  const conv_converter *found = NULL;
+  for (int i = 0; i < nslots && !found; i++)
+    if (slots[i]->command && strcmp(slots[i]->command, command) == 0) found = slots[i]->c;
+  if (!found) {
+    ext_converter *e = af_xcalloc(1, sizeof *e);
+    af_buf b = {0};
+    af_buf_printf(&b, "external:%s", command);
+    e->name = af_buf_take(&b);
+    af_buf_printf(&b, "external worker: `%s` (aliasfuzz-worker/1)", command);
+    e->description = af_buf_take(&b);
+    e->c = (conv_converter){.name = e->name, .description = e->description, .available = wc_available,
+                            .version = wc_version, .convert = wc_convert, .run = wc_run,
+                            .free_state = wc_free_state};
+    add_slot(&e->c, NULL, command);
+    found = &e->c;
+  }
+  pthread_mutex_unlock(&slots_mu);
+  return found;
+}
+
+void conv_worker_shutdown_all(void) {
+  pthread_mutex_lock(&slots_mu);
+  for (int i = 0; i < nslots; i++)
+    if (slots[i]->w) {
+      pthread_mutex_lock(&slots[i]->w->mu);
+      stop_worker(slots[i]->w);
+      pthread_mutex_unlock(&slots[i]->w->mu);
+    }
+  pthread_mutex_unlock(&slots_mu);
+}

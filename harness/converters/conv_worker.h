@@ -1,0 +1,85 @@
+/* conv_worker.h - the client side of the external worker protocol ("aliasfuzz-worker/1",
+ * harness/workers/PROTOCOL.md), and the converters built on it: `onnx`, `functorch`, `tvm`
+ * (Python workers in harness/workers/) and `external:COMMAND` (any program speaking the protocol).
+ *
+ * A worker is a persistent child process: it says hello once, then answers one JSON request
+ * line with one JSON answer line, program after program. The client
+ *   - starts it lazily (first availability check or first program) in its own process group,
+ *     with close-on-exec pipes for stdin, stdout and stderr;
+ *   - enforces a deadline on every request (poll on the pipes; the worker's stderr is drained
+ *     all along and its tail kept for messages);
+ *   - maps what goes wrong to a result status: the worker exits or dies (stdout closes) ->
+ *     RESULT_CRASH; no answer by the deadline -> RESULT_TIMEOUT (the process group is killed);
+ *     an answer that is not JSON, has the wrong id, or breaks the protocol (bad base64, wrong
+ *     tensor sizes, unknown dtype, wrong number of inputs) -> RESULT_ERROR, message starting
+ *     "worker NAME: protocol error:". A worker that crashed, timed out or desynchronized the
+ *     stream is killed and reaped; the next request starts a fresh one.
+ *   - never takes the calling process down: SIGPIPE is ignored (when it was at its default),
+ *     writes are non-blocking, every child is reaped.
+ * A worker started by one process is not used by a forked child: the child starts its own.
+ *
+ * Environment: AF_PYTHON (interpreter for the named workers; otherwise the first of python3,
+ * /usr/bin/python3, /usr/local/bin/python3 that imports torch), AF_WORKERS_DIR (where the worker
+ * scripts live; default: the source tree's harness/workers), AF_WORKER_TIMEOUT (seconds per
+ * request, default 30), AF_WORKER_START_TIMEOUT (seconds until the hello, default 120),
+ * AF_WORKER_STDERR=1 (copy the workers' stderr to ours). */
+#ifndef CONV_WORKER_H
+#define CONV_WORKER_H
+
+#include "conv.h"
+
+typedef struct conv_worker conv_worker;
+
+/* A worker that runs argv (argv[0] is searched in PATH; copied). name is used in messages. Does
+ * not start it. new, free with conv_worker_free. */
+conv_worker *conv_worker_new(const char *name, const char *const *argv);
+/* A worker that runs `/bin/sh -c command`. new, free with conv_worker_free. */
+conv_worker *conv_worker_new_shell(const char *name, const char *command);
+/* Stops the worker (closes its stdin, then kills its process group if it lingers), reaps it
+ * and frees w. NULL is a no-op. */
+void conv_worker_free(conv_worker *w);
+
+/* Deadlines in seconds: per request, and from start to hello. <= 0 keeps the current value. */
+void conv_worker_set_timeouts(conv_worker *w, double request_s, double hello_s);
+
+/* Starts the worker if it is not running and reads its hello (once: the answer is cached).
+ * Returns 1 when the worker says it is available; otherwise 0 and *why (borrowed, valid until
+ * conv_worker_free) says why: the worker's own reason, or why it did not say hello. */
+int conv_worker_available(conv_worker *w, const char **why);
+/* "torch 1.13.0, onnx 1.12.0, ..." from the hello's versions, or "unknown"; borrowed. */
+const char *conv_worker_version(conv_worker *w);
+/* How many times the process was started (restarts included); for tests and statistics. */
+int conv_worker_starts(const conv_worker *w);
+/* pid of the running process, or 0. */
+int conv_worker_pid(const conv_worker *w);
+
+/* Sends p (its JSON form and TorchScript source) and the input tensors (borrowed, not changed),
+ * waits for the answer and fills r: status, message, graph (the worker's warnings first, as
+ * "# warning: " lines), outputs, final input states (NULL entries where the worker answered
+ * null), residual. Returns r->status. Starts or restarts the worker as needed. */
+result_status conv_worker_run(conv_worker *w, const ir_program *p, af_tensor *const *inputs, result *r);
+
+/* Interpreter for the Python workers: AF_PYTHON, or the first candidate that imports torch
+ * (checked once per process). NULL when none does, with *why (static) naming what was tried. */
+const char *conv_worker_python(const char **why);
+
+/* The converter for "external:COMMAND" (command run with /bin/sh -c). The same command gives
+ * the same converter; it lives until the process ends. NULL for an empty command. */
+const conv_converter *conv_worker_external(const char *command);
+
+/* For converters backed by a worker (the named ones and external ones): sets the per-request
+ * deadline in seconds. Returns 0, or -1 when c is not a worker converter. */
+int conv_worker_set_timeout(const conv_converter *c, double seconds);
+/* The worker behind a worker converter (created on first use; borrowed), or NULL when c is not
+ * a worker converter or its worker cannot be set up (no Python). */
+conv_worker *conv_worker_of(const conv_converter *c);
+
+/* Stops every worker the converters started (registered with atexit on first start). */
+void conv_worker_shutdown_all(void);
+
+/* Named worker converters */
+extern const conv_converter conv_onnx;
+extern const conv_converter conv_functorch;
+extern const conv_converter conv_tvm;
+
+#endif

@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+"""worker_onnx.py - aliasfuzz worker `onnx`: torch.onnx.export of the scripted program, run in
+ONNX Runtime. Speaks aliasfuzz-worker/1 (PROTOCOL.md).
+
+What it does with each program:
+  1. compiles the TorchScript source with torch.jit.CompilationUnit, plus a wrapper function that
+     calls the program and returns its outputs followed by every input after the call (a
+     functional graph can only show an input's final state as an output);
+  2. exports the wrapper with torch.onnx.export (opset --opset, default 16). When that export
+     fails but the program alone exports, the program's model is used and every input's final
+     state comes back null ("cannot express"), with a warning saying why;
+  3. runs the model in ONNX Runtime: the Python `onnxruntime` module where it imports, otherwise
+     the persistent Node helper ort_helper.js (npm onnxruntime-node, installed by
+     scripts/setup.sh).
+Exporter warnings (e.g. "Removing mutation ... This changes graph semantics") are returned in
+"warnings". An exporter UnsupportedOperatorError is "unsupported"; any other export or runtime
+failure is "error"; a dead runtime helper is "crash".
+
+Options: --opset N (env AF_ONNX_OPSET), --runtime auto|python|node (env AF_ONNX_RUNTIME),
+--node PATH (env AF_NODE), --no-return-inputs (export the program alone: inputs always null).
+"""
+
+import argparse
+import base64
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import warnings
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import afworker  # noqa: E402
+
+NOISE = ("no signature found for",)  # ScriptFunctions have no Python signature: harmless
+
+
+class RuntimeCrash(Exception):
+    """The runtime process died: reported as status "crash"."""
+
+
+class NodeRuntime:
+    """ONNX Runtime through the persistent Node helper."""
+
+    def __init__(self, node):
+        self.node = node
+        self.proc = None
+        self.version = None
+        self.next_id = 0
+
+    def start(self):
+        helper = os.path.join(HERE, "ort_helper.js")
+        if not os.path.isdir(os.path.join(HERE, "node_modules", "onnxruntime-node")):
+            raise RuntimeError("onnxruntime-node is not installed in %s (run scripts/setup.sh, or: cd harness/workers "
+                               "&& ONNXRUNTIME_NODE_INSTALL=skip npm install)" % HERE)
+        node = shutil.which(self.node) or self.node
+        self.proc = subprocess.Popen([node, helper], stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=HERE,
+                                     text=True, bufsize=1)
+        hello = self.proc.stdout.readline()
+        try:
+            h = json.loads(hello)
+        except ValueError:
+            self.stop()
+            raise RuntimeError("ort_helper.js did not say hello (got %r)" % hello[:200])
+        if "error" in h:
+            self.stop()
+            raise RuntimeError(h["error"])
+        self.version = h.get("onnxruntime")
+        self.node_version = h.get("node")
+
+    def stop(self):
+        if self.proc:
+            try:
+                self.proc.kill()
+                self.proc.wait()
+            except OSError:
+                pass
+        self.proc = None
+
+    def run(self, model, feeds):
+        """model: bytes; feeds: protocol tensors with names. Returns {name: protocol tensor}."""
+        if self.proc is None or self.proc.poll() is not None:
+            self.start()
+        self.next_id += 1
+        req = {"id": self.next_id, "model": base64.b64encode(model).decode("ascii"), "inputs": feeds}
+        try:
+            self.proc.stdin.write(json.dumps(req, separators=(",", ":")) + "\n")
+            self.proc.stdin.flush()
+            line = self.proc.stdout.readline()
+        except (BrokenPipeError, OSError):
+            line = ""
+        if not line:
+            code = self.proc.wait()
+            self.proc = None
+            how = "killed by signal %d" % -code if code < 0 else "exited with status %d" % code
+            raise RuntimeCrash("onnxruntime (node helper) %s while running the model" % how)
+        a = json.loads(line)
+        if a.get("status") != "ok":
+            raise RuntimeError(a.get("message", "unknown error"))
+        return {t["name"]: t for t in a["outputs"]}, [t["name"] for t in a["outputs"]]
+
+
+class PythonRuntime:
+    """ONNX Runtime through its Python module, where installed."""
+
+    def __init__(self, ort):
+        self.ort = ort
+        self.version = ort.__version__
+
+    def start(self):
+        pass
+
+    def run(self, model, feeds):
+        opts = self.ort.SessionOptions()
+        opts.intra_op_num_threads = 1
+        opts.inter_op_num_threads = 1
+        s = self.ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
+        wanted = {i.name for i in s.get_inputs()}
+        args = {f["name"]: afworker.decode_tensor(f).numpy() for f in feeds if f["name"] in wanted}
+        names = [o.name for o in s.get_outputs()]
+        vals = s.run(names, args)
+        return {n: afworker.encode_tensor(v, n) for n, v in zip(names, vals)}, names
+
+
+def make_runtime(kind, node):
+    """(runtime, None) or (None, reason)."""
+    reasons = []
+    if kind in ("auto", "python"):
+        try:
+            import onnxruntime
+            return PythonRuntime(onnxruntime), None
+        except Exception as e:
+            reasons.append("Python onnxruntime: %s" % e)
+            if kind == "python":
+                return None, "; ".join(reasons)
+    rt = NodeRuntime(node)
+    try:
+        rt.start()
+        return rt, None
+    except Exception as e:
+        reasons.append("Node onnxruntime-node: %s" % e)
+        return None, "no ONNX Runtime: " + "; ".join(reasons)
+
+
+def is_unsupported(torch, e):
+    cls = getattr(getattr(torch.onnx, "errors", None), "UnsupportedOperatorError", None)
+    if cls is not None and isinstance(e, cls):
+        return True
+    return bool(re.search(r"Exporting the operator .* to ONNX opset version \d+ is not supported", str(e)))
+
+
+class OnnxWorker:
+    def __init__(self, torch, onnx, runtime, opset, return_inputs):
+        self.torch, self.onnx, self.rt = torch, onnx, runtime
+        self.opset, self.return_inputs = opset, return_inputs
+
+    def export(self, fn, args, input_names, output_names, warns):
+        buf = io.BytesIO()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            self.torch.onnx.export(fn, args, buf, opset_version=self.opset, input_names=input_names,
+                                   output_names=output_names, do_constant_folding=True)
+        for w in caught:
+            msg = afworker.clean(w.message)
+            if not msg.startswith(NOISE) and msg not in warns:
+                warns.append(msg)
+        return buf.getvalue()
+
+    def handle(self, req):
+        torch = self.torch
+        warns = []
+        t0 = time.perf_counter()
+        out_names = ["output_%d" % k for k in range(req.noutputs)]
+        final_names = ["final_%s" % n for n in req.names]
+        model, with_inputs = None, False
+        try:
+            if self.return_inputs:
+                src, wname = afworker.wrapper_source(req)
+                fn = getattr(afworker.script_unit(src), wname)
+                try:
+                    model = self.export(fn, tuple(t.clone() for t in req.inputs), req.names,
+                                        out_names + final_names, warns)
+                    with_inputs = True
+                except Exception as e:
+                    first = afworker.exception_message(e)
+                    if is_unsupported(torch, e):
+                        return afworker.fail("unsupported", "torch.onnx.export: " + first, warnings=warns)
+                    warns.append("exporting with the final inputs as extra outputs failed (%s); exporting the "
+                                 "program alone, so final input states cannot be expressed" % first)
+            if model is None:
+                fn = getattr(afworker.script_unit(req.torchscript), req.function)
+                model = self.export(fn, tuple(t.clone() for t in req.inputs), req.names, out_names, warns)
+        except Exception as e:
+            status = "unsupported" if is_unsupported(torch, e) else "error"
+            return afworker.fail(status, "torch.onnx.export: " + afworker.exception_message(e), warnings=warns)
+        t1 = time.perf_counter()
+        try:
+            graph = self.onnx.helper.printable_graph(self.onnx.load_from_string(model).graph)
+        except Exception as e:
+            graph = "<cannot print the ONNX graph: %s>" % afworker.exception_message(e)
+        feeds = [dict(spec, name=n) for spec, n in zip(req.input_specs, req.names)]
+        try:
+            results, order = self.rt.run(model, feeds)
+        except RuntimeCrash as e:
+            return afworker.fail("crash", str(e), graph=graph, warnings=warns)
+        except Exception as e:
+            return afworker.fail("error", "onnxruntime: " + afworker.clean(e), graph=graph, warnings=warns)
+        t2 = time.perf_counter()
+        # By name; an exporter that renamed outputs is read by position instead.
+        want = out_names + (final_names if with_inputs else [])
+        if all(n in results for n in want):
+            vals = [results[n] for n in want]
+        elif len(order) == len(want):
+            vals = [results[n] for n in order]
+            warns.append("model outputs are named %s, not %s: read by position" % (order, want))
+        else:
+            return afworker.fail("error", "the model has %d outputs (%s), %d expected" % (len(order), ", ".join(order),
+                                                                                    len(want)),
+                                 graph=graph, warnings=warns)
+        for v in vals:
+            v.pop("name", None)
+        outputs = vals[:req.noutputs]
+        inputs = vals[req.noutputs:] if with_inputs else [None] * len(req.names)
+        return afworker.ok(outputs, inputs, graph=graph, warnings=warns,
+                           timing={"export_s": round(t1 - t0, 4), "run_s": round(t2 - t1, 4)})
+
+
+def main():
+    ap = argparse.ArgumentParser(description="aliasfuzz onnx worker (speaks aliasfuzz-worker/1 on stdin/stdout)")
+    ap.add_argument("--opset", type=int, default=int(os.environ.get("AF_ONNX_OPSET", "16")))
+    ap.add_argument("--runtime", choices=("auto", "python", "node"), default=os.environ.get("AF_ONNX_RUNTIME", "auto"))
+    ap.add_argument("--node", default=os.environ.get("AF_NODE", "node"))
+    ap.add_argument("--no-return-inputs", action="store_true")
+    args = ap.parse_args()
+    afworker._protect_stdout()
+
+    versions = {"python": sys.version.split()[0], "opset": args.opset}
+    torch, why = afworker.find_torch()
+    onnx, worker = None, None
+    if torch is not None:
+        versions["torch"] = torch.__version__
+        try:
+            import onnx
+            versions["onnx"] = onnx.__version__
+        except Exception as e:
+            onnx, why = None, "cannot import onnx: %s (install python3-onnx)" % e
+    if torch is not None and onnx is not None:
+        rt, why = make_runtime(args.runtime, args.node)
+        if rt is not None:
+            if isinstance(rt, NodeRuntime):
+                versions["onnxruntime"] = "%s (node %s)" % (rt.version, rt.node_version)
+            else:
+                versions["onnxruntime"] = "%s (python)" % rt.version
+            worker = OnnxWorker(torch, onnx, rt, args.opset, not args.no_return_inputs)
+            why = warm_up(worker)
+            if why:
+                worker = None
+    afworker.serve("onnx", versions, worker.handle if worker else None, available=worker is not None, reason=why)
+
+
+def warm_up(worker):
+    """Exports and runs a one-line program, so the first real request does not pay for lazy
+    initialization and a broken installation shows up as unavailable. None or the reason."""
+    import torch
+    x = torch.ones(2)
+    req = afworker.Request({"id": 0, "program": {"inputs": [{"name": "x"}], "outputs": ["r"]},
+                            "torchscript": "def program(x: Tensor) -> Tensor:\n    r = torch.mul(x, 2)\n    return r\n",
+                            "inputs": [afworker.encode_tensor(x, "x")]})
+    a = worker.handle(req)
+    if a["status"] != "ok":
+        return "warm-up program failed: %s" % a.get("message")
+    return None
+
+
+if __name__ == "__main__":
+    main()
