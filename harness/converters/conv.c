@@ -12,13 +12,28 @@ static const conv_converter *const registry[] = {
     &conv_tvm,
 };
 
-int conv_count(void) { return (int)(sizeof registry / sizeof registry[0]); }
-const conv_converter *conv_get(int i) { return i >= 0 && i < conv_count() ? registry[i] : NULL; }
+#define NBUILTIN ((int)(sizeof registry / sizeof registry[0]))
+
+/* Converters registered at run time (tests, embedders). */
+static const conv_converter *extra[16];
+static int nextra;
+
+int conv_register(const conv_converter *c) {
+  if (nextra >= (int)(sizeof extra / sizeof extra[0]) || conv_find(c->name)) return -1;
+  extra[nextra++] = c;
+  return 0;
+}
+
+int conv_count(void) { return NBUILTIN + nextra; }
+const conv_converter *conv_get(int i) {
+  if (i < 0 || i >= conv_count()) return NULL;
+  return i < NBUILTIN ? registry[i] : extra[i - NBUILTIN];
+}
 
 const conv_converter *conv_find(const char *name) {
   if (strncmp(name, "external:", 9) == 0) return conv_worker_external(name + 9);
   for (int i = 0; i < conv_count(); i++)
-    if (strcmp(registry[i]->name, name) == 0) return registry[i];
+    if (strcmp(conv_get(i)->name, name) == 0) return conv_get(i);
   return NULL;
 }
 

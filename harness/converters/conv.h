@@ -38,6 +38,9 @@ struct conv_converter {
 int conv_count(void);
 const conv_converter *conv_get(int i);
 const conv_converter *conv_find(const char *name); /* NULL when unknown */
+/* Adds a converter (borrowed; must outlive its use) for this process and the children it forks.
+ * -1 when the name is taken or the table is full. */
+int conv_register(const conv_converter *c);
 
 /* Converts and runs p with c on fresh inputs; everything ends up in r (status, message, graph,
  * outputs, final inputs). Returns 0 unless the inputs could not be built. */
