@@ -198,8 +198,14 @@ conv_worker *conv_worker_new(const char *name, const char *const *argv) {
 }
 
 conv_worker *conv_worker_new_shell(const char *name, const char *command) {
-  const char *argv[] = {"/bin/sh", "-c", command, NULL};
-  return conv_worker_new(name, argv);
+  /* A simple command is exec'd by the shell, so the worker is our child itself and its death by
+   * a signal reads as such (not as a shell's exit status 128+N). */
+  af_buf b = {0};
+  af_buf_printf(&b, "%s%s", strpbrk(command, ";&|()`\n") ? "" : "exec ", command);
+  const char *argv[] = {"/bin/sh", "-c", b.s, NULL};
+  conv_worker *w = conv_worker_new(name, argv);
+  af_buf_free(&b);
+  return w;
 }
 
 void conv_worker_set_timeouts(conv_worker *w, double request_s, double hello_s) {
@@ -1031,16 +1037,153 @@ static result_status wc_run(const conv_converter *c, void *state, const ir_progr
 
 static void wc_free_state(void *state) { (void)state; }
 
-#define WORKER_CONVERTER(var, cname, desc)                                                                   \
+/* repro.py snippets (see conv.h): the same conversion as the worker, with PyTorch alone plus the
+ * converter's own runtime (ONNX Runtime from Python where it imports, else aliasfuzz's Node
+ * helper; TVM). Keep them in step with worker_*.py. */
+static const char repro_onnx[] =
+    "import base64, io, json, os, subprocess, warnings\n"
+    "ONNX_OPSET = int(os.environ.get('AF_ONNX_OPSET', '16'))\n"
+    "ORT_HELPER = os.environ.get('AF_ORT_HELPER', '" AF_WORKERS_DIR "/ort_helper.js')\n"
+    "\n"
+    "def wrapper_source(src, names, nout):\n"
+    "    \"\"\"The program plus af_returns_inputs: its outputs, then every input after the call.\"\"\"\n"
+    "    res = 'af_result'\n"
+    "    while res in names:\n"
+    "        res += '_'\n"
+    "    call = 'program(%s)' % ', '.join(names)\n"
+    "    body = ['    ' + call] if nout == 0 else ['    %s = %s' % (res, call)]\n"
+    "    items = [] if nout == 0 else [res] if nout == 1 else ['%s[%d]' % (res, k) for k in range(nout)]\n"
+    "    items += names\n"
+    "    ret = '(%s,)' % items[0] if len(items) == 1 else '(%s)' % ', '.join(items)\n"
+    "    return '%s\\n\\n\\ndef af_returns_inputs(%s):\\n%s\\n    return %s\\n' % (\n"
+    "        src.rstrip('\\n'), ', '.join('%s: Tensor' % n for n in names), '\\n'.join(body), ret)\n"
+    "\n"
+    "def onnx_export(fn, inputs, names, outs):\n"
+    "    buf = io.BytesIO()\n"
+    "    with warnings.catch_warnings(record=True) as caught:\n"
+    "        warnings.simplefilter('always')\n"
+    "        torch.onnx.export(fn, tuple(t.clone() for t in inputs), buf, opset_version=ONNX_OPSET,\n"
+    "                          input_names=names, output_names=outs, do_constant_folding=True)\n"
+    "    for w in caught:\n"
+    "        if 'no signature found' not in str(w.message):\n"
+    "            print('exporter warning:', w.message)\n"
+    "    return buf.getvalue()\n"
+    "\n"
+    "def onnx_run(model, names, inputs):\n"
+    "    \"\"\"ONNX Runtime: its Python module where it imports, else aliasfuzz's Node helper.\"\"\"\n"
+    "    try:\n"
+    "        import onnxruntime\n"
+    "    except ImportError:\n"
+    "        onnxruntime = None\n"
+    "    if onnxruntime is not None:\n"
+    "        s = onnxruntime.InferenceSession(model, providers=['CPUExecutionProvider'])\n"
+    "        want = {i.name for i in s.get_inputs()}\n"
+    "        return [torch.from_numpy(o) for o in s.run(None, {n: t.numpy() for n, t in zip(names, inputs) if n in want})]\n"
+    "    import numpy as np\n"
+    "    feeds = [{'name': n, 'shape': list(t.shape), 'dtype': str(t.dtype).replace('torch.', ''),\n"
+    "              'data': base64.b64encode(t.contiguous().numpy().tobytes()).decode()} for n, t in zip(names, inputs)]\n"
+    "    req = json.dumps({'id': 1, 'model': base64.b64encode(model).decode(), 'inputs': feeds})\n"
+    "    p = subprocess.run([os.environ.get('AF_NODE', 'node'), ORT_HELPER], input=req + '\\n', capture_output=True, text=True)\n"
+    "    lines = p.stdout.splitlines()\n"
+    "    if len(lines) < 2:\n"
+    "        raise RuntimeError('%s failed: %s' % (ORT_HELPER, (p.stdout + p.stderr)[-2000:]))\n"
+    "    a = json.loads(lines[1])\n"
+    "    if a['status'] != 'ok':\n"
+    "        raise RuntimeError('onnxruntime: ' + a['message'])\n"
+    "    return [torch.from_numpy(np.frombuffer(base64.b64decode(o['data']), dtype=o['dtype']).copy().reshape(o['shape']))\n"
+    "            for o in a['outputs']]\n"
+    "\n"
+    "def convert_and_run(src, converted, inputs):\n"
+    "    names = [i[0] for i in INPUTS]\n"
+    "    nout = len(OUTPUT_NAMES)\n"
+    "    outs = ['output_%d' % k for k in range(nout)]\n"
+    "    try:\n"
+    "        fn = torch.jit.CompilationUnit(wrapper_source(src, names, nout)).af_returns_inputs\n"
+    "        model, with_inputs = onnx_export(fn, inputs, names, outs + ['final_' + n for n in names]), True\n"
+    "    except torch.onnx.errors.UnsupportedOperatorError:\n"
+    "        raise\n"
+    "    except Exception as e:\n"
+    "        print('exporting with the final inputs as extra outputs failed (%s); exporting the program alone' %\n"
+    "              str(e).strip().splitlines()[0])\n"
+    "        model, with_inputs = onnx_export(torch.jit.CompilationUnit(src).program, inputs, names, outs), False\n"
+    "    vals = onnx_run(model, names, inputs)\n"
+    "    return vals[:nout], vals[nout:] if with_inputs else [None] * len(names)\n";
+
+static const char repro_functorch[] =
+    "def convert_and_run(src, converted, inputs):\n"
+    "    from functorch import functionalize, make_fx\n"
+    "    fn = torch.jit.CompilationUnit(src).program\n"
+    "    gm = make_fx(functionalize(fn))(*[t.clone() for t in inputs])\n"
+    "    print('--- functionalized FX graph ---')\n"
+    "    print(gm.code)\n"
+    "    state = [t.clone() for t in inputs]\n"
+    "    return as_list(gm(*state)), state\n";
+
+static const char repro_tvm[] =
+    "def wrapper_source(src, names, nout):\n"
+    "    \"\"\"The program plus af_returns_inputs: its outputs, then every input after the call.\"\"\"\n"
+    "    res = 'af_result'\n"
+    "    while res in names:\n"
+    "        res += '_'\n"
+    "    call = 'program(%s)' % ', '.join(names)\n"
+    "    body = ['    ' + call] if nout == 0 else ['    %s = %s' % (res, call)]\n"
+    "    items = [] if nout == 0 else [res] if nout == 1 else ['%s[%d]' % (res, k) for k in range(nout)]\n"
+    "    items += names\n"
+    "    ret = '(%s,)' % items[0] if len(items) == 1 else '(%s)' % ', '.join(items)\n"
+    "    return '%s\\n\\n\\ndef af_returns_inputs(%s):\\n%s\\n    return %s\\n' % (\n"
+    "        src.rstrip('\\n'), ', '.join('%s: Tensor' % n for n in names), '\\n'.join(body), ret)\n"
+    "\n"
+    "def convert_and_run(src, converted, inputs):\n"
+    "    import os\n"
+    "    os.environ.setdefault('TOPHUB_LOCATION', 'NONE')\n"
+    "    import numpy as np\n"
+    "    for alias, real in (('int', int), ('float', float), ('bool', bool), ('object', object), ('complex', complex),\n"
+    "                        ('str', str)):\n"
+    "        if alias not in np.__dict__:\n"
+    "            setattr(np, alias, real)\n"
+    "    import tvm\n"
+    "    from tvm import relay\n"
+    "    from tvm.contrib import graph_executor\n"
+    "    names = [i[0] for i in INPUTS]\n"
+    "    nout = len(OUTPUT_NAMES)\n"
+    "    shapes = [(n, (list(t.shape), str(t.dtype).replace('torch.', ''))) for n, t in zip(names, inputs)]\n"
+    "    try:\n"
+    "        fn = torch.jit.CompilationUnit(wrapper_source(src, names, nout)).af_returns_inputs\n"
+    "        mod, params = relay.frontend.from_pytorch(fn, shapes)\n"
+    "        with_inputs = True\n"
+    "    except NotImplementedError:\n"
+    "        raise\n"
+    "    except Exception as e:\n"
+    "        print('converting with the final inputs as extra outputs failed (%s); converting the program alone' %\n"
+    "              str(e).strip().splitlines()[0])\n"
+    "        mod, params = relay.frontend.from_pytorch(torch.jit.CompilationUnit(src).program, shapes)\n"
+    "        with_inputs = False\n"
+    "    print('--- Relay module ---')\n"
+    "    print(mod.astext(show_meta_data=False))\n"
+    "    dev = tvm.cpu(0)\n"
+    "    with tvm.transform.PassContext(opt_level=3):\n"
+    "        lib = relay.build(mod, target='llvm', params=params)\n"
+    "    m = graph_executor.GraphModule(lib['default'](dev))\n"
+    "    present = {p.name_hint for p in mod['main'].params}\n"
+    "    for n, t in zip(names, inputs):\n"
+    "        if n in present:\n"
+    "            m.set_input(n, tvm.nd.array(t.numpy(), dev))\n"
+    "    m.run()\n"
+    "    vals = [torch.from_numpy(m.get_output(k).numpy()) for k in range(m.get_num_outputs())]\n"
+    "    return vals[:nout], vals[nout:] if with_inputs else [None] * len(names)\n";
+
+#define WORKER_CONVERTER(var, cname, desc, repro)                                                            \
   const conv_converter var = {.name = cname, .description = desc, .available = wc_available,               \
                               .version = wc_version, .convert = wc_convert, .run = wc_run,                 \
-                              .free_state = wc_free_state};
+                              .free_state = wc_free_state, .repro_py = repro};
 
 WORKER_CONVERTER(conv_onnx, "onnx",
-                 "external worker: torch.onnx.export of the scripted program, run in ONNX Runtime")
+                 "external worker: torch.onnx.export of the scripted program, run in ONNX Runtime", repro_onnx)
 WORKER_CONVERTER(conv_functorch, "functorch",
-                 "external worker: functorch.functionalize + make_fx of the scripted program, FX graph run")
-WORKER_CONVERTER(conv_tvm, "tvm", "external worker: TVM relay.frontend.from_pytorch, graph executor (where TVM is installed)")
+                 "external worker: functorch.functionalize + make_fx of the scripted program, FX graph run",
+                 repro_functorch)
+WORKER_CONVERTER(conv_tvm, "tvm", "external worker: TVM relay.frontend.from_pytorch, graph executor (where TVM is installed)",
+                 repro_tvm)
 
 static const struct {
   const conv_converter *c;

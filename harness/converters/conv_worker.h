@@ -33,7 +33,8 @@ typedef struct conv_worker conv_worker;
 /* A worker that runs argv (argv[0] is searched in PATH; copied). name is used in messages. Does
  * not start it. new, free with conv_worker_free. */
 conv_worker *conv_worker_new(const char *name, const char *const *argv);
-/* A worker that runs `/bin/sh -c command`. new, free with conv_worker_free. */
+/* A worker that runs `/bin/sh -c command` (`exec command` for a simple command). new, free with
+ * conv_worker_free. */
 conv_worker *conv_worker_new_shell(const char *name, const char *command);
 /* Stops the worker (closes its stdin, then kills its process group if it lingers), reaps it
  * and frees w. NULL is a no-op. */

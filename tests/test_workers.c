@@ -1,0 +1,303 @@
+/* test_workers.c - the external worker client (conv_worker.c) against misbehaving workers
+ * (tests/workers/misbehave.py, raw protocol, no torch), and the named workers.
+ *
+ *   test_workers        the client: crashes, hangs, garbage, wrong sizes, hello failures, the tvm
+ *                       worker saying it is unavailable (quick: a few seconds)
+ *   test_workers real   the onnx and functorch workers on corpus cases (starts PyTorch twice) */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../harness/codec.h"
+#include "../harness/converters/conv_worker.h"
+#include "../harness/eager.h"
+#include "../oracle/oracle.h"
+#include "tap.h"
+
+#define MISBEHAVE "python3 " AF_SOURCE_DIR "/tests/workers/misbehave.py"
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* `r = x.alias(); return r`, with meta {"misbehave": how} (how may be ""). n elements of x. */
+static ir_program *echo_program(const char *how, int n) {
+  char text[1024];
+  snprintf(text, sizeof text,
+           "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [%d], \"dtype\": \"float32\"}], "
+           "\"body\": [{\"out\": \"r\", \"op\": \"alias\", \"args\": [\"x\"]}], \"outputs\": [\"r\"], "
+           "\"meta\": {\"misbehave\": \"%s\"}}",
+           n, how);
+  ir_program *p = NULL;
+  af_err err;
+  if (codec_read_string(text, "echo", &p, &err)) fprintf(stderr, "echo_program: %s\n", err.msg);
+  return p;
+}
+
+/* Runs p through c and judges it against eager; returns the verdict, message in *msg (new). */
+static oracle_verdict judge(const conv_converter *c, const ir_program *p, char **msg) {
+  result eager, conv;
+  af_err err;
+  result_init(&eager);
+  result_init(&conv);
+  *msg = NULL;
+  if (eager_run(p, &eager, &err) || conv_execute(c, p, &conv, &err)) {
+    *msg = strdup(err.msg);
+    result_clear(&eager);
+    result_clear(&conv);
+    return V_COUNT;
+  }
+  char *detail = NULL;
+  oracle_verdict v = oracle_judge(p, &eager, &conv, NULL, &detail);
+  *msg = strdup(conv.message ? conv.message : detail ? detail : "");
+  free(detail);
+  result_clear(&eager);
+  result_clear(&conv);
+  return v;
+}
+
+/* Judges an echo program with the given misbehaviour and checks the verdict and message. */
+static void expect(const conv_converter *c, const char *how, oracle_verdict want, const char *needle) {
+  ir_program *p = echo_program(how, 6);
+  char *msg;
+  oracle_verdict v = judge(c, p, &msg);
+  CHECK(v == want, "misbehave '%s': verdict %s, want %s (%s)", how, oracle_verdict_name(v), oracle_verdict_name(want),
+        msg);
+  if (needle) CHECK(msg && strstr(msg, needle), "misbehave '%s': message names '%s': %s", how, needle, msg);
+  free(msg);
+  ir_program_free(p);
+}
+
+static const conv_converter *misbehave(void) {
+  const conv_converter *c = conv_find("external:" MISBEHAVE);
+  conv_worker_set_timeout(c, 1.5);
+  return c;
+}
+
+static int alive(int pid) { return pid > 0 && (kill(pid, 0) == 0 || errno != ESRCH); }
+
+TEST(external_names_resolve_to_one_converter_per_command) {
+  const conv_converter *a = conv_find("external:" MISBEHAVE), *b = conv_find("external:" MISBEHAVE);
+  CHECK(a && a == b, "the same command gives the same converter");
+  CHECK(a && strcmp(a->name, "external:" MISBEHAVE) == 0, "named after its command: %s", a ? a->name : "(null)");
+  CHECK(conv_find("external:") == NULL, "an empty command is no converter");
+  CHECK(conv_worker_set_timeout(conv_find("script"), 1) == -1, "script is no worker converter");
+}
+
+TEST(worker_is_kept_alive_across_programs) {
+  const conv_converter *c = misbehave();
+  const char *why;
+  CHECK(c->available(c, &why), "misbehave says hello: %s", why ? why : "");
+  CHECK(strstr(c->version(c), "misbehave 1") != NULL, "version from the hello: %s", c->version(c));
+  conv_worker *w = conv_worker_of(c);
+  int starts = conv_worker_starts(w), pid = conv_worker_pid(w);
+  for (int i = 0; i < 3; i++) expect(c, "", V_PASS, NULL);
+  CHECK(conv_worker_starts(w) == starts && conv_worker_pid(w) == pid, "one process served all three (starts %d -> %d)",
+        starts, conv_worker_starts(w));
+}
+
+TEST(worker_exiting_mid_request_is_a_crash_and_the_next_request_works) {
+  const conv_converter *c = misbehave();
+  conv_worker *w = conv_worker_of(c);
+  int starts = conv_worker_starts(w);
+  double t0 = now_s();
+  expect(c, "exit", V_CRASH, "exited with status 3");
+  CHECK(now_s() - t0 < 1.0, "noticed at once, not at the deadline (%.2f s)", now_s() - t0);
+  expect(c, "", V_PASS, NULL);
+  CHECK(conv_worker_starts(w) == starts + 1, "restarted once (starts %d -> %d)", starts, conv_worker_starts(w));
+}
+
+TEST(worker_killed_by_a_signal_is_a_crash_and_the_next_request_works) {
+  const conv_converter *c = misbehave();
+  expect(c, "segv", V_CRASH, "signal 11");
+  expect(c, "", V_PASS, NULL);
+}
+
+TEST(worker_hanging_past_the_deadline_is_a_timeout_and_is_killed) {
+  const conv_converter *c = misbehave();
+  conv_worker *w = conv_worker_of(c);
+  expect(c, "", V_PASS, NULL); /* make sure it runs, to know its pid */
+  int pid = conv_worker_pid(w);
+  double t0 = now_s();
+  expect(c, "hang", V_TIMEOUT, "no answer within 1.5 s");
+  double dt = now_s() - t0;
+  CHECK(dt >= 1.4 && dt < 4.0, "took the deadline, not more (%.2f s)", dt);
+  CHECK(!alive(pid), "the hung process %d is gone (killed and reaped)", pid);
+  expect(c, "", V_PASS, NULL);
+  CHECK(conv_worker_pid(w) != pid && alive(conv_worker_pid(w)), "a fresh process serves the next program");
+}
+
+TEST(worker_printing_invalid_json_is_an_error_and_the_next_request_works) {
+  const conv_converter *c = misbehave();
+  conv_worker *w = conv_worker_of(c);
+  int starts = conv_worker_starts(w);
+  expect(c, "garbage", V_ERROR, "not a JSON object");
+  expect(c, "", V_PASS, NULL);
+  CHECK(conv_worker_starts(w) == starts + 1, "a worker out of step is replaced (starts %d -> %d)", starts,
+        conv_worker_starts(w));
+}
+
+TEST(worker_answering_wrong_tensor_sizes_is_an_error_and_the_next_request_works) {
+  const conv_converter *c = misbehave();
+  expect(c, "wrong-size", V_ERROR, "20 bytes of data for shape [6] float32 (24 expected)");
+  expect(c, "", V_PASS, NULL);
+}
+
+TEST(worker_answering_another_request_id_is_an_error) {
+  const conv_converter *c = misbehave();
+  expect(c, "wrong-id", V_ERROR, "protocol error");
+  expect(c, "", V_PASS, NULL);
+}
+
+TEST(worker_flooding_its_stderr_does_not_block) {
+  const conv_converter *c = misbehave();
+  expect(c, "flood", V_PASS, NULL);
+}
+
+TEST(worker_that_stops_reading_a_large_request_is_a_crash_not_a_sigpipe) {
+  const conv_converter *c = conv_find("external:" MISBEHAVE " --exit-on-request");
+  conv_worker_set_timeout(c, 5);
+  ir_program *p = echo_program("", 1 << 20); /* a 5 MiB request line: the pipe fills */
+  char *msg;
+  oracle_verdict v = judge(c, p, &msg);
+  CHECK(v == V_CRASH, "verdict %s (%s)", oracle_verdict_name(v), msg);
+  CHECK(msg && strstr(msg, "exited with status 4"), "message: %s", msg);
+  free(msg);
+  ir_program_free(p);
+}
+
+static void expect_unavailable(const char *args, const char *needle) {
+  char name[512];
+  snprintf(name, sizeof name, "external:" MISBEHAVE " %s", args);
+  const conv_converter *c = conv_find(name);
+  conv_worker_set_timeout(c, 1.5);
+  conv_worker_set_timeouts(conv_worker_of(c), 0, 1.5);
+  const char *why = NULL;
+  int ok = c->available(c, &why);
+  CHECK(!ok, "%s: unavailable", args);
+  CHECK(why && strstr(why, needle), "%s: why names '%s': %s", args, needle, why ? why : "(null)");
+  /* a program sent to it anyway is an error, and says why */
+  char *msg;
+  ir_program *p = echo_program("", 2);
+  oracle_verdict v = judge(c, p, &msg);
+  CHECK(v == V_ERROR && msg && strstr(msg, needle), "%s: a program gets converter-error naming why: %s %s", args,
+        oracle_verdict_name(v), msg);
+  free(msg);
+  ir_program_free(p);
+}
+
+TEST(worker_dying_before_its_hello_is_unavailable_with_its_stderr) {
+  expect_unavailable("--hello die", "exited before its hello: exited with status 7");
+  expect_unavailable("--hello die", "dying before the hello, as asked");
+}
+
+TEST(worker_with_a_bad_hello_is_unavailable) {
+  expect_unavailable("--hello garbage", "no proper hello");
+  expect_unavailable("--hello old-protocol", "speaks protocol aliasfuzz-worker/0");
+  expect_unavailable("--hello silent", "gave no hello within 1.5 s");
+  expect_unavailable("--hello unavailable", "misbehave is unavailable, as asked");
+}
+
+TEST(missing_worker_program_is_unavailable) {
+  const conv_converter *c = conv_find("external:/nonexistent/aliasfuzz-worker");
+  const char *why = NULL;
+  CHECK(!c->available(c, &why), "unavailable");
+  CHECK(why && strstr(why, "exited before its hello: exited with status 127"), "why: %s", why ? why : "(null)");
+}
+
+TEST(tvm_worker_says_tvm_is_not_installed) {
+  const conv_converter *c = conv_find("tvm");
+  CHECK(c != NULL, "tvm is registered");
+  if (!c) return;
+  const char *why = NULL;
+  int ok = c->available(c, &why);
+  const char *pywhy = NULL;
+  if (!conv_worker_python(&pywhy)) {
+    CHECK(!ok && why && strstr(why, "imports torch"), "no Python with torch here, and tvm says so: %s", why);
+    return;
+  }
+  CHECK(!ok, "tvm is unavailable on this machine");
+  CHECK(why && strstr(why, "TVM is not installed"), "why: %s", why ? why : "(null)");
+}
+
+/* ---- real workers (`test_workers real`) ---- */
+
+static void expect_file(const char *conv, const char *file, oracle_verdict want, const char *needle) {
+  const conv_converter *c = conv_find(conv);
+  const char *why = NULL;
+  if (!c || !c->available(c, &why)) {
+    CHECK(0, "%s is available: %s", conv, why ? why : "not registered");
+    return;
+  }
+  ir_program *p = NULL;
+  af_err err;
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", AF_SOURCE_DIR, file);
+  if (codec_read_file(path, &p, &err)) {
+    CHECK(0, "%s", err.msg);
+    return;
+  }
+  char *msg;
+  oracle_verdict v = judge(c, p, &msg);
+  CHECK(v == want, "%s on %s: %s, want %s (%s)", conv, file, oracle_verdict_name(v), oracle_verdict_name(want), msg);
+  if (needle) CHECK(msg && strstr(msg, needle), "%s on %s: message names '%s': %s", conv, file, needle, msg);
+  free(msg);
+  ir_program_free(p);
+}
+
+TEST(onnx_passes_slice_assignment_into_an_input) {
+  expect_file("onnx", "corpus/seed/design-001-slice-assign-input.json", V_PASS, NULL);
+}
+
+TEST(onnx_export_of_a_write_through_a_view_of_a_view_is_a_converter_error) {
+  expect_file("onnx", "corpus/seed/design-002-view-of-view-write.json", V_ERROR, "INTERNAL ASSERT");
+}
+
+TEST(onnx_keeps_the_exporter_warning_that_the_graph_changed_meaning) {
+  const conv_converter *c = conv_find("onnx");
+  ir_program *p = NULL;
+  af_err err;
+  result r;
+  CHECK(codec_read_file(AF_SOURCE_DIR "/corpus/seed/design-005-inplace-on-input.json", &p, &err) == 0, "%s", err.msg);
+  if (!p) return;
+  CHECK(conv_execute(c, p, &r, &err) == 0 && r.status == RESULT_OK, "runs: %s", r.message ? r.message : "");
+  CHECK(r.graph && strstr(r.graph, "# warning: ") && strstr(r.graph, "changes graph semantics"),
+        "the exporter's warning heads the graph text: %.300s", r.graph ? r.graph : "(null)");
+  CHECK(r.ninputs == 1 && r.inputs[0] != NULL, "the final input state is expressed (returned by the wrapper)");
+  result_clear(&r);
+  ir_program_free(p);
+}
+
+TEST(functorch_passes_a_write_through_a_view_of_a_view) {
+  expect_file("functorch", "corpus/seed/design-002-view-of-view-write.json", V_PASS, NULL);
+}
+
+int main(int argc, char **argv) {
+  at_init();
+  if (argc > 1 && strcmp(argv[1], "real") == 0) {
+    RUN(onnx_passes_slice_assignment_into_an_input);
+    RUN(onnx_export_of_a_write_through_a_view_of_a_view_is_a_converter_error);
+    RUN(onnx_keeps_the_exporter_warning_that_the_graph_changed_meaning);
+    RUN(functorch_passes_a_write_through_a_view_of_a_view);
+    return tap_done();
+  }
+  RUN(external_names_resolve_to_one_converter_per_command);
+  RUN(worker_is_kept_alive_across_programs);
+  RUN(worker_exiting_mid_request_is_a_crash_and_the_next_request_works);
+  RUN(worker_killed_by_a_signal_is_a_crash_and_the_next_request_works);
+  RUN(worker_hanging_past_the_deadline_is_a_timeout_and_is_killed);
+  RUN(worker_printing_invalid_json_is_an_error_and_the_next_request_works);
+  RUN(worker_answering_wrong_tensor_sizes_is_an_error_and_the_next_request_works);
+  RUN(worker_answering_another_request_id_is_an_error);
+  RUN(worker_flooding_its_stderr_does_not_block);
+  RUN(worker_that_stops_reading_a_large_request_is_a_crash_not_a_sigpipe);
+  RUN(worker_dying_before_its_hello_is_unavailable_with_its_stderr);
+  RUN(worker_with_a_bad_hello_is_unavailable);
+  RUN(missing_worker_program_is_unavailable);
+  RUN(tvm_worker_says_tvm_is_not_installed);
+  return tap_done();
+}

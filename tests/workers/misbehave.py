@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""misbehave.py - a worker for tests/test_workers.c that speaks aliasfuzz-worker/1 by hand (no
+torch, no afworker: the C client is tested against the raw protocol) and misbehaves on demand.
+
+It answers a request by echoing the first input as the only output and every input unchanged,
+which is right for a program `r = alias(x); return r`. The program's meta "misbehave" picks
+what goes wrong with that request instead:
+  exit        reads the request, writes half an answer, exits with status 3
+  segv        reads the request, kills itself with SIGSEGV
+  hang        reads the request, never answers
+  garbage     answers a line that is not JSON
+  wrong-size  answers ok, with 4 bytes too few in the output's data
+  wrong-id    answers ok for another request id
+  flood       writes 1 MiB to stderr, then answers normally
+Command-line options make it misbehave before any request:
+  --hello die|garbage|old-protocol|unavailable|silent
+  --exit-on-request   exits as soon as a request starts arriving, without reading it
+"""
+
+import base64
+import json
+import os
+import signal
+import sys
+import time
+
+
+def send(obj):
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def main():
+    args = sys.argv[1:]
+    hello = args[args.index("--hello") + 1] if "--hello" in args else "ok"
+    if hello == "die":
+        sys.stderr.write("misbehave: dying before the hello, as asked\n")
+        sys.stderr.flush()
+        sys.exit(7)
+    if hello == "garbage":
+        print("Hello! I am not a JSON object.", flush=True)
+    elif hello == "silent":
+        time.sleep(3600)
+    elif hello == "old-protocol":
+        send({"protocol": "aliasfuzz-worker/0", "name": "misbehave", "versions": {}, "available": True})
+    elif hello == "unavailable":
+        send({"protocol": "aliasfuzz-worker/1", "name": "misbehave", "versions": {"misbehave": "1"},
+              "available": False, "reason": "misbehave is unavailable, as asked"})
+    else:
+        send({"protocol": "aliasfuzz-worker/1", "name": "misbehave", "versions": {"misbehave": "1"},
+              "available": True, "reason": None})
+    if "--exit-on-request" in args:
+        sys.stdin.buffer.read(1)
+        os._exit(4)
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        req = json.loads(line)
+        how = (req["program"].get("meta") or {}).get("misbehave", "")
+        inputs = req["inputs"]
+        out = {k: inputs[0][k] for k in ("shape", "dtype", "data")}
+        answer = {"id": req["id"], "status": "ok", "outputs": [out],
+                  "inputs": [{k: t[k] for k in ("shape", "dtype", "data")} for t in inputs],
+                  "graph": "r = x  # echo", "warnings": ["echoing, as asked"]}
+        if how == "exit":
+            sys.stdout.write('{"id": %d, "status": "o' % req["id"])
+            sys.stdout.flush()
+            os._exit(3)
+        elif how == "segv":
+            os.kill(os.getpid(), signal.SIGSEGV)
+        elif how == "hang":
+            time.sleep(3600)
+        elif how == "garbage":
+            print("Traceback (most recent call last): this is not JSON", flush=True)
+            continue
+        elif how == "wrong-size":
+            raw = base64.b64decode(out["data"])
+            out["data"] = base64.b64encode(raw[:-4]).decode("ascii")
+        elif how == "wrong-id":
+            answer["id"] = req["id"] + 100
+        elif how == "flood":
+            for _ in range(1024):
+                sys.stderr.write("x" * 1023 + "\n")
+            sys.stderr.flush()
+        send(answer)
+
+
+if __name__ == "__main__":
+    main()
