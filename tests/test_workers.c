@@ -217,7 +217,7 @@ TEST(tvm_worker_says_tvm_is_not_installed) {
   int ok = c->available(c, &why);
   const char *pywhy = NULL;
   if (!conv_worker_python(&pywhy)) {
-    CHECK(!ok && why && strstr(why, "imports torch"), "no Python with torch here, and tvm says so: %s", why);
+    CHECK(!ok && why && strstr(why, "can import torch"), "no Python with torch here, and tvm says so: %s", why);
     return;
   }
   CHECK(!ok, "tvm is unavailable on this machine");

@@ -840,14 +840,17 @@ result_status conv_worker_run(conv_worker *w, const ir_program *p, af_tensor *co
 
 /* ---- Python ---- */
 
-/* Runs `py -c "import torch"`, quietly; 1 when it exits 0 within the time limit. */
+/* Asks py, quietly, whether it has a torch package (importlib's find_spec: it locates torch
+ * without importing it, which would cost a second; a torch that is there but broken shows up in
+ * the worker's hello instead). 1 when it does, within the time limit. */
 static int python_imports_torch(const char *py, char *why, size_t whylen) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-  const char *argv[] = {py, "-c", "import torch", NULL};
+  const char *argv[] = {py, "-c", "import importlib.util, sys; sys.exit(importlib.util.find_spec('torch') is None)",
+                        NULL};
   pid_t pid;
   int rc = posix_spawnp(&pid, py, &fa, NULL, (char *const *)argv, environ);
   posix_spawn_file_actions_destroy(&fa);
@@ -864,13 +867,13 @@ static int python_imports_torch(const char *py, char *why, size_t whylen) {
     if (now_s() > deadline) {
       kill(pid, SIGKILL);
       waitpid(pid, &st, 0);
-      snprintf(why, whylen, "%s: `import torch` took too long", py);
+      snprintf(why, whylen, "%s: looking for torch took too long", py);
       return 0;
     }
     sleep_ms(20);
   }
   if (WIFEXITED(st) && WEXITSTATUS(st) == 0) return 1;
-  snprintf(why, whylen, "%s: cannot import torch", py);
+  snprintf(why, whylen, "%s: has no torch", py);
   return 0;
 }
 
@@ -886,7 +889,7 @@ const char *conv_worker_python(const char **why) {
     char one[600];
     if (env && *env) {
       if (python_imports_torch(env, one, sizeof one)) snprintf(path, sizeof path, "%s", env);
-      else snprintf(reason, sizeof reason, "AF_PYTHON=%s cannot import torch (%s)", env, one);
+      else snprintf(reason, sizeof reason, "AF_PYTHON=%s has no torch (%s)", env, one);
     } else {
       static const char *cands[] = {"python3", "/usr/bin/python3", "/usr/local/bin/python3", "python"};
       af_buf tried = {0};
@@ -896,7 +899,7 @@ const char *conv_worker_python(const char **why) {
       }
       if (!path[0])
         snprintf(reason, sizeof reason,
-                 "no Python interpreter that imports torch (tried %s); install python3-torch or set AF_PYTHON",
+                 "no Python interpreter that can import torch (tried %s); install python3-torch or set AF_PYTHON",
                  tried.s ? tried.s : "nothing");
       af_buf_free(&tried);
     }

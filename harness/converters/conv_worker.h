@@ -19,7 +19,7 @@
  * A worker started by one process is not used by a forked child: the child starts its own.
  *
  * Environment: AF_PYTHON (interpreter for the named workers; otherwise the first of python3,
- * /usr/bin/python3, /usr/local/bin/python3 that imports torch), AF_WORKERS_DIR (where the worker
+ * /usr/bin/python3, /usr/local/bin/python3, python that has a torch package), AF_WORKERS_DIR (where the worker
  * scripts live; default: the source tree's harness/workers), AF_WORKER_TIMEOUT (seconds per
  * request, default 30), AF_WORKER_START_TIMEOUT (seconds until the hello, default 120),
  * AF_WORKER_STDERR=1 (copy the workers' stderr to ours). */
@@ -60,8 +60,9 @@ int conv_worker_pid(const conv_worker *w);
  * null), residual. Returns r->status. Starts or restarts the worker as needed. */
 result_status conv_worker_run(conv_worker *w, const ir_program *p, af_tensor *const *inputs, result *r);
 
-/* Interpreter for the Python workers: AF_PYTHON, or the first candidate that imports torch
- * (checked once per process). NULL when none does, with *why (static) naming what was tried. */
+/* Interpreter for the Python workers: AF_PYTHON, or the first candidate that has a torch package
+ * (checked once per process, without importing torch). NULL when none has, with *why (static)
+ * naming what was tried. */
 const char *conv_worker_python(const char **why);
 
 /* The converter for "external:COMMAND" (command run with /bin/sh -c). The same command gives

@@ -110,7 +110,7 @@ def main():
     ap.add_argument("--remove", choices=("mutations", "mutations_and_views"), default="mutations")
     args = ap.parse_args()
     afworker._protect_stdout()
-    versions = {"python": sys.version.split()[0], "mode": args.mode, "remove": args.remove}
+    versions = {}
     torch, why = afworker.find_torch()
     worker = None
     if torch is not None:
@@ -122,6 +122,9 @@ def main():
             worker = FunctorchWorker(torch, make_fx, functionalize, args.mode, args.remove)
         except Exception as e:
             why = "cannot import functorch (functionalize, make_fx): %s" % e
+    versions["mode"] = args.mode
+    versions["remove"] = args.remove
+    versions["python"] = sys.version.split()[0]
     afworker.serve("functorch", versions, worker.handle if worker else None, available=worker is not None, reason=why)
 
 

@@ -238,7 +238,7 @@ def main():
     args = ap.parse_args()
     afworker._protect_stdout()
 
-    versions = {"python": sys.version.split()[0], "opset": args.opset}
+    versions = {}
     torch, why = afworker.find_torch()
     onnx, worker = None, None
     if torch is not None:
@@ -259,6 +259,8 @@ def main():
             why = warm_up(worker)
             if why:
                 worker = None
+    versions["opset"] = args.opset
+    versions["python"] = sys.version.split()[0]
     afworker.serve("onnx", versions, worker.handle if worker else None, available=worker is not None, reason=why)
 
 

@@ -179,7 +179,7 @@ def main():
     ap.add_argument("--executor", choices=("auto", "graph", "vm"), default="auto")
     args = ap.parse_args()
     afworker._protect_stdout()
-    versions = {"python": sys.version.split()[0], "target": args.target}
+    versions = {}
     worker = None
     tvm, relay, ge, why = import_tvm()
     if tvm is not None:
@@ -188,6 +188,8 @@ def main():
         if torch is not None:
             versions["torch"] = torch.__version__
             worker = TvmWorker(torch, tvm, relay, ge, args.target, args.opt_level, args.executor)
+    versions["target"] = args.target
+    versions["python"] = sys.version.split()[0]
     afworker.serve("tvm", versions, worker.handle if worker else None, available=worker is not None, reason=why)
 
 
