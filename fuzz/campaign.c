@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -321,7 +322,10 @@ static int spawn(camp *k, int j, af_err *err) {
   if (pid < 0) return af_fail(err, "fork: %s", strerror(errno));
   if (pid == 0) {
     close(fd[0]);
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* a job never outlives its campaign */
+    if (getppid() == 1) _exit(0);
     signal(SIGINT, SIG_IGN); /* the parent decides when to stop */
+    signal(SIGTERM, SIG_DFL);
     job_main(k->o, k->c, j, start, fd[1]);
     _exit(0);
   }
