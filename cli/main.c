@@ -6,6 +6,7 @@
 
 #include "../harness/codec.h"
 #include "../harness/converters/conv.h"
+#include "../harness/converters/conv_worker.h"
 #include "../harness/eager.h"
 #include "../harness/emit.h"
 #include "../harness/ops.h"
@@ -166,6 +167,7 @@ static int cmd_converters(int argc, char **argv) {
     puts("usage: aliasfuzz converters\n\nLists every converter: name, availability, version, description.");
     return 0;
   }
+  conv_worker_start_all(); /* the external workers say hello in parallel */
   for (int i = 0; i < conv_count(); i++) {
     const conv_converter *c = conv_get(i);
     const char *why = NULL;

@@ -43,6 +43,8 @@ struct conv_worker {
   size_t errlen;
   int hello_state;    /* 0 not yet, 1 available, -1 unavailable (final) */
   int ever_available; /* it said hello once: later start failures are findings, not final */
+  int hello_pending;  /* started; its hello not read yet */
+  double started_at;
   char *why, *version;
   double next_id;
   int starts;
@@ -356,6 +358,8 @@ static int spawn_worker(conv_worker *w, af_err *err) {
   w->rlen = 0;
   w->errlen = 0;
   w->starts++;
+  w->hello_pending = 1;
+  w->started_at = now_s();
   return 0;
 }
 
@@ -456,13 +460,14 @@ static char *versions_text(const cJSON *v) {
  * says it is unavailable). */
 static int start_worker(conv_worker *w, af_err *err, result_status *how) {
   *how = RESULT_ERROR;
-  if (spawn_worker(w, err)) {
+  if (!w->pid && spawn_worker(w, err)) {
     set_unavailable(w, err->msg, NULL);
     return -1;
   }
   char *line = NULL;
   int unsent = 0, st = 0;
-  xstatus x = exchange(w, "", 0, now_s() + w->hello_timeout_s, &line, &unsent);
+  w->hello_pending = 0;
+  xstatus x = exchange(w, "", 0, w->started_at + w->hello_timeout_s, &line, &unsent);
   af_buf what = {0};
   char *tail = NULL;
   if (x != X_LINE) {
@@ -521,10 +526,18 @@ static int start_worker(conv_worker *w, af_err *err, result_status *how) {
   return rc;
 }
 
+void conv_worker_start(conv_worker *w) {
+  af_err err;
+  pthread_mutex_lock(&w->mu);
+  check_owner(w);
+  if (!w->pid && w->hello_state == 0 && spawn_worker(w, &err)) set_unavailable(w, err.msg, NULL);
+  pthread_mutex_unlock(&w->mu);
+}
+
 int conv_worker_available(conv_worker *w, const char **why) {
   pthread_mutex_lock(&w->mu);
   check_owner(w);
-  if (w->hello_state == 0 && !w->pid) {
+  if (w->hello_pending || (w->hello_state == 0 && !w->pid)) {
     af_err err;
     result_status how;
     start_worker(w, &err, &how);
@@ -762,7 +775,7 @@ static result_status run_locked(conv_worker *w, const ir_program *p, af_tensor *
     r->message = af_buf_take(&b);
     return RESULT_ERROR;
   }
-  if (!w->pid) {
+  if (!w->pid || w->hello_pending) {
     /* first program, or a fresh worker after a crash: the hello comes again */
     result_status how;
     if (start_worker(w, &err, &how)) {
@@ -1233,6 +1246,13 @@ const conv_converter *conv_worker_external(const char *command) {
   }
   pthread_mutex_unlock(&slots_mu);
   return found;
+}
+
+void conv_worker_start_all(void) {
+  for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+    conv_worker *w = conv_worker_of(named[i].c);
+    if (w) conv_worker_start(w);
+  }
 }
 
 void conv_worker_shutdown_all(void) {

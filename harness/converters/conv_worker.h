@@ -43,6 +43,13 @@ void conv_worker_free(conv_worker *w);
 /* Deadlines in seconds: per request, and from start to hello. <= 0 keeps the current value. */
 void conv_worker_set_timeouts(conv_worker *w, double request_s, double hello_s);
 
+/* Starts the worker process if it is not running and has not been judged unavailable, without
+ * waiting for its hello (conv_worker_available and conv_worker_run read it). Lets several workers
+ * import their libraries in parallel. */
+void conv_worker_start(conv_worker *w);
+/* conv_worker_start for every named worker (onnx, functorch, tvm): before listing them all. */
+void conv_worker_start_all(void);
+
 /* Starts the worker if it is not running and reads its hello (once: the answer is cached).
  * Returns 1 when the worker says it is available; otherwise 0 and *why (borrowed, valid until
  * conv_worker_free) says why: the worker's own reason, or why it did not say hello. */

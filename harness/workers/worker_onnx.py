@@ -225,7 +225,7 @@ class OnnxWorker:
             v.pop("name", None)
         outputs = vals[:req.noutputs]
         inputs = vals[req.noutputs:] if with_inputs else [None] * len(req.names)
-        return afworker.ok(outputs, inputs, graph=graph, warnings=warns,
+        return afworker.ok(outputs, inputs, graph=graph, warnings=warns, residual=0,  # ONNX has no in-place ops
                            timing={"export_s": round(t1 - t0, 4), "run_s": round(t2 - t1, 4)})
 
 
