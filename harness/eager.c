@@ -220,8 +220,12 @@ static int exec_stmt(env *e, const ir_stmt *st, af_err *err) {
 }
 
 int eager_run_on(const ir_program *p, af_tensor *const *inputs, result *r, af_err *err) {
-  (void)err;
-  env e = {p, af_xcalloc((size_t)p->nvalues, sizeof(af_tensor *))};
+  return eager_run_traced(p, inputs, NULL, NULL, r, err);
+}
+
+int eager_run_traced(const ir_program *p, af_tensor *const *inputs, eager_hook hook, void *ctx, result *r, af_err *err) {
+  env e = {p, af_xcalloc((size_t)p->nvalues + 1, sizeof(af_tensor *))};
+  int rc = 0;
   for (int i = 0; i < p->ninputs; i++) e.v[i] = at_tensor_ref(inputs[i]);
   r->status = RESULT_OK;
   for (int s = 0; s < p->nstmts; s++) {
@@ -230,6 +234,12 @@ int eager_run_on(const ir_program *p, af_tensor *const *inputs, result *r, af_er
       af_err_prefix(&se, "body[%d] (%s)", s, ops_get(p->stmts[s].op)->name);
       r->status = RESULT_ERROR;
       result_set_message(r, se.msg);
+      break;
+    }
+    if (hook && hook(ctx, s, e.v, err)) {
+      rc = -1;
+      r->status = RESULT_ERROR;
+      result_set_message(r, err->msg);
       break;
     }
   }
@@ -243,7 +253,7 @@ int eager_run_on(const ir_program *p, af_tensor *const *inputs, result *r, af_er
   }
   for (int v = 0; v < p->nvalues; v++) at_tensor_free(e.v[v]);
   free(e.v);
-  return 0;
+  return rc;
 }
 
 int eager_run(const ir_program *p, result *r, af_err *err) {

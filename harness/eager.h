@@ -16,4 +16,12 @@ int eager_run(const ir_program *p, result *r, af_err *err);
 /* Same, on the given input tensors (mutated in place). inputs are borrowed. */
 int eager_run_on(const ir_program *p, af_tensor *const *inputs, result *r, af_err *err);
 
+/* A dry run that lets the caller watch: after statement s ran, hook(ctx, s, values, err) sees the
+ * tensor of every value defined so far (values[v], borrowed, valid during the call; NULL for values
+ * not defined yet). Aliases share storage and TensorImpls exactly as in eager_run_on, so metadata
+ * (shapes, strides, storage sharing) is eager's own. A hook returning non-zero stops the run:
+ * eager_run_traced then returns -1 with the hook's message in err. Otherwise as eager_run_on. */
+typedef int (*eager_hook)(void *ctx, int s, af_tensor *const *values, af_err *err);
+int eager_run_traced(const ir_program *p, af_tensor *const *inputs, eager_hook hook, void *ctx, result *r, af_err *err);
+
 #endif

@@ -7,6 +7,11 @@
 
 static const conv_converter *const registry[] = {
     &conv_script,
+    &conv_jit,       /* in process (issue 4) */
+    &conv_functionalize,
+    &conv_functionalize_noviews,
+    &conv_ref,
+    &conv_naive,
     &conv_onnx,      /* external workers (conv_worker.c) */
     &conv_functorch,
     &conv_tvm,

@@ -48,5 +48,10 @@ int conv_execute(const conv_converter *c, const ir_program *p, result *r, af_err
 
 /* Built-in converters */
 extern const conv_converter conv_script;
+extern const conv_converter conv_jit;                   /* conv_jit.c */
+extern const conv_converter conv_functionalize;         /* conv_functionalize.c */
+extern const conv_converter conv_functionalize_noviews; /* conv_functionalize.c */
+extern const conv_converter conv_ref;                   /* conv_ref.c */
+extern const conv_converter conv_naive;                 /* conv_naive.c */
 
 #endif

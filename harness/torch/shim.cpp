@@ -12,28 +12,7 @@
 #include <cstring>
 #include <mutex>
 
-struct af_tensor {
-  at::Tensor t;
-};
-struct at_script {
-  std::shared_ptr<torch::jit::CompilationUnit> cu;
-  torch::jit::Function *fn;
-};
-
-#define AT_GUARD(err, ...)                                                    \
-  try {                                                                        \
-    __VA_ARGS__                                                                \
-  } catch (const c10::Error &e) {                                              \
-    return af_fail(err, "%s", first_line(e.what_without_backtrace()).c_str()); \
-  } catch (const std::exception &e) {                                          \
-    return af_fail(err, "%s", first_line(e.what()).c_str());                   \
-  } catch (...) {                                                              \
-    return af_fail(err, "unknown C++ exception");                              \
-  }
-
-// LibTorch messages can span many lines (TorchScript adds source context); keep them whole but
-// bounded, since they end up in reports.
-static std::string first_line(const std::string &s) { return s.size() > 900 ? s.substr(0, 900) + "..." : s; }
+#include "shim_impl.hpp" /* struct af_tensor, struct at_script, AT_GUARD (shared with passes.cpp) */
 
 static const at::ScalarType kTypes[AF_DTYPE_COUNT] = {at::kFloat, at::kDouble, at::kLong, at::kBool};
 
@@ -110,6 +89,10 @@ extern "C" int at_tensor_bytes(const af_tensor *t, void *out, size_t nbytes, af_
 }
 
 extern "C" int at_tensor_shares_storage(const af_tensor *a, const af_tensor *b) { return a->t.is_alias_of(b->t); }
+extern "C" void at_tensor_strides(const af_tensor *t, int64_t *strides) {
+  for (int64_t d = 0; d < t->t.dim(); d++) strides[d] = t->t.stride(d);
+}
+extern "C" int64_t at_tensor_storage_offset(const af_tensor *t) { return t->t.storage_offset(); }
 
 // Converts one C argument to the IValue the schema's type asks for.
 static c10::IValue to_ivalue(const at_arg &a, const c10::TypePtr &type, const std::string &argname) {

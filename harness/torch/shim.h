@@ -41,6 +41,10 @@ int at_tensor_from_bytes(af_dtype dt, int rank, const int64_t *shape, const void
 int at_tensor_bytes(const af_tensor *t, void *out, size_t nbytes, af_err *err);
 /* Whether two tensors share storage. */
 int at_tensor_shares_storage(const af_tensor *a, const af_tensor *b);
+/* Strides (rank entries, in elements) and storage offset (in elements) of the tensor's view of its
+ * storage, as eager PyTorch has them. */
+void at_tensor_strides(const af_tensor *t, int64_t *strides);
+int64_t at_tensor_storage_offset(const af_tensor *t);
 
 /* Arguments of a dispatcher call; converted to the op schema's types by position. */
 typedef enum { AT_ARG_TENSOR, AT_ARG_INT, AT_ARG_FLOAT, AT_ARG_BOOL, AT_ARG_NONE, AT_ARG_INTS, AT_ARG_TENSORS } at_arg_kind;

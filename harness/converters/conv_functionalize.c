@@ -1,0 +1,105 @@
+/* conv_functionalize.c - `functionalize` and `functionalize-noviews`: ATen functionalization in
+ * process, the mechanism behind functorch.functionalize, AOTAutograd and torch.export. The
+ * emitted TorchScript is compiled and run by the TorchScript interpreter with every input wrapped
+ * as a functional tensor and the Functionalize dispatch key included, so each op the interpreter
+ * calls goes through ATen's functionalization kernels; outputs are synced and unwrapped, and input
+ * mutations are copied back into the caller's tensors the way functorch does it
+ * (passes_functionalize_run). `functionalize` reapplies views (functorch's default: views stay
+ * views of the inner tensors); `functionalize-noviews` turns them into *_copy ops. A
+ * shape-changing in-place op on an input reaches the caller through as_strided_, as in functorch;
+ * a change of the number of elements would be converter-unsupported. There is no converted graph
+ * to show: result.graph is the TorchScript graph that ran, with a header. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../emit.h"
+#include "../torch/passes.h"
+#include "conv.h"
+
+#define FN_MAX_OUT 64
+
+static int fn_available(const conv_converter *c, const char **why) {
+  (void)c;
+  *why = NULL;
+  return 1;
+}
+
+static const char *fn_version(const conv_converter *c) {
+  (void)c;
+  return at_version();
+}
+
+static int fn_reapply(const conv_converter *c) { return c == &conv_functionalize; }
+
+static result_status fn_convert(const conv_converter *c, const ir_program *p, void **state, result *r) {
+  char *src = emit_torchscript(p, "program");
+  at_script *s = NULL;
+  af_err err;
+  int rc = at_script_compile(src, "program", &s, &err);
+  free(src);
+  if (rc) {
+    result_set_message(r, err.msg);
+    return RESULT_ERROR;
+  }
+  char *g = at_script_graph(s);
+  af_buf b = {0};
+  af_buf_printf(&b, "# run by the TorchScript interpreter under ATen functionalization (reapply_views=%s)\n%s",
+                fn_reapply(c) ? "True" : "False", g);
+  free(g);
+  r->graph = af_buf_take(&b);
+  *state = s;
+  return RESULT_OK;
+}
+
+static result_status fn_run(const conv_converter *c, void *state, const ir_program *p, af_tensor *const *inputs,
+                            result *r) {
+  af_tensor *outs[FN_MAX_OUT];
+  int n = 0;
+  af_err err;
+  int rc = passes_functionalize_run(state, fn_reapply(c), p->ninputs, inputs, FN_MAX_OUT, outs, &n, &err);
+  if (rc) {
+    for (int o = 0; o < n; o++) at_tensor_free(outs[o]);
+    result_set_message(r, err.msg);
+    return rc > 0 ? RESULT_UNSUPPORTED : RESULT_ERROR;
+  }
+  r->noutputs = n;
+  r->outputs = af_xcalloc((size_t)n + 1, sizeof(af_tensor *));
+  for (int o = 0; o < n; o++) r->outputs[o] = outs[o];
+  r->ninputs = p->ninputs;
+  r->inputs = af_xcalloc((size_t)p->ninputs + 1, sizeof(af_tensor *));
+  for (int i = 0; i < p->ninputs; i++) r->inputs[i] = at_tensor_ref(inputs[i]);
+  return RESULT_OK;
+}
+
+static void fn_free(void *state) { at_script_free(state); }
+
+const conv_converter conv_functionalize = {
+    .name = "functionalize",
+    .description = "ATen functionalization in process (functorch.functionalize's mechanism), reapplying views; "
+                   "run by the TorchScript interpreter",
+    .available = fn_available,
+    .version = fn_version,
+    .convert = fn_convert,
+    .run = fn_run,
+    .free_state = fn_free,
+    .repro_py =
+        "def convert_and_run(src, converted, inputs):\n"
+        "    from functorch import functionalize  # wraps inputs, syncs, copies input mutations back\n"
+        "    fn = torch.jit.CompilationUnit(src).program\n"
+        "    return as_list(functionalize(fn, remove='mutations')(*inputs)), inputs\n",
+};
+
+const conv_converter conv_functionalize_noviews = {
+    .name = "functionalize-noviews",
+    .description = "ATen functionalization in process with views replaced by *_copy ops (reapply_views=False)",
+    .available = fn_available,
+    .version = fn_version,
+    .convert = fn_convert,
+    .run = fn_run,
+    .free_state = fn_free,
+    .repro_py =
+        "def convert_and_run(src, converted, inputs):\n"
+        "    from functorch import functionalize\n"
+        "    fn = torch.jit.CompilationUnit(src).program\n"
+        "    return as_list(functionalize(fn, remove='mutations_and_views')(*inputs)), inputs\n",
+};

@@ -1,0 +1,1240 @@
+/* conv_ref.c - `ref`: aliasfuzz's own functionalizer, the reference answer to "how should a
+ * frontend turn a program with views and in-place ops into a functional graph?". It must pass
+ * every program; the golden files under corpus/golden/ref/ show what it produces.
+ *
+ * THE ALGORITHM
+ *
+ * Input: a program in the IR (named values; an in-place op changes the tensor its target names,
+ * and every view of the same memory). Output: a program in the same IR with no in-place op, no
+ * out= form and no setitem, whose values never rely on sharing memory, returning the program's
+ * outputs and then the final value of every input the program changed.
+ *
+ * 1. Storages, objects and view chains. Every tensor lives in a *storage* (its memory). A storage
+ *    is made by an input or by an op that returns fresh memory (add, clone, cat, a tensor-index
+ *    getitem, a reshape that copies...). The tensor that made it is the storage's *root*; for
+ *    each storage we keep one functional value: the root's current contents (`x`, then `x_1`
+ *    after a write, ...). Every name refers to an *object* (PyTorch's TensorImpl: `b =
+ *    a.add_(1)` makes b another name of a's object). An object is a storage plus a *view chain*:
+ *    the view ops that turn the root into this tensor, e.g. x[1:3][:, 0] is
+ *    [slice(0, 1, 3, 1), select(1, 0)] on storage x. A view statement appends a step to its
+ *    input's chain; subscripts are split into select/slice/unsqueeze steps as PyTorch's
+ *    indexing does; steps that change nothing (a slice covering its dim, alias, detach) are left
+ *    out; expand_as/view_as become expand/view with the shape they borrow. as_strided addresses
+ *    the storage, not its input, so it replaces the chain by itself.
+ *
+ * 2. Reading a value. A name's value is its chain replayed on the root's current contents.
+ *    Values computed since the storage's last write are remembered per chain prefix (a memo), so
+ *    a replay starts from the longest prefix already known and emits only the missing steps.
+ *    Nothing is re-derived eagerly: a view is re-derived when it is next read, which is the same
+ *    as re-deriving every live view after each write, minus the ones never read again. Replays
+ *    use reshape where the source said view (strides do not matter once nothing is mutated).
+ *
+ * 3. Writing. An in-place op `t.op_(args)` becomes its functional twin from the op table
+ *    (`u = op(t, args)`: add_ -> add, fill_ -> fill, copy_ -> copy, index_put_ -> index_put...;
+ *    cast back with copy(t, u) when type promotion made u wider than t, since an in-place op
+ *    keeps its target's dtype). Then u is written back into the root along t's chain, last step
+ *    first: for a step `v = view(p, args)` the new parent is
+ *      - scatter(p, u, args) for slice, narrow, select, diagonal (slice_scatter, ...);
+ *      - the inverse view of u for reshapes, transposes, permutes, squeeze/unsqueeze, movedim,
+ *        and expand (which only writable when it repeats no element);
+ *      - for as_strided (and for chains with unfold, which has no inverse in terms of its input)
+ *        as_strided_scatter on the storage itself, with eager's strides, laid out in eager's
+ *        memory order.
+ *    The parents p are read from the contents before the write. The result is the storage's new
+ *    contents; the memo is reset to the values just computed along the chain (they are the new
+ *    values of those views); every other view of the storage will be re-derived when read.
+ *    Setitem is the same with a chain extended by the subscript: `x[i] = v` writes fill(t, v) or
+ *    copy(t, v), `x[i] += v` writes add(t, v); with tensor indices it writes index_put(t,
+ *    [tensors], v) (for `+=`: add(x[i], v) first, read through the whole subscript). out= forms
+ *    write their twin's result (`add(a, b)`) into the out tensor.
+ *
+ * 4. Shape-changing in-place ops (unsqueeze_, squeeze_, transpose_, t_) write no data: they
+ *    append their view twin (unsqueeze, ...) to the object's chain, so every later use of any
+ *    name of that object sees the new shape, and so does the caller when it is an input.
+ *
+ * 5. Views or copies. reshape, flatten and contiguous return a view exactly when eager does; ref
+ *    asks eager: it dry-runs the program once (eager_run_traced) and, after each statement,
+ *    reads eager's metadata (storage sharing, shapes, strides). The dry run also gives
+ *    data-dependent shapes (boolean masks) and lets as_strided/unfold writes use eager's strides.
+ *    A frontend without a dry run computes the same from shapes and strides.
+ *
+ * 6. Outputs. The program's outputs are read as in 2. Every input whose storage was written, or
+ *    whose chain grew (unsqueeze_ on an input), is returned as an extra output: the caller's
+ *    tensor cannot be mutated by a functional program, so its final value must be given back.
+ *    Dead statements are dropped at the end.
+ *
+ * What ref declines (status unsupported, never a wrong answer): an out= form that resizes its
+ * output, a functional op that eager answers with an alias of its input (other than the
+ * maybe-views above), as_strided/unfold writes into a storage whose root is not dense. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../eager.h"
+#include "../emit.h"
+#include "../ops_views.h"
+#include "conv.h"
+#include "ref.h"
+
+#define RF_RANK OPS_VIEW_MAX_RANK
+#define RF_MAX_STEPS 64 /* inverse and subscript steps of one statement */
+
+typedef struct rf_step {
+  ops_call call; /* the view op and its arguments; args[0] is unused */
+  int prank, vrank;
+  int64_t pshape[RF_RANK], vshape[RF_RANK]; /* shapes of its input and of the view, as eager has them */
+} rf_step;
+
+typedef struct rf_chain {
+  int n;
+  rf_step *s;
+} rf_chain;
+
+typedef struct rf_memo {
+  char *key; /* chain prefix key (see step_key), or "#mem" for the storage in memory order */
+  int val;   /* value id in the functional program */
+} rf_memo;
+
+typedef struct rf_storage {
+  int root;         /* functional value: the root's current contents */
+  af_tensor *eager; /* eager's root as it was made (an alias: later metadata changes do not reach it) */
+  int input;        /* input index, or -1 */
+  int written;      /* contents changed since it was made */
+  int nmemo;
+  rf_memo *memo;
+} rf_storage;
+
+typedef struct rf_object {
+  int storage;
+  rf_chain chain;
+  int name; /* the value id (in p) that first named it: names its values in the output */
+} rf_object;
+
+typedef struct rf {
+  const ir_program *p;
+  ir_program *q; /* the functional program being built */
+  int *obj;      /* p value id -> object, -1 until defined */
+  rf_object *objs;
+  int nobjs;
+  rf_storage *sto;
+  int nsto;
+  int declined; /* the error in flight is "ref does not model this" */
+} rf;
+
+/* ---------------------------------------------------------------- small helpers */
+
+static ir_arg a_val(int v) { return (ir_arg){.kind = IR_ARG_VALUE, .value = v}; }
+static ir_arg a_int(int64_t i) { return (ir_arg){.kind = IR_ARG_INT, .i = i, .value = -1}; }
+static ir_arg a_bool(int b) { return (ir_arg){.kind = IR_ARG_BOOL, .i = b, .value = -1}; }
+static ir_arg a_ints(int n, const int64_t *v) {
+  ir_arg a = {.kind = IR_ARG_INTS, .n = n, .value = -1};
+  a.ints = af_xcalloc((size_t)(n ? n : 1), sizeof(int64_t));
+  if (n) memcpy(a.ints, v, sizeof(int64_t) * (size_t)n);
+  return a;
+}
+
+static int decline(rf *c, af_err *err, const char *fmt, const char *what) {
+  c->declined = 1;
+  return af_fail(err, fmt, what);
+}
+
+static void shape_of(const af_tensor *t, int *rank, int64_t *shape) {
+  *rank = at_tensor_rank(t);
+  if (*rank <= RF_RANK) at_tensor_shape(t, shape);
+}
+
+static void step_free(rf_step *s) { ops_call_clear(&s->call); }
+
+static void chain_free(rf_chain *ch) {
+  for (int k = 0; k < ch->n; k++) step_free(&ch->s[k]);
+  free(ch->s);
+  ch->s = NULL;
+  ch->n = 0;
+}
+
+static void chain_copy(rf_chain *dst, const rf_chain *src) {
+  dst->n = src->n;
+  dst->s = af_xcalloc((size_t)(src->n ? src->n : 1), sizeof(rf_step));
+  for (int k = 0; k < src->n; k++) {
+    dst->s[k] = src->s[k];
+    ops_call_copy(&dst->s[k].call, &src->s[k].call);
+  }
+}
+
+/* Appends a step (taking ownership of its call); as_strided starts a chain of its own. */
+static void chain_push(rf_chain *ch, rf_step *st) {
+  if (ops_view_wb(st->call.op) == OPS_WB_STORAGE) {
+    for (int k = 0; k < ch->n; k++) step_free(&ch->s[k]);
+    ch->n = 0;
+  }
+  ch->s = af_xrealloc(ch->s, sizeof(rf_step) * (size_t)(ch->n + 1));
+  ch->s[ch->n++] = *st;
+  memset(&st->call, 0, sizeof st->call);
+}
+
+/* The key of one step: op name and its literal arguments. Equal keys, equal views. */
+static void step_key(af_buf *b, const rf_step *st) {
+  af_buf_printf(b, "%s(", ops_get(st->call.op)->name);
+  for (int a = 1; a < st->call.nargs; a++) {
+    const ir_arg *x = &st->call.args[a];
+    if (x->kind == IR_ARG_INTS) {
+      af_buf_puts(b, "[");
+      for (int k = 0; k < x->n; k++) af_buf_printf(b, "%s%lld", k ? "," : "", (long long)x->ints[k]);
+      af_buf_puts(b, "]");
+    } else {
+      af_buf_printf(b, "%lld", (long long)x->i);
+    }
+    af_buf_puts(b, a + 1 < st->call.nargs ? "," : "");
+  }
+  af_buf_puts(b, ");");
+}
+
+/* Keys of every prefix of ch: keys->s holds the whole chain's key; prefix j is its first len[j]
+ * characters. */
+static void chain_keys(const rf_chain *ch, int n, af_buf *keys, size_t *len) {
+  af_buf_puts(keys, "");
+  len[0] = 0;
+  for (int j = 1; j <= n; j++) {
+    step_key(keys, &ch->s[j - 1]);
+    len[j] = keys->len;
+  }
+}
+
+static int memo_get(const rf_storage *st, const char *key, size_t len) {
+  for (int m = 0; m < st->nmemo; m++)
+    if (strlen(st->memo[m].key) == len && strncmp(st->memo[m].key, key, len) == 0) return st->memo[m].val;
+  return -1;
+}
+
+static void memo_put(rf_storage *st, const char *key, size_t len, int val) {
+  for (int m = 0; m < st->nmemo; m++)
+    if (strlen(st->memo[m].key) == len && strncmp(st->memo[m].key, key, len) == 0) {
+      st->memo[m].val = val;
+      return;
+    }
+  st->memo = af_xrealloc(st->memo, sizeof(rf_memo) * (size_t)(st->nmemo + 1));
+  char *k = af_xmalloc(len + 1);
+  memcpy(k, key, len);
+  k[len] = 0;
+  st->memo[st->nmemo++] = (rf_memo){k, val};
+}
+
+static void memo_reset(rf_storage *st) {
+  for (int m = 0; m < st->nmemo; m++) free(st->memo[m].key);
+  st->nmemo = 0;
+}
+
+/* ---------------------------------------------------------------- building the output program */
+
+/* A fresh value in q. own: the p value whose own name to use when still free (-1: none); other
+ * names are hint_1, hint_2, ... skipping every name p or q uses. */
+static int new_value(rf *c, const char *hint, int own) {
+  if (own >= 0 && ir_find_value(c->q, c->p->names[own]) < 0) {
+    int v = ir_add_value(c->q, c->p->names[own]);
+    if (v >= 0) return v;
+  }
+  char base[48], name[64];
+  snprintf(base, sizeof base, "%s", hint && *hint ? hint : "t");
+  for (int k = 1;; k++) {
+    snprintf(name, sizeof name, "%s_%d", base, k);
+    if (ir_find_value(c->q, name) < 0 && ir_find_value(c->p, name) < 0) {
+      int v = ir_add_value(c->q, name);
+      if (v >= 0) return v;
+    }
+  }
+}
+
+/* Appends `out = op(args)` to q; returns out. args are copied. */
+static int emit(rf *c, int op, int nargs, const ir_arg *args, const char *hint, int own) {
+  int v = new_value(c, hint, own);
+  ir_add_stmt(c->q, op, v, nargs, args);
+  return v;
+}
+
+/* Emits call (a view or inverse step) on value in, with views replayed stride-free. */
+static int emit_call(rf *c, const ops_call *call, int in, const char *hint, int own) {
+  ir_arg args[OPS_MAX_ARGS];
+  args[0] = a_val(in);
+  for (int a = 1; a < call->nargs; a++) args[a] = call->args[a];
+  return emit(c, ops_view_replay(call->op), call->nargs, args, hint, own);
+}
+
+static const char *obj_hint(const rf *c, int o) { return c->p->names[c->objs[o].name]; }
+
+/* What to call the value of the first j steps of ch on storage s: the name of the first object
+ * that is exactly that view (x for the root, n for n = x.narrow(...)), else fallback. */
+static const char *chain_name(const rf *c, int s, const rf_chain *ch, int j, const char *fallback) {
+  af_buf want = {0};
+  const char *name = fallback;
+  af_buf_puts(&want, "");
+  for (int k = 0; k < j; k++) step_key(&want, &ch->s[k]);
+  for (int o = 0; o < c->nobjs; o++) {
+    if (c->objs[o].storage != s || c->objs[o].chain.n != j) continue;
+    af_buf got = {0};
+    af_buf_puts(&got, "");
+    for (int k = 0; k < j; k++) step_key(&got, &c->objs[o].chain.s[k]);
+    int same = strcmp(want.s, got.s) == 0;
+    af_buf_free(&got);
+    if (same) {
+      name = c->p->names[c->objs[o].name];
+      break;
+    }
+  }
+  af_buf_free(&want);
+  return name;
+}
+
+static int new_storage(rf *c, int root, const af_tensor *eager, int input, af_err *err) {
+  af_tensor *alias = NULL;
+  at_arg a = {.kind = AT_ARG_TENSOR, .t = eager};
+  int n = 0;
+  if (at_call("aten::alias", "", 1, &a, NULL, 1, &alias, &n, err) || n != 1) return -1;
+  c->sto = af_xrealloc(c->sto, sizeof(rf_storage) * (size_t)(c->nsto + 1));
+  c->sto[c->nsto] = (rf_storage){.root = root, .eager = alias, .input = input};
+  return c->nsto++;
+}
+
+/* A new object on storage with a copy of chain (which may be another object's). */
+static int new_object(rf *c, int storage, const rf_chain *chain, int name) {
+  rf_chain copy = {0, NULL};
+  if (chain) chain_copy(&copy, chain); /* before the realloc: chain may point into c->objs */
+  c->objs = af_xrealloc(c->objs, sizeof(rf_object) * (size_t)(c->nobjs + 1));
+  c->objs[c->nobjs] = (rf_object){.storage = storage, .chain = copy, .name = name};
+  return c->nobjs++;
+}
+
+/* Shape of an object now: its last step's view, or its storage's root. */
+static void obj_shape(const rf *c, int o, int *rank, int64_t *shape) {
+  const rf_chain *ch = &c->objs[o].chain;
+  if (ch->n) {
+    *rank = ch->s[ch->n - 1].vrank;
+    memcpy(shape, ch->s[ch->n - 1].vshape, sizeof(int64_t) * (size_t)*rank);
+  } else {
+    shape_of(c->sto[c->objs[o].storage].eager, rank, shape);
+  }
+}
+
+/* ---------------------------------------------------------------- the storage in memory order */
+
+/* Eager's layout of a storage's root: perm orders its dims by decreasing stride, so that
+ * root.permute(perm) is contiguous in memory. -1 (declined) when the root is not dense with
+ * offset 0, which as_strided on it would need. */
+static int storage_layout(rf *c, int s, int *rank, int64_t *perm, int *identity, af_err *err) {
+  const af_tensor *t = c->sto[s].eager;
+  int64_t shape[RF_RANK], stride[RF_RANK];
+  shape_of(t, rank, shape);
+  if (*rank > RF_RANK) return decline(c, err, "%s", "as_strided on a storage of too high a rank");
+  at_tensor_strides(t, stride);
+  for (int d = 0; d < *rank; d++) perm[d] = d;
+  for (int i = 1; i < *rank; i++) /* stable insertion sort by decreasing stride */
+    for (int j = i; j > 0 && stride[perm[j]] > stride[perm[j - 1]]; j--) {
+      int64_t x = perm[j];
+      perm[j] = perm[j - 1];
+      perm[j - 1] = x;
+    }
+  int64_t expect = 1;
+  *identity = 1;
+  for (int k = *rank - 1; k >= 0; k--) {
+    if (perm[k] != k) *identity = 0;
+    if (shape[perm[k]] != 1 && stride[perm[k]] != expect)
+      return decline(c, err, "%s", "as_strided or unfold write into a storage whose root is not dense");
+    expect *= shape[perm[k]];
+  }
+  if (at_tensor_storage_offset(t) != 0)
+    return decline(c, err, "%s", "as_strided or unfold write into a storage whose root has an offset");
+  return 0;
+}
+
+/* The storage's contents as eager lays them out: a fresh contiguous tensor, offset 0, whose
+ * memory is eager's storage, so that as_strided and as_strided_scatter on it address the same
+ * elements eager's do. An input nobody wrote is that already. */
+static int storage_mem(rf *c, int s, af_err *err) {
+  rf_storage *st = &c->sto[s];
+  int m = memo_get(st, "#mem", 4);
+  if (m >= 0) return m;
+  int rank, identity;
+  int64_t perm[RF_RANK];
+  if (storage_layout(c, s, &rank, perm, &identity, err)) return -1;
+  const char *hint = st->input >= 0 ? c->p->names[c->p->inputs[st->input].value] : "mem";
+  if (st->input >= 0 && !st->written && identity) {
+    m = st->root;
+  } else {
+    int v = st->root;
+    if (!identity) {
+      ir_arg pa[2] = {a_val(v), a_ints(rank, perm)};
+      v = emit(c, OPS_permute, 2, pa, hint, -1);
+      ir_arg_free(&pa[1]);
+    }
+    ir_arg a1[1] = {a_val(v)};
+    v = emit(c, OPS_contiguous, 1, a1, hint, -1);
+    ir_arg a2[1] = {a_val(v)};
+    m = emit(c, OPS_clone, 1, a2, hint, -1);
+  }
+  memo_put(st, "#mem", 4, m);
+  return m;
+}
+
+/* Writes u into the storage through as_strided(size, stride, offset) of its memory; returns the
+ * new root contents. */
+static int storage_scatter(rf *c, int s, int u, const ir_arg *size, const ir_arg *stride, const ir_arg *offset,
+                           const char *hint, af_err *err) {
+  int rank, identity;
+  int64_t perm[RF_RANK], inv[RF_RANK];
+  if (storage_layout(c, s, &rank, perm, &identity, err)) return -1;
+  int mem = storage_mem(c, s, err);
+  if (mem < 0) return -1;
+  ir_arg a[5] = {a_val(mem), a_val(u), *size, *stride, *offset};
+  int v = emit(c, OPS_as_strided_scatter, 5, a, hint, -1);
+  if (!identity) {
+    for (int d = 0; d < rank; d++) inv[perm[d]] = d;
+    ir_arg pa[2] = {a_val(v), a_ints(rank, inv)};
+    v = emit(c, OPS_permute, 2, pa, hint, -1);
+    ir_arg_free(&pa[1]);
+  }
+  return v;
+}
+
+/* ---------------------------------------------------------------- reading */
+
+/* The value of the first n steps of ch on storage s, emitting the steps the memo lacks. */
+static int chain_value(rf *c, int s, const rf_chain *ch, int n, const char *hint, int own, af_err *err) {
+  rf_storage *st = &c->sto[s];
+  if (n == 0) return st->root;
+  af_buf keys = {0};
+  size_t *len = af_xcalloc((size_t)n + 1, sizeof(size_t));
+  chain_keys(ch, n, &keys, len);
+  int best = 0, val = st->root;
+  for (int j = n; j >= 1; j--) {
+    int m = memo_get(st, keys.s, len[j]);
+    if (m >= 0) {
+      best = j;
+      val = m;
+      break;
+    }
+  }
+  for (int j = best + 1; j <= n && val >= 0; j++) {
+    const rf_step *step = &ch->s[j - 1];
+    int in = val;
+    if (ops_view_wb(step->call.op) == OPS_WB_STORAGE) in = storage_mem(c, s, err); /* always step 1 */
+    if (in < 0) {
+      val = -1;
+      break;
+    }
+    val = emit_call(c, &step->call, in, chain_name(c, s, ch, j, j == n ? hint : "tmp"), j == n ? own : -1);
+    memo_put(st, keys.s, len[j], val);
+  }
+  af_buf_free(&keys);
+  free(len);
+  return val;
+}
+
+static int obj_value(rf *c, int o, af_err *err) {
+  const rf_object *ob = &c->objs[o];
+  return chain_value(c, ob->storage, &ob->chain, ob->chain.n, obj_hint(c, o), ob->name, err);
+}
+
+/* The current value of p's value v. */
+static int fval(rf *c, int v, af_err *err) {
+  if (v < 0 || v >= c->p->nvalues || c->obj[v] < 0) return af_fail(err, "value %d has no object", v);
+  return obj_value(c, c->obj[v], err);
+}
+
+/* Copies p-level args with every value replaced by its current value in q. */
+static int subst_args(rf *c, int nargs, const ir_arg *in, ir_arg *out, af_err *err) {
+  int rc = 0;
+  for (int a = 0; a < nargs; a++) {
+    ir_arg_copy(&out[a], &in[a]);
+    if (rc) continue;
+    if (in[a].kind == IR_ARG_VALUE) {
+      out[a].value = fval(c, in[a].value, err);
+      if (out[a].value < 0) rc = -1;
+    } else if (in[a].kind == IR_ARG_VALUES) {
+      for (int k = 0; k < in[a].n && !rc; k++)
+        if (in[a].values[k] >= 0 && (out[a].values[k] = fval(c, in[a].values[k], err)) < 0) rc = -1;
+    } else if (in[a].kind == IR_ARG_INDEX) {
+      for (int k = 0; k < in[a].n && !rc; k++)
+        if (in[a].index[k].kind == IR_IDX_TENSOR && (out[a].index[k].value = fval(c, in[a].index[k].value, err)) < 0)
+          rc = -1;
+    }
+  }
+  return rc;
+}
+
+static void args_free(int nargs, ir_arg *args) {
+  for (int a = 0; a < nargs; a++) ir_arg_free(&args[a]);
+}
+
+/* ---------------------------------------------------------------- writing */
+
+/* eager's view for ch on storage s: the chain replayed on eager's root (metadata only). new. */
+static int eager_view(rf *c, int s, const rf_chain *ch, af_tensor **out, af_err *err) {
+  af_tensor *cur = at_tensor_ref(c->sto[s].eager);
+  for (int j = 0; j < ch->n; j++) {
+    const ops_call *call = &ch->s[j].call;
+    const ops_entry *e = ops_get(call->op);
+    at_arg a[OPS_MAX_ARGS];
+    memset(a, 0, sizeof a);
+    a[0] = (at_arg){.kind = AT_ARG_TENSOR, .t = cur};
+    for (int k = 1; k < call->nargs; k++) {
+      const ir_arg *x = &call->args[k];
+      if (x->kind == IR_ARG_INTS)
+        a[k] = (at_arg){.kind = AT_ARG_INTS, .n = x->n, .ints = x->ints};
+      else
+        a[k] = (at_arg){.kind = AT_ARG_INT, .i = x->i};
+    }
+    af_tensor *next = NULL;
+    int n = 0;
+    if (at_call(e->aten, e->overload, call->nargs, a, NULL, 1, &next, &n, err) || n != 1) {
+      at_tensor_free(cur);
+      return -1;
+    }
+    at_tensor_free(cur);
+    cur = next;
+  }
+  *out = cur;
+  return 0;
+}
+
+/* Writes u, the new value of chain ch's view, into storage s (see 3. above). */
+static int write_back(rf *c, int s, const rf_chain *ch, int u, const char *hint, af_err *err) {
+  int n = ch->n, rc = 0, cur = u, safe = 1, strided = 0;
+  int *newv = af_xcalloc((size_t)n + 1, sizeof(int));
+  for (int j = 0; j < n; j++) {
+    ops_wb_kind wb = ops_view_wb(ch->s[j].call.op);
+    if (wb == OPS_WB_STRIDED) strided = 1;
+    /* the memo may keep the written value only where each element of the view is its own
+     * element of the storage */
+    if (wb == OPS_WB_STORAGE || wb == OPS_WB_STRIDED ||
+        (ch->s[j].call.op == OPS_expand && !ops_view_is_identity(OPS_expand, ch->s[j].call.args, ch->s[j].prank,
+                                                                  ch->s[j].pshape, ch->s[j].vrank, ch->s[j].vshape)))
+      safe = 0;
+  }
+  newv[n] = u;
+  if (strided) { /* no inverse step by step: one strided scatter with eager's strides */
+    af_tensor *ev = NULL;
+    if (eager_view(c, s, ch, &ev, err)) {
+      rc = -1;
+      goto out;
+    }
+    int r = at_tensor_rank(ev);
+    int64_t sz[RF_RANK], sd[RF_RANK];
+    at_tensor_shape(ev, sz);
+    at_tensor_strides(ev, sd);
+    ir_arg size = a_ints(r, sz), stride = a_ints(r, sd), off = a_int(at_tensor_storage_offset(ev));
+    at_tensor_free(ev);
+    cur = storage_scatter(c, s, u, &size, &stride, &off, chain_name(c, s, ch, 0, "tmp"), err);
+    ir_arg_free(&size);
+    ir_arg_free(&stride);
+    if (cur < 0) rc = -1;
+    newv[0] = cur;
+  } else {
+    for (int j = n; j >= 1 && !rc; j--) {
+      const rf_step *step = &ch->s[j - 1];
+      const char *name = chain_name(c, s, ch, j - 1, "tmp");
+      int first = j - 1; /* a run of two or more reshape-like steps is undone by one reshape */
+      while (first > 0 && ops_view_is_reshape(ch->s[j - 1].call.op) && ops_view_is_reshape(ch->s[first - 1].call.op))
+        first--;
+      if (first < j - 1) {
+        ir_arg a[2] = {a_val(cur), a_ints(ch->s[first].prank, ch->s[first].pshape)};
+        name = chain_name(c, s, ch, first, "tmp");
+        cur = emit(c, OPS_reshape, 2, a, name, -1);
+        ir_arg_free(&a[1]);
+        for (int m = first + 1; m < j; m++) newv[m] = -1; /* not computed */
+        newv[first] = cur;
+        j = first + 1;
+        continue;
+      }
+      switch (ops_view_wb(step->call.op)) {
+        case OPS_WB_SCATTER: {
+          int parent = chain_value(c, s, ch, j - 1, name, -1, err);
+          ops_call sc = {0};
+          if (parent < 0 || ops_view_scatter(step->call.op, step->call.args, step->prank, step->pshape, &sc, err)) {
+            rc = -1;
+            break;
+          }
+          sc.args[0] = a_val(parent);
+          sc.args[1] = a_val(cur);
+          cur = emit(c, sc.op, sc.nargs, sc.args, name, -1);
+          ops_call_clear(&sc);
+          break;
+        }
+        case OPS_WB_INVERSE: {
+          ops_call inv[RF_MAX_STEPS];
+          int ninv = 0;
+          if (ops_view_inverse(step->call.op, step->call.args, step->prank, step->pshape, step->vrank, step->vshape, inv,
+                               RF_MAX_STEPS, &ninv, err)) {
+            rc = -1;
+            break;
+          }
+          for (int k = 0; k < ninv; k++) {
+            cur = emit_call(c, &inv[k], cur, name, -1);
+            ops_call_clear(&inv[k]);
+          }
+          break;
+        }
+        case OPS_WB_STORAGE:
+          cur = storage_scatter(c, s, cur, &step->call.args[1], &step->call.args[2], &step->call.args[3], name, err);
+          if (cur < 0) rc = -1;
+          break;
+        default:
+          rc = af_fail(err, "%s: no way to write through it", ops_get(step->call.op)->name);
+          break;
+      }
+      newv[j - 1] = cur;
+    }
+  }
+  if (rc) goto out;
+  rf_storage *st = &c->sto[s];
+  memo_reset(st);
+  st->root = newv[0];
+  st->written = 1;
+  if (safe && !strided) {
+    af_buf keys = {0};
+    size_t *len = af_xcalloc((size_t)n + 1, sizeof(size_t));
+    chain_keys(ch, n, &keys, len);
+    for (int j = 1; j <= n; j++)
+      if (newv[j] >= 0) memo_put(st, keys.s, len[j], newv[j]);
+    af_buf_free(&keys);
+    free(len);
+  }
+out:
+  free(newv);
+  return rc;
+}
+
+/* Whether the functional twin's result (on the eager tensors given) has another dtype than the
+ * in-place op's target keeps: type promotion of add/sub/mul/div with a wider tensor operand.
+ * target is an eager tensor of the target's dtype and shape; args are p-level; values eager's. */
+static int twin_widens(int twin, const af_tensor *target, int nargs, const ir_arg *args, af_tensor *const *values) {
+  const ops_entry *e = ops_get(twin);
+  int dt = at_tensor_dtype(target), differs = 0, scalar = 0;
+  for (int a = 1; a < nargs; a++) {
+    if (args[a].kind == IR_ARG_VALUE && at_tensor_dtype(values[args[a].value]) != dt) differs = 1;
+    if (e->argk[a][0] == 'S' && args[a].kind != IR_ARG_VALUE) scalar = 1;
+    if (args[a].kind == IR_ARG_VALUES || args[a].kind == IR_ARG_INDEX) return 0; /* index ops keep self's dtype */
+  }
+  if (!differs) return 0;
+  at_arg a[OPS_MAX_ARGS];
+  memset(a, 0, sizeof a);
+  a[0] = (at_arg){.kind = AT_ARG_TENSOR, .t = target};
+  for (int k = 1; k < nargs; k++) {
+    const ir_arg *x = &args[k];
+    switch (x->kind) {
+      case IR_ARG_VALUE: a[k] = (at_arg){.kind = AT_ARG_TENSOR, .t = values[x->value]}; break;
+      case IR_ARG_INT: a[k] = (at_arg){.kind = AT_ARG_INT, .i = x->i}; break;
+      case IR_ARG_FLOAT: a[k] = (at_arg){.kind = AT_ARG_FLOAT, .f = x->f}; break;
+      case IR_ARG_BOOL: a[k] = (at_arg){.kind = AT_ARG_BOOL, .i = x->i}; break;
+      case IR_ARG_INTS: a[k] = (at_arg){.kind = AT_ARG_INTS, .n = x->n, .ints = x->ints}; break;
+      default: a[k] = (at_arg){.kind = AT_ARG_NONE}; break;
+    }
+  }
+  af_tensor *r = NULL;
+  int n = 0;
+  af_err ignored;
+  if (at_call(e->aten, scalar ? e->overload_scalar : e->overload, nargs, a, NULL, 1, &r, &n, &ignored) || n != 1) return 0;
+  int wider = at_tensor_dtype(r) != dt;
+  at_tensor_free(r);
+  return wider;
+}
+
+/* u = twin(t, args[1..]) for an in-place op with target value t (in q); cast back to t's dtype
+ * when promotion widened it. eager_target: an eager tensor like the target. */
+static int emit_twin(rf *c, int twin, int t, int nargs, const ir_arg *args, const af_tensor *eager_target,
+                     af_tensor *const *values, const char *hint, af_err *err) {
+  ir_arg q[OPS_MAX_ARGS];
+  memset(q, 0, sizeof q);
+  if (subst_args(c, nargs - 1, args + 1, q + 1, err)) {
+    args_free(nargs, q);
+    return -1;
+  }
+  q[0] = a_val(t);
+  int u = emit(c, twin, nargs, q, hint, -1);
+  args_free(nargs, q);
+  if (twin_widens(twin, eager_target, nargs, args, values)) {
+    ir_arg cp[2] = {a_val(t), a_val(u)};
+    u = emit(c, OPS_copy, 2, cp, hint, -1);
+  }
+  return u;
+}
+
+/* ---------------------------------------------------------------- statements */
+
+/* The subscript of a getitem/setitem on eager tensor self, as view steps appended to base. */
+static int subscript_chain(rf *c, const af_tensor *self, const ir_arg *idx, af_tensor *const *values, rf_chain *ch,
+                           int *tensors, int *ntensors, af_err *err) {
+  int consumed[64] = {0}, rank, ncalls = 0, crank[RF_MAX_STEPS];
+  int64_t shape[RF_RANK], cshape[RF_MAX_STEPS][RF_RANK];
+  ops_call calls[RF_MAX_STEPS];
+  if (idx->n > 64) return decline(c, err, "%s", "subscript with more than 64 elements");
+  for (int k = 0; k < idx->n; k++)
+    if (idx->index[k].kind == IR_IDX_TENSOR) {
+      const af_tensor *t = values[idx->index[k].value];
+      consumed[k] = at_tensor_dtype(t) == AF_BOOL ? at_tensor_rank(t) : 1;
+    }
+  shape_of(self, &rank, shape);
+  if (rank > RF_RANK) return decline(c, err, "%s", "tensor of too high a rank");
+  if (ops_subscript_decompose(idx, consumed, rank, shape, calls, RF_MAX_STEPS, &ncalls, crank, cshape, tensors,
+                              2 * RF_RANK, ntensors, err))
+    return -1;
+  for (int k = 0; k < ncalls; k++) {
+    rf_step st = {.call = calls[k], .vrank = crank[k]};
+    st.prank = k ? crank[k - 1] : rank;
+    memcpy(st.pshape, k ? cshape[k - 1] : shape, sizeof(int64_t) * (size_t)st.prank);
+    memcpy(st.vshape, cshape[k], sizeof(int64_t) * (size_t)st.vrank);
+    if (ops_view_is_identity(st.call.op, st.call.args, st.prank, st.pshape, st.vrank, st.vshape))
+      ops_call_clear(&st.call);
+    else
+      chain_push(ch, &st);
+  }
+  return 0;
+}
+
+/* A statement whose result is fresh memory: emitted as it is, on current values. */
+static int do_fresh(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *err) {
+  ir_arg q[OPS_MAX_ARGS];
+  memset(q, 0, sizeof q);
+  if (subst_args(c, st->nargs, st->args, q, err)) {
+    args_free(st->nargs, q);
+    return -1;
+  }
+  int v = emit(c, st->op, st->nargs, q, c->p->names[st->out], st->out);
+  args_free(st->nargs, q);
+  int s = new_storage(c, v, values[st->out], -1, err);
+  if (s < 0) return -1;
+  c->obj[st->out] = new_object(c, s, NULL, st->out);
+  return 0;
+}
+
+/* y = view(x, ...): y's chain is x's plus one step (or x's, for a step that changes nothing). */
+static int do_view(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *err) {
+  int x = st->args[0].value, o = c->obj[x];
+  rf_step step = {0};
+  int sf = ops_view_shape_form(st->op);
+  step.call.op = sf >= 0 ? sf : st->op;
+  step.call.nargs = st->nargs;
+  for (int a = 1; a < st->nargs; a++) {
+    if (sf >= 0 && a == 1) {
+      int r;
+      int64_t sh[RF_RANK];
+      shape_of(values[st->args[1].value], &r, sh);
+      step.call.args[1] = a_ints(r, sh);
+    } else {
+      ir_arg_copy(&step.call.args[a], &st->args[a]);
+    }
+  }
+  shape_of(values[x], &step.prank, step.pshape);
+  shape_of(values[st->out], &step.vrank, step.vshape);
+  if (step.prank > RF_RANK || step.vrank > RF_RANK) {
+    ops_call_clear(&step.call);
+    return decline(c, err, "%s", "view of too high a rank");
+  }
+  int no = new_object(c, c->objs[o].storage, &c->objs[o].chain, st->out);
+  c->obj[st->out] = no;
+  if (ops_view_is_identity(step.call.op, step.call.args, step.prank, step.pshape, step.vrank, step.vshape))
+    ops_call_clear(&step.call);
+  else
+    chain_push(&c->objs[no].chain, &step);
+  return obj_value(c, no, err) < 0 ? -1 : 0; /* define it where the source does */
+}
+
+static int do_getitem(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *err) {
+  int x = st->args[0].value, o = c->obj[x], tensors[2 * RF_RANK], ntensors = 0;
+  rf_chain ch = {0};
+  chain_copy(&ch, &c->objs[o].chain);
+  if (subscript_chain(c, values[x], &st->args[1], values, &ch, tensors, &ntensors, err)) {
+    chain_free(&ch);
+    return -1;
+  }
+  if (ntensors) { /* tensor indices: a copy */
+    chain_free(&ch);
+    return do_fresh(c, st, values, err);
+  }
+  int no = new_object(c, c->objs[o].storage, NULL, st->out);
+  c->objs[no].chain = ch;
+  c->obj[st->out] = no;
+  /* define it as the source does (x[...] on x's current value) and remember it as that view */
+  ir_arg q[2];
+  memset(q, 0, sizeof q);
+  if (c->objs[no].chain.n == c->objs[o].chain.n) return obj_value(c, no, err) < 0 ? -1 : 0;
+  if (subst_args(c, 2, st->args, q, err)) {
+    args_free(2, q);
+    return -1;
+  }
+  int v = emit(c, OPS_getitem, 2, q, c->p->names[st->out], st->out);
+  args_free(2, q);
+  af_buf keys = {0};
+  size_t *len = af_xcalloc((size_t)ch.n + 1, sizeof(size_t));
+  chain_keys(&c->objs[no].chain, c->objs[no].chain.n, &keys, len);
+  memo_put(&c->sto[c->objs[no].storage], keys.s, len[c->objs[no].chain.n], v);
+  af_buf_free(&keys);
+  free(len);
+  return 0;
+}
+
+/* t.op_(args) for ops that change values */
+static int do_inplace(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *err) {
+  int x = st->args[0].value, o = c->obj[x];
+  int t = obj_value(c, o, err);
+  if (t < 0) return -1;
+  const char *name = chain_name(c, c->objs[o].storage, &c->objs[o].chain, c->objs[o].chain.n, obj_hint(c, o));
+  int u = emit_twin(c, ops_twin(st->op), t, st->nargs, st->args, values[x], values, name, err);
+  if (u < 0) return -1;
+  if (write_back(c, c->objs[o].storage, &c->objs[o].chain, u, obj_hint(c, o), err)) return -1;
+  if (st->out >= 0) c->obj[st->out] = o;
+  return 0;
+}
+
+/* unsqueeze_, squeeze_, transpose_, t_: the object's chain grows by the view twin */
+static int do_meta(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *err) {
+  int x = st->args[0].value, o = c->obj[x];
+  rf_step step = {0};
+  step.call.op = ops_twin(st->op);
+  step.call.nargs = st->nargs;
+  for (int a = 1; a < st->nargs; a++) ir_arg_copy(&step.call.args[a], &st->args[a]);
+  obj_shape(c, o, &step.prank, step.pshape);
+  shape_of(values[x], &step.vrank, step.vshape);
+  if (step.call.op < 0 || ops_view_wb(step.call.op) == OPS_WB_NONE) {
+    ops_call_clear(&step.call);
+    return decline(c, err, "%s: its twin is no view op", ops_get(st->op)->name);
+  }
+  if (step.vrank > RF_RANK) {
+    ops_call_clear(&step.call);
+    return decline(c, err, "%s", "view of too high a rank");
+  }
+  if (ops_view_is_identity(step.call.op, step.call.args, step.prank, step.pshape, step.vrank, step.vshape))
+    ops_call_clear(&step.call);
+  else
+    chain_push(&c->objs[o].chain, &step);
+  if (st->out >= 0) c->obj[st->out] = o;
+  return 0;
+}
+
+static int do_setitem(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *err) {
+  const ops_entry *oe = ops_get(st->op);
+  int x = st->args[0].value, o = c->obj[x], s = c->objs[o].storage, tensors[2 * RF_RANK], ntensors = 0, rc = -1;
+  const ir_arg *val = &st->args[2];
+  const char *hint = "tmp"; /* x[i] is no value of its own */
+  int aug = oe->twin[0] ? ops_twin(ops_find(oe->twin)) : -1; /* x[i] += v: add */
+  af_tensor *like = NULL;
+  rf_chain ch = {0};
+  chain_copy(&ch, &c->objs[o].chain);
+  if (subscript_chain(c, values[x], &st->args[1], values, &ch, tensors, &ntensors, err)) goto out;
+  const char *uname = chain_name(c, s, &ch, ch.n, hint); /* x itself for x[...] = v */
+  int t = chain_value(c, s, &ch, ch.n, hint, -1, err), u;
+  if (t < 0) goto out;
+  if (!ntensors) {
+    if (aug >= 0) { /* an eager tensor like the target, for the dtype check */
+      int r;
+      int64_t sh[RF_RANK];
+      obj_shape(c, o, &r, sh);
+      if (ch.n) {
+        r = ch.s[ch.n - 1].vrank;
+        memcpy(sh, ch.s[ch.n - 1].vshape, sizeof(int64_t) * (size_t)r);
+      }
+      double *zeros = af_xcalloc((size_t)ir_numel(r, sh) + 1, sizeof(double));
+      rc = at_tensor_new((af_dtype)at_tensor_dtype(values[x]), r, sh, zeros, &like, err);
+      free(zeros);
+      if (rc) goto out;
+      ir_arg args[2] = {a_val(-1), *val};
+      u = emit_twin(c, aug, t, 2, args, like, values, uname, err);
+    } else if (val->kind == IR_ARG_VALUE) {
+      int v = fval(c, val->value, err);
+      if (v < 0) goto out;
+      ir_arg a[2] = {a_val(t), a_val(v)};
+      u = emit(c, OPS_copy, 2, a, uname, -1);
+    } else {
+      ir_arg a[2] = {a_val(t), *val};
+      u = emit(c, OPS_fill, 2, a, uname, -1);
+    }
+  } else {
+    int vt;
+    if (aug >= 0) { /* tmp = x[idx]; tmp.op_(v); x[idx] = tmp */
+      ir_arg q[2];
+      memset(q, 0, sizeof q);
+      if (subst_args(c, 2, st->args, q, err)) {
+        args_free(2, q);
+        goto out;
+      }
+      int g = emit(c, OPS_getitem, 2, q, hint, -1);
+      args_free(2, q);
+      double zero = 0;
+      int64_t one = 1;
+      rc = at_tensor_new((af_dtype)at_tensor_dtype(values[x]), 1, &one, &zero, &like, err);
+      if (rc) goto out;
+      ir_arg args[2] = {a_val(-1), *val};
+      vt = emit_twin(c, aug, g, 2, args, like, values, hint, err);
+    } else if (val->kind == IR_ARG_VALUE) {
+      vt = fval(c, val->value, err);
+    } else { /* PyTorch makes the number a 0-dim tensor of x's dtype */
+      ir_arg a[3] = {a_val(t), a_ints(0, NULL), *val};
+      vt = emit(c, OPS_new_full, 3, a, hint, -1);
+      ir_arg_free(&a[1]);
+    }
+    if (vt < 0) goto out;
+    ir_arg list = {.kind = IR_ARG_VALUES, .n = ntensors, .value = -1};
+    list.values = af_xcalloc((size_t)ntensors, sizeof(int));
+    for (int d = 0; d < ntensors; d++) list.values[d] = tensors[d] < 0 ? -1 : fval(c, tensors[d], err);
+    ir_arg a[4] = {a_val(t), list, a_val(vt), a_bool(0)};
+    u = emit(c, OPS_index_put, 4, a, uname, -1);
+    ir_arg_free(&list);
+  }
+  if (u < 0) goto out;
+  rc = write_back(c, s, &ch, u, hint, err);
+out:
+  at_tensor_free(like);
+  chain_free(&ch);
+  return rc;
+}
+
+/* op(a, b, out=o) */
+static int do_out(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *err) {
+  int x = st->args[0].value, o = c->obj[x], twin = ops_twin(st->op), r0, r1;
+  int64_t s0[RF_RANK], s1[RF_RANK];
+  obj_shape(c, o, &r0, s0);
+  shape_of(values[x], &r1, s1);
+  if (r0 != r1 || memcmp(s0, s1, sizeof(int64_t) * (size_t)r0) != 0)
+    return decline(c, err, "%s: the out= tensor was resized", ops_get(st->op)->name);
+  if (twin < 0) return decline(c, err, "%s: no functional twin", ops_get(st->op)->name);
+  /* the twin's own arguments are the out= op's arguments after the out tensor */
+  ir_arg q[OPS_MAX_ARGS];
+  memset(q, 0, sizeof q);
+  if (subst_args(c, st->nargs - 1, st->args + 1, q, err)) {
+    args_free(st->nargs - 1, q);
+    return -1;
+  }
+  const char *hint = chain_name(c, c->objs[o].storage, &c->objs[o].chain, c->objs[o].chain.n, obj_hint(c, o));
+  int u = emit(c, twin, st->nargs - 1, q, hint, -1);
+  args_free(st->nargs - 1, q);
+  /* out= casts to the out tensor's dtype */
+  int dt = at_tensor_dtype(values[x]), cast = 0;
+  for (int a = 1; a < st->nargs; a++)
+    if (st->args[a].kind == IR_ARG_VALUE && at_tensor_dtype(values[st->args[a].value]) != dt) cast = 1;
+  if (cast) {
+    int t = obj_value(c, o, err);
+    if (t < 0) return -1;
+    ir_arg cp[2] = {a_val(t), a_val(u)};
+    u = emit(c, OPS_copy, 2, cp, hint, -1);
+  }
+  if (write_back(c, c->objs[o].storage, &c->objs[o].chain, u, hint, err)) return -1;
+  if (st->out >= 0) c->obj[st->out] = o;
+  return 0;
+}
+
+/* The p value among st's tensor arguments whose memory eager's result shares, or -1. */
+static int aliased_arg(const ir_stmt *st, af_tensor *const *values) {
+  const af_tensor *r = values[st->out];
+  for (int a = 0; a < st->nargs; a++) {
+    const ir_arg *x = &st->args[a];
+    if (x->kind == IR_ARG_VALUE && at_tensor_shares_storage(r, values[x->value])) return x->value;
+    if (x->kind == IR_ARG_VALUES)
+      for (int k = 0; k < x->n; k++)
+        if (x->values[k] >= 0 && at_tensor_shares_storage(r, values[x->values[k]])) return x->values[k];
+  }
+  return -1;
+}
+
+/* A functional op whose result eager makes a view of an argument (aten::copy returns a view of
+ * src when no conversion is needed): the result is that argument's storage seen through
+ * as_strided with eager's sizes, strides and offset. */
+static int do_alias(rf *c, const ir_stmt *st, int arg, af_tensor *const *values, af_err *err) {
+  const af_tensor *r = values[st->out];
+  int s = c->objs[c->obj[arg]].storage;
+  rf_step step = {0};
+  int64_t sz[RF_RANK], sd[RF_RANK];
+  shape_of(r, &step.vrank, sz);
+  if (step.vrank > RF_RANK) return decline(c, err, "%s", "view of too high a rank");
+  at_tensor_strides(r, sd);
+  memcpy(step.vshape, sz, sizeof(int64_t) * (size_t)step.vrank);
+  step.call.op = OPS_as_strided;
+  step.call.nargs = 4;
+  step.call.args[1] = a_ints(step.vrank, sz);
+  step.call.args[2] = a_ints(step.vrank, sd);
+  step.call.args[3] = a_int(at_tensor_storage_offset(r));
+  int no = new_object(c, s, NULL, st->out);
+  chain_push(&c->objs[no].chain, &step);
+  c->obj[st->out] = no;
+  ir_arg q[OPS_MAX_ARGS]; /* defined as the source does; remembered as that view */
+  memset(q, 0, sizeof q);
+  if (subst_args(c, st->nargs, st->args, q, err)) {
+    args_free(st->nargs, q);
+    return -1;
+  }
+  int v = emit(c, st->op, st->nargs, q, c->p->names[st->out], st->out);
+  args_free(st->nargs, q);
+  af_buf key = {0};
+  step_key(&key, &c->objs[no].chain.s[0]);
+  memo_put(&c->sto[s], key.s, key.len, v);
+  af_buf_free(&key);
+  return 0;
+}
+
+/* The eager hook: statement s has just run in the dry run; translate it. */
+static int rf_stmt(void *ctx, int s, af_tensor *const *values, af_err *err) {
+  rf *c = ctx;
+  const ir_stmt *st = &c->p->stmts[s];
+  const ops_entry *oe = ops_get(st->op);
+  int rc;
+  switch (oe->kind) {
+    case OPS_VIEW:
+      if ((oe->flags & OPF_MAYBE_VIEW) && !at_tensor_shares_storage(values[st->out], values[st->args[0].value]))
+        rc = do_fresh(c, st, values, err); /* reshape/flatten that copied */
+      else
+        rc = do_view(c, st, values, err);
+      break;
+    case OPS_FUNC:
+      if ((oe->flags & OPF_MAYBE_VIEW) && at_tensor_shares_storage(values[st->out], values[st->args[0].value]))
+        rc = do_view(c, st, values, err); /* contiguous that returned its input */
+      else if (aliased_arg(st, values) >= 0)
+        rc = do_alias(c, st, aliased_arg(st, values), values, err);
+      else
+        rc = do_fresh(c, st, values, err);
+      break;
+    case OPS_GETITEM: rc = do_getitem(c, st, values, err); break;
+    case OPS_INPLACE: rc = (oe->flags & OPF_META) ? do_meta(c, st, values, err) : do_inplace(c, st, values, err); break;
+    case OPS_SETITEM: rc = do_setitem(c, st, values, err); break;
+    case OPS_OUT: rc = do_out(c, st, values, err); break;
+    default: rc = decline(c, err, "%s: an op kind ref does not know", oe->name); break;
+  }
+  if (rc) af_err_prefix(err, "body[%d] (%s)", s, oe->name);
+  return rc;
+}
+
+/* Drops statements whose value nothing uses (the output program has no side effects). */
+static void dead_code(ir_program *q) {
+  char *live = af_xcalloc((size_t)q->nvalues + 1, 1);
+  for (int o = 0; o < q->noutputs; o++) live[q->outputs[o]] = 1;
+  char *keep = af_xcalloc((size_t)q->nstmts + 1, 1);
+  for (int s = q->nstmts - 1; s >= 0; s--) {
+    const ir_stmt *st = &q->stmts[s];
+    if (st->out < 0 || !live[st->out]) continue;
+    keep[s] = 1;
+    for (int a = 0; a < st->nargs; a++) {
+      const ir_arg *x = &st->args[a];
+      if (x->kind == IR_ARG_VALUE) live[x->value] = 1;
+      if (x->kind == IR_ARG_VALUES)
+        for (int k = 0; k < x->n; k++)
+          if (x->values[k] >= 0) live[x->values[k]] = 1;
+      if (x->kind == IR_ARG_INDEX)
+        for (int k = 0; k < x->n; k++)
+          if (x->index[k].kind == IR_IDX_TENSOR) live[x->index[k].value] = 1;
+    }
+  }
+  int n = 0;
+  for (int s = 0; s < q->nstmts; s++) {
+    if (keep[s]) {
+      q->stmts[n++] = q->stmts[s];
+      continue;
+    }
+    for (int a = 0; a < q->stmts[s].nargs; a++) ir_arg_free(&q->stmts[s].args[a]);
+    free(q->stmts[s].args);
+  }
+  q->nstmts = n;
+  free(live);
+  free(keep);
+}
+
+static void rf_free(rf *c) {
+  for (int o = 0; o < c->nobjs; o++) chain_free(&c->objs[o].chain);
+  free(c->objs);
+  for (int s = 0; s < c->nsto; s++) {
+    memo_reset(&c->sto[s]);
+    free(c->sto[s].memo);
+    at_tensor_free(c->sto[s].eager);
+  }
+  free(c->sto);
+  free(c->obj);
+  ir_program_free(c->q);
+}
+
+int ref_functionalize(const ir_program *p, ir_program **out, int *input_out, af_err *err) {
+  rf c = {.p = p, .q = ir_program_new()};
+  af_tensor **in = NULL;
+  result dry;
+  int rc = -1;
+  *out = NULL;
+  result_init(&dry);
+  c.obj = af_xcalloc((size_t)p->nvalues + 1, sizeof(int));
+  for (int v = 0; v < p->nvalues; v++) c.obj[v] = -1;
+  if (inputs_new(p, &in, err)) goto out;
+  for (int i = 0; i < p->ninputs; i++) {
+    const ir_input *pi = &p->inputs[i];
+    int v = ir_add_input(c.q, p->names[pi->value], pi->rank, pi->shape, pi->dtype);
+    if (pi->ndata) {
+      c.q->inputs[i].ndata = pi->ndata;
+      c.q->inputs[i].data = memcpy(af_xmalloc(sizeof(double) * (size_t)pi->ndata), pi->data, sizeof(double) * (size_t)pi->ndata);
+    }
+    int s = new_storage(&c, v, in[i], i, err);
+    if (s < 0) goto out;
+    c.obj[pi->value] = new_object(&c, s, NULL, pi->value);
+  }
+  if (eager_run_traced(p, in, rf_stmt, &c, &dry, err)) {
+    rc = c.declined ? 1 : -1;
+    goto out;
+  }
+  if (dry.status != RESULT_OK) {
+    af_fail(err, "eager rejected the program: %s", dry.message ? dry.message : "?");
+    goto out;
+  }
+  /* outputs, then the final value of every input the program changed */
+  int nout = p->noutputs;
+  int *outs = af_xcalloc((size_t)(p->noutputs + p->ninputs) + 1, sizeof(int));
+  for (int o = 0; o < p->noutputs; o++)
+    if ((outs[o] = fval(&c, p->outputs[o], err)) < 0) {
+      free(outs);
+      goto out;
+    }
+  for (int i = 0; i < p->ninputs; i++) {
+    const rf_object *ob = &c.objs[c.obj[p->inputs[i].value]];
+    input_out[i] = -1;
+    if (!c.sto[ob->storage].written && ob->chain.n == 0) continue;
+    if ((outs[nout] = fval(&c, p->inputs[i].value, err)) < 0) {
+      free(outs);
+      goto out;
+    }
+    input_out[i] = nout++;
+  }
+  c.q->noutputs = nout;
+  c.q->outputs = outs;
+  dead_code(c.q);
+  if (ir_validate(c.q, err)) {
+    af_err_prefix(err, "ref built an invalid program");
+    goto out;
+  }
+  /* meta: the source's, plus which outputs are final inputs */
+  af_buf m = {0};
+  size_t keep = p->meta ? strlen(p->meta) : 0;
+  while (keep && p->meta[keep - 1] != '}') keep--;
+  if (keep) {
+    af_buf_printf(&m, "%.*s", (int)(keep - 1), p->meta);
+    const char *inner = p->meta + 1;
+    while (*inner == ' ') inner++;
+    if (*inner != '}') af_buf_puts(&m, ", ");
+  } else {
+    af_buf_puts(&m, "{");
+  }
+  af_buf_puts(&m, "\"ref_final_inputs\": {");
+  for (int i = 0, first = 1; i < p->ninputs; i++)
+    if (input_out[i] >= 0) {
+      af_buf_printf(&m, "%s\"%s\": %d", first ? "" : ", ", p->names[p->inputs[i].value], input_out[i]);
+      first = 0;
+    }
+  af_buf_puts(&m, "}}");
+  ir_set_meta(c.q, m.s);
+  af_buf_free(&m);
+  *out = c.q;
+  c.q = NULL;
+  rc = 0;
+out:
+  result_clear(&dry);
+  inputs_free(p->ninputs, in);
+  rf_free(&c);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- the converter */
+
+typedef struct ref_state {
+  ir_program *q;
+  int *input_out;
+} ref_state;
+
+static int ref_available(const conv_converter *c, const char **why) {
+  (void)c;
+  *why = NULL;
+  return 1;
+}
+
+static const char *ref_version(const conv_converter *c) {
+  (void)c;
+  return AF_VERSION;
+}
+
+static void ref_free(void *state) {
+  ref_state *s = state;
+  if (!s) return;
+  ir_program_free(s->q);
+  free(s->input_out);
+  free(s);
+}
+
+char *ref_source(const ir_program *q, const ir_program *p, const int *input_out) {
+  af_buf b = {0};
+  char *src = emit_torchscript(q, "program");
+  af_buf_puts(&b, "# aliasfuzz ref: the functional program (no in-place op, no aliasing relied on)\n");
+  af_buf_puts(&b, "# final inputs (input index: output index): {");
+  for (int i = 0, first = 1; i < p->ninputs; i++)
+    if (input_out[i] >= 0) {
+      af_buf_printf(&b, "%s%d: %d", first ? "" : ", ", i, input_out[i]);
+      first = 0;
+    }
+  af_buf_puts(&b, "}\n");
+  af_buf_puts(&b, src);
+  free(src);
+  return af_buf_take(&b);
+}
+
+static result_status ref_convert(const conv_converter *cv, const ir_program *p, void **state, result *r) {
+  (void)cv;
+  af_err err;
+  ref_state *s = af_xcalloc(1, sizeof *s);
+  s->input_out = af_xcalloc((size_t)p->ninputs + 1, sizeof(int));
+  int rc = ref_functionalize(p, &s->q, s->input_out, &err);
+  if (rc) {
+    result_set_message(r, err.msg);
+    ref_free(s);
+    return rc > 0 ? RESULT_UNSUPPORTED : RESULT_ERROR;
+  }
+  r->graph = ref_source(s->q, p, s->input_out);
+  r->residual = 0;
+  for (int k = 0; k < s->q->nstmts; k++) r->residual += ops_mutates(s->q->stmts[k].op);
+  *state = s;
+  return RESULT_OK;
+}
+
+static result_status ref_run(const conv_converter *cv, void *state, const ir_program *p, af_tensor *const *inputs,
+                             result *r) {
+  (void)cv;
+  ref_state *s = state;
+  result fr;
+  af_err err;
+  result_init(&fr);
+  if (eager_run_on(s->q, inputs, &fr, &err) || fr.status != RESULT_OK) {
+    result_set_message(r, fr.message ? fr.message : err.msg);
+    result_clear(&fr);
+    return RESULT_ERROR;
+  }
+  r->noutputs = p->noutputs;
+  r->outputs = af_xcalloc((size_t)p->noutputs + 1, sizeof(af_tensor *));
+  for (int o = 0; o < p->noutputs; o++) r->outputs[o] = at_tensor_ref(fr.outputs[o]);
+  r->ninputs = p->ninputs;
+  r->inputs = af_xcalloc((size_t)p->ninputs + 1, sizeof(af_tensor *));
+  for (int i = 0; i < p->ninputs; i++)
+    r->inputs[i] = at_tensor_ref(s->input_out[i] >= 0 ? fr.outputs[s->input_out[i]] : inputs[i]);
+  result_clear(&fr);
+  return RESULT_OK;
+}
+
+const conv_converter conv_ref = {
+    .name = "ref",
+    .description = "aliasfuzz's reference functionalizer on the IR: view chains, functional twins plus scatters "
+                   "back to the base, mutated inputs returned (must pass everything)",
+    .available = ref_available,
+    .version = ref_version,
+    .convert = ref_convert,
+    .run = ref_run,
+    .free_state = ref_free,
+    .repro_py =
+        "def convert_and_run(src, converted, inputs):\n"
+        "    # converted: ref's functional program; run it as Python, then hand back the final\n"
+        "    # values of the inputs it returns as extra outputs\n"
+        "    import ast\n"
+        "    final = {}\n"
+        "    for line in converted.splitlines():\n"
+        "        if line.startswith('# final inputs'):\n"
+        "            final = ast.literal_eval(line.split(': ', 1)[1])\n"
+        "    ns = {'torch': torch, 'Tensor': torch.Tensor, 'Tuple': Tuple, 'List': List, 'Optional': Optional}\n"
+        "    exec(converted, ns)\n"
+        "    outs = as_list(ns['program'](*inputs))\n"
+        "    n = len(outs) - len(final)\n"
+        "    return outs[:n], [outs[final[i]] if i in final else t for i, t in enumerate(inputs)]\n",
+};

@@ -1,0 +1,299 @@
+/* test_converters.c - the in-process converters: ref passes everything and produces the golden
+ * functional programs; naive fails the seed patterns with the predicted verdicts; jit and
+ * functionalize run every seed case.
+ *
+ * AF_UPDATE_GOLDEN=1 rewrites corpus/golden/ref/ from ref's current output (then review the diff
+ * by eye: minimal and readable). */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../harness/codec.h"
+#include "../harness/converters/conv.h"
+#include "../harness/converters/ref.h"
+#include "../harness/eager.h"
+#include "../harness/ops.h"
+#include "../oracle/oracle.h"
+#include "tap.h"
+
+#define MAX_CASES 256
+
+static char *cases[MAX_CASES]; /* seed case ids (file names without .json), sorted */
+static int ncases;
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void list_cases(void) {
+  DIR *d = opendir("corpus/seed");
+  if (!d) return;
+  for (struct dirent *e; (e = readdir(d)) && ncases < MAX_CASES;) {
+    size_t n = strlen(e->d_name);
+    if (n > 5 && strcmp(e->d_name + n - 5, ".json") == 0) {
+      cases[ncases] = strdup(e->d_name);
+      cases[ncases++][n - 5] = 0;
+    }
+  }
+  closedir(d);
+  qsort(cases, (size_t)ncases, sizeof(char *), cmp_str);
+}
+
+static ir_program *load_case(const char *id) {
+  char path[512];
+  af_err err;
+  ir_program *p = NULL;
+  snprintf(path, sizeof path, "corpus/seed/%s.json", id);
+  if (codec_read_file(path, &p, &err)) CHECK(0, "%s", err.msg);
+  return p;
+}
+
+/* The verdict of converter name on program p; detail (may be NULL) gets the oracle's line. */
+static oracle_verdict judge_program(const char *name, const ir_program *p, char **detail) {
+  const conv_converter *c = conv_find(name);
+  result eager, conv;
+  af_err err;
+  oracle_verdict v = V_ERROR;
+  *detail = NULL;
+  result_init(&eager);
+  result_init(&conv);
+  if (!c) {
+    *detail = strdup("no such converter");
+    return V_ERROR;
+  }
+  if (eager_run(p, &eager, &err) || conv_execute(c, p, &conv, &err)) {
+    *detail = strdup(err.msg);
+  } else {
+    v = oracle_judge(p, &eager, &conv, NULL, detail);
+  }
+  result_clear(&eager);
+  result_clear(&conv);
+  return v;
+}
+
+static oracle_verdict judge_case(const char *name, const char *id, char **detail) {
+  ir_program *p = load_case(id);
+  if (!p) {
+    *detail = strdup("unreadable case");
+    return V_ERROR;
+  }
+  oracle_verdict v = judge_program(name, p, detail);
+  ir_program_free(p);
+  return v;
+}
+
+TEST(ref_passes_every_seed_case) {
+  CHECK(ncases >= 6, "found %d seed cases", ncases);
+  for (int k = 0; k < ncases; k++) {
+    char *detail = NULL;
+    oracle_verdict v = judge_case("ref", cases[k], &detail);
+    CHECK(v == V_PASS, "%s: %s: %s", cases[k], oracle_verdict_name(v), detail ? detail : "");
+    free(detail);
+  }
+}
+
+/* Whether a program is functional: no op that writes into an argument. */
+static int is_functional(const ir_program *q) {
+  for (int s = 0; s < q->nstmts; s++)
+    if (ops_mutates(q->stmts[s].op)) return 0;
+  return 1;
+}
+
+static char *slurp_or_null(const char *path) {
+  af_err err;
+  size_t n;
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fclose(f);
+  return codec_slurp(path, &n, &err);
+}
+
+TEST(ref_output_is_functional_and_matches_the_golden_files) {
+  int update = getenv("AF_UPDATE_GOLDEN") && strcmp(getenv("AF_UPDATE_GOLDEN"), "1") == 0;
+  for (int k = 0; k < ncases; k++) {
+    ir_program *p = load_case(cases[k]), *q = NULL;
+    if (!p) continue;
+    int *input_out = calloc((size_t)p->ninputs + 1, sizeof(int));
+    af_err err;
+    int rc = ref_functionalize(p, &q, input_out, &err);
+    CHECK(rc == 0, "%s: %s", cases[k], err.msg);
+    if (rc == 0) {
+      CHECK(is_functional(q), "%s: ref left an in-place op", cases[k]);
+      char *json = codec_write_string(q);
+      char *py = ref_source(q, p, input_out);
+      char path[512];
+      const char *ext[2] = {"json", "py"};
+      const char *text[2] = {json, py};
+      for (int f = 0; f < 2; f++) {
+        snprintf(path, sizeof path, "corpus/golden/ref/%s.%s", cases[k], ext[f]);
+        if (update) {
+          CHECK(codec_write_atomic(path, text[f], strlen(text[f]), &err) == 0, "%s", err.msg);
+          continue;
+        }
+        char *want = slurp_or_null(path);
+        CHECK(want != NULL, "%s is missing (AF_UPDATE_GOLDEN=1 writes it)", path);
+        CHECK(!want || strcmp(want, text[f]) == 0, "%s differs from ref's output:\n%s", path, text[f]);
+        free(want);
+      }
+      free(json);
+      free(py);
+    }
+    ir_program_free(q);
+    free(input_out);
+    ir_program_free(p);
+  }
+}
+
+TEST(ref_returns_a_mutated_input_as_an_extra_output) {
+  ir_program *p = load_case("design-005-inplace-on-input"), *q = NULL;
+  if (!p) return;
+  int input_out[1] = {-2};
+  af_err err;
+  CHECK(ref_functionalize(p, &q, input_out, &err) == 0, "%s", err.msg);
+  CHECK(q && q->noutputs == 2, "outputs: r and the final x");
+  CHECK(input_out[0] == 1, "input 0 comes back as output %d", input_out[0]);
+  ir_program_free(q);
+  ir_program_free(p);
+}
+
+/* Edge cases beyond the seed corpus: aliasing functional ops, strided writes, casts, out=,
+ * index lists with None, shape-changing ops on views, contiguous that returns its input. */
+static const char *edge_cases[] = {
+    /* aten::copy(f, q) returns a view of q: writing through it reaches q */
+    "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"q\", \"shape\": [4, 4], \"dtype\": \"float32\"},"
+    " {\"name\": \"f\", \"shape\": [4, 4], \"dtype\": \"float32\"}], \"body\": ["
+    " {\"out\": \"g\", \"op\": \"copy\", \"args\": [\"f\", \"q\"]}, {\"op\": \"add_\", \"args\": [\"g\", 1]},"
+    " {\"out\": \"r\", \"op\": \"mul\", \"args\": [\"q\", 2]}], \"outputs\": [\"r\", \"g\"]}",
+    /* unfold and as_strided writes into an intermediate */
+    "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [4, 6], \"dtype\": \"float32\"}],"
+    " \"body\": [{\"out\": \"c\", \"op\": \"mul\", \"args\": [\"x\", 2]},"
+    " {\"out\": \"u\", \"op\": \"unfold\", \"args\": [\"c\", 1, 2, 3]}, {\"op\": \"mul_\", \"args\": [\"u\", 10]},"
+    " {\"out\": \"a\", \"op\": \"as_strided\", \"args\": [\"c\", [2, 2], [6, 1], 7]}, {\"op\": \"fill_\", \"args\": [\"a\", 9]},"
+    " {\"out\": \"r\", \"op\": \"add\", \"args\": [\"u\", 1]}], \"outputs\": [\"r\", \"c\"]}",
+    /* fill_ through a broadcasting expand, t() of a [1, 4] input, float32 += float64 */
+    "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"b\", \"shape\": [1, 4], \"dtype\": \"float32\"},"
+    " {\"name\": \"y\", \"shape\": [1, 4], \"dtype\": \"float64\"}], \"body\": ["
+    " {\"out\": \"e\", \"op\": \"expand\", \"args\": [\"b\", [3, 4]]}, {\"op\": \"fill_\", \"args\": [\"e\", 5]},"
+    " {\"out\": \"bt\", \"op\": \"t\", \"args\": [\"b\"]}, {\"op\": \"add_\", \"args\": [\"bt\", 1.5]},"
+    " {\"out\": \"z\", \"op\": \"clone\", \"args\": [\"b\"]}, {\"op\": \"add_\", \"args\": [\"z\", \"y\"]}],"
+    " \"outputs\": [\"b\", \"z\"]}",
+    /* x[:, idx] = 7 (None in the index list), x[..., idx] += 1, unsqueeze_ of a view then a
+     * write, out= into a slice, contiguous that returns x, x[1:3] *= 3 */
+    "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [4, 6], \"dtype\": \"float32\"},"
+    " {\"name\": \"idx\", \"shape\": [2], \"dtype\": \"int64\", \"data\": [1, 3]},"
+    " {\"name\": \"w\", \"shape\": [4, 6], \"dtype\": \"float64\"}], \"body\": ["
+    " {\"op\": \"setitem\", \"args\": [\"x\", [{\"slice\": [null, null, 1]}, \"idx\"], 7]},"
+    " {\"op\": \"setitem_add\", \"args\": [\"x\", [\"...\", \"idx\"], 1]},"
+    " {\"out\": \"s\", \"op\": \"select\", \"args\": [\"x\", 0, 1]}, {\"op\": \"unsqueeze_\", \"args\": [\"s\", 0]},"
+    " {\"op\": \"mul_\", \"args\": [\"s\", -1]}, {\"out\": \"o\", \"op\": \"slice\", \"args\": [\"x\", 0, 2, 4, 1]},"
+    " {\"op\": \"add_out\", \"args\": [\"o\", \"o\", \"o\"]}, {\"out\": \"xx\", \"op\": \"contiguous\", \"args\": [\"x\"]},"
+    " {\"op\": \"sub_\", \"args\": [\"xx\", \"w\"]},"
+    " {\"op\": \"setitem_mul\", \"args\": [\"x\", [{\"slice\": [1, 3, 1]}], 3]}], \"outputs\": [\"s\"]}",
+    /* permute + flatten (a copy), view + flatten (a view), movedim + diagonal, transpose_ of a
+     * rank-3 input then clamp_ */
+    "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [2, 3, 4], \"dtype\": \"float32\"}],"
+    " \"body\": [{\"out\": \"p\", \"op\": \"permute\", \"args\": [\"x\", [2, 0, 1]]},"
+    " {\"out\": \"f\", \"op\": \"flatten\", \"args\": [\"p\", 1, 2]}, {\"op\": \"neg_\", \"args\": [\"f\"]},"
+    " {\"out\": \"v\", \"op\": \"view\", \"args\": [\"x\", [6, 4]]}, {\"out\": \"f2\", \"op\": \"flatten\", \"args\": [\"v\", 0, 1]},"
+    " {\"op\": \"abs_\", \"args\": [\"f2\"]}, {\"out\": \"m\", \"op\": \"movedim\", \"args\": [\"x\", 2, 0]},"
+    " {\"out\": \"d\", \"op\": \"diagonal\", \"args\": [\"m\", 1, 1, 2]}, {\"op\": \"relu_\", \"args\": [\"d\"]},"
+    " {\"op\": \"transpose_\", \"args\": [\"x\", 0, 2]}, {\"op\": \"clamp_\", \"args\": [\"x\", -1, 2]}],"
+    " \"outputs\": [\"p\", \"f\", \"x\"]}",
+};
+
+TEST(ref_passes_edge_cases_beyond_the_corpus) {
+  for (size_t k = 0; k < sizeof edge_cases / sizeof edge_cases[0]; k++) {
+    ir_program *p = NULL;
+    af_err err;
+    if (codec_read_string(edge_cases[k], "edge case", &p, &err)) {
+      CHECK(0, "edge case %zu: %s", k, err.msg);
+      continue;
+    }
+    char *detail = NULL;
+    oracle_verdict v = judge_program("ref", p, &detail);
+    CHECK(v == V_PASS, "edge case %zu: %s: %s", k, oracle_verdict_name(v), detail ? detail : "");
+    free(detail);
+    ir_program_free(p);
+  }
+}
+
+TEST(naive_is_listed_as_deliberately_wrong) {
+  const conv_converter *c = conv_find("naive");
+  CHECK(c && c->deliberately_wrong, "naive must say it is wrong on purpose");
+  CHECK(conv_find("ref") && !conv_find("ref")->deliberately_wrong, "ref is not");
+}
+
+TEST(naive_fails_the_unsqueeze_case_with_shape_mismatch) {
+  char *detail = NULL;
+  oracle_verdict v = judge_case("naive", "design-003-unsqueeze-inplace", &detail);
+  CHECK(v == V_SHAPE_MISMATCH, "got %s: %s", oracle_verdict_name(v), detail ? detail : "");
+  free(detail);
+}
+
+TEST(naive_fails_the_view_of_view_write_with_value_mismatch) {
+  char *detail = NULL;
+  oracle_verdict v = judge_case("naive", "design-002-view-of-view-write", &detail);
+  CHECK(v == V_VALUE_MISMATCH, "got %s: %s", oracle_verdict_name(v), detail ? detail : "");
+  free(detail);
+}
+
+TEST(naive_fails_the_input_case_with_lost_mutation_or_value_mismatch) {
+  char *detail = NULL;
+  oracle_verdict v = judge_case("naive", "design-005-inplace-on-input", &detail);
+  CHECK(v == V_INPUT_MUTATION_LOST || v == V_VALUE_MISMATCH, "got %s: %s", oracle_verdict_name(v),
+        detail ? detail : "");
+  free(detail);
+}
+
+TEST(jit_and_functionalize_run_every_seed_case_without_crashing) {
+  const char *names[] = {"jit", "functionalize", "functionalize-noviews"};
+  for (int n = 0; n < 3; n++)
+    for (int k = 0; k < ncases; k++) {
+      char *detail = NULL;
+      oracle_verdict v = judge_case(names[n], cases[k], &detail);
+      CHECK(v != V_CRASH && v != V_INVALID_PROGRAM && v != V_TIMEOUT, "%s on %s: %s: %s", names[n], cases[k],
+            oracle_verdict_name(v), detail ? detail : "");
+      free(detail);
+    }
+}
+
+TEST(jit_counts_the_in_place_op_it_must_keep_on_an_input) {
+  /* RemoveTensorMutation leaves x.add_(3) alone: x is an input */
+  ir_program *p = load_case("design-005-inplace-on-input");
+  if (!p) return;
+  result r;
+  af_err err;
+  CHECK(conv_execute(conv_find("jit"), p, &r, &err) == 0, "%s", err.msg);
+  CHECK(r.status == RESULT_OK, "%s", r.message ? r.message : "");
+  CHECK(r.residual == 1, "residual %d", r.residual);
+  CHECK(r.graph && strstr(r.graph, "aten::add_"), "graph keeps aten::add_");
+  result_clear(&r);
+  ir_program_free(p);
+}
+
+TEST(functionalize_hands_input_mutations_back) {
+  const char *ok[] = {"design-001-slice-assign-input", "design-002-view-of-view-write", "design-005-inplace-on-input"};
+  for (int k = 0; k < 3; k++) {
+    char *detail = NULL;
+    oracle_verdict v = judge_case("functionalize", ok[k], &detail);
+    CHECK(v == V_PASS, "%s: %s: %s", ok[k], oracle_verdict_name(v), detail ? detail : "");
+    free(detail);
+  }
+}
+
+int main(void) {
+  at_init();
+  list_cases();
+  RUN(ref_passes_every_seed_case);
+  RUN(ref_output_is_functional_and_matches_the_golden_files);
+  RUN(ref_returns_a_mutated_input_as_an_extra_output);
+  RUN(ref_passes_edge_cases_beyond_the_corpus);
+  RUN(naive_is_listed_as_deliberately_wrong);
+  RUN(naive_fails_the_unsqueeze_case_with_shape_mismatch);
+  RUN(naive_fails_the_view_of_view_write_with_value_mismatch);
+  RUN(naive_fails_the_input_case_with_lost_mutation_or_value_mismatch);
+  RUN(jit_and_functionalize_run_every_seed_case_without_crashing);
+  RUN(jit_counts_the_in_place_op_it_must_keep_on_an_input);
+  RUN(functionalize_hands_input_mutations_back);
+  for (int k = 0; k < ncases; k++) free(cases[k]);
+  return tap_done();
+}
