@@ -1,0 +1,469 @@
+/* gen.c - the program generator (see gen.h). One generation step picks an action (view, mutate,
+ * read), a value to act on (steered towards the alias patterns of gen.h) and an op by the
+ * policy's weights; the op table's sampler fills the arguments, asking this file for tensor
+ * operands (gen_tensor: an existing value that fits, or a new input, mask or 0-dim sum); the op
+ * table's rules check the statement against the alias model before it is kept. */
+#include "gen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen_model.h"
+#include "provider.h"
+
+typedef struct gen {
+  const gen_policy *pol;
+  provider pv;
+  ir_program *p;
+  gen_model mo;
+  ops_chooser ch;
+  int nx, ni, nm, nv; /* name counters: data inputs, index inputs, masks, values */
+  int focus;          /* value the next step should use (after a shape-changing in-place op), -1 */
+  int read_storage;   /* storage written through a view: the next step should read it, -1 */
+  int read_writer;    /* the impl that wrote */
+  int *written;       /* values written through (views), for outputs */
+  int nwritten;
+  int *fresh;         /* values made by reads, for outputs */
+  int nfresh;
+} gen;
+
+/* ---------------------------------------------------------------- helpers */
+
+static int64_t R(gen *g, int64_t lo, int64_t hi) { return provider_range(&g->pv, lo, hi); }
+static int chance(gen *g, double p) { return provider_chance(&g->pv, p); }
+
+static int special(gen *g, int v) { return g->mo.flags[v] != 0; }
+static const ops_meta *M(gen *g, int v) { return gen_model_meta(&g->mo, v); }
+static const gen_impl *IMPL(gen *g, int v) { return gen_model_impl(&g->mo, v); }
+static int is_input(gen *g, int v) { return IMPL(g, v)->depth == 0 && gen_model_storage(&g->mo, v)->input >= 0; }
+
+static af_dtype pick_dtype(gen *g, int allow_int) {
+  double w[AF_DTYPE_COUNT];
+  memcpy(w, g->pol->dtype_weight, sizeof w);
+  w[AF_BOOL] = 0;
+  if (!allow_int) w[AF_INT64] = 0;
+  int d = provider_weighted(&g->pv, w, AF_DTYPE_COUNT);
+  return d < 0 ? AF_FLOAT32 : (af_dtype)d;
+}
+
+static int add_input(gen *g, const char *prefix, int *counter, int rank, const int64_t *shape, af_dtype dt) {
+  char name[32];
+  snprintf(name, sizeof name, "%s%d", prefix, (*counter)++);
+  int v = ir_add_input(g->p, name, rank, shape, dt);
+  gen_model_add_input(&g->mo, g->p->ninputs - 1);
+  return v;
+}
+
+/* a random input shape within the policy */
+static int input_shape(gen *g, int64_t *shape) {
+  int r = (int)R(g, 0, g->pol->max_rank);
+  if (r == 0 && R(g, 0, 2)) r = 1; /* rank 0 only now and then */
+  int64_t numel = 1;
+  for (int d = 0; d < r; d++) {
+    int64_t hi = g->pol->max_dim;
+    while (hi > 1 && numel * hi > g->pol->max_numel) hi--;
+    shape[d] = R(g, 1, hi);
+    numel *= shape[d];
+  }
+  return r;
+}
+
+static int new_data_input(gen *g, int rank, const int64_t *shape, af_dtype dt) {
+  return add_input(g, "x", &g->nx, rank, shape, dt);
+}
+
+/* Checks statement (op, args) against the rules, appends it and applies it to the model.
+ * Returns the statement's result value (or its target for mutations), -1 when refused. */
+static int emit(gen *g, int op, int nargs, ir_arg *args, int bind) {
+  ir_stmt st = {.op = op, .out = -1, .nargs = nargs, .args = args};
+  ops_effect e;
+  af_err err;
+  if (ops_shape_infer(&st, &g->mo.env, &e, &err)) return -1;
+  const ops_entry *oe = ops_get(op);
+  int out = -1;
+  if (oe->kind == OPS_VIEW || oe->kind == OPS_FUNC || oe->kind == OPS_GETITEM || bind) {
+    char name[32];
+    snprintf(name, sizeof name, "%s%d", op == OPS_gt && bind == 2 ? "m" : "v", op == OPS_gt && bind == 2 ? g->nm++ : g->nv++);
+    out = ir_add_value(g->p, name);
+  }
+  int s = ir_add_stmt(g->p, op, out, nargs, args);
+  gen_model_apply(&g->mo, s, &e);
+  if (out >= 0) return out;
+  return args[0].kind == IR_ARG_VALUE ? args[0].value : -1;
+}
+
+/* ---------------------------------------------------------------- operands */
+
+static int pick_from(gen *g, const int *c, int n) { return n ? c[R(g, 0, n - 1)] : -1; }
+
+static int mem_ok(gen *g, const ops_req *r, int v) {
+  if (r->avoid < 0) return 1;
+  int lap = gen_model_overlap(&g->mo, r->avoid, v);
+  return lap == OPS_LAP_NONE || (lap == OPS_LAP_SAME && r->same_ok);
+}
+
+static af_dtype make_dtype(gen *g, const ops_req *r) {
+  switch (r->dt_rule) {
+    case OPS_DT_SAME: return r->dtype;
+    case OPS_DT_INTO: return r->dtype == AF_INT64 ? AF_INT64 : pick_dtype(g, 1);
+    case OPS_DT_ANY: return pick_dtype(g, 1);
+  }
+  return AF_FLOAT32;
+}
+
+static int make_mask(gen *g, int rank, const int64_t *shape) {
+  int cand[256], n = 0;
+  for (int v = 0; v < g->p->nvalues && n < 256; v++) {
+    if (special(g, v)) continue;
+    const ops_meta *m = M(g, v);
+    if (m->known && m->dtype != AF_BOOL && m->rank == rank && !memcmp(m->shape, shape, sizeof(int64_t) * (size_t)rank)) cand[n++] = v;
+  }
+  int src = n && !chance(g, g->pol->p_new_operand) ? pick_from(g, cand, n) : new_data_input(g, rank, shape, pick_dtype(g, 1));
+  ir_arg args[2] = {{.kind = IR_ARG_VALUE, .value = src}, {.kind = IR_ARG_INT, .i = R(g, -2, 2)}};
+  int v = emit(g, OPS_gt, 2, args, 2);
+  if (v >= 0) g->mo.flags[v] |= GEN_VF_MASK;
+  return v;
+}
+
+static int cb_tensor(void *ctx, const ops_req *r) {
+  gen *g = ctx;
+  if (r->kind == OPS_REQ_INDEX) {
+    int v = add_input(g, "i", &g->ni, r->rank, r->shape, AF_INT64);
+    ir_input *in = &g->p->inputs[g->p->ninputs - 1];
+    in->ndata = ir_numel(r->rank, r->shape);
+    in->data = af_xmalloc(sizeof(double) * (size_t)in->ndata);
+    for (int64_t k = 0; k < in->ndata; k++) in->data[k] = (double)r->index_data[k];
+    g->mo.flags[v] |= GEN_VF_INDEX;
+    return v;
+  }
+  int cand[256], n = 0;
+  for (int v = 0; v < g->p->nvalues && n < 256; v++) {
+    if (r->kind == OPS_REQ_MASK ? !(g->mo.flags[v] & GEN_VF_MASK) : special(g, v)) continue;
+    if (ops_req_accepts(r, M(g, v)) && mem_ok(g, r, v)) cand[n++] = v;
+  }
+  if (n && !chance(g, g->pol->p_new_operand)) return pick_from(g, cand, n);
+  switch (r->kind) {
+    case OPS_REQ_MASK: return make_mask(g, r->rank, r->shape);
+    case OPS_REQ_ZERODIM: {
+      if (chance(g, 0.5)) { /* the sum of some value: a 0-dim tensor that depends on data */
+        int src[256], k = 0;
+        for (int v = 0; v < g->p->nvalues && k < 256; v++)
+          if (!special(g, v) && M(g, v)->known && M(g, v)->dtype != AF_BOOL &&
+              (r->dt_rule != OPS_DT_SAME || M(g, v)->dtype == r->dtype) && (r->dtype != AF_INT64 || M(g, v)->dtype == AF_INT64))
+            src[k++] = v;
+        if (k) {
+          ir_arg a = {.kind = IR_ARG_VALUE, .value = pick_from(g, src, k)};
+          int v = emit(g, OPS_sum, 1, &a, 0);
+          if (v >= 0 && ops_req_accepts(r, M(g, v)) && mem_ok(g, r, v)) return v;
+        }
+      }
+      return new_data_input(g, 0, NULL, make_dtype(g, r));
+    }
+    case OPS_REQ_EXPANDED:
+    case OPS_REQ_VIEWABLE: return new_data_input(g, r->rank2, r->shape2, make_dtype(g, r));
+    case OPS_REQ_BROADCAST: {
+      int64_t shape[AF_MAX_RANK];
+      int k = r->rank;
+      memcpy(shape, r->shape, sizeof shape);
+      if (chance(g, 0.3) && k) { /* a smaller shape that broadcasts */
+        int drop = (int)R(g, 0, k);
+        memmove(shape, shape + drop, sizeof(int64_t) * (size_t)(k - drop));
+        k -= drop;
+        for (int d = 0; d < k; d++)
+          if (chance(g, 0.3)) shape[d] = 1;
+      }
+      return new_data_input(g, k, shape, make_dtype(g, r));
+    }
+    default: return new_data_input(g, r->rank, r->shape, make_dtype(g, r));
+  }
+}
+
+static int64_t cb_range(void *ctx, int64_t lo, int64_t hi) { return R(ctx, lo, hi); }
+static int cb_decide(void *ctx, int point) {
+  gen *g = ctx;
+  return chance(g, g->pol->decide[point]);
+}
+static int cb_index_kind(void *ctx) {
+  gen *g = ctx;
+  return provider_weighted(&g->pv, g->pol->index_weight, OPS_IDX_KIND_COUNT);
+}
+static const ops_meta *cb_meta(void *ctx, int v) { return M(ctx, v); }
+
+/* ---------------------------------------------------------------- steps */
+
+/* Tries op on value v; returns the result value, or -1. */
+static int try_op(gen *g, int op, int v) {
+  const ops_entry *oe = ops_get(op);
+  ir_arg args[OPS_MAX_ARGS];
+  int n = ops_shape_sample(op, v, M(g, v), gen_model_storage(&g->mo, v)->numel, &g->ch, args);
+  int res = -1;
+  if (n >= 0) res = emit(g, op, n, args, (oe->kind == OPS_INPLACE || oe->kind == OPS_OUT) && chance(g, g->pol->p_bind_result));
+  for (int k = 0; k < oe->nargs; k++) ir_arg_free(&args[k]);
+  return res;
+}
+
+/* Picks an op among those of the given kinds by weight and applies it to v; a few tries. */
+static int apply_some_op(gen *g, int v, int want_mutation, int *used_op) {
+  double w[OPS_COUNT];
+  const ops_meta *m = M(g, v);
+  int can_write = !ops_meta_overlaps(m) && m->known;
+  for (int op = 0; op < OPS_COUNT; op++) {
+    const ops_entry *oe = ops_get(op);
+    w[op] = 0;
+    if (!ops_shape_can_sample(op)) continue;
+    int mut = ops_mutates(op);
+    if (want_mutation == 1 && !mut) continue;
+    if (want_mutation == 0 && (oe->kind != OPS_VIEW && oe->kind != OPS_GETITEM)) continue;
+    if (want_mutation == 2 && oe->kind != OPS_FUNC) continue;
+    if (mut && ops_shape_writes_data(op) && !can_write) continue;
+    w[op] = g->pol->op_weight[op];
+    /* reshape/flatten/contiguous copy only non-contiguous tensors: favour them there */
+    if ((oe->flags & OPF_MAYBE_VIEW) && m->exact && !ops_meta_is_contiguous(m)) w[op] *= 4;
+  }
+  for (int tries = 0; tries < 4; tries++) {
+    int op = provider_weighted(&g->pv, w, OPS_COUNT);
+    if (op < 0) return -1;
+    int prim = ops_shape_primary(op);
+    int r = -1;
+    if (prim == 0 || prim == -2 || prim == 1) r = try_op(g, op, v);
+    if (r >= 0) {
+      *used_op = op;
+      return r;
+    }
+    w[op] = 0;
+  }
+  return -1;
+}
+
+static int usable(gen *g, int v) { return !special(g, v) && M(g, v)->known; }
+
+static int pick_view_source(gen *g) {
+  int all[512], views[512], sib[512], strided[512], na = 0, nv = 0, ns = 0, nst = 0;
+  for (int v = 0; v < g->p->nvalues && na < 512; v++) {
+    if (!usable(g, v)) continue;
+    const gen_impl *im = IMPL(g, v);
+    if (im->depth >= g->pol->max_view_depth) continue;
+    all[na++] = v;
+    if (im->depth > 0) views[nv++] = v;
+    if (g->mo.stor[im->storage].nviews > 0) sib[ns++] = v;
+    if (im->m.exact && !ops_meta_is_contiguous(&im->m)) strided[nst++] = v;
+  }
+  if (nst && chance(g, g->pol->p_strided_source)) return pick_from(g, strided, nst);
+  if (nv && chance(g, g->pol->p_view_of_view)) return pick_from(g, views, nv);
+  if (ns && chance(g, g->pol->p_sibling)) return pick_from(g, sib, ns);
+  return pick_from(g, all, na);
+}
+
+static int pick_target(gen *g) {
+  int views[512], inputs[512], inter[512], nv = 0, ni = 0, nn = 0;
+  for (int v = 0; v < g->p->nvalues && nv < 512 && ni < 512 && nn < 512; v++) {
+    if (!usable(g, v)) continue;
+    const gen_impl *im = IMPL(g, v);
+    if (im->depth > 0) views[nv++] = v;
+    else if (g->mo.stor[im->storage].input >= 0) inputs[ni++] = v;
+    else inter[nn++] = v;
+  }
+  if (nv && chance(g, g->pol->p_target_view)) return pick_from(g, views, nv);
+  if (ni && (chance(g, g->pol->p_target_input) || !nn)) return pick_from(g, inputs, ni);
+  if (nn) return pick_from(g, inter, nn);
+  return pick_from(g, views, nv);
+}
+
+static int pick_any(gen *g) {
+  int all[512], n = 0;
+  for (int v = 0; v < g->p->nvalues && n < 512; v++)
+    if (usable(g, v)) all[n++] = v;
+  return pick_from(g, all, n);
+}
+
+/* a value of the storage that was written through a view, other than the writer */
+static int pick_reader(gen *g) {
+  int c[512], n = 0;
+  for (int v = 0; v < g->p->nvalues && n < 512; v++) {
+    if (!usable(g, v)) continue;
+    int im = g->mo.impl_of[v];
+    if (g->mo.impls[im].storage == g->read_storage && im != g->read_writer) c[n++] = v;
+  }
+  return pick_from(g, c, n);
+}
+
+static void note(int **list, int *n, int v) {
+  for (int k = 0; k < *n; k++)
+    if ((*list)[k] == v) return;
+  *list = af_xrealloc(*list, sizeof(int) * (size_t)(*n + 1));
+  (*list)[(*n)++] = v;
+}
+
+static int step(gen *g) {
+  int act, v = -1, op = -1;
+  if (g->read_storage >= 0 && chance(g, g->pol->p_read_after_write)) {
+    v = pick_reader(g);
+    act = GEN_ACT_READ;
+    if (v >= 0 && chance(g, 0.3)) act = GEN_ACT_VIEW; /* or view the base / sibling again */
+  } else if (g->focus >= 0 && chance(g, g->pol->p_use_after_meta)) {
+    v = g->focus;
+    act = provider_weighted(&g->pv, g->pol->action_weight, GEN_ACT_COUNT);
+  } else {
+    act = provider_weighted(&g->pv, g->pol->action_weight, GEN_ACT_COUNT);
+  }
+  g->read_storage = -1;
+  g->focus = -1;
+  if (act < 0) act = GEN_ACT_READ;
+  if (v < 0 || !usable(g, v)) v = act == GEN_ACT_VIEW ? pick_view_source(g) : act == GEN_ACT_MUTATE ? pick_target(g) : pick_any(g);
+  if (v < 0) return -1;
+  if (act == GEN_ACT_VIEW && IMPL(g, v)->depth >= g->pol->max_view_depth) act = GEN_ACT_READ;
+  int r = apply_some_op(g, v, act == GEN_ACT_MUTATE ? 1 : act == GEN_ACT_VIEW ? 0 : 2, &op);
+  if (r < 0) return -1;
+  if (act == GEN_ACT_MUTATE) {
+    const ops_entry *oe = ops_get(op);
+    const gen_impl *im = IMPL(g, v);
+    if (oe->flags & OPF_META) {
+      g->focus = v;
+    } else if (im->depth > 0) {
+      g->read_storage = im->storage;
+      g->read_writer = g->mo.impl_of[v];
+      note(&g->written, &g->nwritten, v);
+    } else if (g->mo.stor[im->storage].nviews > 0) {
+      g->read_storage = im->storage; /* written the base: read a view */
+      g->read_writer = g->mo.impl_of[v];
+    }
+  } else if (act == GEN_ACT_READ) {
+    note(&g->fresh, &g->nfresh, r);
+  }
+  return 0;
+}
+
+static void choose_outputs(gen *g) {
+  int want = (int)R(g, 1, g->pol->max_outputs);
+  int *outs = af_xcalloc((size_t)want + 1, sizeof(int));
+  int n = 0;
+  for (int tries = 0; n < want && tries < 4 * want + 4; tries++) {
+    int v = -1;
+    if (g->nwritten && chance(g, g->pol->p_output_base)) {
+      /* the base of a storage written through a view (an output depending on a write through
+         a value it never mentions) */
+      int w = g->written[R(g, 0, g->nwritten - 1)];
+      int base = g->mo.stor[IMPL(g, w)->storage].base;
+      for (int u = 0; u < g->p->nvalues; u++)
+        if (g->mo.impl_of[u] == base && usable(g, u)) {
+          v = u;
+          break;
+        }
+      if (v >= 0 && is_input(g, v) && g->nfresh && chance(g, 0.5)) v = g->fresh[R(g, 0, g->nfresh - 1)];
+    } else if (g->nwritten && chance(g, g->pol->p_output_view)) {
+      v = g->written[R(g, 0, g->nwritten - 1)];
+    } else if (g->nfresh && chance(g, 0.7)) {
+      v = g->fresh[R(g, 0, g->nfresh - 1)];
+    } else {
+      v = pick_any(g);
+    }
+    if (v < 0 || !usable(g, v)) continue;
+    int dup = 0;
+    for (int k = 0; k < n; k++)
+      if (outs[k] == v) dup = 1;
+    if (!dup) outs[n++] = v;
+  }
+  if (!n) outs[n++] = g->p->nvalues - 1; /* the last value (never empty: inputs exist) */
+  g->p->noutputs = n;
+  g->p->outputs = outs;
+}
+
+/* ---------------------------------------------------------------- programs */
+
+static void remap_arg(ir_arg *a, const int *map) {
+  if (a->kind == IR_ARG_VALUE) a->value = map[a->value];
+  if (a->kind == IR_ARG_VALUES)
+    for (int k = 0; k < a->n; k++) a->values[k] = map[a->values[k]];
+  if (a->kind == IR_ARG_INDEX)
+    for (int k = 0; k < a->n; k++)
+      if (a->index[k].kind == IR_IDX_TENSOR) a->index[k].value = map[a->index[k].value];
+}
+
+/* The program with the inputs renumbered first (inputs are added while generating, so their
+ * value ids interleave with statement results). new, free with ir_program_free. */
+static ir_program *finalize(const ir_program *p) {
+  ir_program *q = ir_program_new();
+  int *map = af_xcalloc((size_t)p->nvalues + 1, sizeof(int));
+  for (int i = 0; i < p->ninputs; i++) {
+    const ir_input *in = &p->inputs[i];
+    int v = ir_add_input(q, p->names[in->value], in->rank, in->shape, in->dtype);
+    map[in->value] = v;
+    if (in->ndata) {
+      q->inputs[i].ndata = in->ndata;
+      q->inputs[i].data = af_xmalloc(sizeof(double) * (size_t)in->ndata);
+      memcpy(q->inputs[i].data, in->data, sizeof(double) * (size_t)in->ndata);
+    }
+  }
+  for (int s = 0; s < p->nstmts; s++) {
+    const ir_stmt *st = &p->stmts[s];
+    int out = st->out >= 0 ? (map[st->out] = ir_add_value(q, p->names[st->out])) : -1;
+    int k = ir_add_stmt(q, st->op, out, st->nargs, st->args);
+    for (int a = 0; a < st->nargs; a++) remap_arg(&q->stmts[k].args[a], map);
+  }
+  q->noutputs = p->noutputs;
+  q->outputs = af_xcalloc((size_t)p->noutputs + 1, sizeof(int));
+  for (int o = 0; o < p->noutputs; o++) q->outputs[o] = map[p->outputs[o]];
+  free(map);
+  return q;
+}
+
+static int generate(const gen_policy *pol, provider *pv, const char *meta_head, ir_program **out, af_err *err) {
+  *out = NULL;
+  if (gen_policy_check(pol, err)) return -1;
+  gen g;
+  memset(&g, 0, sizeof g);
+  g.pol = pol;
+  g.pv = *pv;
+  g.p = ir_program_new();
+  gen_model_init(&g.mo, g.p);
+  g.focus = g.read_storage = g.read_writer = -1;
+  g.ch = (ops_chooser){.ctx = &g, .range = cb_range, .decide = cb_decide, .index_kind = cb_index_kind,
+                       .tensor = cb_tensor, .meta = cb_meta, .max_numel = pol->max_numel, .max_rank = pol->max_view_rank};
+  int nin = (int)R(&g, pol->min_inputs, pol->max_inputs);
+  for (int i = 0; i < nin; i++) {
+    int64_t shape[AF_MAX_RANK];
+    int r = input_shape(&g, shape);
+    new_data_input(&g, r, shape, pick_dtype(&g, 1));
+  }
+  int steps = (int)R(&g, pol->min_stmts, pol->max_stmts);
+  for (int s = 0; s < steps; s++)
+    for (int tries = 0; tries < 4; tries++)
+      if (step(&g) == 0) break;
+  choose_outputs(&g);
+  /* meta: {"seed":S or "bytes"/"fnv1a", "generator":..., "policy": diff} */
+  char *pdiff = gen_policy_diff_json(pol);
+  af_buf b = {0};
+  af_buf_printf(&b, "{%s,\"generator\":\"%s\",\"policy\":%s}", meta_head, GEN_VERSION, pdiff);
+  free(pdiff);
+  free(g.written);
+  free(g.fresh);
+  gen_model_free(&g.mo);
+  ir_program *q = finalize(g.p);
+  ir_program_free(g.p);
+  q->meta = af_buf_take(&b);
+  if (ir_validate(q, err)) {
+    af_err_prefix(err, "generator bug: invalid program");
+    ir_program_free(q);
+    return -1;
+  }
+  *out = q;
+  return 0;
+}
+
+int gen_program(const gen_policy *pol, uint64_t seed, ir_program **out, af_err *err) {
+  provider pv;
+  provider_init_seed(&pv, seed);
+  char head[64];
+  /* JSON numbers are doubles: seeds from 2^53 on are written as strings to stay exact */
+  snprintf(head, sizeof head, seed < (1ULL << 53) ? "\"seed\":%llu" : "\"seed\":\"%llu\"", (unsigned long long)seed);
+  return generate(pol, &pv, head, out, err);
+}
+
+int gen_program_from_bytes(const gen_policy *pol, const uint8_t *data, size_t len, ir_program **out, af_err *err) {
+  provider pv;
+  provider_init_bytes(&pv, data, len);
+  char head[96];
+  snprintf(head, sizeof head, "\"bytes\":%zu,\"fnv1a\":\"%016llx\"", len, (unsigned long long)provider_fnv1a(data, len));
+  return generate(pol, &pv, head, out, err);
+}

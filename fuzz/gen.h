@@ -1,0 +1,123 @@
+/* gen.h - the program generator: random programs with aliasing views and in-place ops that
+ * eager PyTorch accepts by construction.
+ *
+ * While it generates, the generator keeps an alias model of every value (gen_model.h): its
+ * storage, the chain of views that leads to it, its exact shape, strides and storage offset as
+ * eager PyTorch will have them, whether its elements overlap (expanded views), and its dtype.
+ * Every statement is drawn from the op table's argument samplers (harness/ops_shape.h) and
+ * checked against the op table's validity rules before it is kept, so the program never asks
+ * eager for what it rejects (writes into overlapping memory, casts an in-place op cannot do,
+ * dims or indices out of range, shapes that do not broadcast).
+ *
+ * The generator steers towards the patterns converters get wrong: views of views, several live
+ * views of one base, writes through a view followed by reads of the base and of siblings,
+ * in-place ops on inputs and on views of inputs, shape-changing in-place ops followed by uses of
+ * the same name, reshape/flatten that are views in some cases and copies in others, setitem with
+ * every index kind, outputs that depend on writes through values they never mention, out= forms.
+ *
+ * Every probability and limit lives in gen_policy, printable and loadable as JSON. Every program
+ * records in its meta: {"seed": S, "generator": "aliasfuzz 0.1.0", "policy": {...}}, where
+ * "policy" holds the fields that differ from this version's defaults ({} for the defaults), so
+ * `aliasfuzz gen --seed S` with that policy gives the program back, byte for byte. */
+#ifndef GEN_H
+#define GEN_H
+
+#include "../harness/ops.h"
+#include "../harness/ops_shape.h"
+
+#define GEN_VERSION "aliasfuzz " AF_VERSION
+
+/* What one generation step does; each has a weight in the policy. */
+typedef enum {
+  GEN_ACT_VIEW,   /* make a view (or a maybe-view: reshape, flatten, getitem) of a value */
+  GEN_ACT_MUTATE, /* an in-place op, setitem or out= op on a value */
+  GEN_ACT_READ,   /* a functional op that reads values into a fresh one */
+  GEN_ACT_COUNT
+} gen_action;
+
+/* Subscript element kinds for getitem/setitem (see ops_shape.h's OPS_IDX_*). */
+#define GEN_IDX_KINDS OPS_IDX_KIND_COUNT
+
+typedef struct gen_policy {
+  /* limits */
+  int min_stmts, max_stmts;      /* generation steps per program (auxiliary statements such as
+                                    masks come on top) */
+  int min_inputs, max_inputs;    /* data inputs (index tensors come on top) */
+  int max_rank;                  /* of inputs */
+  int max_view_rank;             /* of any value */
+  int max_dim;                   /* largest size of one dim of an input */
+  int max_numel;                 /* elements of any value (<= 256) */
+  int max_view_depth;            /* views of views of ... */
+  int max_outputs;
+  /* weights */
+  double dtype_weight[AF_DTYPE_COUNT]; /* of data inputs (bool is ignored: masks come from gt) */
+  double action_weight[GEN_ACT_COUNT];
+  double op_weight[OPS_COUNT];         /* 0 disables an op; ops the generator cannot draw are ignored */
+  double index_weight[GEN_IDX_KINDS];  /* subscript element kinds */
+  double decide[OPS_DECIDE_COUNT];     /* probabilities of the op table samplers' decision points */
+  /* chances (0..1) */
+  double p_view_of_view;      /* a new view's source is itself a view */
+  double p_sibling;           /* a new view's source is a value that already has live views */
+  double p_strided_source;    /* a new view's source is non-contiguous (reshape/flatten copy) */
+  double p_target_view;       /* a mutation's target is a view (else a base) */
+  double p_target_input;      /* a base target is an input (else an intermediate) */
+  double p_read_after_write;  /* after a write through a view, read its base or a sibling next */
+  double p_use_after_meta;    /* after a shape-changing in-place op, use the same name next */
+  double p_bind_result;       /* an in-place op also binds its result to a new name */
+  double p_new_operand;       /* an operand tensor is a new input even when a value fits */
+  double p_output_base;       /* an output is the base of a written view (else any value) */
+  double p_output_view;       /* an extra output is a view that was written through */
+} gen_policy;
+
+/* The defaults of this generator version. */
+void gen_policy_default(gen_policy *p);
+/* p = the defaults, overridden by the fields present in text (a JSON object in the form that
+ * gen_policy_to_json writes; any subset of its fields). 0, or -1 with "policy: field: what was
+ * expected" in err for malformed JSON, unknown fields, wrong types or values out of range. */
+int gen_policy_from_json(const char *text, gen_policy *p, af_err *err);
+/* The whole policy as JSON (multi-line, stable field order). new, free with free(). */
+char *gen_policy_to_json(const gen_policy *p);
+/* Only the fields that differ from the defaults, compact ("{}" for the defaults): what
+ * program meta records. new, free with free(). */
+char *gen_policy_diff_json(const gen_policy *p);
+/* Checks ranges (limits positive and ordered, probabilities in 0..1, some weight > 0). */
+int gen_policy_check(const gen_policy *p, af_err *err);
+
+/* PRNG-driven: the same (policy, seed) gives the same program, byte for byte.
+ * *out new, free with ir_program_free. -1 with err only for a bad policy. */
+int gen_program(const gen_policy *pol, uint64_t seed, ir_program **out, af_err *err);
+
+/* Byte-driven: the generator's decisions read from data (libFuzzer/AFL++ bytes) through the
+ * provider's decoder; running out of bytes takes each decision's default, so every byte string,
+ * the empty one included, gives a valid program. meta records {"bytes": LEN, "fnv1a": "HEX"}
+ * instead of a seed. *out new, free with ir_program_free. */
+int gen_program_from_bytes(const gen_policy *pol, const uint8_t *data, size_t len, ir_program **out, af_err *err);
+
+/* ---- pattern coverage (gen_cov.c) ----
+ * Replays a program through the alias model and counts the patterns it contains: each mutation
+ * (in-place op, setitem, out=) whose target is a view made by view op V counts the pair
+ * (V, mutating op) at its view depth (1, or 2 and more) on an input or an intermediate base;
+ * plus setitem index kinds, reshape/flatten as view vs copy, shape-changing in-place ops
+ * followed by a use, reads of a base or sibling after a write through a view. Works on any
+ * valid program, generated or not. */
+typedef struct gen_cov gen_cov;
+
+gen_cov *gen_cov_new(void); /* new, free with gen_cov_free */
+void gen_cov_free(gen_cov *c);
+void gen_cov_add(gen_cov *c, const ir_program *p);
+/* True when the op table allows mutating op m through view op v (both op ids). */
+int gen_cov_pair_allowed(int v, int m);
+/* Count of pair (v, m) at depth class d (0: depth 1, 1: depth >= 2) on root r (0: input,
+ * 1: intermediate; -1: both). */
+long gen_cov_pair_count(const gen_cov *c, int v, int m, int d, int r);
+/* Human-readable report (covered pairs per depth, roots, never-seen allowed pairs, other
+ * pattern counters), appended to b. */
+void gen_cov_report(const gen_cov *c, af_buf *b);
+
+/* Pattern features of one program as small integer ids (view op x mutating op x depth class x
+ * root, plus the other counters' events), for fuzz engines that take extra coverage. Writes at
+ * most max ids into ids (each < gen_feature_space()) and returns how many there were. */
+int gen_features(const ir_program *p, uint32_t *ids, int max);
+uint32_t gen_feature_space(void);
+
+#endif

@@ -1,0 +1,299 @@
+/* gen_cov.c - pattern coverage: replays programs through the alias model and counts the alias
+ * patterns they contain (see gen.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+#include "gen_model.h"
+
+enum {
+  C_RESHAPE_VIEW, C_RESHAPE_COPY, C_FLATTEN_VIEW, C_FLATTEN_COPY, C_FLATTEN_SAME, C_CONTIG_SAME, C_CONTIG_COPY,
+  C_GETITEM_VIEW, C_GETITEM_COPY, C_META_INPUT, C_META_VIEW, C_META_INTER, C_META_THEN_USE, C_WRITE_VIA_VIEW,
+  C_READ_BASE_AFTER, C_READ_SIBLING_AFTER, C_HIDDEN_DEP, C_INPLACE_INPUT, C_INPLACE_INPUT_VIEW, C_INPLACE_INTER,
+  C_OUT_INPUT, C_OUT_VIEW, C_OUT_INTER, C_MULTI_VIEW, C_BIND_RESULT, C_WRITE_COPY_RESULT, C_REPLAY_FAILED,
+  C_COUNT
+};
+static const char *counter_names[C_COUNT] = {
+    "reshape as a view", "reshape as a copy", "flatten as a view", "flatten as a copy", "flatten returning self",
+    "contiguous returning self", "contiguous copying", "getitem as a view", "getitem copying (tensor index)",
+    "shape-changing in-place on an input", "shape-changing in-place on a view", "shape-changing in-place on an intermediate",
+    "shape-changing in-place followed by a use of the same name", "writes through a view",
+    "reads of the base after a write through a view", "reads of a sibling view after a write through a view",
+    "programs with an output that depends on a write through a value it does not mention",
+    "in-place writes into an input", "in-place writes into a view of an input", "in-place writes into an intermediate",
+    "out= into an input", "out= into a view", "out= into an intermediate",
+    "storages with two or more views", "in-place results bound to a new name", "writes into a copy made by a maybe-view op",
+    "statements the model could not replay"};
+
+#define NIDX OPS_IDX_KIND_COUNT
+
+struct gen_cov {
+  long programs, stmts;
+  long *pair; /* [v][m][depth class][root] */
+  long idx_set[NIDX], idx_get[NIDX];
+  long c[C_COUNT];
+};
+
+#define PAIR(c, v, m, d, r) (c)->pair[(((size_t)(v) * OPS_COUNT + (size_t)(m)) * 2 + (size_t)(d)) * 2 + (size_t)(r)]
+
+gen_cov *gen_cov_new(void) {
+  gen_cov *c = af_xcalloc(1, sizeof *c);
+  c->pair = af_xcalloc((size_t)OPS_COUNT * OPS_COUNT * 4, sizeof(long));
+  return c;
+}
+
+void gen_cov_free(gen_cov *c) {
+  if (!c) return;
+  free(c->pair);
+  free(c);
+}
+
+static int is_view_op(int op) {
+  const ops_entry *e = ops_get(op);
+  return e && (e->kind == OPS_VIEW || e->kind == OPS_GETITEM);
+}
+
+int gen_cov_pair_allowed(int v, int m) {
+  /* Every view op can yield a tensor some mutating op may write: expand and expand_as when they
+   * do not repeat (same sizes, new leading 1s), unfold and as_strided when they do not overlap. */
+  return is_view_op(v) && ops_shape_can_sample(v) && ops_mutates(m) && ops_shape_can_sample(m);
+}
+
+long gen_cov_pair_count(const gen_cov *c, int v, int m, int d, int r) {
+  if (r < 0) return PAIR(c, v, m, d, 0) + PAIR(c, v, m, d, 1);
+  return PAIR(c, v, m, d, r);
+}
+
+/* One replay; calls ev(ctx, id) for every feature event (pair events and counters). */
+typedef void (*event_fn)(void *ctx, uint32_t id);
+#define NPAIR_IDS ((uint32_t)OPS_COUNT * OPS_COUNT * 4)
+
+static void replay(const ir_program *p, gen_cov *cov, event_fn ev, void *ctx) {
+  gen_model mo;
+  gen_model_init(&mo, p);
+  int n = p->nvalues;
+  int *meta_pending = af_xcalloc((size_t)n + 1, sizeof(int)); /* value had a shape-changing in-place op */
+  int *writer = af_xcalloc((size_t)p->nvalues + 1, sizeof(int));
+  int nstor_cap = 0;
+  char *tainted = NULL; /* per storage: written through a view */
+  int *read_pending = NULL;  /* per storage: impl that wrote through a view, +1 */
+  int *copy_storage = NULL;  /* per storage: made by a maybe-view that copied */
+  int hidden = 0;
+  (void)writer;
+#define COUNT(k)                                \
+  do {                                          \
+    if (cov) cov->c[k]++;                       \
+    if (ev) ev(ctx, NPAIR_IDS + (uint32_t)(k)); \
+  } while (0)
+  for (int s = 0; s < p->nstmts; s++) {
+    const ir_stmt *st = &p->stmts[s];
+    const ops_entry *oe = ops_get(st->op);
+    if (mo.nstor + 8 > nstor_cap) {
+      int cap = (mo.nstor + 8) * 2;
+      tainted = af_xrealloc(tainted, (size_t)cap);
+      read_pending = af_xrealloc(read_pending, sizeof(int) * (size_t)cap);
+      copy_storage = af_xrealloc(copy_storage, sizeof(int) * (size_t)cap);
+      for (int k = nstor_cap; k < cap; k++) tainted[k] = 0, read_pending[k] = 0, copy_storage[k] = 0;
+      nstor_cap = cap;
+    }
+    /* uses of values: after a shape-changing in-place op, after a write through a view */
+    for (int a = 0; a < st->nargs; a++) {
+      const ir_arg *x = &st->args[a];
+      int vals[64], nv = 0;
+      if (x->kind == IR_ARG_VALUE) vals[nv++] = x->value;
+      if (x->kind == IR_ARG_VALUES)
+        for (int k = 0; k < x->n && nv < 64; k++) vals[nv++] = x->values[k];
+      if (x->kind == IR_ARG_INDEX)
+        for (int k = 0; k < x->n && nv < 64; k++)
+          if (x->index[k].kind == IR_IDX_TENSOR) vals[nv++] = x->index[k].value;
+      for (int k = 0; k < nv; k++) {
+        int v = vals[k];
+        if (meta_pending[v]) {
+          COUNT(C_META_THEN_USE);
+          meta_pending[v] = 0;
+        }
+        if (mo.impl_of[v] < 0) continue;
+        const gen_impl *im = gen_model_impl(&mo, v);
+        int w = read_pending[im->storage] - 1;
+        if (w >= 0 && w != mo.impl_of[v] && !(a == 0 && ops_mutates(st->op))) {
+          COUNT(im->depth == 0 ? C_READ_BASE_AFTER : C_READ_SIBLING_AFTER);
+          read_pending[im->storage] = 0;
+        }
+      }
+    }
+    ops_effect e;
+    af_err err;
+    if (ops_shape_infer(st, &mo.env, &e, &err)) {
+      COUNT(C_REPLAY_FAILED);
+      gen_model_apply_unknown(&mo, s);
+      continue;
+    }
+    if (cov) {
+      if (st->op == OPS_getitem || oe->kind == OPS_SETITEM)
+        for (int k = 0; k < st->args[1].n; k++) {
+          const ir_index *x = &st->args[1].index[k];
+          int kind = x->kind == IR_IDX_INT ? OPS_IDX_INT : x->kind == IR_IDX_SLICE ? OPS_IDX_SLICE : x->kind == IR_IDX_NONE ? OPS_IDX_NONE
+                     : x->kind == IR_IDX_ELLIPSIS ? OPS_IDX_ELLIPSIS
+                     : gen_model_meta(&mo, x->value)->dtype == AF_BOOL ? OPS_IDX_MASK : OPS_IDX_TENSOR;
+          if (st->op == OPS_getitem) cov->idx_get[kind]++;
+          else cov->idx_set[kind]++;
+        }
+    }
+    if (st->op == OPS_reshape) COUNT(e.copied ? C_RESHAPE_COPY : C_RESHAPE_VIEW);
+    if (st->op == OPS_flatten) COUNT(e.copied ? C_FLATTEN_COPY : e.alias == OPS_ALIAS_SAME ? C_FLATTEN_SAME : C_FLATTEN_VIEW);
+    if (st->op == OPS_contiguous) COUNT(e.alias == OPS_ALIAS_SAME ? C_CONTIG_SAME : C_CONTIG_COPY);
+    if (st->op == OPS_getitem) COUNT(e.copied ? C_GETITEM_COPY : C_GETITEM_VIEW);
+    if (ops_mutates(st->op)) {
+      int t = st->args[0].value;
+      const gen_impl *im = gen_model_impl(&mo, t);
+      const gen_storage *sg = &mo.stor[im->storage];
+      int root = sg->input >= 0 ? 0 : 1;
+      if (st->out >= 0) COUNT(C_BIND_RESULT);
+      if (oe->flags & OPF_META) {
+        COUNT(im->depth > 0 ? C_META_VIEW : root == 0 ? C_META_INPUT : C_META_INTER);
+        meta_pending[t] = 1;
+      } else {
+        if (oe->kind == OPS_OUT) COUNT(im->depth > 0 ? C_OUT_VIEW : root == 0 ? C_OUT_INPUT : C_OUT_INTER);
+        if (im->depth > 0) {
+          COUNT(C_WRITE_VIA_VIEW);
+          tainted[im->storage] = 1;
+          read_pending[im->storage] = mo.impl_of[t] + 1;
+          if (root == 0) COUNT(C_INPLACE_INPUT_VIEW);
+        } else {
+          COUNT(root == 0 ? C_INPLACE_INPUT : C_INPLACE_INTER);
+          if (sg->nviews) read_pending[im->storage] = mo.impl_of[t] + 1;
+        }
+        if (copy_storage[im->storage]) COUNT(C_WRITE_COPY_RESULT);
+      }
+      if (im->depth > 0 && is_view_op(im->view_op)) {
+        int d = im->depth >= 2 ? 1 : 0;
+        if (cov) PAIR(cov, im->view_op, st->op, d, root)++;
+        if (ev) ev(ctx, (((uint32_t)im->view_op * OPS_COUNT + (uint32_t)st->op) * 2 + (uint32_t)d) * 2 + (uint32_t)root);
+      }
+    }
+    int before = mo.nstor;
+    gen_model_apply(&mo, s, &e);
+    if (e.alias == OPS_ALIAS_VIEW && mo.stor[gen_model_impl(&mo, st->out)->storage].nviews == 2) COUNT(C_MULTI_VIEW);
+    if (e.copied && mo.nstor > before && mo.nstor <= nstor_cap) copy_storage[mo.nstor - 1] = 1;
+    if (mo.nstor > before && st->out >= 0 && oe->kind == OPS_FUNC && mo.nstor - 1 < nstor_cap) {
+      /* a fresh result computed from a tainted storage is tainted too */
+      for (int a = 0; a < st->nargs; a++) {
+        const ir_arg *x = &st->args[a];
+        if (x->kind == IR_ARG_VALUE && mo.impl_of[x->value] >= 0 && tainted[gen_model_impl(&mo, x->value)->storage]) tainted[mo.nstor - 1] = 1;
+        if (x->kind == IR_ARG_VALUES)
+          for (int k = 0; k < x->n; k++)
+            if (mo.impl_of[x->values[k]] >= 0 && tainted[gen_model_impl(&mo, x->values[k])->storage]) tainted[mo.nstor - 1] = 1;
+      }
+    }
+  }
+  /* an output depending on a write through a value it does not mention */
+  for (int o = 0; o < p->noutputs && !hidden; o++) {
+    int v = p->outputs[o];
+    if (v < 0 || v >= mo.nvals || mo.impl_of[v] < 0) continue;
+    const gen_impl *im = gen_model_impl(&mo, v);
+    if (im->storage < nstor_cap && tainted[im->storage]) {
+      int mentioned = 0;
+      for (int q = 0; q < p->noutputs; q++) /* the writer among the outputs? then not hidden */
+        if (p->outputs[q] != v && mo.impl_of[p->outputs[q]] >= 0 && gen_model_impl(&mo, p->outputs[q])->storage == im->storage &&
+            gen_model_impl(&mo, p->outputs[q])->depth > 0)
+          mentioned = 1;
+      if (!mentioned) hidden = 1;
+    }
+  }
+  if (hidden) COUNT(C_HIDDEN_DEP);
+  if (cov) {
+    cov->programs++;
+    cov->stmts += p->nstmts;
+  }
+  free(meta_pending);
+  free(writer);
+  free(tainted);
+  free(read_pending);
+  free(copy_storage);
+  gen_model_free(&mo);
+#undef COUNT
+}
+
+void gen_cov_add(gen_cov *c, const ir_program *p) { replay(p, c, NULL, NULL); }
+
+typedef struct {
+  uint32_t *ids;
+  int max, n;
+} feat_ctx;
+
+static void feat_ev(void *ctx, uint32_t id) {
+  feat_ctx *f = ctx;
+  for (int k = 0; k < f->n && k < f->max; k++)
+    if (f->ids[k] == id) return;
+  if (f->n < f->max) f->ids[f->n] = id;
+  f->n++;
+}
+
+int gen_features(const ir_program *p, uint32_t *ids, int max) {
+  feat_ctx f = {ids, max, 0};
+  replay(p, NULL, feat_ev, &f);
+  return f.n;
+}
+
+uint32_t gen_feature_space(void) { return NPAIR_IDS + C_COUNT; }
+
+void gen_cov_report(const gen_cov *c, af_buf *b) {
+  int nv = 0, nm = 0;
+  for (int op = 0; op < OPS_COUNT; op++) {
+    if (is_view_op(op) && ops_shape_can_sample(op)) nv++;
+    if (ops_mutates(op) && ops_shape_can_sample(op)) nm++;
+  }
+  long allowed = 0, covered[2] = {0, 0}, covered_root[2][2] = {{0, 0}, {0, 0}};
+  for (int v = 0; v < OPS_COUNT; v++)
+    for (int m = 0; m < OPS_COUNT; m++) {
+      if (!gen_cov_pair_allowed(v, m)) continue;
+      allowed++;
+      for (int d = 0; d < 2; d++) {
+        if (gen_cov_pair_count(c, v, m, d, -1)) covered[d]++;
+        for (int r = 0; r < 2; r++)
+          if (gen_cov_pair_count(c, v, m, d, r)) covered_root[d][r]++;
+      }
+    }
+  af_buf_printf(b, "pattern coverage over %ld programs (%ld statements):\n", c->programs, c->stmts);
+  af_buf_printf(b, "  (view op x mutating op) pairs the op table allows: %d view ops x %d mutating ops = %ld\n", nv, nm, allowed);
+  static const char *dn[2] = {"depth 1 ", "depth 2+"};
+  for (int d = 0; d < 2; d++) {
+    af_buf_printf(b, "  %s: %ld/%ld covered (%.1f%%); on views of inputs %ld, of intermediates %ld\n", dn[d], covered[d], allowed,
+                  allowed ? 100.0 * (double)covered[d] / (double)allowed : 0.0, covered_root[d][0], covered_root[d][1]);
+    int shown = 0;
+    for (int v = 0; v < OPS_COUNT; v++)
+      for (int m = 0; m < OPS_COUNT; m++)
+        if (gen_cov_pair_allowed(v, m) && !gen_cov_pair_count(c, v, m, d, -1)) {
+          if (shown < 40) af_buf_printf(b, "%s%s x %s", shown ? ", " : "    never: ", ops_get(v)->name, ops_get(m)->name);
+          shown++;
+        }
+    if (shown > 40) af_buf_printf(b, ", ... (%d in all)", shown);
+    if (shown) af_buf_puts(b, "\n");
+  }
+  af_buf_puts(b, "  writes per view op (depth 1 / depth 2+):\n   ");
+  int col = 0;
+  for (int v = 0; v < OPS_COUNT; v++) {
+    if (!is_view_op(v) || !ops_shape_can_sample(v)) continue;
+    long t[2] = {0, 0};
+    for (int m = 0; m < OPS_COUNT; m++)
+      for (int d = 0; d < 2; d++) t[d] += gen_cov_pair_count(c, v, m, d, -1);
+    af_buf_printf(b, " %s %ld/%ld", ops_get(v)->name, t[0], t[1]);
+    if (++col % 6 == 0) af_buf_puts(b, "\n   ");
+  }
+  af_buf_puts(b, "\n  writes per mutating op (depth 1 / depth 2+):\n   ");
+  col = 0;
+  for (int m = 0; m < OPS_COUNT; m++) {
+    if (!ops_mutates(m) || !ops_shape_can_sample(m)) continue;
+    long t[2] = {0, 0};
+    for (int v = 0; v < OPS_COUNT; v++)
+      for (int d = 0; d < 2; d++) t[d] += gen_cov_pair_count(c, v, m, d, -1);
+    af_buf_printf(b, " %s %ld/%ld", ops_get(m)->name, t[0], t[1]);
+    if (++col % 6 == 0) af_buf_puts(b, "\n   ");
+  }
+  af_buf_puts(b, "\n  setitem index kinds:");
+  for (int k = 0; k < NIDX; k++) af_buf_printf(b, " %s %ld", ops_idx_kind_name(k), c->idx_set[k]);
+  af_buf_puts(b, "\n  getitem index kinds:");
+  for (int k = 0; k < NIDX; k++) af_buf_printf(b, " %s %ld", ops_idx_kind_name(k), c->idx_get[k]);
+  af_buf_puts(b, "\n");
+  for (int k = 0; k < C_COUNT; k++) af_buf_printf(b, "  %s: %ld\n", counter_names[k], c->c[k]);
+}

@@ -1,0 +1,149 @@
+/* gen_model.c - see gen_model.h. */
+#include "gen_model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const ops_meta *cb_meta(void *ctx, int v) { return gen_model_meta(ctx, v); }
+static int cb_overlap(void *ctx, int a, int b) { return gen_model_overlap(ctx, a, b); }
+static int64_t cb_storage(void *ctx, int v) { return gen_model_storage(ctx, v)->numel; }
+static const double *cb_data(void *ctx, int v, int64_t *n) {
+  const gen_model *mo = ctx;
+  int in = mo->impls[mo->impl_of[v]].depth == 0 ? mo->stor[mo->impls[mo->impl_of[v]].storage].input : -1;
+  if (in < 0 || mo->p->inputs[in].value != v || !mo->p->inputs[in].ndata) return NULL;
+  *n = mo->p->inputs[in].ndata;
+  return mo->p->inputs[in].data;
+}
+
+void gen_model_init(gen_model *mo, const ir_program *p) {
+  memset(mo, 0, sizeof *mo);
+  mo->p = p;
+  mo->env = (ops_env){.ctx = mo, .meta = cb_meta, .overlap = cb_overlap, .storage_numel = cb_storage, .data = cb_data};
+  for (int i = 0; i < p->ninputs; i++) gen_model_add_input(mo, i);
+}
+
+void gen_model_free(gen_model *mo) {
+  free(mo->impl_of);
+  free(mo->flags);
+  free(mo->impls);
+  free(mo->stor);
+  memset(mo, 0, sizeof *mo);
+}
+
+static void grow_vals(gen_model *mo, int v) {
+  if (v < mo->capv) {
+    if (v >= mo->nvals) mo->nvals = v + 1;
+    return;
+  }
+  int cap = mo->capv ? mo->capv : 32;
+  while (cap <= v) cap *= 2;
+  mo->impl_of = af_xrealloc(mo->impl_of, sizeof(int) * (size_t)cap);
+  mo->flags = af_xrealloc(mo->flags, (size_t)cap);
+  for (int k = mo->capv; k < cap; k++) {
+    mo->impl_of[k] = -1;
+    mo->flags[k] = 0;
+  }
+  mo->capv = cap;
+  mo->nvals = v + 1;
+}
+
+static int new_storage(gen_model *mo, int64_t numel, int input) {
+  if (mo->nstor == mo->caps) {
+    mo->caps = mo->caps ? mo->caps * 2 : 16;
+    mo->stor = af_xrealloc(mo->stor, sizeof(gen_storage) * (size_t)mo->caps);
+  }
+  gen_storage *s = &mo->stor[mo->nstor];
+  memset(s, 0, sizeof *s);
+  s->numel = numel;
+  s->input = input;
+  s->base = -1;
+  s->written_via_view = -1;
+  s->writer = -1;
+  return mo->nstor++;
+}
+
+static int new_impl(gen_model *mo, const ops_meta *m, int storage, int view_op, int parent) {
+  if (mo->nimpl == mo->capi) {
+    mo->capi = mo->capi ? mo->capi * 2 : 32;
+    mo->impls = af_xrealloc(mo->impls, sizeof(gen_impl) * (size_t)mo->capi);
+  }
+  gen_impl *im = &mo->impls[mo->nimpl];
+  im->m = *m;
+  im->storage = storage;
+  im->view_op = view_op;
+  im->parent = parent;
+  im->depth = parent >= 0 ? mo->impls[parent].depth + 1 : 0;
+  if (parent < 0) mo->stor[storage].base = mo->nimpl;
+  else mo->stor[storage].nviews++;
+  return mo->nimpl++;
+}
+
+void gen_model_add_input(gen_model *mo, int i) {
+  const ir_input *in = &mo->p->inputs[i];
+  int value = in->value;
+  ops_meta m;
+  ops_meta_init(&m, in->dtype, in->rank, in->shape);
+  int s = new_storage(mo, ir_numel(in->rank, in->shape), i);
+  grow_vals(mo, value);
+  mo->impl_of[value] = new_impl(mo, &m, s, -1, -1);
+}
+
+void gen_model_apply(gen_model *mo, int s, const ops_effect *e) {
+  const ir_stmt *st = &mo->p->stmts[s];
+  const ir_arg *a0 = &st->args[e->alias_arg];
+  int src = a0->kind == IR_ARG_VALUE ? mo->impl_of[a0->value] : -1;
+  if (src >= 0 && e->meta_change) mo->impls[src].m = e->out;
+  if (st->out < 0) return;
+  grow_vals(mo, st->out);
+  switch (e->alias) {
+    case OPS_ALIAS_SAME:
+      mo->impl_of[st->out] = src;
+      break;
+    case OPS_ALIAS_VIEW:
+      mo->impl_of[st->out] = new_impl(mo, &e->out, mo->impls[src].storage, st->op, src);
+      break;
+    case OPS_ALIAS_FRESH: {
+      int64_t n = e->storage_numel > 0 ? e->storage_numel : ops_meta_numel(&e->out);
+      mo->impl_of[st->out] = new_impl(mo, &e->out, new_storage(mo, n, -1), -1, -1);
+      break;
+    }
+  }
+}
+
+void gen_model_apply_unknown(gen_model *mo, int s) {
+  const ir_stmt *st = &mo->p->stmts[s];
+  if (st->out < 0) return;
+  grow_vals(mo, st->out);
+  ops_meta m;
+  ops_meta_init(&m, AF_FLOAT32, 0, NULL);
+  m.known = 0;
+  m.exact = 0;
+  m.nonoverlap = 0;
+  mo->impl_of[st->out] = new_impl(mo, &m, new_storage(mo, 1, -1), -1, -1);
+}
+
+const gen_impl *gen_model_impl(const gen_model *mo, int value) { return &mo->impls[mo->impl_of[value]]; }
+const ops_meta *gen_model_meta(const gen_model *mo, int value) { return &mo->impls[mo->impl_of[value]].m; }
+const gen_storage *gen_model_storage(const gen_model *mo, int value) { return &mo->stor[mo->impls[mo->impl_of[value]].storage]; }
+
+int gen_model_overlap(const gen_model *mo, int a, int b) {
+  int ia = mo->impl_of[a], ib = mo->impl_of[b];
+  if (ia == ib) return OPS_LAP_SAME;
+  const gen_impl *x = &mo->impls[ia], *y = &mo->impls[ib];
+  if (x->storage != y->storage) return OPS_LAP_NONE;
+  if (!x->m.exact || !y->m.exact) return OPS_LAP_PARTIAL;
+  int64_t numel = mo->stor[x->storage].numel;
+  if (numel > 65536) return OPS_LAP_PARTIAL;
+  static _Thread_local int64_t bx[4096], by[4096];
+  int64_t nx = ops_meta_offsets(&x->m, bx, 4096), ny = ops_meta_offsets(&y->m, by, 4096);
+  if (nx < 0 || ny < 0) return OPS_LAP_PARTIAL;
+  unsigned char small[512], *mark = numel <= (int64_t)sizeof small ? small : af_xcalloc((size_t)numel, 1);
+  if (mark == small) memset(small, 0, (size_t)numel);
+  int lap = OPS_LAP_NONE;
+  for (int64_t k = 0; k < nx; k++)
+    if (bx[k] >= 0 && bx[k] < numel) mark[bx[k]] = 1;
+  for (int64_t k = 0; k < ny && lap == OPS_LAP_NONE; k++)
+    if (by[k] < 0 || by[k] >= numel || mark[by[k]]) lap = OPS_LAP_PARTIAL;
+  if (mark != small) free(mark);
+  return lap;
+}

@@ -1,0 +1,57 @@
+/* gen_model.h - the alias model: what the generator (and the pattern counter) knows about every
+ * value of a program while it is being built or replayed. Each value names a tensor (several
+ * names can name one tensor: `y = x.add_(1)`, `x.flatten(1, 1)`); each tensor has a layout
+ * (harness/ops_shape.h), a storage, and, for views, the view op that made it and its depth (the
+ * number of views between it and its storage's base). Statements are applied with the effect
+ * ops_shape_infer computed for them. Internal to fuzz/gen*.c. */
+#ifndef GEN_MODEL_H
+#define GEN_MODEL_H
+
+#include "../harness/ops_shape.h"
+
+enum { GEN_VF_INDEX = 1, GEN_VF_MASK = 2 }; /* value flags: index tensors and masks are never written */
+
+typedef struct gen_impl {
+  ops_meta m;
+  int storage;
+  int view_op; /* op that made this view; -1 for a base */
+  int depth;   /* 0 for a base */
+  int parent;  /* impl this is a view of; -1 */
+} gen_impl;
+
+typedef struct gen_storage {
+  int64_t numel;
+  int input;  /* input index, or -1 */
+  int base;   /* impl of the base */
+  int nviews; /* views made of it so far */
+  int written_via_view; /* last statement that wrote through a view of it, -1 */
+  int writer; /* impl that did that write */
+} gen_storage;
+
+typedef struct gen_model {
+  const ir_program *p; /* borrowed */
+  int nvals, capv;
+  int *impl_of;
+  unsigned char *flags;
+  int nimpl, capi;
+  gen_impl *impls;
+  int nstor, caps;
+  gen_storage *stor;
+  ops_env env;
+} gen_model;
+
+/* Starts a model of p with p's inputs (later inputs: gen_model_add_input). */
+void gen_model_init(gen_model *mo, const ir_program *p);
+void gen_model_free(gen_model *mo); /* frees the arrays, not mo */
+void gen_model_add_input(gen_model *mo, int input_index);
+/* Applies statement s of p (already appended) with its inferred effect. */
+void gen_model_apply(gen_model *mo, int s, const ops_effect *e);
+/* Marks statement s's result as unknown (its infer failed while replaying). */
+void gen_model_apply_unknown(gen_model *mo, int s);
+const ops_meta *gen_model_meta(const gen_model *mo, int value);
+const gen_impl *gen_model_impl(const gen_model *mo, int value);
+const gen_storage *gen_model_storage(const gen_model *mo, int value);
+/* OPS_LAP_* between the memory of values a and b. */
+int gen_model_overlap(const gen_model *mo, int a, int b);
+
+#endif

@@ -1,0 +1,235 @@
+/* gen_policy.c - the generator's policy: defaults, JSON in and out, range checks. */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+
+static const char *action_names[GEN_ACT_COUNT] = {"view", "mutate", "read"};
+
+typedef struct {
+  const char *name;
+  size_t off;
+} field;
+
+#define LIMIT(n) {#n, offsetof(gen_policy, n)}
+static const field limits[] = {LIMIT(min_stmts),   LIMIT(max_stmts),     LIMIT(min_inputs), LIMIT(max_inputs),
+                               LIMIT(max_rank),    LIMIT(max_view_rank), LIMIT(max_dim),    LIMIT(max_numel),
+                               LIMIT(max_view_depth), LIMIT(max_outputs)};
+#define CHANCE(n) {#n + 2, offsetof(gen_policy, n)}
+static const field chances[] = {CHANCE(p_view_of_view),     CHANCE(p_sibling),       CHANCE(p_strided_source),       CHANCE(p_target_view),
+                                CHANCE(p_target_input),     CHANCE(p_read_after_write), CHANCE(p_use_after_meta),
+                                CHANCE(p_bind_result),      CHANCE(p_new_operand),   CHANCE(p_output_base),
+                                CHANCE(p_output_view)};
+#define NLIMITS (int)(sizeof limits / sizeof limits[0])
+#define NCHANCES (int)(sizeof chances / sizeof chances[0])
+
+static int *lim(gen_policy *p, int k) { return (int *)((char *)p + limits[k].off); }
+static const int *limc(const gen_policy *p, int k) { return (const int *)((const char *)p + limits[k].off); }
+static double *chn(gen_policy *p, int k) { return (double *)((char *)p + chances[k].off); }
+static const double *chnc(const gen_policy *p, int k) { return (const double *)((const char *)p + chances[k].off); }
+
+/* ops the generator can draw (the op table's samplers), in table order */
+static int drawable(int op) { return ops_shape_can_sample(op); }
+
+void gen_policy_default(gen_policy *p) {
+  memset(p, 0, sizeof *p);
+  p->min_stmts = 3;
+  p->max_stmts = 12;
+  p->min_inputs = 1;
+  p->max_inputs = 3;
+  p->max_rank = 3;
+  p->max_view_rank = 4;
+  p->max_dim = 5;
+  p->max_numel = 64;
+  p->max_view_depth = 4;
+  p->max_outputs = 3;
+  p->dtype_weight[AF_FLOAT32] = 6;
+  p->dtype_weight[AF_FLOAT64] = 2;
+  p->dtype_weight[AF_INT64] = 2;
+  p->action_weight[GEN_ACT_VIEW] = 4;
+  p->action_weight[GEN_ACT_MUTATE] = 4;
+  p->action_weight[GEN_ACT_READ] = 2;
+  for (int op = 0; op < OPS_COUNT; op++) {
+    const ops_entry *e = ops_get(op);
+    if (!drawable(op)) continue;
+    p->op_weight[op] = 1;
+    if (e->kind == OPS_SETITEM || e->kind == OPS_GETITEM) p->op_weight[op] = 2;
+    if (op == OPS_slice_scatter || op == OPS_select_scatter || op == OPS_diagonal_scatter || op == OPS_as_strided_scatter)
+      p->op_weight[op] = 0.25;
+  }
+  static const double idx[OPS_IDX_KIND_COUNT] = {2, 3, 1, 1, 1.5, 1};
+  memcpy(p->index_weight, idx, sizeof idx);
+  static const double dec[OPS_DECIDE_COUNT] = {
+      [OPS_DECIDE_NEG_DIM] = 0.2,     [OPS_DECIDE_STEP] = 0.25,     [OPS_DECIDE_OPEN_BOUND] = 0.4,
+      [OPS_DECIDE_NEG_INDEX] = 0.15,  [OPS_DECIDE_TRIVIAL_EXPAND] = 0.4, [OPS_DECIDE_OVERLAP] = 0.2,
+      [OPS_DECIDE_VIEW_SHAPE] = 0.4,  [OPS_DECIDE_MINUS_ONE] = 0.2, [OPS_DECIDE_NUMBER] = 0.5,
+      [OPS_DECIDE_DUP_INDEX] = 0.3,   [OPS_DECIDE_ACCUMULATE] = 0.3, [OPS_DECIDE_INDEX_2D] = 0.15,
+      [OPS_DECIDE_EDGE] = 0.1,        [OPS_DECIDE_FLOAT] = 0.4};
+  memcpy(p->decide, dec, sizeof dec);
+  p->p_view_of_view = 0.5;
+  p->p_sibling = 0.4;
+  p->p_strided_source = 0.25;
+  p->p_target_view = 0.7;
+  p->p_target_input = 0.5;
+  p->p_read_after_write = 0.6;
+  p->p_use_after_meta = 0.7;
+  p->p_bind_result = 0.05;
+  p->p_new_operand = 0.2;
+  p->p_output_base = 0.6;
+  p->p_output_view = 0.2;
+}
+
+int gen_policy_check(const gen_policy *p, af_err *err) {
+  for (int k = 0; k < NLIMITS; k++)
+    if (*limc(p, k) < 0) return af_fail(err, "policy: limits.%s: expected a non-negative integer", limits[k].name);
+  if (p->max_stmts < p->min_stmts || p->max_stmts > 1000) return af_fail(err, "policy: limits: need min_stmts <= max_stmts <= 1000");
+  if (p->min_inputs < 1 || p->max_inputs < p->min_inputs || p->max_inputs > 16) return af_fail(err, "policy: limits: need 1 <= min_inputs <= max_inputs <= 16");
+  if (p->max_rank > 4 || p->max_view_rank < p->max_rank || p->max_view_rank > 6) return af_fail(err, "policy: limits: need max_rank <= 4 and max_rank <= max_view_rank <= 6");
+  if (p->max_dim < 1 || p->max_dim > 16) return af_fail(err, "policy: limits.max_dim: expected 1..16");
+  if (p->max_numel < 1 || p->max_numel > 256) return af_fail(err, "policy: limits.max_numel: expected 1..256");
+  if (p->max_outputs < 1) return af_fail(err, "policy: limits.max_outputs: expected at least 1");
+  double s = 0;
+  for (int d = 0; d < AF_DTYPE_COUNT; d++) {
+    if (!(p->dtype_weight[d] >= 0)) return af_fail(err, "policy: dtypes.%s: expected a weight >= 0", af_dtype_name(d));
+    if (d != AF_BOOL) s += p->dtype_weight[d];
+  }
+  if (s <= 0) return af_fail(err, "policy: dtypes: some dtype other than bool needs a weight > 0");
+  s = 0;
+  for (int a = 0; a < GEN_ACT_COUNT; a++) {
+    if (!(p->action_weight[a] >= 0)) return af_fail(err, "policy: actions.%s: expected a weight >= 0", action_names[a]);
+    s += p->action_weight[a];
+  }
+  if (s <= 0) return af_fail(err, "policy: actions: some action needs a weight > 0");
+  for (int op = 0; op < OPS_COUNT; op++)
+    if (!(p->op_weight[op] >= 0)) return af_fail(err, "policy: ops.%s: expected a weight >= 0", ops_get(op)->name);
+  for (int k = 0; k < OPS_IDX_KIND_COUNT; k++)
+    if (!(p->index_weight[k] >= 0)) return af_fail(err, "policy: index_kinds.%s: expected a weight >= 0", ops_idx_kind_name(k));
+  for (int d = 0; d < OPS_DECIDE_COUNT; d++)
+    if (!(p->decide[d] >= 0 && p->decide[d] <= 1)) return af_fail(err, "policy: decisions.%s: expected a probability 0..1", ops_decide_name(d));
+  for (int k = 0; k < NCHANCES; k++)
+    if (!(*chnc(p, k) >= 0 && *chnc(p, k) <= 1)) return af_fail(err, "policy: chances.%s: expected a probability 0..1", chances[k].name);
+  return 0;
+}
+
+/* Builds the JSON object; with base != NULL only the fields that differ from base. */
+static cJSON *to_cjson(const gen_policy *p, const gen_policy *base) {
+  cJSON *root = cJSON_CreateObject();
+#define SECTION(name, body)                                   \
+  do {                                                        \
+    cJSON *sec = cJSON_CreateObject();                        \
+    body;                                                     \
+    if (!base || sec->child) cJSON_AddItemToObject(root, name, sec); \
+    else cJSON_Delete(sec);                                   \
+  } while (0)
+  SECTION("limits", for (int k = 0; k < NLIMITS; k++) if (!base || *limc(p, k) != *limc(base, k))
+                        cJSON_AddNumberToObject(sec, limits[k].name, *limc(p, k)));
+  SECTION("dtypes", for (int d = 0; d < AF_DTYPE_COUNT; d++) if (d != AF_BOOL && (!base || p->dtype_weight[d] != base->dtype_weight[d]))
+                        cJSON_AddNumberToObject(sec, af_dtype_name(d), p->dtype_weight[d]));
+  SECTION("actions", for (int a = 0; a < GEN_ACT_COUNT; a++) if (!base || p->action_weight[a] != base->action_weight[a])
+                         cJSON_AddNumberToObject(sec, action_names[a], p->action_weight[a]));
+  SECTION("ops", for (int op = 0; op < OPS_COUNT; op++) if (drawable(op) && (!base || p->op_weight[op] != base->op_weight[op]))
+                     cJSON_AddNumberToObject(sec, ops_get(op)->name, p->op_weight[op]));
+  SECTION("index_kinds", for (int k = 0; k < OPS_IDX_KIND_COUNT; k++) if (!base || p->index_weight[k] != base->index_weight[k])
+                             cJSON_AddNumberToObject(sec, ops_idx_kind_name(k), p->index_weight[k]));
+  SECTION("decisions", for (int d = 0; d < OPS_DECIDE_COUNT; d++) if (!base || p->decide[d] != base->decide[d])
+                           cJSON_AddNumberToObject(sec, ops_decide_name(d), p->decide[d]));
+  SECTION("chances", for (int k = 0; k < NCHANCES; k++) if (!base || *chnc(p, k) != *chnc(base, k))
+                         cJSON_AddNumberToObject(sec, chances[k].name, *chnc(p, k)));
+#undef SECTION
+  return root;
+}
+
+char *gen_policy_to_json(const gen_policy *p) {
+  cJSON *j = to_cjson(p, NULL);
+  char *s = cJSON_Print(j);
+  cJSON_Delete(j);
+  char *r = af_xmalloc(strlen(s) + 2);
+  strcpy(r, s);
+  strcat(r, "\n");
+  cJSON_free(s);
+  return r;
+}
+
+char *gen_policy_diff_json(const gen_policy *p) {
+  gen_policy d;
+  gen_policy_default(&d);
+  cJSON *j = to_cjson(p, &d);
+  char *s = cJSON_PrintUnformatted(j);
+  cJSON_Delete(j);
+  char *r = af_xstrdup(s);
+  cJSON_free(s);
+  return r;
+}
+
+static int num(const cJSON *x, const char *sec, const char *key, double *out, af_err *err) {
+  if (!cJSON_IsNumber(x)) return af_fail(err, "policy: %s.%s: expected a number", sec, key);
+  *out = x->valuedouble;
+  return 0;
+}
+
+int gen_policy_from_json(const char *text, gen_policy *p, af_err *err) {
+  gen_policy_default(p);
+  const char *end = NULL;
+  cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+  if (!root) return af_fail(err, "policy: malformed JSON near byte %ld", end ? (long)(end - text) : 0L);
+  int rc = -1;
+  if (!cJSON_IsObject(root)) {
+    af_fail(err, "policy: expected a JSON object");
+    goto out;
+  }
+  for (const cJSON *sec = root->child; sec; sec = sec->next) {
+    const char *sn = sec->string;
+    if (!cJSON_IsObject(sec)) {
+      af_fail(err, "policy: %s: expected an object", sn);
+      goto out;
+    }
+    for (const cJSON *x = sec->child; x; x = x->next) {
+      const char *k = x->string;
+      double v;
+      int found = 0;
+      if (num(x, sn, k, &v, err)) goto out;
+      if (!strcmp(sn, "limits")) {
+        for (int i = 0; i < NLIMITS; i++)
+          if (!strcmp(k, limits[i].name)) {
+            if (v != floor(v) || v < 0 || v > 1e6) {
+              af_fail(err, "policy: limits.%s: expected a non-negative integer", k);
+              goto out;
+            }
+            *lim(p, i) = (int)v;
+            found = 1;
+          }
+      } else if (!strcmp(sn, "dtypes")) {
+        af_dtype d;
+        if (!af_dtype_parse(k, &d) && d != AF_BOOL) p->dtype_weight[d] = v, found = 1;
+      } else if (!strcmp(sn, "actions")) {
+        for (int a = 0; a < GEN_ACT_COUNT; a++)
+          if (!strcmp(k, action_names[a])) p->action_weight[a] = v, found = 1;
+      } else if (!strcmp(sn, "ops")) {
+        int op = ops_find(k);
+        if (op >= 0 && drawable(op)) p->op_weight[op] = v, found = 1;
+      } else if (!strcmp(sn, "index_kinds")) {
+        for (int i = 0; i < OPS_IDX_KIND_COUNT; i++)
+          if (!strcmp(k, ops_idx_kind_name(i))) p->index_weight[i] = v, found = 1;
+      } else if (!strcmp(sn, "decisions")) {
+        for (int i = 0; i < OPS_DECIDE_COUNT; i++)
+          if (!strcmp(k, ops_decide_name(i))) p->decide[i] = v, found = 1;
+      } else if (!strcmp(sn, "chances")) {
+        for (int i = 0; i < NCHANCES; i++)
+          if (!strcmp(k, chances[i].name)) *chn(p, i) = v, found = 1;
+      } else {
+        af_fail(err, "policy: unknown section '%s' (expected limits, dtypes, actions, ops, index_kinds, decisions, chances)", sn);
+        goto out;
+      }
+      if (!found) {
+        af_fail(err, "policy: %s.%s: unknown field%s", sn, k, !strcmp(sn, "ops") ? " (not an op the generator can draw)" : "");
+        goto out;
+      }
+    }
+  }
+  rc = gen_policy_check(p, err);
+out:
+  cJSON_Delete(root);
+  return rc;
+}

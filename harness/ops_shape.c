@@ -1,0 +1,2498 @@
+/* ops_shape.c - shape, stride and validity rules of the op table (see ops_shape.h), as eager
+ * PyTorch 1.13 on CPU computes them. Part 1: layouts. Part 2: ops_shape_infer, one case per op.
+ * Part 3 (ops_sample.c): argument samplers. */
+#include "ops_shape.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- layouts */
+
+static void contig_strides(int rank, const int64_t *shape, int64_t *stride) {
+  int64_t z = 1;
+  for (int d = rank - 1; d >= 0; d--) {
+    stride[d] = z;
+    z *= shape[d] > 1 ? shape[d] : 1;
+  }
+}
+
+void ops_meta_init(ops_meta *m, af_dtype dt, int rank, const int64_t *shape) {
+  memset(m, 0, sizeof *m);
+  m->rank = rank;
+  for (int d = 0; d < rank; d++) m->shape[d] = shape[d];
+  contig_strides(rank, shape, m->stride);
+  m->dtype = dt;
+  m->exact = m->nonoverlap = m->known = 1;
+}
+
+int64_t ops_meta_numel(const ops_meta *m) { return ir_numel(m->rank, m->shape); }
+
+int ops_meta_is_contiguous(const ops_meta *m) {
+  if (ops_meta_numel(m) == 0) return 1;
+  int64_t z = 1;
+  for (int d = m->rank - 1; d >= 0; d--) {
+    if (m->shape[d] == 1) continue;
+    if (m->stride[d] != z) return 0;
+    z *= m->shape[d];
+  }
+  return 1;
+}
+
+int ops_meta_is_dense(const ops_meta *m) {
+  if (m->rank == 1) return m->shape[0] < 2 || m->stride[0] == 1;
+  int dims[AF_MAX_RANK], n = 0;
+  for (int d = 0; d < m->rank; d++) {
+    if (m->shape[d] == 0) return 1; /* as c10: a size-0 dim ends the check */
+    if (m->shape[d] >= 2) dims[n++] = d;
+  }
+  for (int i = 1; i < n; i++) /* sort by stride */
+    for (int j = i; j > 0 && m->stride[dims[j]] < m->stride[dims[j - 1]]; j--) {
+      int t = dims[j];
+      dims[j] = dims[j - 1];
+      dims[j - 1] = t;
+    }
+  int64_t req = 1;
+  for (int i = 0; i < n; i++) {
+    if (m->stride[dims[i]] != req) return 0;
+    req *= m->shape[dims[i]];
+  }
+  return 1;
+}
+
+static int is_cl(const ops_meta *m) { /* is_contiguous(memory_format=channels_last[_3d]) */
+  static const int o4[] = {1, 3, 2, 0}, o5[] = {1, 4, 3, 2, 0};
+  const int *o = m->rank == 4 ? o4 : m->rank == 5 ? o5 : NULL;
+  if (!o) return 0;
+  int64_t expected = 1;
+  for (int k = 0; k < m->rank; k++) {
+    int d = o[k];
+    if (m->shape[d] != 1) {
+      if (m->stride[d] != expected) return 0;
+      expected *= m->shape[d];
+    }
+  }
+  return 1;
+}
+
+static void cl_strides(ops_meta *m) {
+  static const int o4[] = {1, 3, 2, 0}, o5[] = {1, 4, 3, 2, 0};
+  const int *o = m->rank == 4 ? o4 : o5;
+  int64_t s = 1;
+  for (int k = 0; k < m->rank; k++) {
+    m->stride[o[k]] = s;
+    s *= m->shape[o[k]] > 1 ? m->shape[o[k]] : 1;
+  }
+}
+
+int64_t ops_meta_extent(const ops_meta *m) {
+  int64_t e = m->offset + 1;
+  for (int d = 0; d < m->rank; d++) {
+    if (m->shape[d] == 0) return 0;
+    e += (m->shape[d] - 1) * m->stride[d];
+  }
+  return e;
+}
+
+int64_t ops_meta_offsets(const ops_meta *m, int64_t *out, int64_t max) {
+  int64_t n = ops_meta_numel(m);
+  if (!m->exact || n > max) return -1;
+  int64_t idx[AF_MAX_RANK] = {0};
+  for (int64_t k = 0; k < n; k++) {
+    int64_t off = m->offset;
+    for (int d = 0; d < m->rank; d++) off += idx[d] * m->stride[d];
+    out[k] = off;
+    for (int d = m->rank - 1; d >= 0; d--) {
+      if (++idx[d] < m->shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return n;
+}
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* exact overlap of an exact layout */
+static int overlaps_exact(const ops_meta *m) {
+  int dims[AF_MAX_RANK], n = 0;
+  for (int d = 0; d < m->rank; d++) {
+    if (m->shape[d] == 0) return 0;
+    if (m->shape[d] > 1) {
+      if (m->stride[d] == 0) return 1;
+      dims[n++] = d;
+    }
+  }
+  for (int i = 1; i < n; i++)
+    for (int j = i; j > 0 && m->stride[dims[j]] < m->stride[dims[j - 1]]; j--) {
+      int t = dims[j];
+      dims[j] = dims[j - 1];
+      dims[j - 1] = t;
+    }
+  int64_t reach = 0; /* furthest offset reachable by the smaller dims */
+  int ok = 1;
+  for (int i = 0; i < n; i++) {
+    if (m->stride[dims[i]] <= reach) ok = 0;
+    reach += (m->shape[dims[i]] - 1) * m->stride[dims[i]];
+  }
+  if (ok) return 0;
+  int64_t buf[4096];
+  int64_t k = ops_meta_offsets(m, buf, 4096);
+  if (k < 0) return 1; /* too large to tell: say it overlaps */
+  qsort(buf, (size_t)k, sizeof buf[0], cmp_i64);
+  for (int64_t i = 1; i < k; i++)
+    if (buf[i] == buf[i - 1]) return 1;
+  return 0;
+}
+
+int ops_meta_overlaps(const ops_meta *m) { return m->exact ? overlaps_exact(m) : !m->nonoverlap; }
+
+static void finish_exact(ops_meta *m) {
+  if (m->exact) m->nonoverlap = !overlaps_exact(m);
+}
+
+int ops_broadcast(int ra, const int64_t *a, int rb, const int64_t *b, int *rout, int64_t *out) {
+  int r = ra > rb ? ra : rb;
+  int64_t tmp[AF_MAX_RANK];
+  for (int k = 0; k < r; k++) {
+    int64_t x = k < ra ? a[ra - 1 - k] : 1, y = k < rb ? b[rb - 1 - k] : 1;
+    if (x != y && x != 1 && y != 1) return -1;
+    tmp[r - 1 - k] = x == 1 ? y : x;
+  }
+  *rout = r;
+  memcpy(out, tmp, sizeof(int64_t) * (size_t)r);
+  return 0;
+}
+
+int ops_broadcasts_to(int rf, const int64_t *from, int rt, const int64_t *to) {
+  if (rf > rt) return 0;
+  for (int k = 0; k < rf; k++) {
+    int64_t x = from[rf - 1 - k], y = to[rt - 1 - k];
+    if (x != y && x != 1) return 0;
+  }
+  return 1;
+}
+
+int ops_view_strides(const ops_meta *m, int rank, const int64_t *shape, int64_t *stride) {
+  if (m->rank == 0) {
+    for (int d = 0; d < rank; d++) stride[d] = 1;
+    return 0;
+  }
+  int64_t numel = ops_meta_numel(m);
+  if (numel == 0) {
+    if (rank == m->rank && !memcmp(shape, m->shape, sizeof(int64_t) * (size_t)rank)) {
+      memcpy(stride, m->stride, sizeof(int64_t) * (size_t)rank);
+      return 0;
+    }
+    contig_strides(rank, shape, stride);
+    return 0;
+  }
+  int view_d = rank - 1;
+  int64_t chunk_base_stride = m->stride[m->rank - 1];
+  int64_t tensor_numel = 1, view_numel = 1;
+  for (int tensor_d = m->rank - 1; tensor_d >= 0; tensor_d--) {
+    tensor_numel *= m->shape[tensor_d];
+    if (tensor_d == 0 ||
+        (m->shape[tensor_d - 1] != 1 && m->stride[tensor_d - 1] != tensor_numel * chunk_base_stride)) {
+      while (view_d >= 0 && (view_numel < tensor_numel || shape[view_d] == 1)) {
+        stride[view_d] = view_numel * chunk_base_stride;
+        view_numel *= shape[view_d];
+        view_d--;
+      }
+      if (view_numel != tensor_numel) return -1;
+      if (tensor_d > 0) {
+        chunk_base_stride = m->stride[tensor_d - 1];
+        tensor_numel = 1;
+        view_numel = 1;
+      }
+    }
+  }
+  return view_d == -1 ? 0 : -1;
+}
+
+/* ---------------------------------------------------------------- dtypes */
+
+static int dt_rank(af_dtype d) { return d == AF_BOOL ? 0 : d == AF_INT64 ? 1 : d == AF_FLOAT32 ? 2 : 3; }
+static int is_float(af_dtype d) { return d == AF_FLOAT32 || d == AF_FLOAT64; }
+#define DT_UNDEF ((af_dtype)-1)
+
+static af_dtype promote(af_dtype a, af_dtype b) {
+  if ((int)a < 0) return b;
+  if ((int)b < 0) return a;
+  return dt_rank(a) >= dt_rank(b) ? a : b;
+}
+
+static af_dtype combine(af_dtype higher, af_dtype lower) {
+  if ((int)higher >= 0 && is_float(higher)) return higher;
+  if (higher == AF_BOOL || ((int)lower >= 0 && is_float(lower))) return promote(higher, lower);
+  if ((int)higher >= 0) return higher;
+  return lower;
+}
+
+af_dtype ops_result_type(int n, const af_dtype *dt, const ops_opnd_kind *kind) {
+  af_dtype dim = DT_UNDEF, zero = DT_UNDEF, wrapped = DT_UNDEF;
+  for (int i = 0; i < n; i++) {
+    if (kind[i] == OPS_OPND_TENSOR) dim = promote(dim, dt[i]);
+    else if (kind[i] == OPS_OPND_ZERODIM) zero = promote(zero, dt[i]);
+    else wrapped = promote(wrapped, is_float(dt[i]) ? AF_FLOAT32 : dt[i]);
+  }
+  return combine(dim, combine(zero, wrapped));
+}
+
+int ops_can_cast(af_dtype from, af_dtype to) {
+  if (is_float(from) && to == AF_INT64) return 0;
+  if (from != AF_BOOL && to == AF_BOOL) return 0;
+  return 1;
+}
+
+/* ---------------------------------------------------------------- layouts of fresh results */
+
+/* empty_like(memory_format=preserve) / clone(): the same strides when dense, else dense strides
+ * in the input's stride order (infer_dense_strides). */
+static void preserve_layout(const ops_meta *in, ops_meta *out) {
+  *out = *in;
+  out->offset = 0;
+  out->known = in->known;
+  if (!in->exact) {
+    out->exact = 0;
+    out->nonoverlap = 1;
+    return;
+  }
+  out->nonoverlap = 1;
+  if (ops_meta_is_dense(in)) return;
+  int n = in->rank, perm[AF_MAX_RANK];
+  for (int i = 0; i < n; i++) perm[i] = n - 1 - i;
+  for (int i = 1; i < n; i++) {
+    int dim1 = i;
+    for (int j = 1; j <= i; j++) {
+      int dim0 = i - j;
+      int64_t s0 = in->stride[perm[dim0]], s1 = in->stride[perm[dim1]];
+      int c = 0;
+      if (s0 == 0 || s1 == 0) c = 0;
+      else if (s0 < s1) c = -1;
+      else if (s0 > s1) c = 1;
+      else if (in->shape[perm[dim0]] > in->shape[perm[dim1]]) c = 1;
+      if (c > 0) {
+        int t = perm[dim0];
+        perm[dim0] = perm[dim1];
+        perm[dim1] = t;
+        dim1 = dim0;
+      } else if (c < 0) {
+        break;
+      }
+    }
+  }
+  int64_t cur = 1;
+  for (int i = 0; i < n; i++) {
+    out->stride[perm[i]] = cur;
+    if (in->shape[perm[i]] > 1) cur *= in->shape[perm[i]];
+  }
+}
+
+static void fresh_contig(ops_meta *out, af_dtype dt, int rank, const int64_t *shape) { ops_meta_init(out, dt, rank, shape); }
+
+/* A TensorIterator operand: a tensor layout or a Python number (a 0-dim operand). */
+typedef struct ti_opnd {
+  const ops_meta *m; /* NULL for a number */
+  af_dtype dtype;
+} ti_opnd;
+
+/* Output layout of a TensorIterator op with no given output (TensorIteratorBase::build:
+ * fast_set_up, else compute_strides + reorder_dimensions + allocate_or_resize_outputs).
+ * common: the dtype inputs are converted to (promote_inputs_to_common_dtype). */
+static void ti_layout(int n, const ti_opnd *in, af_dtype common, int rank, const int64_t *shape, af_dtype out_dt,
+                      ops_meta *out) {
+  ops_meta conv[4];
+  const ops_meta *op[4];
+  int exact = 1;
+  for (int i = 0; i < n; i++) {
+    op[i] = NULL;
+    if (!in[i].m) continue;
+    if (!in[i].m->exact) exact = 0;
+    if (in[i].m->dtype != common) { /* .to(common): preserve format */
+      preserve_layout(in[i].m, &conv[i]);
+      conv[i].dtype = common;
+      op[i] = &conv[i];
+    } else {
+      op[i] = in[i].m;
+    }
+  }
+  fresh_contig(out, out_dt, rank, shape);
+  if (!exact) {
+    out->exact = 0;
+    return;
+  }
+  /* fast setup */
+  int same_shape = 1, has_scalars = 0, has_tensors = 0, first = 1;
+  int r0 = 0;
+  const int64_t *s0 = NULL;
+  for (int i = 0; i < n; i++) {
+    int r = op[i] ? op[i]->rank : 0;
+    const int64_t *s = op[i] ? op[i]->shape : NULL;
+    if (r == 0) has_scalars = 1;
+    else has_tensors = 1;
+    if (has_scalars && has_tensors) same_shape = 0;
+    if (first) {
+      r0 = r;
+      s0 = s;
+      first = 0;
+    } else if (r != r0 || (r && memcmp(s, s0, sizeof(int64_t) * (size_t)r))) {
+      same_shape = 0;
+    }
+  }
+  if (same_shape) {
+    int contig = 1, cl = 1, dense = 1;
+    for (int i = 0; i < n; i++) {
+      if (!op[i]) continue; /* a number is a 0-dim tensor: contiguous, dense, not CL */
+      contig &= ops_meta_is_contiguous(op[i]);
+      cl &= is_cl(op[i]);
+      dense &= ops_meta_is_dense(op[i]);
+    }
+    for (int i = 0; i < n; i++)
+      if (!op[i]) cl = 0;
+    if (contig) return;
+    if (cl) {
+      cl_strides(out);
+      return;
+    }
+    if (dense) {
+      int last = -1, same = 1;
+      for (int i = n - 1; i >= 0; i--) {
+        if (!op[i]) continue;
+        if (last < 0) last = i;
+        else if (memcmp(op[i]->stride, op[last]->stride, sizeof(int64_t) * (size_t)rank)) same = 0;
+      }
+      if (same && last >= 0) {
+        memcpy(out->stride, op[last]->stride, sizeof(int64_t) * (size_t)rank);
+        return;
+      }
+    }
+  }
+  if (rank <= 1) return;
+  /* byte strides of each operand, broadcast to shape */
+  int64_t sb[4][AF_MAX_RANK];
+  for (int i = 0; i < n; i++) {
+    int r = op[i] ? op[i]->rank : 0, off = rank - r;
+    for (int d = 0; d < rank; d++) sb[i][d] = 0;
+    for (int d = 0; d < r; d++)
+      sb[i][off + d] = (op[i]->shape[d] == 1 && shape[off + d] != 1) ? 0 : op[i]->stride[d] * (int64_t)af_dtype_size(op[i]->dtype);
+  }
+  int perm[AF_MAX_RANK];
+  for (int i = 0; i < rank; i++) perm[i] = rank - 1 - i;
+  for (int i = 1; i < rank; i++) {
+    int dim1 = i;
+    for (int dim0 = i - 1; dim0 >= 0; dim0--) {
+      int a = perm[dim0], b = perm[dim1], c = 0;
+      for (int k = 0; k < n && !c; k++) {
+        int64_t x = sb[k][a], y = sb[k][b];
+        if (x == 0 || y == 0) continue;
+        if (x < y) c = -1;
+        else if (x > y) c = 1;
+        else if (shape[a] > shape[b]) c = 1;
+      }
+      if (c > 0) {
+        int t = perm[dim0];
+        perm[dim0] = perm[dim1];
+        perm[dim1] = t;
+        dim1 = dim0;
+      } else if (c < 0) {
+        break;
+      }
+    }
+  }
+  int inverted = 1;
+  for (int j = 0; j < rank; j++)
+    if (perm[j] != rank - j - 1) inverted = 0;
+  if (inverted) return;
+  int64_t next = 1;
+  for (int j = 0; j < rank; j++) {
+    out->stride[perm[j]] = next;
+    next *= shape[perm[j]];
+  }
+}
+
+/* ---------------------------------------------------------------- view layouts */
+
+static int wrapd(int64_t d, int rank, int64_t *out, af_err *err) {
+  int r = rank > 0 ? rank : 1;
+  if (d < -r || d >= r) return af_fail(err, "dim %lld out of range for rank %d", (long long)d, rank);
+  *out = d < 0 ? d + r : d;
+  return 0;
+}
+
+static void drop_dim(ops_meta *m, int d) {
+  for (int k = d; k < m->rank - 1; k++) {
+    m->shape[k] = m->shape[k + 1];
+    m->stride[k] = m->stride[k + 1];
+  }
+  m->rank--;
+}
+
+static void insert_dim(ops_meta *m, int d, int64_t size, int64_t stride) {
+  for (int k = m->rank; k > d; k--) {
+    m->shape[k] = m->shape[k - 1];
+    m->stride[k] = m->stride[k - 1];
+  }
+  m->shape[d] = size;
+  m->stride[d] = stride;
+  m->rank++;
+}
+
+/* aten::slice with optional bounds */
+static int v_slice(const ops_meta *in, int64_t dim, int has_start, int64_t start, int has_end, int64_t end, int64_t step,
+                   ops_meta *out, af_err *err) {
+  if (in->rank == 0) return af_fail(err, "slice() cannot be applied to a 0-dim tensor");
+  if (wrapd(dim, in->rank, &dim, err)) return -1;
+  if (step <= 0) return af_fail(err, "slice step must be positive");
+  int64_t n = in->shape[dim];
+  if (!has_start) start = 0;
+  if (!has_end) end = INT64_MAX;
+  if (start < 0) start += n;
+  if (end < 0) end += n;
+  if (start < 0) start = 0;
+  else if (start >= n) start = n;
+  if (end < start) end = start;
+  else if (end >= n) end = n;
+  *out = *in;
+  out->offset += start * in->stride[dim];
+  out->shape[dim] = (end - start + step - 1) / step;
+  out->stride[dim] *= step;
+  return 0;
+}
+
+static int v_select(const ops_meta *in, int64_t dim, int64_t index, ops_meta *out, af_err *err) {
+  if (in->rank == 0) return af_fail(err, "select() cannot be applied to a 0-dim tensor");
+  if (wrapd(dim, in->rank, &dim, err)) return -1;
+  int64_t n = in->shape[dim];
+  if (index < -n || index >= n) return af_fail(err, "select(): index %lld out of range for size %lld", (long long)index, (long long)n);
+  if (index < 0) index += n;
+  *out = *in;
+  out->offset += index * in->stride[dim];
+  drop_dim(out, (int)dim);
+  return 0;
+}
+
+static int v_unsqueeze(const ops_meta *in, int64_t dim, ops_meta *out, af_err *err) {
+  if (dim < -(in->rank + 1) || dim > in->rank) return af_fail(err, "unsqueeze dim %lld out of range for rank %d", (long long)dim, in->rank);
+  if (dim < 0) dim += in->rank + 1;
+  *out = *in;
+  int64_t st = dim >= in->rank ? 1 : in->shape[dim] * in->stride[dim];
+  insert_dim(out, (int)dim, 1, st);
+  return 0;
+}
+
+static int v_squeeze(const ops_meta *in, int64_t dim, ops_meta *out, af_err *err) {
+  if (wrapd(dim, in->rank, &dim, err)) return -1;
+  *out = *in;
+  if (in->rank > 0 && in->shape[dim] == 1) drop_dim(out, (int)dim);
+  return 0;
+}
+
+static int v_transpose(const ops_meta *in, int64_t d0, int64_t d1, ops_meta *out, af_err *err) {
+  if (wrapd(d0, in->rank, &d0, err) || wrapd(d1, in->rank, &d1, err)) return -1;
+  *out = *in;
+  if (in->rank == 0 || d0 == d1) return 0;
+  out->shape[d0] = in->shape[d1];
+  out->shape[d1] = in->shape[d0];
+  out->stride[d0] = in->stride[d1];
+  out->stride[d1] = in->stride[d0];
+  return 0;
+}
+
+static int v_t(const ops_meta *in, ops_meta *out, af_err *err) {
+  if (in->rank > 2) return af_fail(err, "t() expects a tensor with <= 2 dimensions, but self is %dD", in->rank);
+  return v_transpose(in, 0, in->rank == 2 ? 1 : 0, out, err);
+}
+
+static int v_permute(const ops_meta *in, int n, const int64_t *dims, ops_meta *out, af_err *err) {
+  if (n != in->rank) return af_fail(err, "permute: %d dims given for rank %d", n, in->rank);
+  int seen[AF_MAX_RANK] = {0};
+  *out = *in;
+  for (int k = 0; k < n; k++) {
+    int64_t d;
+    if (wrapd(dims[k], in->rank, &d, err)) return -1;
+    if (seen[d]++) return af_fail(err, "permute: repeated dim %lld", (long long)dims[k]);
+    out->shape[k] = in->shape[d];
+    out->stride[k] = in->stride[d];
+  }
+  return 0;
+}
+
+static int v_movedim(const ops_meta *in, int64_t src, int64_t dst, ops_meta *out, af_err *err) {
+  if (wrapd(src, in->rank, &src, err) || wrapd(dst, in->rank, &dst, err)) return -1;
+  *out = *in;
+  if (in->rank <= 1 || src == dst) return 0;
+  int order[AF_MAX_RANK], n = 0;
+  for (int d = 0; d < in->rank; d++)
+    if (d != src) order[n++] = d;
+  for (int k = n; k > dst; k--) order[k] = order[k - 1];
+  order[dst] = (int)src;
+  for (int k = 0; k < in->rank; k++) {
+    out->shape[k] = in->shape[order[k]];
+    out->stride[k] = in->stride[order[k]];
+  }
+  return 0;
+}
+
+/* infer_size: one -1 allowed; product must be numel */
+static int infer_size(int n, const int64_t *sizes, int64_t numel, int64_t *out, af_err *err) {
+  int neg = -1;
+  int64_t prod = 1;
+  for (int k = 0; k < n; k++) {
+    if (sizes[k] == -1) {
+      if (neg >= 0) return af_fail(err, "only one dimension can be inferred");
+      neg = k;
+    } else if (sizes[k] < 0) {
+      return af_fail(err, "invalid shape dimension %lld", (long long)sizes[k]);
+    } else {
+      prod *= sizes[k];
+    }
+    out[k] = sizes[k];
+  }
+  if (neg >= 0) {
+    if (prod == 0 || numel % prod) return af_fail(err, "shape is invalid for input of size %lld", (long long)numel);
+    out[neg] = numel / prod;
+  } else if (prod != numel) {
+    return af_fail(err, "shape is invalid for input of size %lld", (long long)numel);
+  }
+  return 0;
+}
+
+/* view/reshape: 1 = view, 0 = reshape copied, -1 error (view impossible and !allow_copy) */
+static int v_view(const ops_meta *in, int n, const int64_t *sizes, int allow_copy, ops_meta *out, af_err *err) {
+  if (n > AF_MAX_RANK) return af_fail(err, "rank %d above the limit %d", n, AF_MAX_RANK);
+  int64_t shape[AF_MAX_RANK];
+  if (infer_size(n, sizes, ops_meta_numel(in), shape, err)) return -1;
+  if (!in->exact) {
+    if (!allow_copy) return af_fail(err, "view of a tensor whose strides are not modelled (not decided)");
+    return af_fail(err, "reshape of a tensor whose strides are not modelled (view or copy not decided)");
+  }
+  int64_t st[AF_MAX_RANK];
+  if (ops_view_strides(in, n, shape, st) == 0) {
+    *out = *in;
+    out->rank = n;
+    memcpy(out->shape, shape, sizeof(int64_t) * (size_t)n);
+    memcpy(out->stride, st, sizeof(int64_t) * (size_t)n);
+    return 1;
+  }
+  if (!allow_copy)
+    return af_fail(err, "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces)");
+  fresh_contig(out, in->dtype, n, shape);
+  return 0;
+}
+
+static int v_expand(const ops_meta *in, int n, const int64_t *sizes, ops_meta *out, af_err *err) {
+  if (n < in->rank) return af_fail(err, "expand: the number of sizes provided (%d) must be greater or equal to the number of dimensions in the tensor (%d)", n, in->rank);
+  if (n > AF_MAX_RANK) return af_fail(err, "rank %d above the limit %d", n, AF_MAX_RANK);
+  ops_meta o = *in;
+  o.rank = n;
+  int repeated = 0;
+  for (int i = n - 1; i >= 0; i--) {
+    int off = n - 1 - i, dim = in->rank - 1 - off;
+    int64_t size = dim >= 0 ? in->shape[dim] : 1;
+    int64_t stride = dim >= 0 ? in->stride[dim] : (in->rank == 0 ? 0 : (i + 1 < n ? o.shape[i + 1] * o.stride[i + 1] : 1));
+    int64_t target = sizes[i];
+    if (target == -1) {
+      if (dim < 0) return af_fail(err, "expand: -1 not allowed in a leading, non-existing dimension %d", i);
+      target = size;
+    }
+    if (target < 0) return af_fail(err, "expand: invalid size %lld", (long long)target);
+    if (size != target) {
+      if (size != 1) return af_fail(err, "expand: the expanded size (%lld) must match the existing size (%lld) at non-singleton dimension %d", (long long)target, (long long)size, i);
+      size = target;
+      stride = 0;
+    }
+    if (stride == 0 && size > 1) repeated = 1;
+    o.shape[i] = size;
+    o.stride[i] = stride;
+  }
+  *out = o;
+  if (repeated) out->nonoverlap = 0;
+  return 0;
+}
+
+static int v_diagonal(const ops_meta *in, int64_t offset, int64_t d1, int64_t d2, ops_meta *out, af_err *err) {
+  if (wrapd(d1, in->rank, &d1, err) || wrapd(d2, in->rank, &d2, err)) return -1;
+  if (in->rank < 2 || d1 == d2) return af_fail(err, "diagonal dimensions cannot be identical %lld, %lld", (long long)d1, (long long)d2);
+  int64_t s1 = in->shape[d1], s2 = in->shape[d2], size;
+  if (offset >= 0) size = s2 - offset < s1 ? s2 - offset : s1;
+  else size = s1 + offset < s2 ? s1 + offset : s2;
+  if (size < 0) size = 0;
+  *out = *in;
+  if (size > 0) out->offset += offset >= 0 ? offset * in->stride[d2] : -offset * in->stride[d1];
+  int64_t st = in->stride[d1] + in->stride[d2];
+  drop_dim(out, (int)(d1 > d2 ? d1 : d2));
+  drop_dim(out, (int)(d1 > d2 ? d2 : d1));
+  insert_dim(out, out->rank, size, st);
+  return 0;
+}
+
+static int v_as_strided(const ops_meta *in, int64_t storage, const ir_arg *size, const ir_arg *stride, int64_t offset,
+                        ops_meta *out, af_err *err) {
+  if (size->n != stride->n) return af_fail(err, "as_strided: mismatch in length of strides and shape");
+  if (size->n > AF_MAX_RANK) return af_fail(err, "rank %d above the limit %d", size->n, AF_MAX_RANK);
+  if (offset < 0) return af_fail(err, "as_strided: negative storage offset");
+  memset(out, 0, sizeof *out);
+  out->rank = size->n;
+  out->dtype = in->dtype;
+  out->offset = offset;
+  out->exact = out->known = 1;
+  for (int k = 0; k < size->n; k++) {
+    if (size->ints[k] < 0) return af_fail(err, "as_strided: negative size");
+    if (stride->ints[k] < 0) return af_fail(err, "as_strided: negative strides are not supported");
+    out->shape[k] = size->ints[k];
+    out->stride[k] = stride->ints[k];
+  }
+  int64_t ext = ops_meta_extent(out);
+  if (ext > storage)
+    return af_fail(err, "as_strided: setStorage: sizes, strides and offset reach element %lld of a storage of %lld", (long long)ext - 1, (long long)storage);
+  finish_exact(out);
+  return 0;
+}
+
+static int v_unfold(const ops_meta *in, int64_t dim, int64_t size, int64_t step, ops_meta *out, af_err *err) {
+  if (wrapd(dim, in->rank, &dim, err)) return -1;
+  int64_t max = in->rank == 0 ? 1 : in->shape[dim];
+  if (size > max || size < 0) return af_fail(err, "unfold: maximum size for tensor at dimension %lld is %lld but size is %lld", (long long)dim, (long long)max, (long long)size);
+  if (step <= 0) return af_fail(err, "unfold: step is %lld but must be > 0", (long long)step);
+  *out = *in;
+  if (in->rank == 0) {
+    out->rank = 1;
+    out->shape[0] = size;
+    out->stride[0] = 1;
+    return 0;
+  }
+  int64_t windows = (in->shape[dim] - size) / step + 1;
+  out->shape[dim] = windows;
+  out->stride[dim] = step * in->stride[dim];
+  insert_dim(out, out->rank, size, in->stride[dim]);
+  if (!in->exact && step < size && windows > 1) out->nonoverlap = 0;
+  return 0;
+}
+
+/* ---------------------------------------------------------------- subscripts */
+
+typedef struct sub_info {
+  ops_meta view;                 /* after the basic indices */
+  int nt;                        /* tensor index list length (0: basic only) */
+  int tv[2 * AF_MAX_RANK];       /* value id per list entry, -1 = whole dim */
+  ops_meta result;               /* the value of self[idx] */
+  int has_mask, has_int;
+  int bt_rank;                   /* broadcast shape of the int index tensors */
+  int64_t bt[AF_MAX_RANK];
+} sub_info;
+
+#define META(v) (env->meta(env->ctx, (v)))
+
+/* Bounds of an int index tensor's data against size n (skipped when the data is unknown). */
+static int index_in_range(const ops_env *env, int v, int64_t n, af_err *err) {
+  int64_t nd = 0;
+  const double *d = env->data ? env->data(env->ctx, v, &nd) : NULL;
+  if (!d) return 0;
+  int64_t numel = ops_meta_numel(META(v));
+  for (int64_t k = 0; k < numel; k++) {
+    int64_t x = (int64_t)d[nd ? k % nd : 0];
+    if (x < -n || x >= n) return af_fail(err, "index %lld is out of bounds for dimension with size %lld", (long long)x, (long long)n);
+  }
+  return 0;
+}
+
+static int infer_subscript(const ir_arg *idx, const ops_meta *self, const ops_env *env, sub_info *si, af_err *err) {
+  memset(si, 0, sizeof *si);
+  int specified = 0, ell = 0;
+  for (int k = 0; k < idx->n; k++) {
+    const ir_index *x = &idx->index[k];
+    if (x->kind == IR_IDX_INT || x->kind == IR_IDX_SLICE) specified++;
+    if (x->kind == IR_IDX_ELLIPSIS) ell++;
+    if (x->kind == IR_IDX_TENSOR) {
+      const ops_meta *t = META(x->value);
+      specified += t->dtype == AF_BOOL ? t->rank : 1;
+    }
+  }
+  if (ell > 1) return af_fail(err, "an index can only have a single ellipsis");
+  if (ell == idx->n) return af_fail(err, "x[...] alone does not compile in TorchScript (and eager.c returns x itself, PyTorch an alias)");
+  if (specified > self->rank) return af_fail(err, "too many indices for tensor of dimension %d", self->rank);
+  ops_meta cur = *self;
+  int64_t dim = 0;
+  for (int i = 0; i < 2 * AF_MAX_RANK; i++) si->tv[i] = -1;
+  for (int k = 0; k < idx->n; k++) {
+    const ir_index *x = &idx->index[k];
+    ops_meta nx;
+    switch (x->kind) {
+      case IR_IDX_INT:
+        if (v_select(&cur, dim, x->i, &nx, err)) goto fail;
+        cur = nx;
+        break;
+      case IR_IDX_SLICE:
+        if (v_slice(&cur, dim, x->has_start, x->start, x->has_stop, x->stop, x->step, &nx, err)) goto fail;
+        cur = nx;
+        dim++;
+        break;
+      case IR_IDX_NONE:
+        if (cur.rank >= AF_MAX_RANK) {
+          af_fail(err, "rank above the limit %d", AF_MAX_RANK);
+          goto fail;
+        }
+        if (v_unsqueeze(&cur, dim, &nx, err)) goto fail;
+        cur = nx;
+        dim++;
+        break;
+      case IR_IDX_ELLIPSIS:
+        dim += self->rank - specified;
+        break;
+      case IR_IDX_TENSOR: {
+        const ops_meta *t = META(x->value);
+        if (t->dtype != AF_BOOL && t->dtype != AF_INT64) {
+          af_fail(err, "tensors used as indices must be long, int or bool tensors");
+          goto fail;
+        }
+        if (t->rank == 0) {
+          af_fail(err, "0-dim index tensors are not modelled (PyTorch turns them into select)");
+          goto fail;
+        }
+        if (dim >= 2 * AF_MAX_RANK) {
+          af_fail(err, "subscript too long");
+          goto fail;
+        }
+        si->tv[dim] = x->value;
+        if (dim + 1 > si->nt) si->nt = (int)dim + 1;
+        dim++;
+        break;
+      }
+    }
+    continue;
+  fail:
+    af_err_prefix(err, "subscript element %d", k);
+    return -1;
+  }
+  si->view = cur;
+  if (!si->nt) {
+    si->result = cur;
+    return 0;
+  }
+  /* advanced part: aten::index / index_put_ on the view with the list expanded (a bool mask of
+   * rank k stands for k index tensors) */
+  int pos = 0, first = -1, last = -1, gap = 0, bt_rank = 0, mask_dims = 0;
+  int64_t bt[AF_MAX_RANK];
+  for (int e = 0; e < si->nt; e++) {
+    int v = si->tv[e];
+    if (v < 0) {
+      pos++;
+      continue;
+    }
+    const ops_meta *t = META(v);
+    int span = t->dtype == AF_BOOL ? t->rank : 1;
+    if (pos + span > cur.rank) return af_fail(err, "too many indices for tensor of dimension %d", cur.rank);
+    if (first >= 0 && last + 1 != pos) gap = 1;
+    if (first < 0) first = pos;
+    last = pos + span - 1;
+    if (t->dtype == AF_BOOL) {
+      for (int d = 0; d < t->rank; d++)
+        if (t->shape[d] != cur.shape[pos + d])
+          return af_fail(err, "the shape of the mask at index %d does not match the shape of the indexed tensor", d);
+      si->has_mask = 1;
+      mask_dims = 1;
+      int64_t one = 1;
+      if (ops_broadcast(bt_rank, bt, 1, &one, &bt_rank, bt)) return af_fail(err, "shape mismatch: indexing tensors could not be broadcast together");
+    } else {
+      si->has_int = 1;
+      if (index_in_range(env, v, cur.shape[pos], err)) return -1;
+      if (ops_broadcast(bt_rank, bt, t->rank, t->shape, &bt_rank, bt))
+        return af_fail(err, "shape mismatch: indexing tensors could not be broadcast together");
+    }
+    pos += span;
+  }
+  (void)mask_dims;
+  si->bt_rank = bt_rank;
+  memcpy(si->bt, bt, sizeof bt);
+  ops_meta r;
+  memset(&r, 0, sizeof r);
+  r.dtype = cur.dtype;
+  int nr = 0;
+  int64_t shp[3 * AF_MAX_RANK];
+  if (!gap) {
+    for (int d = 0; d < first; d++) shp[nr++] = cur.shape[d];
+    for (int d = 0; d < bt_rank; d++) shp[nr++] = bt[d];
+    for (int d = last + 1; d < cur.rank; d++) shp[nr++] = cur.shape[d];
+  } else {
+    for (int d = 0; d < bt_rank; d++) shp[nr++] = bt[d];
+    int p = 0;
+    for (int e = 0; e < si->nt; e++) {
+      int v = si->tv[e];
+      if (v < 0) shp[nr++] = cur.shape[p++];
+      else p += META(v)->dtype == AF_BOOL ? META(v)->rank : 1;
+    }
+    while (p < cur.rank) shp[nr++] = cur.shape[p++];
+  }
+  if (nr > AF_MAX_RANK) return af_fail(err, "rank above the limit %d", AF_MAX_RANK);
+  fresh_contig(&r, cur.dtype, nr, shp);
+  r.exact = 0; /* aten::index's output strides are not modelled */
+  r.known = !si->has_mask;
+  si->result = r;
+  return 0;
+}
+
+/* Duplicate index tuples (int index tensors with known data), wrapped into [0, size). */
+static int has_dup_tuples(const sub_info *si, const ops_env *env) {
+  int64_t n = ir_numel(si->bt_rank, si->bt);
+  if (n > 4096 || !env->data) return 1;
+  int64_t *keys = af_xcalloc((size_t)n, sizeof(int64_t));
+  int pos = 0;
+  int64_t mult = 1;
+  for (int e = 0; e < si->nt; e++) {
+    int v = si->tv[e];
+    if (v < 0) {
+      pos++;
+      continue;
+    }
+    const ops_meta *t = META(v);
+    int64_t size = si->view.shape[pos], nd = 0;
+    const double *d = env->data(env->ctx, v, &nd);
+    if (!d) {
+      free(keys);
+      return 1;
+    }
+    for (int64_t k = 0; k < n; k++) { /* element of t broadcast to position k of bt */
+      int64_t rem = k, src = 0, sm = 1;
+      for (int q = si->bt_rank - 1; q >= 0; q--) {
+        int64_t c = rem % si->bt[q];
+        rem /= si->bt[q];
+        int tq = q - (si->bt_rank - t->rank);
+        if (tq >= 0) {
+          if (t->shape[tq] != 1) src += c * sm;
+          sm *= t->shape[tq];
+        }
+      }
+      int64_t x = (int64_t)d[nd ? src % nd : 0];
+      if (x < 0) x += size;
+      keys[k] += x * mult;
+    }
+    mult *= size;
+    pos++;
+  }
+  qsort(keys, (size_t)n, sizeof keys[0], cmp_i64);
+  int dup = 0;
+  for (int64_t k = 1; k < n; k++)
+    if (keys[k] == keys[k - 1]) dup = 1;
+  free(keys);
+  return dup;
+}
+
+/* ---------------------------------------------------------------- validity */
+
+/* The operand at argument k as a TensorIterator operand and type-promotion operand. */
+static void opnd(const ir_stmt *st, int k, const ops_env *env, ti_opnd *t, af_dtype *dt, ops_opnd_kind *kind) {
+  const ir_arg *a = &st->args[k];
+  if (a->kind == IR_ARG_VALUE) {
+    t->m = META(a->value);
+    t->dtype = t->m->dtype;
+    *kind = t->m->rank == 0 ? OPS_OPND_ZERODIM : OPS_OPND_TENSOR;
+  } else {
+    t->m = NULL;
+    t->dtype = a->kind == IR_ARG_FLOAT ? AF_FLOAT64 : a->kind == IR_ARG_BOOL ? AF_BOOL : AF_INT64;
+    *kind = OPS_OPND_NUMBER;
+  }
+  *dt = t->dtype;
+}
+
+static int writable(const ops_meta *m, af_err *err) {
+  if (!m->known) return af_fail(err, "writes into a tensor whose shape is not known");
+  if (ops_meta_overlaps(m)) return af_fail(err, "writes into a tensor whose elements overlap in memory (expanded or overlapping view)");
+  return 0;
+}
+
+/* Operand value v must not share memory with the written value w (same_ok: may be w itself). */
+static int no_overlap(const ops_env *env, int w, int v, int same_ok, af_err *err) {
+  if (!env->overlap) return 0;
+  int lap = env->overlap(env->ctx, w, v);
+  if (lap == OPS_LAP_NONE || (lap == OPS_LAP_SAME && same_ok)) return 0;
+  return af_fail(err, "an operand shares memory with the written tensor");
+}
+
+static int not_bool(const ops_meta *m, const char *what, af_err *err) {
+  if (m->dtype == AF_BOOL) return af_fail(err, "%s is not modelled for bool tensors", what);
+  return 0;
+}
+
+static int number_or_zerodim(const ir_arg *a, const ops_env *env, const char *what, af_err *err) {
+  if (a->kind == IR_ARG_VALUE && META(a->value)->rank != 0)
+    return af_fail(err, "%s only supports a 0-dimensional value tensor, but got tensor with %d dimension(s)", what, META(a->value)->rank);
+  return 0;
+}
+
+static int shape_is(const ops_meta *m, int rank, const int64_t *shape) {
+  return m->rank == rank && !memcmp(m->shape, shape, sizeof(int64_t) * (size_t)rank);
+}
+
+/* index_put_ / index_put shared checks on self with an index list (IR_ARG_VALUES) and values */
+static int check_index_put(const ir_stmt *st, const ops_env *env, const ops_meta *self, af_err *err) {
+  const ir_arg *ix = &st->args[1];
+  const ops_meta *val = META(st->args[2].value);
+  if (ix->n == 0) return af_fail(err, "index_put_: empty index list is not modelled");
+  sub_info si;
+  memset(&si, 0, sizeof si);
+  si.view = *self;
+  si.nt = ix->n;
+  for (int e = 0; e < ix->n; e++) si.tv[e] = ix->values[e];
+  /* reuse the subscript logic: build a fake subscript of tensor entries */
+  ir_index items[2 * AF_MAX_RANK];
+  ir_arg sub = {.kind = IR_ARG_INDEX, .n = ix->n, .index = items};
+  if (ix->n > 2 * AF_MAX_RANK) return af_fail(err, "index list too long");
+  for (int e = 0; e < ix->n; e++) items[e] = (ir_index){.kind = IR_IDX_TENSOR, .value = ix->values[e]};
+  if (infer_subscript(&sub, self, env, &si, err)) return -1;
+  if (val->dtype != self->dtype) return af_fail(err, "Index put requires the source and destination dtypes match");
+  int64_t rs[AF_MAX_RANK];
+  memcpy(rs, si.result.shape, sizeof rs);
+  if (!ops_broadcasts_to(val->rank, val->shape, si.result.rank, rs))
+    return af_fail(err, "shape mismatch: value tensor cannot be broadcast to indexing result");
+  if (si.has_int && si.has_mask) return af_fail(err, "mixing bool and int index tensors is not modelled");
+  int acc = st->args[3].i;
+  if (!acc && si.has_int && ops_meta_numel(val) > 1 && has_dup_tuples(&si, env))
+    return af_fail(err, "index_put_ without accumulate on repeated indices: the result depends on write order");
+  return 0;
+}
+
+static int check_index_add(const ir_stmt *st, const ops_env *env, const ops_meta *self, af_err *err) {
+  int64_t dim;
+  if (wrapd(st->args[1].i, self->rank, &dim, err)) return -1;
+  const ops_meta *ix = META(st->args[2].value), *src = META(st->args[3].value);
+  if (ix->rank > 1) return af_fail(err, "index_add_(): Index is supposed to be a vector");
+  if (ix->dtype != AF_INT64) return af_fail(err, "index_add_(): Expected dtype int32/int64 for index");
+  if (src->dtype != self->dtype) return af_fail(err, "index_add_(): self and source must have the same scalar type");
+  if (self->rank == 0 || src->rank != self->rank) return af_fail(err, "index_add_(): source must have the rank of self (rank-0 not modelled)");
+  int64_t n = ops_meta_numel(ix);
+  for (int d = 0; d < self->rank; d++) {
+    int64_t want = d == dim ? n : self->shape[d];
+    if (src->shape[d] != want) return af_fail(err, "index_add_(): source has size %lld at dim %d, expected %lld", (long long)src->shape[d], d, (long long)want);
+  }
+  int64_t nd = 0;
+  const double *data = env->data ? env->data(env->ctx, st->args[2].value, &nd) : NULL;
+  for (int64_t k = 0; data && k < n; k++) {
+    int64_t x = (int64_t)data[nd ? k % nd : 0];
+    if (x < 0 || x >= self->shape[dim]) return af_fail(err, "index_add_(): index out of range in self");
+  }
+  return 0;
+}
+
+static int check_scatter(const ir_stmt *st, const ops_env *env, const ops_meta *self, af_err *err) {
+  int64_t dim;
+  if (wrapd(st->args[1].i, self->rank, &dim, err)) return -1;
+  const ops_meta *ix = META(st->args[2].value);
+  if (ix->dtype != AF_INT64) return af_fail(err, "scatter(): Expected dtype int64 for index");
+  if (self->rank == 0 || ix->rank != self->rank) return af_fail(err, "Index tensor must have the same number of dimensions as self tensor (rank 0 not modelled)");
+  const ops_meta *src = st->args[3].kind == IR_ARG_VALUE ? META(st->args[3].value) : NULL;
+  if (src && src->dtype != self->dtype) return af_fail(err, "scatter(): Expected self.dtype to be equal to src.dtype");
+  if (src && src->rank != self->rank) return af_fail(err, "Index tensor must have the same number of dimensions as src tensor");
+  for (int d = 0; d < self->rank; d++) {
+    if (d != dim && ix->shape[d] > self->shape[d]) return af_fail(err, "Size does not match at dimension %d: index larger than self", d);
+    if (src && ix->shape[d] > src->shape[d]) return af_fail(err, "Size does not match at dimension %d: index larger than src", d);
+  }
+  int64_t nd = 0;
+  const double *data = env->data ? env->data(env->ctx, st->args[2].value, &nd) : NULL;
+  if (!data) return src ? af_fail(err, "scatter_ with a src tensor and unknown index data: write order not decidable") : 0;
+  int64_t n = ops_meta_numel(ix);
+  for (int64_t k = 0; k < n; k++) {
+    int64_t x = (int64_t)data[nd ? k % nd : 0];
+    if (x < 0 || x >= self->shape[dim]) return af_fail(err, "scatter(): index %lld is out of bounds for dimension %lld with size %lld", (long long)x, (long long)dim, (long long)self->shape[dim]);
+  }
+  if (src) { /* distinct targets along dim for each line */
+    int64_t idx[AF_MAX_RANK] = {0};
+    for (int64_t k = 0; k < n; k++) {
+      if (idx[dim] == 0) { /* check this line */
+        int64_t base = 0, mul = 1, lstride = 1;
+        for (int d = ix->rank - 1; d >= 0; d--) {
+          if (d == dim) lstride = mul;
+          base += idx[d] * mul;
+          mul *= ix->shape[d];
+        }
+        for (int64_t a = 0; a < ix->shape[dim]; a++)
+          for (int64_t b = a + 1; b < ix->shape[dim]; b++) {
+            int64_t xa = (int64_t)data[nd ? (base + a * lstride) % nd : 0], xb = (int64_t)data[nd ? (base + b * lstride) % nd : 0];
+            if (xa == xb) return af_fail(err, "scatter_ with a src tensor and repeated indices along dim: the result depends on write order");
+          }
+      }
+      for (int d = ix->rank - 1; d >= 0; d--) {
+        if (++idx[d] < ix->shape[d]) break;
+        idx[d] = 0;
+      }
+    }
+  }
+  return 0;
+}
+
+/* Spellings with $:N need argument N >= 0 (the emitter repeats ":, " N times). */
+static int spelling_dims_ok(const ir_stmt *st, const ops_entry *e, af_err *err) {
+  for (const char *c = e->spelling; (c = strstr(c, "$:")); c += 2) {
+    int k = c[2] - '0';
+    if (k >= 0 && k < st->nargs && st->args[k].kind == IR_ARG_INT && st->args[k].i < 0)
+      return af_fail(err, "argument %d must be a non-negative dim (spelled as %s)", k, e->spelling);
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- ops_shape_infer */
+
+int ops_shape_writes_data(int op) {
+  const ops_entry *e = ops_get(op);
+  if (!e) return 0;
+  if (e->kind == OPS_OUT || e->kind == OPS_SETITEM) return 1;
+  return e->kind == OPS_INPLACE && !(e->flags & OPF_META);
+}
+
+/* result type of `self op other` for arithmetic; fails on bool operands (not modelled) */
+static int arith_type(const ir_stmt *st, const ops_env *env, int a, int b, af_dtype *common, af_err *err) {
+  ti_opnd t[2];
+  af_dtype dt[2];
+  ops_opnd_kind k[2];
+  opnd(st, a, env, &t[0], &dt[0], &k[0]);
+  opnd(st, b, env, &t[1], &dt[1], &k[1]);
+  if (dt[0] == AF_BOOL || dt[1] == AF_BOOL) return af_fail(err, "arithmetic on bool is not modelled");
+  *common = ops_result_type(2, dt, k);
+  return 0;
+}
+
+static int infer_view(const ir_stmt *st, const ops_env *env, int op, const ops_meta *in, ops_effect *e, af_err *err) {
+  const ir_arg *a = st->args;
+  ops_meta *o = &e->out;
+  int rc = 0;
+  e->alias = OPS_ALIAS_VIEW;
+  switch (op) {
+    case OPS_slice: rc = v_slice(in, a[1].i, 1, a[2].i, 1, a[3].i, a[4].i, o, err); break;
+    case OPS_select: rc = v_select(in, a[1].i, a[2].i, o, err); break;
+    case OPS_narrow: {
+      if (in->rank == 0) return af_fail(err, "narrow() cannot be applied to a 0-dim tensor");
+      int64_t dim, start = a[2].i, len = a[3].i;
+      if (wrapd(a[1].i, in->rank, &dim, err)) return -1;
+      int64_t n = in->shape[dim];
+      if (start < -n || start > n) return af_fail(err, "narrow(): start %lld out of range", (long long)start);
+      if (start < 0) start += n;
+      if (len < 0 || start + len > n) return af_fail(err, "narrow(): start (%lld) + length (%lld) exceeds dimension size (%lld)", (long long)start, (long long)len, (long long)n);
+      rc = v_slice(in, dim, 1, start, 1, start + len, 1, o, err);
+      break;
+    }
+    case OPS_view: rc = v_view(in, a[1].n, a[1].ints, 0, o, err) < 0 ? -1 : 0; break;
+    case OPS_view_as: rc = v_view(in, META(a[1].value)->rank, META(a[1].value)->shape, 0, o, err) < 0 ? -1 : 0; break;
+    case OPS_reshape: {
+      int r = v_view(in, a[1].n, a[1].ints, 1, o, err);
+      if (r < 0) return -1;
+      if (r == 0) {
+        e->alias = OPS_ALIAS_FRESH;
+        e->copied = 1;
+        e->storage_numel = ops_meta_numel(o);
+      }
+      break;
+    }
+    case OPS_flatten: {
+      int64_t s, t;
+      if (wrapd(a[1].i, in->rank, &s, err) || wrapd(a[2].i, in->rank, &t, err)) return -1;
+      if (s > t) return af_fail(err, "flatten() has invalid args: start_dim cannot come after end_dim");
+      int64_t shape[AF_MAX_RANK];
+      int n = 0;
+      if (in->rank == 0) {
+        shape[n++] = 1;
+      } else {
+        if (s == t) {
+          *o = *in;
+          e->alias = OPS_ALIAS_SAME;
+          return 0;
+        }
+        for (int d = 0; d < s; d++) shape[n++] = in->shape[d];
+        int64_t p = 1;
+        for (int64_t d = s; d <= t; d++) p *= in->shape[d];
+        shape[n++] = p;
+        for (int d = (int)t + 1; d < in->rank; d++) shape[n++] = in->shape[d];
+      }
+      int r = v_view(in, n, shape, 1, o, err);
+      if (r < 0) return -1;
+      if (r == 0) {
+        e->alias = OPS_ALIAS_FRESH;
+        e->copied = 1;
+        e->storage_numel = ops_meta_numel(o);
+      }
+      break;
+    }
+    case OPS_unflatten: {
+      if (in->rank == 0) return af_fail(err, "unflatten() cannot be applied to a 0-dim tensor");
+      int64_t dim;
+      if (wrapd(a[1].i, in->rank, &dim, err)) return -1;
+      if (a[2].n == 0) return af_fail(err, "unflatten: sizes must be non-empty");
+      int64_t sz[AF_MAX_RANK];
+      if (a[2].n > AF_MAX_RANK) return af_fail(err, "unflatten: too many sizes");
+      if (infer_size(a[2].n, a[2].ints, in->shape[dim], sz, err)) {
+        af_err_prefix(err, "unflatten: provided sizes don't multiply up to the size of dim %lld", (long long)dim);
+        return -1;
+      }
+      int64_t shape[2 * AF_MAX_RANK];
+      int n = 0;
+      for (int d = 0; d < dim; d++) shape[n++] = in->shape[d];
+      for (int k = 0; k < a[2].n; k++) shape[n++] = sz[k];
+      for (int d = (int)dim + 1; d < in->rank; d++) shape[n++] = in->shape[d];
+      if (n > AF_MAX_RANK) return af_fail(err, "rank above the limit %d", AF_MAX_RANK);
+      if (!in->exact) { /* splitting one dim is always a view; strides not modelled */
+        *o = *in;
+        o->rank = n;
+        memcpy(o->shape, shape, sizeof(int64_t) * (size_t)n);
+        return 0;
+      }
+      rc = v_view(in, n, shape, 0, o, err) < 0 ? -1 : 0;
+      break;
+    }
+    case OPS_squeeze: rc = v_squeeze(in, a[1].i, o, err); break;
+    case OPS_unsqueeze:
+      if (in->rank >= AF_MAX_RANK) return af_fail(err, "rank above the limit %d", AF_MAX_RANK);
+      rc = v_unsqueeze(in, a[1].i, o, err);
+      break;
+    case OPS_transpose: rc = v_transpose(in, a[1].i, a[2].i, o, err); break;
+    case OPS_t: rc = v_t(in, o, err); break;
+    case OPS_permute: rc = v_permute(in, a[1].n, a[1].ints, o, err); break;
+    case OPS_movedim: rc = v_movedim(in, a[1].i, a[2].i, o, err); break;
+    case OPS_expand: rc = v_expand(in, a[1].n, a[1].ints, o, err); break;
+    case OPS_expand_as: rc = v_expand(in, META(a[1].value)->rank, META(a[1].value)->shape, o, err); break;
+    case OPS_diagonal: rc = v_diagonal(in, a[1].i, a[2].i, a[3].i, o, err); break;
+    case OPS_as_strided:
+      rc = v_as_strided(in, env->storage_numel ? env->storage_numel(env->ctx, a[0].value) : ops_meta_extent(in), &a[1], &a[2],
+                        a[3].i, o, err);
+      break;
+    case OPS_unfold:
+      if (in->rank >= AF_MAX_RANK) return af_fail(err, "rank above the limit %d", AF_MAX_RANK);
+      rc = v_unfold(in, a[1].i, a[2].i, a[3].i, o, err);
+      break;
+    case OPS_detach:
+    case OPS_alias: *o = *in; break;
+    case OPS_getitem: {
+      sub_info si;
+      if (infer_subscript(&a[1], in, env, &si, err)) return -1;
+      *o = si.result;
+      if (si.nt) {
+        e->alias = OPS_ALIAS_FRESH;
+        e->copied = 1;
+        e->storage_numel = ops_meta_numel(o);
+      }
+      break;
+    }
+    default: return af_fail(err, "no shape rule for this view op");
+  }
+  if (rc) return -1;
+  if (o->exact) finish_exact(o);
+  return 0;
+}
+
+int ops_shape_infer(const ir_stmt *st, const ops_env *env, ops_effect *e, af_err *err) {
+  memset(e, 0, sizeof *e);
+  const ops_entry *oe = ops_get(st->op);
+  if (!oe) return af_fail(err, "unknown op id %d", st->op);
+  if (st->nargs != oe->nargs) return af_fail(err, "%s takes %d arguments", oe->name, oe->nargs);
+  if (spelling_dims_ok(st, oe, err)) return -1;
+  const ir_arg *a = st->args;
+  /* the shape of every tensor operand must be known */
+  for (int k = 0; k < st->nargs; k++) {
+    if (a[k].kind == IR_ARG_VALUE && !META(a[k].value)->known) return af_fail(err, "argument %d has a data-dependent shape (not modelled)", k);
+    if (a[k].kind == IR_ARG_VALUES)
+      for (int j = 0; j < a[k].n; j++)
+        if (!META(a[k].values[j])->known) return af_fail(err, "argument %d has a data-dependent shape (not modelled)", k);
+  }
+  const ops_meta *self = a[0].kind == IR_ARG_VALUE ? META(a[0].value) : NULL;
+  int op = st->op;
+
+  if (oe->kind == OPS_VIEW || oe->kind == OPS_GETITEM) return infer_view(st, env, op, self, e, err);
+
+  if (oe->kind == OPS_INPLACE || oe->kind == OPS_SETITEM || oe->kind == OPS_OUT) {
+    e->alias = OPS_ALIAS_SAME;
+    e->out = *self;
+    if (oe->flags & OPF_META) {
+      ops_meta o;
+      int rc;
+      switch (op) {
+        case OPS_unsqueeze_:
+          if (self->rank >= AF_MAX_RANK) return af_fail(err, "rank above the limit %d", AF_MAX_RANK);
+          rc = v_unsqueeze(self, a[1].i, &o, err);
+          break;
+        case OPS_squeeze_: rc = v_squeeze(self, a[1].i, &o, err); break;
+        case OPS_transpose_: rc = v_transpose(self, a[1].i, a[2].i, &o, err); break;
+        case OPS_t_: rc = v_t(self, &o, err); break;
+        default: return af_fail(err, "no shape rule for this in-place op");
+      }
+      if (rc) return -1;
+      e->out = o;
+      e->meta_change = 1;
+      return 0;
+    }
+    e->writes = 1;
+    int w = a[0].value;
+    if (oe->kind != OPS_SETITEM && writable(self, err)) return -1;
+    switch (op) {
+      case OPS_add_:
+      case OPS_sub_:
+      case OPS_mul_:
+      case OPS_div_: {
+        af_dtype common;
+        if (arith_type(st, env, 0, 1, &common, err)) return -1;
+        if (op == OPS_div_ && !is_float(common)) common = AF_FLOAT32;
+        if (!ops_can_cast(common, self->dtype))
+          return af_fail(err, "result type %s can't be cast to the desired output type %s", af_dtype_name(common), af_dtype_name(self->dtype));
+        if (a[1].kind == IR_ARG_VALUE) {
+          const ops_meta *o = META(a[1].value);
+          if (!ops_broadcasts_to(o->rank, o->shape, self->rank, self->shape))
+            return af_fail(err, "output with the shape of self doesn't match the broadcast shape");
+          if (no_overlap(env, w, a[1].value, 1, err)) return -1;
+        }
+        return 0;
+      }
+      case OPS_neg_:
+      case OPS_abs_:
+      case OPS_relu_: return not_bool(self, oe->name, err);
+      case OPS_clamp_: {
+        if (not_bool(self, "clamp_", err)) return -1;
+        if (a[1].kind == IR_ARG_NONE && a[2].kind == IR_ARG_NONE) return af_fail(err, "torch.clamp: At least one of 'min' or 'max' must not be None");
+        for (int k = 1; k <= 2; k++)
+          if (self->dtype == AF_INT64 && a[k].kind == IR_ARG_FLOAT) return af_fail(err, "result type Float can't be cast to the desired output type long");
+        return 0;
+      }
+      case OPS_fill_:
+        if (number_or_zerodim(&a[1], env, "fill_", err)) return -1;
+        if (a[1].kind == IR_ARG_VALUE && no_overlap(env, w, a[1].value, 0, err)) return -1;
+        return 0;
+      case OPS_zero_: return 0;
+      case OPS_copy_: {
+        const ops_meta *src = META(a[1].value);
+        if (!ops_broadcasts_to(src->rank, src->shape, self->rank, self->shape)) return af_fail(err, "copy_: src does not broadcast to self");
+        return no_overlap(env, w, a[1].value, 1, err);
+      }
+      case OPS_masked_fill_: {
+        const ops_meta *mask = META(a[1].value);
+        if (mask->dtype != AF_BOOL) return af_fail(err, "masked_fill_ only supports boolean masks");
+        if (!ops_broadcasts_to(mask->rank, mask->shape, self->rank, self->shape)) return af_fail(err, "masked_fill_: mask does not broadcast to self");
+        if (number_or_zerodim(&a[2], env, "masked_fill_", err)) return -1;
+        if (no_overlap(env, w, a[1].value, 0, err)) return -1;
+        if (a[2].kind == IR_ARG_VALUE && no_overlap(env, w, a[2].value, 0, err)) return -1;
+        return 0;
+      }
+      case OPS_index_put_:
+        if (check_index_put(st, env, self, err)) return -1;
+        for (int k = 0; k < a[1].n; k++)
+          if (no_overlap(env, w, a[1].values[k], 0, err)) return -1;
+        return no_overlap(env, w, a[2].value, 0, err);
+      case OPS_index_add_:
+        if (check_index_add(st, env, self, err)) return -1;
+        if (no_overlap(env, w, a[2].value, 0, err)) return -1;
+        return no_overlap(env, w, a[3].value, 0, err);
+      case OPS_scatter_:
+        if (check_scatter(st, env, self, err)) return -1;
+        if (no_overlap(env, w, a[2].value, 0, err)) return -1;
+        if (a[3].kind == IR_ARG_VALUE && no_overlap(env, w, a[3].value, 0, err)) return -1;
+        return 0;
+      case OPS_add_out:
+      case OPS_mul_out: {
+        const ops_meta *x = META(a[1].value), *y = META(a[2].value);
+        if (x->dtype == AF_BOOL || y->dtype == AF_BOOL) return af_fail(err, "arithmetic on bool is not modelled");
+        int r;
+        int64_t shape[AF_MAX_RANK];
+        if (ops_broadcast(x->rank, x->shape, y->rank, y->shape, &r, shape)) return af_fail(err, "operands do not broadcast");
+        if (!shape_is(self, r, shape)) return af_fail(err, "out= tensor has another shape than the result (it would be resized)");
+        af_dtype common;
+        if (arith_type(st, env, 1, 2, &common, err)) return -1;
+        if (!ops_can_cast(common, self->dtype))
+          return af_fail(err, "result type %s can't be cast to the desired output type %s", af_dtype_name(common), af_dtype_name(self->dtype));
+        if (no_overlap(env, w, a[1].value, 1, err) || no_overlap(env, w, a[2].value, 1, err)) return -1;
+        return 0;
+      }
+      case OPS_setitem:
+      case OPS_setitem_add:
+      case OPS_setitem_sub:
+      case OPS_setitem_mul: {
+        sub_info si;
+        if (infer_subscript(&a[1], self, env, &si, err)) return -1;
+        if (writable(&si.view, err)) return -1;
+        const ir_arg *v = &a[2];
+        const ops_meta *vm = v->kind == IR_ARG_VALUE ? META(v->value) : NULL;
+        if (vm) {
+          if (no_overlap(env, w, v->value, 0, err)) return -1;
+          int64_t rs[AF_MAX_RANK];
+          memcpy(rs, si.result.shape, sizeof rs);
+          if (!ops_broadcasts_to(vm->rank, vm->shape, si.result.rank, rs))
+            return af_fail(err, "shape mismatch: value tensor of rank %d cannot be broadcast to the indexing result of rank %d", vm->rank, si.result.rank);
+        }
+        if (si.has_int && si.has_mask) return af_fail(err, "mixing bool and int index tensors is not modelled");
+        if (op == OPS_setitem) {
+          if (si.nt && vm && vm->dtype != self->dtype) return af_fail(err, "Index put requires the source and destination dtypes match");
+        } else {
+          af_dtype dt[2] = {self->dtype, vm ? vm->dtype : (v->kind == IR_ARG_FLOAT ? AF_FLOAT64 : v->kind == IR_ARG_BOOL ? AF_BOOL : AF_INT64)};
+          ops_opnd_kind k[2] = {si.result.rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM,
+                                vm ? (vm->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM) : OPS_OPND_NUMBER};
+          if (dt[0] == AF_BOOL || dt[1] == AF_BOOL) return af_fail(err, "arithmetic on bool is not modelled");
+          af_dtype common = ops_result_type(2, dt, k);
+          if (!ops_can_cast(common, self->dtype))
+            return af_fail(err, "result type %s can't be cast to the desired output type %s", af_dtype_name(common), af_dtype_name(self->dtype));
+        }
+        if (si.has_int && (vm ? ops_meta_numel(vm) > 1 : 0) && has_dup_tuples(&si, env))
+          return af_fail(err, "setitem with repeated indices and a non-uniform value: the result depends on write order");
+        return 0;
+      }
+      default: return af_fail(err, "no shape rule for this in-place op");
+    }
+  }
+
+  /* functional ops: fresh results */
+  e->alias = OPS_ALIAS_FRESH;
+  ops_meta *o = &e->out;
+  switch (op) {
+    case OPS_add:
+    case OPS_sub:
+    case OPS_mul:
+    case OPS_div:
+    case OPS_gt: {
+      af_dtype common;
+      if (arith_type(st, env, 0, 1, &common, err)) return -1;
+      if (op == OPS_div && !is_float(common)) common = AF_FLOAT32;
+      ti_opnd t[2];
+      af_dtype dt;
+      ops_opnd_kind k;
+      opnd(st, 0, env, &t[0], &dt, &k);
+      opnd(st, 1, env, &t[1], &dt, &k);
+      int r = self->rank;
+      int64_t shape[AF_MAX_RANK];
+      memcpy(shape, self->shape, sizeof shape);
+      if (t[1].m && ops_broadcast(self->rank, self->shape, t[1].m->rank, t[1].m->shape, &r, shape))
+        return af_fail(err, "the shapes of the operands do not broadcast");
+      ti_layout(2, t, common, r, shape, op == OPS_gt ? AF_BOOL : common, o);
+      break;
+    }
+    case OPS_neg:
+    case OPS_abs:
+    case OPS_relu:
+    case OPS_clamp: {
+      if (not_bool(self, oe->name, err)) return -1;
+      af_dtype dt = self->dtype;
+      if (op == OPS_clamp) {
+        if (a[1].kind == IR_ARG_NONE && a[2].kind == IR_ARG_NONE) return af_fail(err, "torch.clamp: At least one of 'min' or 'max' must not be None");
+        for (int k = 1; k <= 2; k++)
+          if (dt == AF_INT64 && a[k].kind == IR_ARG_FLOAT) dt = AF_FLOAT32;
+      }
+      ti_opnd t = {self, self->dtype};
+      ti_layout(1, &t, dt, self->rank, self->shape, dt, o);
+      break;
+    }
+    case OPS_fill:
+    case OPS_zero:
+      if (op == OPS_fill && number_or_zerodim(&a[1], env, "fill", err)) return -1;
+      preserve_layout(self, o);
+      break;
+    case OPS_copy: {
+      /* 1.13: src.to(self) then expand_copy to self's shape; src.to(self) is src itself when the
+       * dtype matches, and no copy follows when the shapes match: the result is src */
+      const ops_meta *src = META(a[1].value);
+      if (!ops_broadcasts_to(src->rank, src->shape, self->rank, self->shape)) return af_fail(err, "copy: src does not broadcast to self");
+      if (shape_is(src, self->rank, self->shape)) {
+        if (src->dtype == self->dtype) {
+          *o = *src;
+          e->alias = OPS_ALIAS_SAME;
+          e->alias_arg = 1;
+          return 0;
+        }
+        preserve_layout(src, o);
+        o->dtype = self->dtype;
+        break;
+      }
+      fresh_contig(o, self->dtype, self->rank, self->shape);
+      break;
+    }
+    case OPS_masked_fill: {
+      const ops_meta *mask = META(a[1].value);
+      if (mask->dtype != AF_BOOL) return af_fail(err, "masked_fill only supports boolean masks");
+      if (number_or_zerodim(&a[2], env, "masked_fill", err)) return -1;
+      int r;
+      int64_t shape[AF_MAX_RANK];
+      if (ops_broadcast(self->rank, self->shape, mask->rank, mask->shape, &r, shape)) return af_fail(err, "masked_fill: mask does not broadcast");
+      fresh_contig(o, self->dtype, r, shape);
+      break;
+    }
+    case OPS_index_put:
+      if (check_index_put(st, env, self, err)) return -1;
+      preserve_layout(self, o);
+      break;
+    case OPS_index_add:
+      if (check_index_add(st, env, self, err)) return -1;
+      fresh_contig(o, self->dtype, self->rank, self->shape);
+      break;
+    case OPS_scatter:
+      if (check_scatter(st, env, self, err)) return -1;
+      fresh_contig(o, self->dtype, self->rank, self->shape);
+      break;
+    case OPS_sum:
+      fresh_contig(o, is_float(self->dtype) ? self->dtype : AF_INT64, 0, NULL);
+      break;
+    case OPS_mean:
+      if (!is_float(self->dtype)) return af_fail(err, "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype");
+      fresh_contig(o, self->dtype, 0, NULL);
+      break;
+    case OPS_matmul: {
+      const ops_meta *x = self, *y = META(a[1].value);
+      if (x->dtype != y->dtype) return af_fail(err, "matmul: expected both operands to have the same dtype");
+      if (x->dtype == AF_BOOL) return af_fail(err, "matmul is not modelled for bool");
+      if (x->rank == 0 || y->rank == 0) return af_fail(err, "both arguments to matmul need to be at least 1D");
+      int64_t kx = x->shape[x->rank - 1], ky = y->rank == 1 ? y->shape[0] : y->shape[y->rank - 2];
+      if (kx != ky) return af_fail(err, "mat1 and mat2 shapes cannot be multiplied (inner sizes %lld and %lld)", (long long)kx, (long long)ky);
+      int64_t shape[AF_MAX_RANK];
+      int r = 0;
+      if (x->rank == 1 && y->rank == 1) {
+        r = 0;
+      } else if (y->rank == 1) {
+        r = x->rank - 1;
+        memcpy(shape, x->shape, sizeof(int64_t) * (size_t)r);
+      } else if (x->rank == 1) {
+        r = y->rank - 1;
+        for (int d = 0; d < y->rank - 2; d++) shape[d] = y->shape[d];
+        shape[r - 1] = y->shape[y->rank - 1];
+      } else {
+        int br;
+        int64_t bs[AF_MAX_RANK];
+        if (ops_broadcast(x->rank - 2, x->shape, y->rank - 2, y->shape, &br, bs)) return af_fail(err, "matmul: batch dims do not broadcast");
+        memcpy(shape, bs, sizeof(int64_t) * (size_t)br);
+        shape[br] = x->shape[x->rank - 2];
+        shape[br + 1] = y->shape[y->rank - 1];
+        r = br + 2;
+      }
+      fresh_contig(o, x->dtype, r, shape);
+      break;
+    }
+    case OPS_cat:
+    case OPS_stack: {
+      const ir_arg *l = &a[0];
+      if (l->n == 0) return af_fail(err, "%s expects a non-empty TensorList", oe->name);
+      const ops_meta *f = META(l->values[0]);
+      int64_t dim;
+      if (wrapd(a[1].i, op == OPS_stack ? f->rank + 1 : f->rank, &dim, err)) return -1;
+      if (op == OPS_cat && f->rank == 0) return af_fail(err, "zero-dimensional tensor cannot be concatenated");
+      af_dtype dt = f->dtype;
+      int64_t total = 0;
+      for (int k = 0; k < l->n; k++) {
+        const ops_meta *m = META(l->values[k]);
+        if (m->dtype != dt) return af_fail(err, "%s of mixed dtypes is not modelled", oe->name);
+        if (m->rank != f->rank) return af_fail(err, "%s: tensors must have the same number of dimensions", oe->name);
+        for (int d = 0; d < f->rank; d++)
+          if ((op == OPS_stack || d != dim) && m->shape[d] != f->shape[d]) return af_fail(err, "%s: sizes of tensors must match except in dimension %lld", oe->name, (long long)dim);
+        if (op == OPS_cat) total += m->shape[dim];
+      }
+      int64_t shape[AF_MAX_RANK];
+      int r = f->rank;
+      memcpy(shape, f->shape, sizeof(int64_t) * (size_t)r);
+      if (op == OPS_cat) {
+        shape[dim] = total;
+      } else {
+        if (r >= AF_MAX_RANK) return af_fail(err, "rank above the limit %d", AF_MAX_RANK);
+        for (int d = r; d > dim; d--) shape[d] = shape[d - 1];
+        shape[dim] = l->n;
+        r++;
+      }
+      fresh_contig(o, dt, r, shape);
+      if (r >= 4) o->exact = 0; /* memory-format suggestion of rank-4/5 inputs not modelled */
+      break;
+    }
+    case OPS_clone: preserve_layout(self, o); break;
+    case OPS_contiguous:
+      if (!self->exact) return af_fail(err, "contiguous() of a tensor whose strides are not modelled (self or copy not decided)");
+      if (ops_meta_is_contiguous(self)) {
+        *o = *self;
+        e->alias = OPS_ALIAS_SAME;
+        return 0;
+      }
+      fresh_contig(o, self->dtype, self->rank, self->shape);
+      e->copied = 1;
+      break;
+    case OPS_where: {
+      const ops_meta *x = META(a[1].value), *y = META(a[2].value);
+      if (self->dtype != AF_BOOL) return af_fail(err, "where expected condition to be a boolean tensor");
+      int r;
+      int64_t shape[AF_MAX_RANK];
+      if (ops_broadcast(self->rank, self->shape, x->rank, x->shape, &r, shape) || ops_broadcast(r, shape, y->rank, y->shape, &r, shape))
+        return af_fail(err, "where: the shapes of the operands do not broadcast");
+      af_dtype dt[2] = {x->dtype, y->dtype};
+      ops_opnd_kind k[2] = {x->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM, y->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM};
+      af_dtype common = ops_result_type(2, dt, k);
+      ti_opnd t[3] = {{self, AF_BOOL}, {x, x->dtype}, {y, y->dtype}};
+      ti_layout(3, t, AF_BOOL, r, shape, common, o); /* cond stays bool; operands of another dtype are converted first */
+      if (x->dtype != y->dtype) o->exact = 0;
+      break;
+    }
+    case OPS_slice_scatter:
+    case OPS_select_scatter:
+    case OPS_diagonal_scatter:
+    case OPS_as_strided_scatter: {
+      const ops_meta *src = META(a[1].value);
+      ops_meta sl;
+      ops_meta out0;
+      preserve_layout(self, &out0);
+      int rc;
+      if (op == OPS_slice_scatter) rc = v_slice(&out0, a[2].i, 1, a[3].i, 1, a[4].i, a[5].i, &sl, err);
+      else if (op == OPS_select_scatter) rc = v_select(&out0, a[2].i, a[3].i, &sl, err);
+      else if (op == OPS_diagonal_scatter) rc = v_diagonal(&out0, a[2].i, a[3].i, a[4].i, &sl, err);
+      else {
+        rc = v_as_strided(&out0, ops_meta_numel(self), &a[2], &a[3], a[4].i, &sl, err);
+        if (!rc && ops_meta_overlaps(&sl)) rc = af_fail(err, "as_strided_scatter into overlapping memory");
+      }
+      if (rc) return -1;
+      if (!shape_is(src, sl.rank, sl.shape)) return af_fail(err, "%s: expected src to have a size equal to the slice of self", oe->name);
+      *o = out0;
+      break;
+    }
+    default: return af_fail(err, "no shape rule for op %s", oe->name);
+  }
+  e->storage_numel = ops_meta_numel(o);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- argument samplers */
+
+const char *ops_decide_name(int d) {
+  static const char *names[OPS_DECIDE_COUNT] = {"negative_dim", "slice_step", "open_bound", "negative_index",
+                                                "trivial_expand", "overlap", "view_shape", "minus_one",
+                                                "number", "dup_index", "accumulate", "index_2d", "edge", "float_literal"};
+  return d >= 0 && d < OPS_DECIDE_COUNT ? names[d] : "?";
+}
+
+const char *ops_idx_kind_name(int k) {
+  static const char *names[OPS_IDX_KIND_COUNT] = {"int", "slice", "none", "ellipsis", "tensor", "mask"};
+  return k >= 0 && k < OPS_IDX_KIND_COUNT ? names[k] : "?";
+}
+
+int ops_req_accepts(const ops_req *r, const ops_meta *m) {
+  if (!m->known) return 0;
+  switch (r->dt_rule) {
+    case OPS_DT_SAME:
+      if (m->dtype != r->dtype) return 0;
+      break;
+    case OPS_DT_INTO:
+      if (m->dtype == AF_BOOL || (!is_float(r->dtype) && is_float(m->dtype))) return 0;
+      break;
+    case OPS_DT_ANY:
+      if (m->dtype == AF_BOOL) return 0;
+      break;
+  }
+  switch (r->kind) {
+    case OPS_REQ_SHAPE: return shape_is(m, r->rank, r->shape);
+    case OPS_REQ_BROADCAST: return ops_broadcasts_to(m->rank, m->shape, r->rank, r->shape);
+    case OPS_REQ_ZERODIM: return m->rank == 0;
+    case OPS_REQ_EXPANDED: {
+      if (m->rank < r->rank || ops_meta_numel(m) > r->numel_max) return 0;
+      for (int k = 0; k < r->rank; k++) {
+        int64_t x = r->shape[r->rank - 1 - k], y = m->shape[m->rank - 1 - k];
+        if (x != y && x != 1) return 0;
+      }
+      return 1;
+    }
+    case OPS_REQ_VIEWABLE: {
+      if (!r->ref || ops_meta_numel(m) != ops_meta_numel(r->ref)) return 0;
+      int64_t st[AF_MAX_RANK];
+      return ops_view_strides(r->ref, m->rank, m->shape, st) == 0;
+    }
+    case OPS_REQ_CAT:
+      if (m->rank != r->rank) return 0;
+      for (int d = 0; d < r->rank; d++)
+        if (d != r->dim && m->shape[d] != r->shape[d]) return 0;
+      return 1;
+    case OPS_REQ_AT_LEAST:
+      if (m->rank != r->rank) return 0;
+      for (int d = 0; d < r->rank; d++)
+        if (m->shape[d] < r->shape[d]) return 0;
+      return 1;
+    case OPS_REQ_INDEX: return 0;
+    case OPS_REQ_MASK: return m->dtype == AF_BOOL && shape_is(m, r->rank, r->shape);
+  }
+  return 0;
+}
+
+int ops_shape_primary(int op) {
+  if (op == OPS_where) return 1;
+  if (op == OPS_cat || op == OPS_stack) return -2;
+  return 0;
+}
+
+#define R(lo, hi) ch->range(ch->ctx, (lo), (hi))
+#define D(p) ch->decide(ch->ctx, (p))
+
+static ir_arg a_int(int64_t i) { return (ir_arg){.kind = IR_ARG_INT, .i = i}; }
+static ir_arg a_bool(int b) { return (ir_arg){.kind = IR_ARG_BOOL, .i = b}; }
+static ir_arg a_none(void) { return (ir_arg){.kind = IR_ARG_NONE}; }
+static ir_arg a_float(double f) { return (ir_arg){.kind = IR_ARG_FLOAT, .f = f}; }
+static ir_arg a_value(int v) { return (ir_arg){.kind = IR_ARG_VALUE, .value = v}; }
+static ir_arg a_ints(int n, const int64_t *x) {
+  ir_arg a = {.kind = IR_ARG_INTS, .n = n};
+  a.ints = af_xmalloc(sizeof(int64_t) * (size_t)(n ? n : 1));
+  memcpy(a.ints, x, sizeof(int64_t) * (size_t)n);
+  return a;
+}
+static ir_arg a_values(int n, const int *v) {
+  ir_arg a = {.kind = IR_ARG_VALUES, .n = n};
+  a.values = af_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+  memcpy(a.values, v, sizeof(int) * (size_t)n);
+  return a;
+}
+
+/* a dim of a rank-r tensor, negative sometimes */
+static int64_t pick_dim(const ops_chooser *ch, int rank, int neg_ok) {
+  int r = rank > 0 ? rank : 1;
+  int64_t d = R(0, r - 1);
+  if (neg_ok && D(OPS_DECIDE_NEG_DIM)) d -= r;
+  return d;
+}
+
+/* a number literal suited to a tensor of dtype dt */
+static ir_arg number(const ops_chooser *ch, af_dtype dt) {
+  if (is_float(dt) && D(OPS_DECIDE_FLOAT)) {
+    static const double fl[] = {-2.5, -1.5, -0.5, 0.5, 1.5, 2.0, 2.5, 3.0};
+    return a_float(fl[R(0, 7)]);
+  }
+  return a_int(R(-3, 3));
+}
+
+static ir_arg divisor(const ops_chooser *ch) {
+  static const double dv[] = {2, 4, -2, 0.5, 0.25, -4};
+  double x = dv[R(0, 5)];
+  return x == (double)(int64_t)x && !D(OPS_DECIDE_FLOAT) ? a_int((int64_t)x) : a_float(x);
+}
+
+static int tensor(const ops_chooser *ch, const ops_req *r) { return ch->tensor(ch->ctx, r); }
+
+static ops_req req(ops_req_kind kind, int rank, const int64_t *shape, af_dtype dt, ops_dt_rule rule, int avoid, int same_ok) {
+  ops_req r;
+  memset(&r, 0, sizeof r);
+  r.kind = kind;
+  r.rank = rank;
+  if (rank) memcpy(r.shape, shape, sizeof(int64_t) * (size_t)rank);
+  r.dtype = dt;
+  r.dt_rule = rule;
+  r.avoid = avoid;
+  r.same_ok = same_ok;
+  return r;
+}
+
+/* a shape that broadcasts to (rank, shape): drop some leading dims, set some dims to 1 */
+static int broadcastable_shape(const ops_chooser *ch, int rank, const int64_t *shape, int64_t *out) {
+  int drop = rank ? (int)R(0, rank) : 0;
+  if (drop && R(0, 1)) drop = 0; /* full rank half the time */
+  int n = rank - drop;
+  for (int d = 0; d < n; d++) out[d] = R(0, 3) == 0 ? 1 : shape[drop + d];
+  return n;
+}
+
+/* index data: n values in [0, size), distinct when distinct (n <= size), negative sometimes */
+static void index_values(const ops_chooser *ch, int64_t *out, int64_t n, int64_t size, int distinct) {
+  if (distinct && n <= size) {
+    int64_t pool[256];
+    for (int64_t k = 0; k < size && k < 256; k++) pool[k] = k;
+    for (int64_t k = 0; k < n; k++) {
+      int64_t j = R(k, size - 1);
+      int64_t t = pool[k];
+      pool[k] = pool[j];
+      pool[j] = t;
+      out[k] = pool[k];
+    }
+  } else {
+    for (int64_t k = 0; k < n; k++) out[k] = R(0, size - 1);
+  }
+  if (D(OPS_DECIDE_NEG_INDEX))
+    for (int64_t k = 0; k < n; k++)
+      if (R(0, 1)) out[k] -= size;
+}
+
+/* factors n into k >= 1 factors (random divisors) */
+static int factor(const ops_chooser *ch, int64_t n, int k, int64_t *out) {
+  int c = 0;
+  for (int i = 0; i < k - 1; i++) {
+    int64_t divs[64];
+    int nd = 0;
+    for (int64_t d = 1; d <= n && nd < 64; d++)
+      if (n % d == 0) divs[nd++] = d;
+    int64_t f = divs[R(0, nd - 1)];
+    out[c++] = f;
+    n /= f;
+  }
+  out[c++] = n;
+  return c;
+}
+
+/* a shape for view/reshape of m: split its stride chunks (a view) when as_view, else any
+ * factorization of numel (a view or a copy); sometimes one entry is -1 */
+static int view_shape(const ops_chooser *ch, const ops_meta *m, int as_view, int64_t *out) {
+  int64_t numel = ops_meta_numel(m);
+  int n = 0;
+  if (as_view && m->exact && numel > 1) {
+    int64_t chunks[AF_MAX_RANK];
+    int nc = 0;
+    int64_t cnumel = 1, base = 0;
+    int have = 0;
+    for (int d = m->rank - 1; d >= 0; d--) {
+      if (m->shape[d] == 1) continue;
+      if (!have) {
+        cnumel = m->shape[d];
+        base = m->stride[d];
+        have = 1;
+      } else if (m->stride[d] == cnumel * base) {
+        cnumel *= m->shape[d];
+      } else {
+        chunks[nc++] = cnumel;
+        cnumel = m->shape[d];
+        base = m->stride[d];
+      }
+    }
+    if (have) chunks[nc++] = cnumel;
+    for (int c = nc - 1; c >= 0; c--) {
+      int room = ch->max_rank - n - c;
+      int k = room >= 2 ? (int)R(1, 2) : 1;
+      n += factor(ch, chunks[c], k, out + n);
+    }
+  } else {
+    int k = (int)R(1, ch->max_rank < 3 ? ch->max_rank : 3);
+    n = factor(ch, numel, k, out);
+  }
+  if (n < ch->max_rank && D(OPS_DECIDE_EDGE)) { /* a size-1 dim somewhere */
+    int at = (int)R(0, n);
+    for (int k = n; k > at; k--) out[k] = out[k - 1];
+    out[at] = 1;
+    n++;
+  }
+  if (n && D(OPS_DECIDE_MINUS_ONE)) {
+    int at = (int)R(0, n - 1);
+    if (out[at] > 0) out[at] = -1;
+  }
+  return n;
+}
+
+/* a target shape for expand(m): new leading dims, size-1 dims repeated unless trivial */
+static int expand_shape(const ops_chooser *ch, const ops_meta *m, int trivial, int64_t *out) {
+  int lead = m->rank < ch->max_rank ? (int)R(0, 1) : 0;
+  int n = 0;
+  for (int k = 0; k < lead; k++) out[n++] = trivial ? 1 : R(1, 3);
+  for (int d = 0; d < m->rank; d++) out[n++] = (!trivial && m->shape[d] == 1 && R(0, 1)) ? R(2, 3) : m->shape[d];
+  if (ir_numel(n, out) > ch->max_numel) { /* too big: do not repeat */
+    for (int k = 0; k < lead; k++) out[k] = 1;
+    for (int d = 0; d < m->rank; d++) out[lead + d] = m->shape[d];
+  }
+  return n;
+}
+
+/* A subscript for m (the IR_ARG_INDEX in *out); result shape of self[idx] in *res and whether it
+ * uses tensor indices. basic: only int/slice/None/...; masks only when allow_mask (setitem);
+ * distinct: int index tensors hold distinct tuples. */
+static int subscript(const ops_chooser *ch, const ops_meta *m, int basic, int allow_mask, int distinct, ir_arg *out,
+                     ops_meta *res, int *advanced) {
+  int kinds[6], nk = 0, ell = 0, ntens = 0, mask_k = 0, specified = 0, nnone = 0;
+  int want = (int)R(1, 3);
+  for (int tries = 0; nk < want && tries < 12; tries++) {
+    int k = ch->index_kind(ch->ctx);
+    if (k < 0) break;
+    int rem = m->rank - specified;
+    if ((k == OPS_IDX_INT || k == OPS_IDX_SLICE || k == OPS_IDX_TENSOR || k == OPS_IDX_MASK) && rem < 1) continue;
+    if (k == OPS_IDX_ELLIPSIS && ell) continue;
+    if ((k == OPS_IDX_TENSOR || k == OPS_IDX_MASK) && basic) continue;
+    if (k == OPS_IDX_TENSOR && (ntens >= 2 || mask_k)) continue;
+    if (k == OPS_IDX_MASK && (!allow_mask || ntens)) continue;
+    if (k == OPS_IDX_NONE && m->rank + nnone + 1 > ch->max_rank) continue;
+    kinds[nk++] = k;
+    if (k == OPS_IDX_ELLIPSIS) ell = 1;
+    else if (k == OPS_IDX_NONE) nnone++;
+    else if (k == OPS_IDX_TENSOR) ntens++, specified++;
+    else if (k == OPS_IDX_MASK) {
+      mask_k = rem >= 2 && R(0, 2) == 0 ? 2 : 1;
+      specified += mask_k;
+      break; /* a mask ends the subscript */
+    } else {
+      specified++;
+    }
+  }
+  if (nk == 1 && kinds[0] == OPS_IDX_ELLIPSIS) nk = 0; /* x[...] alone: not in TorchScript */
+  if (!nk) kinds[nk++] = m->rank ? OPS_IDX_SLICE : OPS_IDX_NONE, specified += m->rank ? 1 : 0;
+  int skip = m->rank - specified;
+  ir_arg a = {.kind = IR_ARG_INDEX, .n = nk};
+  a.index = af_xcalloc((size_t)nk, sizeof(ir_index));
+  int pos = 0;
+  int64_t ilen = 0, ishape[2] = {0, 0};
+  int irank = 0;
+  for (int e = 0; e < nk; e++) {
+    ir_index *x = &a.index[e];
+    int64_t n = pos < m->rank ? m->shape[pos] : 1;
+    switch (kinds[e]) {
+      case OPS_IDX_INT:
+        x->kind = IR_IDX_INT;
+        x->i = R(0, n - 1);
+        if (D(OPS_DECIDE_NEG_INDEX)) x->i -= n;
+        pos++;
+        break;
+      case OPS_IDX_SLICE: {
+        x->kind = IR_IDX_SLICE;
+        x->step = D(OPS_DECIDE_STEP) ? R(2, 3) : 1;
+        int64_t s = R(0, n - 1), t = R(s + 1, n);
+        x->has_start = !(s == 0 && D(OPS_DECIDE_OPEN_BOUND));
+        x->has_stop = !(t == n && D(OPS_DECIDE_OPEN_BOUND));
+        x->start = s;
+        x->stop = t;
+        if (D(OPS_DECIDE_NEG_INDEX)) {
+          x->start = s - n;
+          if (t < n) x->stop = t - n;
+        }
+        if (x->has_stop && t == n && D(OPS_DECIDE_EDGE)) x->stop = n + R(1, 3); /* past the end: clamped */
+        pos++;
+        break;
+      }
+      case OPS_IDX_NONE: x->kind = IR_IDX_NONE; break;
+      case OPS_IDX_ELLIPSIS:
+        x->kind = IR_IDX_ELLIPSIS;
+        pos += skip;
+        break;
+      case OPS_IDX_TENSOR: {
+        x->kind = IR_IDX_TENSOR;
+        if (!ilen) { /* all index tensors of one subscript share a shape */
+          if (D(OPS_DECIDE_INDEX_2D) && n >= 2) {
+            irank = 2;
+            ishape[0] = R(1, 2);
+            ishape[1] = R(1, n / ishape[0] < 3 ? n / ishape[0] : 3);
+            if (ishape[1] < 1) ishape[1] = 1;
+          } else {
+            irank = 1;
+            ishape[0] = R(1, n < 4 ? n : 4);
+          }
+          ilen = ishape[0] * (irank == 2 ? ishape[1] : 1);
+        }
+        int64_t data[64];
+        int dis = distinct || !D(OPS_DECIDE_DUP_INDEX);
+        if (ilen > n) dis = 0;
+        index_values(ch, data, ilen, n, dis);
+        if (!dis && distinct) { /* could not: fall back to a slice */
+          x->kind = IR_IDX_SLICE;
+          x->step = 1;
+          x->has_start = x->has_stop = 0;
+          pos++;
+          break;
+        }
+        ops_req r = req(OPS_REQ_INDEX, irank, ishape, AF_INT64, OPS_DT_SAME, -1, 0);
+        r.index_data = data;
+        int v = tensor(ch, &r);
+        if (v < 0) goto fail;
+        x->value = v;
+        pos++;
+        break;
+      }
+      case OPS_IDX_MASK: {
+        x->kind = IR_IDX_TENSOR;
+        ops_req r = req(OPS_REQ_MASK, mask_k, m->shape + pos, AF_BOOL, OPS_DT_SAME, -1, 0);
+        int v = tensor(ch, &r);
+        if (v < 0) goto fail;
+        x->value = v;
+        pos += mask_k;
+        break;
+      }
+    }
+  }
+  /* the result shape, by the same rules infer uses */
+  ops_env env = {.ctx = ch->ctx, .meta = ch->meta};
+  sub_info si;
+  af_err err;
+  if (infer_subscript(&a, m, &env, &si, &err)) goto fail;
+  *res = si.result;
+  *advanced = si.nt > 0;
+  *out = a;
+  return 0;
+fail:
+  ir_arg_free(&a);
+  return -1;
+}
+
+/* the value of a setitem: a number, or a tensor broadcasting to res */
+static int item_value(const ops_chooser *ch, const ops_meta *m, const ops_meta *res, int advanced, int aug, int primary,
+                      ir_arg *out) {
+  if (D(OPS_DECIDE_NUMBER)) {
+    *out = number(ch, m->dtype);
+    return 0;
+  }
+  int64_t shape[AF_MAX_RANK];
+  int n = broadcastable_shape(ch, res->rank, res->shape, shape);
+  ops_req r = req(OPS_REQ_BROADCAST, res->rank, res->shape, m->dtype, advanced && !aug ? OPS_DT_SAME : OPS_DT_INTO, primary, 0);
+  (void)n;
+  int v = tensor(ch, &r);
+  if (v < 0) return -1;
+  *out = a_value(v);
+  return 0;
+}
+
+int ops_shape_can_sample(int op) {
+  switch (op) {
+    case OPS_slice: case OPS_select: case OPS_narrow: case OPS_view: case OPS_reshape: case OPS_flatten:
+    case OPS_unflatten: case OPS_squeeze: case OPS_unsqueeze: case OPS_transpose: case OPS_t: case OPS_permute:
+    case OPS_movedim: case OPS_expand: case OPS_expand_as: case OPS_view_as: case OPS_diagonal: case OPS_as_strided:
+    case OPS_unfold: case OPS_detach: case OPS_alias: case OPS_getitem:
+    case OPS_add_: case OPS_sub_: case OPS_mul_: case OPS_div_: case OPS_neg_: case OPS_abs_: case OPS_relu_:
+    case OPS_clamp_: case OPS_fill_: case OPS_zero_: case OPS_copy_: case OPS_masked_fill_: case OPS_index_put_:
+    case OPS_index_add_: case OPS_scatter_: case OPS_unsqueeze_: case OPS_squeeze_: case OPS_transpose_: case OPS_t_:
+    case OPS_setitem: case OPS_setitem_add: case OPS_setitem_sub: case OPS_setitem_mul: case OPS_add_out: case OPS_mul_out:
+    case OPS_add: case OPS_sub: case OPS_mul: case OPS_div: case OPS_neg: case OPS_abs: case OPS_relu: case OPS_clamp:
+    case OPS_fill: case OPS_zero: case OPS_copy: case OPS_masked_fill: case OPS_index_put: case OPS_index_add:
+    case OPS_scatter: case OPS_gt: case OPS_sum: case OPS_mean: case OPS_matmul: case OPS_cat: case OPS_stack:
+    case OPS_clone: case OPS_contiguous: case OPS_where: case OPS_slice_scatter: case OPS_select_scatter:
+    case OPS_diagonal_scatter: case OPS_as_strided_scatter:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+/* as_strided arguments within a storage of s elements; non-overlapping unless the overlap
+ * decision says otherwise */
+static void strided_args(const ops_chooser *ch, int64_t s, int64_t *size, int64_t *stride, int *k, int64_t *off) {
+  int n = (int)R(1, 3);
+  int perm[3] = {0, 1, 2};
+  for (int i = n - 1; i > 0; i--) {
+    int j = (int)R(0, i), t = perm[i];
+    perm[i] = perm[j];
+    perm[j] = t;
+  }
+  for (int d = 0; d < n; d++) size[d] = R(1, 4);
+  int64_t g = D(OPS_DECIDE_STEP) ? 2 : 1, cur = g;
+  for (int i = n - 1; i >= 0; i--) {
+    stride[perm[i]] = cur;
+    cur *= size[perm[i]];
+  }
+  if (D(OPS_DECIDE_OVERLAP)) stride[R(0, n - 1)] = R(0, 1);
+  for (;;) {
+    ops_meta t;
+    memset(&t, 0, sizeof t);
+    t.rank = n;
+    memcpy(t.shape, size, sizeof(int64_t) * (size_t)n);
+    memcpy(t.stride, stride, sizeof(int64_t) * (size_t)n);
+    if (ops_meta_extent(&t) <= s && ir_numel(n, size) <= ch->max_numel) break;
+    int big = 0;
+    for (int d = 1; d < n; d++)
+      if (size[d] > size[big]) big = d;
+    if (size[big] == 1) break;
+    size[big]--;
+  }
+  ops_meta t;
+  memset(&t, 0, sizeof t);
+  t.rank = n;
+  memcpy(t.shape, size, sizeof(int64_t) * (size_t)n);
+  memcpy(t.stride, stride, sizeof(int64_t) * (size_t)n);
+  int64_t ext = ops_meta_extent(&t);
+  *off = ext <= s ? R(0, s - ext) : 0;
+  *k = n;
+}
+
+/* an index tensor of exactly `shape` holding data */
+static int index_tensor(const ops_chooser *ch, int rank, const int64_t *shape, const int64_t *data) {
+  ops_req r = req(OPS_REQ_INDEX, rank, shape, AF_INT64, OPS_DT_SAME, -1, 0);
+  r.index_data = data;
+  return tensor(ch, &r);
+}
+
+static int mask_for(const ops_chooser *ch, const ops_meta *m) {
+  int64_t shape[AF_MAX_RANK];
+  int n = broadcastable_shape(ch, m->rank, m->shape, shape);
+  ops_req r = req(OPS_REQ_MASK, n, shape, AF_BOOL, OPS_DT_SAME, -1, 0);
+  return tensor(ch, &r);
+}
+
+/* index_put_ arguments into args[1..3] */
+static int sample_index_put(const ops_chooser *ch, int p, const ops_meta *m, ir_arg *args) {
+  if (m->rank == 0 || m->dtype == AF_BOOL) return -1;
+  int k = (int)R(1, m->rank < 2 ? m->rank : 2);
+  int acc = D(OPS_DECIDE_ACCUMULATE);
+  int64_t minn = m->shape[0];
+  for (int d = 0; d < k; d++)
+    if (m->shape[d] < minn) minn = m->shape[d];
+  int64_t len = R(1, minn < 4 ? minn : 4);
+  int dup = acc && D(OPS_DECIDE_DUP_INDEX);
+  int vals[2];
+  for (int d = 0; d < k; d++) {
+    int64_t data[8];
+    index_values(ch, data, len, m->shape[d], !dup);
+    vals[d] = index_tensor(ch, 1, &len, data);
+    if (vals[d] < 0) return -1;
+  }
+  int64_t rs[AF_MAX_RANK];
+  int rn = 0;
+  rs[rn++] = len;
+  for (int d = k; d < m->rank; d++) rs[rn++] = m->shape[d];
+  ops_req r = req(OPS_REQ_BROADCAST, rn, rs, m->dtype, OPS_DT_SAME, p, 0);
+  int v = tensor(ch, &r);
+  if (v < 0) return -1;
+  args[1] = a_values(k, vals);
+  args[2] = a_value(v);
+  args[3] = a_bool(acc);
+  return 0;
+}
+
+static int sample_index_add(const ops_chooser *ch, int p, const ops_meta *m, ir_arg *args) {
+  if (m->rank == 0 || m->dtype == AF_BOOL) return -1;
+  int64_t dim = pick_dim(ch, m->rank, 1), d = dim < 0 ? dim + m->rank : dim;
+  int64_t len = R(1, 4), data[4];
+  for (int64_t k = 0; k < len; k++) data[k] = R(0, m->shape[d] - 1);
+  int iv = index_tensor(ch, 1, &len, data);
+  if (iv < 0) return -1;
+  int64_t shape[AF_MAX_RANK];
+  memcpy(shape, m->shape, sizeof(int64_t) * (size_t)m->rank);
+  shape[d] = len;
+  if (ir_numel(m->rank, shape) > ch->max_numel) return -1;
+  ops_req r = req(OPS_REQ_SHAPE, m->rank, shape, m->dtype, OPS_DT_SAME, p, 0);
+  int sv = tensor(ch, &r);
+  if (sv < 0) return -1;
+  args[1] = a_int(dim);
+  args[2] = a_value(iv);
+  args[3] = a_value(sv);
+  return 0;
+}
+
+static int sample_scatter(const ops_chooser *ch, int p, const ops_meta *m, ir_arg *args) {
+  if (m->rank == 0 || m->dtype == AF_BOOL) return -1;
+  int64_t dim = pick_dim(ch, m->rank, 1), d = dim < 0 ? dim + m->rank : dim;
+  int64_t ishape[AF_MAX_RANK];
+  for (int q = 0; q < m->rank; q++) ishape[q] = R(1, m->shape[q] < 3 ? m->shape[q] : 3);
+  int64_t n = ir_numel(m->rank, ishape), data[256];
+  int use_src = !D(OPS_DECIDE_NUMBER);
+  /* lines along dim: distinct targets per line when writing a src tensor */
+  int64_t inner = 1;
+  for (int q = (int)d + 1; q < m->rank; q++) inner *= ishape[q];
+  int64_t len = ishape[d], outer = n / (len * inner);
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t i = 0; i < inner; i++) {
+      int64_t line[8];
+      index_values(ch, line, len, m->shape[d], use_src);
+      for (int64_t k = 0; k < len; k++) {
+        int64_t x = line[k];
+        if (x < 0) x += m->shape[d]; /* scatter takes no negative indices */
+        data[(o * len + k) * inner + i] = x;
+      }
+    }
+  int iv = index_tensor(ch, m->rank, ishape, data);
+  if (iv < 0) return -1;
+  args[1] = a_int(dim);
+  args[2] = a_value(iv);
+  if (use_src) {
+    ops_req r = req(OPS_REQ_AT_LEAST, m->rank, ishape, m->dtype, OPS_DT_SAME, p, 0);
+    int sv = tensor(ch, &r);
+    if (sv < 0) return -1;
+    args[3] = a_value(sv);
+  } else {
+    args[3] = number(ch, m->dtype);
+  }
+  return 0;
+}
+
+static void clamp_args(const ops_chooser *ch, const ops_meta *m, ir_arg *lo, ir_arg *hi) {
+  int mode = (int)R(0, 2);
+  int64_t a = R(-3, 1), b = R(a, 3);
+  *lo = mode == 1 ? a_none() : a_int(a);
+  *hi = mode == 0 ? a_none() : a_int(b);
+  if (is_float(m->dtype) && D(OPS_DECIDE_FLOAT)) {
+    if (lo->kind == IR_ARG_INT) *lo = a_float((double)a - 0.5);
+    if (hi->kind == IR_ARG_INT) *hi = a_float((double)b + 0.5);
+  }
+}
+
+int ops_shape_sample(int op, int p, const ops_meta *m, int64_t storage, const ops_chooser *ch, ir_arg *args) {
+  const ops_entry *oe = ops_get(op);
+  if (!oe || !m->known) return -1;
+  int r = m->rank, n = oe->nargs;
+  for (int k = 0; k < n; k++) args[k] = a_none();
+  if (ops_shape_primary(op) == 0) args[0] = a_value(p);
+  int64_t sh[2 * AF_MAX_RANK];
+  switch (op) {
+    /* ---- views ---- */
+    case OPS_slice: {
+      if (!r) return -1;
+      int64_t dim = R(0, r - 1), len = m->shape[dim], s = R(0, len - 1), t = R(s + 1, len);
+      int64_t step = D(OPS_DECIDE_STEP) ? R(2, 3) : 1;
+      if (D(OPS_DECIDE_NEG_INDEX)) {
+        s -= len;
+        if (t < len) t -= len;
+      }
+      if (t == len && D(OPS_DECIDE_EDGE)) t = len + R(1, 5);
+      args[1] = a_int(dim), args[2] = a_int(s), args[3] = a_int(t), args[4] = a_int(step);
+      return n;
+    }
+    case OPS_select: {
+      if (!r) return -1;
+      int64_t dim = R(0, r - 1), len = m->shape[dim], i = R(0, len - 1);
+      if (D(OPS_DECIDE_NEG_INDEX)) i -= len;
+      args[1] = a_int(dim), args[2] = a_int(i);
+      return n;
+    }
+    case OPS_narrow: {
+      if (!r) return -1;
+      int64_t dim = pick_dim(ch, r, 1), len = m->shape[dim < 0 ? dim + r : dim], s = R(0, len - 1), l = R(1, len - s);
+      if (D(OPS_DECIDE_NEG_INDEX)) s -= len;
+      args[1] = a_int(dim), args[2] = a_int(s), args[3] = a_int(l);
+      return n;
+    }
+    case OPS_view:
+    case OPS_reshape: {
+      if (op == OPS_view && !m->exact) return -1;
+      int k = view_shape(ch, m, op == OPS_view || D(OPS_DECIDE_VIEW_SHAPE), sh);
+      if (k > ch->max_rank) return -1;
+      args[1] = a_ints(k, sh);
+      return n;
+    }
+    case OPS_flatten: {
+      int64_t s, t;
+      if (r == 0) {
+        s = R(-1, 0), t = s;
+      } else {
+        if (r >= 2 && !D(OPS_DECIDE_EDGE)) { /* start < end: a view or a copy */
+          s = R(0, r - 2);
+          t = R(s + 1, r - 1);
+        } else { /* start == end returns self */
+          s = R(0, r - 1);
+          t = s;
+        }
+        if (D(OPS_DECIDE_NEG_DIM)) s -= r;
+        if (D(OPS_DECIDE_NEG_DIM)) t -= r;
+      }
+      args[1] = a_int(s), args[2] = a_int(t);
+      return n;
+    }
+    case OPS_unflatten: {
+      if (!r || r >= ch->max_rank) return -1;
+      int64_t dim = pick_dim(ch, r, 1), len = m->shape[dim < 0 ? dim + r : dim];
+      int k = factor(ch, len, 2, sh);
+      if (D(OPS_DECIDE_MINUS_ONE)) sh[R(0, 1)] = -1;
+      args[1] = a_int(dim), args[2] = a_ints(k, sh);
+      return n;
+    }
+    case OPS_squeeze:
+    case OPS_squeeze_: {
+      int64_t dim = pick_dim(ch, r, 1);
+      for (int d = 0; d < r; d++)
+        if (m->shape[d] == 1 && R(0, 2)) dim = d;
+      args[1] = a_int(dim);
+      return n;
+    }
+    case OPS_unsqueeze:
+    case OPS_unsqueeze_: {
+      if (r >= ch->max_rank) return -1;
+      int64_t dim = R(0, r);
+      if (D(OPS_DECIDE_NEG_DIM)) dim -= r + 1;
+      args[1] = a_int(dim);
+      return n;
+    }
+    case OPS_transpose:
+    case OPS_transpose_: {
+      int64_t d0 = pick_dim(ch, r, 1), d1 = pick_dim(ch, r, 1);
+      if (r >= 2 && !D(OPS_DECIDE_EDGE))
+        while ((d0 < 0 ? d0 + r : d0) == (d1 < 0 ? d1 + r : d1)) d1 = pick_dim(ch, r, 1);
+      args[1] = a_int(d0), args[2] = a_int(d1);
+      return n;
+    }
+    case OPS_t:
+    case OPS_t_: return r <= 2 ? n : -1;
+    case OPS_permute: {
+      for (int d = 0; d < r; d++) sh[d] = d;
+      for (int d = r - 1; d > 0; d--) {
+        int j = (int)R(0, d);
+        int64_t t = sh[d];
+        sh[d] = sh[j];
+        sh[j] = t;
+      }
+      for (int d = 0; d < r; d++)
+        if (D(OPS_DECIDE_NEG_DIM)) sh[d] -= r;
+      args[1] = a_ints(r, sh);
+      return n;
+    }
+    case OPS_movedim: args[1] = a_int(pick_dim(ch, r, 1)), args[2] = a_int(pick_dim(ch, r, 1)); return n;
+    case OPS_expand: {
+      int k = expand_shape(ch, m, D(OPS_DECIDE_TRIVIAL_EXPAND), sh);
+      if (D(OPS_DECIDE_MINUS_ONE))
+        for (int d = k - r; d < k; d++)
+          if (sh[d] == m->shape[d - (k - r)] && R(0, 1)) sh[d] = -1;
+      args[1] = a_ints(k, sh);
+      return n;
+    }
+    case OPS_expand_as: {
+      ops_req q;
+      if (D(OPS_DECIDE_TRIVIAL_EXPAND)) {
+        q = req(OPS_REQ_SHAPE, r, m->shape, m->dtype, OPS_DT_ANY, -1, 0);
+      } else {
+        q = req(OPS_REQ_EXPANDED, r, m->shape, m->dtype, OPS_DT_ANY, -1, 0);
+        q.rank2 = expand_shape(ch, m, 0, q.shape2);
+        q.numel_max = ch->max_numel;
+      }
+      int v = tensor(ch, &q);
+      if (v < 0) return -1;
+      args[1] = a_value(v);
+      return n;
+    }
+    case OPS_view_as: {
+      if (!m->exact) return -1;
+      ops_req q = req(OPS_REQ_VIEWABLE, r, m->shape, m->dtype, OPS_DT_ANY, -1, 0);
+      q.ref = m;
+      q.rank2 = view_shape(ch, m, 1, q.shape2);
+      { /* resolve a -1 */
+        int64_t prod = 1;
+        int neg = -1;
+        for (int d = 0; d < q.rank2; d++) {
+          if (q.shape2[d] < 0) neg = d;
+          else prod *= q.shape2[d];
+        }
+        if (neg >= 0) q.shape2[neg] = ops_meta_numel(m) / prod;
+      }
+      if (q.rank2 > ch->max_rank) return -1;
+      int v = tensor(ch, &q);
+      if (v < 0) return -1;
+      args[1] = a_value(v);
+      return n;
+    }
+    case OPS_diagonal: {
+      if (r < 2) return -1;
+      int64_t d1 = R(0, r - 1), d2 = R(0, r - 2);
+      if (d2 >= d1) d2++;
+      int64_t off = R(-(m->shape[d1] - 1), m->shape[d2] - 1);
+      if (D(OPS_DECIDE_NEG_DIM)) d1 -= r;
+      if (D(OPS_DECIDE_NEG_DIM)) d2 -= r;
+      args[1] = a_int(off), args[2] = a_int(d1), args[3] = a_int(d2);
+      return n;
+    }
+    case OPS_as_strided: {
+      int64_t size[3], stride[3], off;
+      int k;
+      strided_args(ch, storage, size, stride, &k, &off);
+      args[1] = a_ints(k, size), args[2] = a_ints(k, stride), args[3] = a_int(off);
+      return n;
+    }
+    case OPS_unfold: {
+      if (r >= ch->max_rank) return -1;
+      int64_t dim = pick_dim(ch, r, 1), len = r ? m->shape[dim < 0 ? dim + r : dim] : 1;
+      int64_t size = R(1, len), step = D(OPS_DECIDE_OVERLAP) ? R(1, size) : R(size, size + 1);
+      if (ops_meta_numel(m) / (len ? len : 1) * ((len - size) / step + 1) * size > ch->max_numel) return -1;
+      args[1] = a_int(dim), args[2] = a_int(size), args[3] = a_int(step);
+      return n;
+    }
+    case OPS_detach:
+    case OPS_alias: return n;
+    case OPS_getitem: {
+      ops_meta res;
+      int adv;
+      if (subscript(ch, m, 0, 0, 0, &args[1], &res, &adv)) return -1;
+      return n;
+    }
+
+    /* ---- in-place, setitem, out= ---- */
+    case OPS_add_:
+    case OPS_sub_:
+    case OPS_mul_:
+    case OPS_add:
+    case OPS_sub:
+    case OPS_mul: {
+      if (m->dtype == AF_BOOL) return -1;
+      int inplace = oe->kind == OPS_INPLACE;
+      if (D(OPS_DECIDE_NUMBER)) {
+        args[1] = number(ch, m->dtype);
+      } else {
+        int64_t shape[AF_MAX_RANK];
+        int k = broadcastable_shape(ch, r, m->shape, shape);
+        (void)k;
+        ops_req q = req(OPS_REQ_BROADCAST, r, m->shape, m->dtype, inplace ? OPS_DT_INTO : OPS_DT_ANY, inplace ? p : -1, 1);
+        int v = tensor(ch, &q);
+        if (v < 0) return -1;
+        args[1] = a_value(v);
+      }
+      return n;
+    }
+    case OPS_div_:
+    case OPS_div:
+      if (m->dtype == AF_BOOL || (op == OPS_div_ && !is_float(m->dtype))) return -1;
+      args[1] = divisor(ch);
+      return n;
+    case OPS_gt:
+      if (m->dtype == AF_BOOL) return -1;
+      args[1] = number(ch, m->dtype);
+      return n;
+    case OPS_neg_:
+    case OPS_abs_:
+    case OPS_relu_:
+    case OPS_neg:
+    case OPS_abs:
+    case OPS_relu: return m->dtype == AF_BOOL ? -1 : n;
+    case OPS_clamp_:
+    case OPS_clamp:
+      if (m->dtype == AF_BOOL) return -1;
+      clamp_args(ch, m, &args[1], &args[2]);
+      return n;
+    case OPS_fill_:
+    case OPS_fill: {
+      if (D(OPS_DECIDE_NUMBER) || m->dtype == AF_BOOL) {
+        args[1] = m->dtype == AF_BOOL ? a_bool((int)R(0, 1)) : number(ch, m->dtype);
+        return n;
+      }
+      ops_req q = req(OPS_REQ_ZERODIM, 0, NULL, m->dtype, OPS_DT_INTO, op == OPS_fill_ ? p : -1, 0);
+      int v = tensor(ch, &q);
+      if (v < 0) return -1;
+      args[1] = a_value(v);
+      return n;
+    }
+    case OPS_zero_:
+    case OPS_zero:
+    case OPS_clone:
+    case OPS_contiguous: return n;
+    case OPS_copy_:
+    case OPS_copy: {
+      ops_req q = req(OPS_REQ_BROADCAST, r, m->shape, m->dtype, OPS_DT_ANY, op == OPS_copy_ ? p : -1, 1);
+      int v = tensor(ch, &q);
+      if (v < 0) return -1;
+      args[1] = a_value(v);
+      return n;
+    }
+    case OPS_masked_fill_:
+    case OPS_masked_fill: {
+      if (m->dtype == AF_BOOL) return -1;
+      int mv = mask_for(ch, m);
+      if (mv < 0) return -1;
+      args[1] = a_value(mv);
+      if (D(OPS_DECIDE_NUMBER)) {
+        args[2] = number(ch, m->dtype);
+      } else {
+        ops_req q = req(OPS_REQ_ZERODIM, 0, NULL, m->dtype, OPS_DT_INTO, op == OPS_masked_fill_ ? p : -1, 0);
+        int v = tensor(ch, &q);
+        if (v < 0) return -1;
+        args[2] = a_value(v);
+      }
+      return n;
+    }
+    case OPS_index_put_:
+    case OPS_index_put: return sample_index_put(ch, p, m, args) ? -1 : n;
+    case OPS_index_add_:
+    case OPS_index_add: return sample_index_add(ch, p, m, args) ? -1 : n;
+    case OPS_scatter_:
+    case OPS_scatter: return sample_scatter(ch, p, m, args) ? -1 : n;
+    case OPS_setitem:
+    case OPS_setitem_add:
+    case OPS_setitem_sub:
+    case OPS_setitem_mul: {
+      if (m->dtype == AF_BOOL) return -1;
+      ops_meta res;
+      int adv;
+      int number_value = D(OPS_DECIDE_NUMBER);
+      if (subscript(ch, m, 0, 1, !number_value, &args[1], &res, &adv)) return -1;
+      if (number_value) {
+        args[2] = number(ch, m->dtype);
+        return n;
+      }
+      if (item_value(ch, m, &res, adv, op != OPS_setitem, p, &args[2])) return -1;
+      return n;
+    }
+    case OPS_add_out:
+    case OPS_mul_out: {
+      if (m->dtype == AF_BOOL) return -1;
+      ops_req q = req(OPS_REQ_SHAPE, r, m->shape, m->dtype, OPS_DT_INTO, p, 1);
+      int x = tensor(ch, &q);
+      if (x < 0) return -1;
+      q.kind = OPS_REQ_BROADCAST;
+      int y = tensor(ch, &q);
+      if (y < 0) return -1;
+      if (R(0, 1)) {
+        int t = x;
+        x = y;
+        y = t;
+      }
+      args[1] = a_value(x), args[2] = a_value(y);
+      return n;
+    }
+
+    /* ---- functional ---- */
+    case OPS_sum: return n;
+    case OPS_mean: return is_float(m->dtype) ? n : -1;
+    case OPS_matmul: {
+      if (m->dtype == AF_BOOL || r < 1 || r > 3) return -1;
+      int64_t k = m->shape[r - 1], mm = R(1, 4);
+      int kind = (int)R(0, 2), q = 0;
+      if (kind == 0) sh[q++] = k;
+      else if (kind == 1) sh[q++] = k, sh[q++] = mm;
+      else sh[q++] = r == 3 ? (R(0, 1) ? m->shape[0] : 1) : R(1, 2), sh[q++] = k, sh[q++] = mm;
+      if (ir_numel(q, sh) > ch->max_numel) return -1;
+      ops_req rq = req(OPS_REQ_SHAPE, q, sh, m->dtype, OPS_DT_SAME, -1, 0);
+      int v = tensor(ch, &rq);
+      if (v < 0) return -1;
+      args[1] = a_value(v);
+      return n;
+    }
+    case OPS_cat:
+    case OPS_stack: {
+      if (op == OPS_cat && r == 0) return -1;
+      if (op == OPS_stack && r >= ch->max_rank) return -1;
+      int cnt = (int)R(1, 2), vals[3], at = (int)R(0, cnt);
+      int64_t dim = op == OPS_cat ? pick_dim(ch, r, 1) : R(0, r);
+      if (op == OPS_stack && D(OPS_DECIDE_NEG_DIM)) dim -= r + 1;
+      int64_t total = ops_meta_numel(m);
+      int c = 0;
+      for (int k = 0; k <= cnt; k++) {
+        if (k == at) {
+          vals[c++] = p;
+          continue;
+        }
+        ops_req q = req(op == OPS_cat ? OPS_REQ_CAT : OPS_REQ_SHAPE, r, m->shape, m->dtype, OPS_DT_SAME, -1, 0);
+        q.dim = (int)(dim < 0 ? dim + r : dim);
+        int v = tensor(ch, &q);
+        if (v < 0) return -1;
+        total += ch->meta ? ops_meta_numel(ch->meta(ch->ctx, v)) : 0;
+        vals[c++] = v;
+      }
+      if (total > ch->max_numel) return -1;
+      args[0] = a_values(c, vals);
+      args[1] = a_int(dim);
+      return n;
+    }
+    case OPS_where: {
+      if (m->dtype == AF_BOOL) return -1;
+      int mv = mask_for(ch, m);
+      if (mv < 0) return -1;
+      ops_req q = req(OPS_REQ_BROADCAST, r, m->shape, m->dtype, OPS_DT_SAME, -1, 0);
+      int y = tensor(ch, &q);
+      if (y < 0) return -1;
+      args[0] = a_value(mv), args[1] = a_value(p), args[2] = a_value(y);
+      return n;
+    }
+    case OPS_slice_scatter:
+    case OPS_select_scatter:
+    case OPS_diagonal_scatter:
+    case OPS_as_strided_scatter: {
+      ops_meta base, sl;
+      preserve_layout(m, &base);
+      af_err err;
+      int rc;
+      if (op == OPS_slice_scatter) {
+        if (!r) return -1;
+        int64_t dim = pick_dim(ch, r, 1), len = m->shape[dim < 0 ? dim + r : dim], s = R(0, len - 1), t = R(s + 1, len);
+        int64_t step = D(OPS_DECIDE_STEP) ? R(2, 3) : 1;
+        args[2] = a_int(dim), args[3] = a_int(s), args[4] = a_int(t), args[5] = a_int(step);
+        rc = v_slice(&base, dim, 1, s, 1, t, step, &sl, &err);
+      } else if (op == OPS_select_scatter) {
+        if (!r) return -1;
+        int64_t dim = pick_dim(ch, r, 1), len = m->shape[dim < 0 ? dim + r : dim], i = R(0, len - 1);
+        args[2] = a_int(dim), args[3] = a_int(i);
+        rc = v_select(&base, dim, i, &sl, &err);
+      } else if (op == OPS_diagonal_scatter) {
+        if (r < 2) return -1;
+        int64_t d1 = R(0, r - 1), d2 = R(0, r - 2);
+        if (d2 >= d1) d2++;
+        int64_t off = R(-(m->shape[d1] - 1), m->shape[d2] - 1);
+        args[2] = a_int(off), args[3] = a_int(d1), args[4] = a_int(d2);
+        rc = v_diagonal(&base, off, d1, d2, &sl, &err);
+      } else {
+        int64_t size[3], stride[3], off;
+        int k;
+        strided_args(ch, ops_meta_numel(m), size, stride, &k, &off);
+        for (int d = 0; d < k; d++)
+          if (stride[d] == 0) stride[d] = 1; /* never overlapping here */
+        args[2] = a_ints(k, size), args[3] = a_ints(k, stride), args[4] = a_int(off);
+        rc = v_as_strided(&base, ops_meta_numel(m), &args[2], &args[3], off, &sl, &err);
+        if (!rc && ops_meta_overlaps(&sl)) rc = -1;
+      }
+      if (rc) goto fail_free;
+      ops_req q = req(OPS_REQ_SHAPE, sl.rank, sl.shape, m->dtype, OPS_DT_SAME, -1, 0);
+      int v = tensor(ch, &q);
+      if (v < 0) goto fail_free;
+      args[1] = a_value(v);
+      return n;
+    fail_free:
+      for (int k = 0; k < n; k++) ir_arg_free(&args[k]);
+      return -1;
+    }
+    default: return -1;
+  }
+}
