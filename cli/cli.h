@@ -7,4 +7,5 @@ int cli_usage_error(const char *usage, const char *fmt, const char *arg);
 int cmd_fuzz(int argc, char **argv);
 int cmd_reduce(int argc, char **argv);
 int cmd_repro(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
 #endif

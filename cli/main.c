@@ -30,6 +30,8 @@ static const char *usage_main =
     "  reduce FILE --converter NAME [--out DIR]\n"
     "                      minimize a failing program into a finding folder with repro.py\n"
     "  repro DIR           rerun a finding folder: does the bug still reproduce?\n"
+    "  gen [--seed S] [--count N] [--out DIR] [--emit json|torchscript] [--check]\n"
+    "                      generate random programs with aliasing views and in-place ops\n"
     "  version             print versions\n"
     "\n"
     "Run `aliasfuzz COMMAND --help` for a command's options.\n";
@@ -262,6 +264,7 @@ static const struct {
     {"fmt", cmd_fmt},
     {"reduce", cmd_reduce},
     {"repro", cmd_repro},
+    {"gen", cmd_gen},
 };
 
 int main(int argc, char **argv) {
