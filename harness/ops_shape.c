@@ -310,7 +310,7 @@ static void ti_layout(int n, const ti_opnd *in, af_dtype common, int rank, const
     op[i] = NULL;
     if (!in[i].m) continue;
     if (!in[i].m->exact) exact = 0;
-    if (in[i].m->dtype != common) { /* .to(common): preserve format */
+    if ((int)common >= 0 && in[i].m->dtype != common) { /* .to(common): preserve format */
       preserve_layout(in[i].m, &conv[i]);
       conv[i].dtype = common;
       op[i] = &conv[i];
@@ -416,6 +416,7 @@ static void ti_layout(int n, const ti_opnd *in, af_dtype common, int rank, const
 
 static int wrapd(int64_t d, int rank, int64_t *out, af_err *err) {
   int r = rank > 0 ? rank : 1;
+  *out = 0;
   if (d < -r || d >= r) return af_fail(err, "dim %lld out of range for rank %d", (long long)d, rank);
   *out = d < 0 ? d + r : d;
   return 0;
@@ -715,6 +716,7 @@ static int infer_subscript(const ir_arg *idx, const ops_meta *self, const ops_en
   if (specified > self->rank) return af_fail(err, "too many indices for tensor of dimension %d", self->rank);
   ops_meta cur = *self;
   int64_t dim = 0;
+  int ell_seen = 0;
   for (int i = 0; i < 2 * AF_MAX_RANK; i++) si->tv[i] = -1;
   for (int k = 0; k < idx->n; k++) {
     const ir_index *x = &idx->index[k];
@@ -740,9 +742,14 @@ static int infer_subscript(const ir_arg *idx, const ops_meta *self, const ops_en
         break;
       case IR_IDX_ELLIPSIS:
         dim += self->rank - specified;
+        ell_seen = 1;
         break;
       case IR_IDX_TENSOR: {
         const ops_meta *t = META(x->value);
+        if (ell_seen) {
+          af_fail(err, "TorchScript: Ellipses followed by tensor indexing is currently not supported");
+          goto fail;
+        }
         if (t->dtype != AF_BOOL && t->dtype != AF_INT64) {
           af_fail(err, "tensors used as indices must be long, int or bool tensors");
           goto fail;
@@ -774,7 +781,7 @@ static int infer_subscript(const ir_arg *idx, const ops_meta *self, const ops_en
   /* advanced part: aten::index / index_put_ on the view with the list expanded (a bool mask of
    * rank k stands for k index tensors) */
   int pos = 0, first = -1, last = -1, gap = 0, bt_rank = 0, mask_dims = 0;
-  int64_t bt[AF_MAX_RANK];
+  int64_t bt[AF_MAX_RANK] = {0};
   for (int e = 0; e < si->nt; e++) {
     int v = si->tv[e];
     if (v < 0) {
@@ -1383,18 +1390,21 @@ int ops_shape_infer(const ir_stmt *st, const ops_env *env, ops_effect *e, af_err
        * dtype matches, and no copy follows when the shapes match: the result is src */
       const ops_meta *src = META(a[1].value);
       if (!ops_broadcasts_to(src->rank, src->shape, self->rank, self->shape)) return af_fail(err, "copy: src does not broadcast to self");
-      if (shape_is(src, self->rank, self->shape)) {
-        if (src->dtype == self->dtype) {
-          *o = *src;
-          e->alias = OPS_ALIAS_SAME;
-          e->alias_arg = 1;
-          return 0;
-        }
-        preserve_layout(src, o);
-        o->dtype = self->dtype;
+      if (shape_is(src, self->rank, self->shape) && src->dtype == self->dtype)
+        return af_fail(err, "copy(self, src) returns src itself when shapes and dtypes match, against its functional schema (executors differ)");
+      ops_meta conv, ex;
+      if (src->dtype != self->dtype) {
+        preserve_layout(src, &conv);
+        conv.dtype = self->dtype;
+      } else {
+        conv = *src;
+      }
+      if (shape_is(&conv, self->rank, self->shape)) {
+        *o = conv;
         break;
       }
-      fresh_contig(o, self->dtype, self->rank, self->shape);
+      if (v_expand(&conv, self->rank, self->shape, &ex, err)) return -1; /* expand_copy: expand + clone */
+      preserve_layout(&ex, o);
       break;
     }
     case OPS_masked_fill: {
@@ -1433,7 +1443,7 @@ int ops_shape_infer(const ir_stmt *st, const ops_env *env, ops_effect *e, af_err
       if (x->rank == 0 || y->rank == 0) return af_fail(err, "both arguments to matmul need to be at least 1D");
       int64_t kx = x->shape[x->rank - 1], ky = y->rank == 1 ? y->shape[0] : y->shape[y->rank - 2];
       if (kx != ky) return af_fail(err, "mat1 and mat2 shapes cannot be multiplied (inner sizes %lld and %lld)", (long long)kx, (long long)ky);
-      int64_t shape[AF_MAX_RANK];
+      int64_t shape[AF_MAX_RANK] = {0};
       int r = 0;
       if (x->rank == 1 && y->rank == 1) {
         r = 0;
@@ -1454,6 +1464,8 @@ int ops_shape_infer(const ir_stmt *st, const ops_env *env, ops_effect *e, af_err
         r = br + 2;
       }
       fresh_contig(o, x->dtype, r, shape);
+      for (int d = 0; d < r; d++) /* matmul's composite (mm/bmm + views) leaves other strides on size-1 dims */
+        if (shape[d] == 1) o->exact = 0;
       break;
     }
     case OPS_cat:
@@ -1511,7 +1523,7 @@ int ops_shape_infer(const ir_stmt *st, const ops_env *env, ops_effect *e, af_err
       ops_opnd_kind k[2] = {x->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM, y->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM};
       af_dtype common = ops_result_type(2, dt, k);
       ti_opnd t[3] = {{self, AF_BOOL}, {x, x->dtype}, {y, y->dtype}};
-      ti_layout(3, t, AF_BOOL, r, shape, common, o); /* cond stays bool; operands of another dtype are converted first */
+      ti_layout(3, t, DT_UNDEF, r, shape, common, o); /* no conversion inside: operands of another dtype are converted before */
       if (x->dtype != y->dtype) o->exact = 0;
       break;
     }
@@ -1785,7 +1797,7 @@ static int subscript(const ops_chooser *ch, const ops_meta *m, int basic, int al
     int rem = m->rank - specified;
     if ((k == OPS_IDX_INT || k == OPS_IDX_SLICE || k == OPS_IDX_TENSOR || k == OPS_IDX_MASK) && rem < 1) continue;
     if (k == OPS_IDX_ELLIPSIS && ell) continue;
-    if ((k == OPS_IDX_TENSOR || k == OPS_IDX_MASK) && basic) continue;
+    if ((k == OPS_IDX_TENSOR || k == OPS_IDX_MASK) && (basic || ell)) continue; /* TorchScript: no tensor index after ... */
     if (k == OPS_IDX_TENSOR && (ntens >= 2 || mask_k)) continue;
     if (k == OPS_IDX_MASK && (!allow_mask || ntens)) continue;
     if (k == OPS_IDX_NONE && m->rank + nnone + 1 > ch->max_rank) continue;
@@ -2316,8 +2328,8 @@ int ops_shape_sample(int op, int p, const ops_meta *m, int64_t storage, const op
       return n;
     case OPS_fill_:
     case OPS_fill: {
-      if (D(OPS_DECIDE_NUMBER) || m->dtype == AF_BOOL) {
-        args[1] = m->dtype == AF_BOOL ? a_bool((int)R(0, 1)) : number(ch, m->dtype);
+      if (D(OPS_DECIDE_NUMBER) || m->dtype == AF_BOOL) { /* TorchScript takes no bool for a Scalar: 0/1 */
+        args[1] = m->dtype == AF_BOOL ? a_int(R(0, 1)) : number(ch, m->dtype);
         return n;
       }
       ops_req q = req(OPS_REQ_ZERODIM, 0, NULL, m->dtype, OPS_DT_INTO, op == OPS_fill_ ? p : -1, 0);
@@ -2330,9 +2342,20 @@ int ops_shape_sample(int op, int p, const ops_meta *m, int64_t storage, const op
     case OPS_zero:
     case OPS_clone:
     case OPS_contiguous: return n;
-    case OPS_copy_:
-    case OPS_copy: {
-      ops_req q = req(OPS_REQ_BROADCAST, r, m->shape, m->dtype, OPS_DT_ANY, op == OPS_copy_ ? p : -1, 1);
+    case OPS_copy: { /* a src of another shape or dtype (else aten::copy returns src itself) */
+      int64_t shape[AF_MAX_RANK];
+      int k = broadcastable_shape(ch, r, m->shape, shape);
+      int same = k == r && !memcmp(shape, m->shape, sizeof(int64_t) * (size_t)r);
+      af_dtype dt = m->dtype;
+      if (same || R(0, 1)) dt = m->dtype == AF_FLOAT32 ? (R(0, 1) ? AF_FLOAT64 : AF_INT64) : AF_FLOAT32;
+      ops_req q = req(OPS_REQ_SHAPE, k, shape, dt, OPS_DT_SAME, -1, 0);
+      int v = tensor(ch, &q);
+      if (v < 0) return -1;
+      args[1] = a_value(v);
+      return n;
+    }
+    case OPS_copy_: {
+      ops_req q = req(OPS_REQ_BROADCAST, r, m->shape, m->dtype, OPS_DT_ANY, p, 1);
       int v = tensor(ch, &q);
       if (v < 0) return -1;
       args[1] = a_value(v);

@@ -1,0 +1,339 @@
+/* test_gen.c - the generator: determinism, validity in eager PyTorch, the op table's layout model
+ * against eager's real strides, JSON and TorchScript round trips, the script converter on
+ * generated programs, byte-driven mode, the policy's JSON form, pattern coverage. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../fuzz/gen.h"
+#include "../fuzz/gen_model.h"
+#include "../harness/codec.h"
+#include "../harness/converters/conv.h"
+#include "../harness/eager.h"
+#include "../harness/emit.h"
+#include "../oracle/oracle.h"
+#include "tap.h"
+
+static gen_policy pol;
+static uint64_t scale = 1; /* AF_GEN_TEST_SCALE=K runs K times as many programs (not in CI) */
+
+static ir_program *gen1(uint64_t seed) {
+  ir_program *p = NULL;
+  af_err err;
+  if (gen_program(&pol, seed, &p, &err)) {
+    CHECK(0, "gen_program(seed %llu): %s", (unsigned long long)seed, err.msg);
+    return NULL;
+  }
+  return p;
+}
+
+TEST(same_seed_gives_byte_identical_programs) {
+  int differ = 0;
+  for (uint64_t s = 1; s <= 200; s++) {
+    ir_program *a = gen1(s), *b = gen1(s), *c = gen1(s + 1000);
+    if (!a || !b || !c) return;
+    char *ja = codec_write_string(a), *jb = codec_write_string(b), *jc = codec_write_string(c);
+    CHECK(!strcmp(ja, jb), "seed %llu gave two different programs", (unsigned long long)s);
+    differ += strcmp(ja, jc) != 0;
+    free(ja), free(jb), free(jc);
+    ir_program_free(a), ir_program_free(b), ir_program_free(c);
+  }
+  CHECK(differ >= 195, "only %d of 200 seed pairs gave different programs", differ);
+}
+
+TEST(meta_records_seed_generator_and_policy) {
+  ir_program *p = gen1(42);
+  if (!p) return;
+  CHECK(p->meta && !strcmp(p->meta, "{\"seed\":42,\"generator\":\"aliasfuzz 0.1.0\",\"policy\":{}}"), "meta is %s", p->meta);
+  ir_program_free(p);
+  gen_policy q = pol;
+  q.max_stmts = 5;
+  af_err err;
+  CHECK(!gen_program(&q, 7, &p, &err), "%s", err.msg);
+  CHECK(strstr(p->meta, "\"policy\":{\"limits\":{\"max_stmts\":5}}") != NULL, "meta does not record the policy: %s", p->meta);
+  ir_program_free(p);
+  /* seeds past 2^53 are kept exact as strings */
+  CHECK(!gen_program(&pol, 18446744073709551615ULL, &p, &err), "%s", err.msg);
+  CHECK(strstr(p->meta, "\"seed\":\"18446744073709551615\"") != NULL, "meta %s", p->meta);
+  ir_program_free(p);
+}
+
+TEST(generated_programs_round_trip_through_json_and_torchscript) {
+  for (uint64_t s = 1; s <= 1000; s++) {
+    ir_program *p = gen1(s), *q = NULL;
+    if (!p) return;
+    af_err err;
+    char *j = codec_write_string(p);
+    CHECK(!codec_read_string(j, "generated", &q, &err), "seed %llu does not read back: %s", (unsigned long long)s, err.msg);
+    if (q) {
+      char *j2 = codec_write_string(q);
+      CHECK(!strcmp(j, j2), "seed %llu: JSON round trip differs", (unsigned long long)s);
+      char *t1 = emit_torchscript(p, "program"), *t2 = emit_torchscript(q, "program");
+      CHECK(!strcmp(t1, t2) && strstr(t1, "def program("), "seed %llu: TorchScript differs after the round trip", (unsigned long long)s);
+      free(j2), free(t1), free(t2);
+      ir_program_free(q);
+    }
+    free(j);
+    ir_program_free(p);
+  }
+}
+
+TEST(generated_programs_are_eager_valid) {
+  int bad = 0;
+  for (uint64_t s = 1; s <= 2000 * scale; s++) {
+    ir_program *p = gen1(s);
+    if (!p) return;
+    result r;
+    result_init(&r);
+    af_err err;
+    CHECK(!eager_run(p, &r, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+    if (r.status != RESULT_OK && bad++ < 3) CHECK(0, "seed %llu is invalid: %s", (unsigned long long)s, r.message);
+    result_clear(&r);
+    ir_program_free(p);
+  }
+}
+
+/* ---- the layout model against eager's own tensors, statement by statement ---- */
+
+typedef struct {
+  const ir_program *p;
+  gen_model mo;
+  int checked;
+} trace_ctx;
+
+static int defined_before(const ir_program *p, int s, int v) {
+  if (v < p->ninputs) return 1;
+  for (int k = 0; k <= s; k++)
+    if (p->stmts[k].out == v) return 1;
+  return 0;
+}
+
+static int trace_hook(void *ctx, int s, af_tensor *const *vals, af_err *err) {
+  trace_ctx *t = ctx;
+  ops_effect e;
+  if (ops_shape_infer(&t->p->stmts[s], &t->mo.env, &e, err)) {
+    af_err_prefix(err, "body[%d]: the rules refuse what the generator made", s);
+    return -1;
+  }
+  gen_model_apply(&t->mo, s, &e);
+  for (int v = 0; v < t->p->nvalues; v++) {
+    if (!defined_before(t->p, s, v) || !vals[v]) continue;
+    const ops_meta *m = gen_model_meta(&t->mo, v);
+    int rank = at_tensor_rank(vals[v]);
+    int64_t shape[AF_MAX_RANK], stride[AF_MAX_RANK];
+    at_tensor_shape(vals[v], shape);
+    at_tensor_strides(vals[v], stride);
+    int64_t off = at_tensor_storage_offset(vals[v]);
+    if (!m->known) continue;
+    if (rank != m->rank || memcmp(shape, m->shape, sizeof(int64_t) * (size_t)rank))
+      return af_fail(err, "after body[%d]: %s: model shape differs from eager's (rank %d vs %d)", s, t->p->names[v], m->rank, rank);
+    if (at_tensor_dtype(vals[v]) != (int)m->dtype) return af_fail(err, "after body[%d]: %s: model dtype differs", s, t->p->names[v]);
+    if (!m->exact) continue;
+    t->checked++;
+    if (off != m->offset) return af_fail(err, "after body[%d]: %s: storage offset %lld, model %lld", s, t->p->names[v], (long long)off, (long long)m->offset);
+    for (int d = 0; d < rank; d++)
+      if (stride[d] != m->stride[d])
+        return af_fail(err, "after body[%d]: %s: stride[%d] %lld, model %lld (size %lld)", s, t->p->names[v], d, (long long)stride[d],
+                       (long long)m->stride[d], (long long)shape[d]);
+    for (int u = 0; u < v; u++) {
+      if (!defined_before(t->p, s, u) || !vals[u] || !gen_model_meta(&t->mo, u)->known) continue;
+      int same = gen_model_impl(&t->mo, u)->storage == gen_model_impl(&t->mo, v)->storage;
+      if (same != at_tensor_shares_storage(vals[u], vals[v]))
+        return af_fail(err, "after body[%d]: %s and %s: model says %s storage, eager the opposite", s, t->p->names[u], t->p->names[v],
+                       same ? "one" : "different");
+    }
+  }
+  return 0;
+}
+
+TEST(layout_model_matches_eager_strides_offsets_and_storage) {
+  long checked = 0;
+  int fails = 0;
+  for (uint64_t s = 1; s <= 1500 * scale && fails < 5; s++) {
+    ir_program *p = gen1(s);
+    if (!p) return;
+    af_tensor **in;
+    af_err err;
+    CHECK(!inputs_new(p, &in, &err), "%s", err.msg);
+    trace_ctx t = {.p = p};
+    gen_model_init(&t.mo, p);
+    result r;
+    result_init(&r);
+    int rc = eager_run_traced(p, in, trace_hook, &t, &r, &err);
+    if (rc || r.status != RESULT_OK) {
+      fails++;
+      CHECK(0, "seed %llu: %s", (unsigned long long)s, rc ? err.msg : r.message);
+    }
+    checked += t.checked;
+    result_clear(&r);
+    inputs_free(p->ninputs, in);
+    gen_model_free(&t.mo);
+    ir_program_free(p);
+  }
+  CHECK(checked > 10000, "only %ld exact layouts were compared", checked);
+}
+
+TEST(script_converter_passes_generated_programs) {
+  const conv_converter *c = conv_find("script");
+  CHECK(c != NULL, "no script converter");
+  if (!c) return;
+  int shown = 0, passed = 0;
+  for (uint64_t s = 1; s <= 200 * scale; s++) {
+    ir_program *p = gen1(s);
+    if (!p) return;
+    result eager, conv;
+    result_init(&eager);
+    result_init(&conv);
+    af_err err;
+    CHECK(!eager_run(p, &eager, &err) && !conv_execute(c, p, &conv, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+    char *detail = NULL;
+    oracle_opts oo = {0};
+    oracle_verdict v = oracle_judge(p, &eager, &conv, &oo, &detail);
+    passed += v == V_PASS;
+    if (v != V_PASS && shown++ < 3)
+      CHECK(0, "seed %llu: script %s: %s %s", (unsigned long long)s, oracle_verdict_name(v), detail ? detail : "", conv.message ? conv.message : "");
+    free(detail);
+    result_clear(&eager);
+    result_clear(&conv);
+    ir_program_free(p);
+  }
+  if (scale > 1) printf("# script passed %d of %llu programs\n", passed, (unsigned long long)(200 * scale));
+}
+
+TEST(byte_mode_makes_valid_programs_from_any_bytes) {
+  af_err err;
+  ir_program *p = NULL;
+  CHECK(!gen_program_from_bytes(&pol, NULL, 0, &p, &err), "empty input: %s", err.msg);
+  CHECK(p && p->ninputs >= 1 && p->noutputs >= 1, "empty input gives no program");
+  CHECK(p && strstr(p->meta, "\"bytes\":0,\"fnv1a\":\"cbf29ce484222325\""), "meta %s", p ? p->meta : "");
+  ir_program_free(p);
+  uint8_t buf[512];
+  uint64_t x = 88172645463325252ULL;
+  int invalid = 0;
+  for (int k = 0; k < 300; k++) {
+    size_t len = (size_t)(k * 7 % 512);
+    for (size_t i = 0; i < len; i++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      buf[i] = (uint8_t)x;
+    }
+    ir_program *a = NULL, *b = NULL;
+    CHECK(!gen_program_from_bytes(&pol, buf, len, &a, &err), "%s", err.msg);
+    CHECK(!gen_program_from_bytes(&pol, buf, len, &b, &err), "%s", err.msg);
+    if (!a || !b) return;
+    char *ja = codec_write_string(a), *jb = codec_write_string(b);
+    CHECK(!strcmp(ja, jb), "bytes #%d: two different programs", k);
+    free(ja), free(jb);
+    result r;
+    result_init(&r);
+    CHECK(!eager_run(a, &r, &err), "%s", err.msg);
+    if (r.status != RESULT_OK) invalid++;
+    result_clear(&r);
+    ir_program_free(a), ir_program_free(b);
+  }
+  CHECK(invalid == 0, "%d byte-driven programs were invalid", invalid);
+}
+
+TEST(one_byte_change_changes_the_program_a_little) {
+  uint8_t buf[256];
+  for (int i = 0; i < 256; i++) buf[i] = (uint8_t)(i * 37 + 11);
+  ir_program *a = NULL, *b = NULL;
+  af_err err;
+  CHECK(!gen_program_from_bytes(&pol, buf, sizeof buf, &a, &err), "%s", err.msg);
+  buf[200] ^= 0x40; /* late in the string: the early statements stay */
+  CHECK(!gen_program_from_bytes(&pol, buf, sizeof buf, &b, &err), "%s", err.msg);
+  if (!a || !b) return;
+  int same = 0;
+  for (int s = 0; s < a->nstmts && s < b->nstmts; s++) {
+    af_buf x = {0}, y = {0};
+    emit_stmt(&x, a, s);
+    emit_stmt(&y, b, s);
+    if (strcmp(x.s, y.s)) {
+      af_buf_free(&x), af_buf_free(&y);
+      break;
+    }
+    same++;
+    af_buf_free(&x), af_buf_free(&y);
+  }
+  CHECK(a->ninputs >= 1 && same >= 1, "a change at byte 200 of 256 changed statement %d of %d", same, a->nstmts);
+  ir_program_free(a), ir_program_free(b);
+}
+
+TEST(policy_json_round_trips_and_rejects_unknown_fields) {
+  char *j = gen_policy_to_json(&pol);
+  gen_policy q;
+  af_err err;
+  CHECK(!gen_policy_from_json(j, &q, &err), "%s", err.msg);
+  CHECK(!memcmp(&q, &pol, sizeof q), "policy differs after a JSON round trip");
+  free(j);
+  char *d = gen_policy_diff_json(&pol);
+  CHECK(!strcmp(d, "{}"), "default policy diff is %s", d);
+  free(d);
+  CHECK(!gen_policy_from_json("{\"limits\": {\"max_stmts\": 4, \"min_stmts\": 2}, \"ops\": {\"t_\": 0}}", &q, &err), "%s", err.msg);
+  CHECK(q.max_stmts == 4 && q.op_weight[OPS_t_] == 0 && q.max_numel == pol.max_numel, "partial policy not applied");
+  d = gen_policy_diff_json(&q);
+  CHECK(!strcmp(d, "{\"limits\":{\"min_stmts\":2,\"max_stmts\":4},\"ops\":{\"t_\":0}}"), "diff %s", d);
+  free(d);
+  CHECK(gen_policy_from_json("{\"limits\": {\"max_stmtz\": 4}}", &q, &err) && strstr(err.msg, "limits.max_stmtz: unknown field"), "%s", err.msg);
+  CHECK(gen_policy_from_json("{\"chances\": {\"view_of_view\": 1.5}}", &q, &err) && strstr(err.msg, "chances.view_of_view"), "%s", err.msg);
+  CHECK(gen_policy_from_json("{\"ops\": {\"slice\": \"x\"}}", &q, &err) && strstr(err.msg, "ops.slice: expected a number"), "%s", err.msg);
+  CHECK(gen_policy_from_json("{\"limits\": ", &q, &err) && strstr(err.msg, "malformed JSON"), "%s", err.msg);
+}
+
+TEST(a_policy_without_views_makes_no_view_writes) {
+  gen_policy q = pol;
+  for (int op = 0; op < OPS_COUNT; op++)
+    if (ops_get(op)->kind == OPS_VIEW || ops_get(op)->kind == OPS_GETITEM) q.op_weight[op] = 0;
+  gen_cov *c = gen_cov_new();
+  for (uint64_t s = 1; s <= 100; s++) {
+    ir_program *p;
+    af_err err;
+    CHECK(!gen_program(&q, s, &p, &err), "%s", err.msg);
+    for (int k = 0; k < p->nstmts; k++) CHECK(ops_get(p->stmts[k].op)->kind != OPS_VIEW, "seed %llu made a view", (unsigned long long)s);
+    gen_cov_add(c, p);
+    ir_program_free(p);
+  }
+  long pairs = 0;
+  for (int v = 0; v < OPS_COUNT; v++)
+    for (int m = 0; m < OPS_COUNT; m++) pairs += gen_cov_pair_count(c, v, m, 0, -1) + gen_cov_pair_count(c, v, m, 1, -1);
+  CHECK(pairs == 0, "%ld view writes without views", pairs);
+  gen_cov_free(c);
+}
+
+TEST(coverage_counts_the_write_through_a_view_of_a_view) {
+  ir_program *p;
+  af_err err;
+  CHECK(!codec_read_file("corpus/seed/design-002-view-of-view-write.json", &p, &err), "%s", err.msg);
+  if (!p) return;
+  gen_cov *c = gen_cov_new();
+  gen_cov_add(c, p);
+  CHECK(gen_cov_pair_count(c, OPS_getitem, OPS_setitem, 0, 0) == 1, "y = x[:2]; y[:5] = 0 is getitem x setitem at depth 1 on an input");
+  CHECK(gen_cov_pair_allowed(OPS_expand, OPS_add_) && !gen_cov_pair_allowed(OPS_add, OPS_add_), "pair rules");
+  af_buf b = {0};
+  gen_cov_report(c, &b);
+  CHECK(strstr(b.s, "programs with an output that depends on a write through a value it does not mention: 1"), "%s", b.s);
+  af_buf_free(&b);
+  uint32_t ids[64];
+  int n = gen_features(p, ids, 64);
+  CHECK(n >= 1, "no features");
+  for (int k = 0; k < n && k < 64; k++) CHECK(ids[k] < gen_feature_space(), "feature %u out of range", ids[k]);
+  gen_cov_free(c);
+  ir_program_free(p);
+}
+
+int main(void) {
+  at_init();
+  gen_policy_default(&pol);
+  if (getenv("AF_GEN_TEST_SCALE")) scale = strtoull(getenv("AF_GEN_TEST_SCALE"), NULL, 10);
+  if (!scale) scale = 1;
+  RUN(same_seed_gives_byte_identical_programs);
+  RUN(meta_records_seed_generator_and_policy);
+  RUN(generated_programs_round_trip_through_json_and_torchscript);
+  RUN(generated_programs_are_eager_valid);
+  RUN(layout_model_matches_eager_strides_offsets_and_storage);
+  RUN(script_converter_passes_generated_programs);
+  RUN(byte_mode_makes_valid_programs_from_any_bytes);
+  RUN(one_byte_change_changes_the_program_a_little);
+  RUN(policy_json_round_trips_and_rejects_unknown_fields);
+  RUN(a_policy_without_views_makes_no_view_writes);
+  RUN(coverage_counts_the_write_through_a_view_of_a_view);
+  return tap_done();
+}
