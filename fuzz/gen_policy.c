@@ -35,8 +35,8 @@ static int drawable(int op) { return ops_shape_can_sample(op); }
 
 void gen_policy_default(gen_policy *p) {
   memset(p, 0, sizeof *p);
-  p->min_stmts = 3;
-  p->max_stmts = 12;
+  p->min_stmts = 4;
+  p->max_stmts = 14;
   p->min_inputs = 1;
   p->max_inputs = 3;
   p->max_rank = 3;
@@ -187,7 +187,7 @@ int gen_policy_from_json(const char *text, gen_policy *p, af_err *err) {
     }
     for (const cJSON *x = sec->child; x; x = x->next) {
       const char *k = x->string;
-      double v;
+      double v = 0;
       int found = 0;
       if (num(x, sn, k, &v, err)) goto out;
       if (!strcmp(sn, "limits")) {

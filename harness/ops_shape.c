@@ -1658,6 +1658,16 @@ static ir_arg number(const ops_chooser *ch, af_dtype dt) {
   return a_int(R(-3, 3));
 }
 
+/* an operand for add/sub/mul that changes every value (no + 0, no * 1): a write that changes
+ * nothing hides a lost write from the oracle */
+static ir_arg operand_number(const ops_chooser *ch, af_dtype dt, int op) {
+  ir_arg a = number(ch, dt);
+  double x = a.kind == IR_ARG_FLOAT ? a.f : (double)a.i;
+  int mul = op == OPS_mul_ || op == OPS_mul || op == OPS_mul_out || op == OPS_setitem_mul;
+  if ((mul && x == 1) || (!mul && x == 0)) a = a_int(mul ? -2 : 2);
+  return a;
+}
+
 static ir_arg divisor(const ops_chooser *ch) {
   static const double dv[] = {2, 4, -2, 0.5, 0.25, -4};
   double x = dv[R(0, 5)];
@@ -2294,7 +2304,7 @@ int ops_shape_sample(int op, int p, const ops_meta *m, int64_t storage, const op
       if (m->dtype == AF_BOOL) return -1;
       int inplace = oe->kind == OPS_INPLACE;
       if (D(OPS_DECIDE_NUMBER)) {
-        args[1] = number(ch, m->dtype);
+        args[1] = operand_number(ch, m->dtype, op);
       } else {
         int64_t shape[AF_MAX_RANK];
         int k = broadcastable_shape(ch, r, m->shape, shape);
@@ -2393,7 +2403,7 @@ int ops_shape_sample(int op, int p, const ops_meta *m, int64_t storage, const op
       int number_value = D(OPS_DECIDE_NUMBER);
       if (subscript(ch, m, 0, 1, !number_value, &args[1], &res, &adv)) return -1;
       if (number_value) {
-        args[2] = number(ch, m->dtype);
+        args[2] = op == OPS_setitem ? number(ch, m->dtype) : operand_number(ch, m->dtype, op);
         return n;
       }
       if (item_value(ch, m, &res, adv, op != OPS_setitem, p, &args[2])) return -1;
