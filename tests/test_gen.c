@@ -1,8 +1,11 @@
 /* test_gen.c - the generator: determinism, validity in eager PyTorch, the op table's layout model
  * against eager's real strides, JSON and TorchScript round trips, the script converter on
  * generated programs, byte-driven mode, the policy's JSON form, pattern coverage. */
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../fuzz/gen.h"
 #include "../fuzz/gen_model.h"
@@ -12,6 +15,13 @@
 #include "../harness/emit.h"
 #include "../oracle/oracle.h"
 #include "tap.h"
+
+/* cli/cmd_gen.c is built into this test (see tests/CMakeLists.txt) */
+int cmd_gen(int argc, char **argv);
+int cli_usage_error(const char *usage, const char *fmt, const char *arg) {
+  (void)usage, (void)fmt, (void)arg;
+  return 2;
+}
 
 static gen_policy pol;
 static uint64_t scale = 1; /* AF_GEN_TEST_SCALE=K runs K times as many programs (not in CI) */
@@ -319,6 +329,64 @@ TEST(coverage_counts_the_write_through_a_view_of_a_view) {
   ir_program_free(p);
 }
 
+static int run_gen(const char *a0, const char *a1, const char *a2, const char *a3, const char *a4, const char *a5,
+                   const char *a6, const char *a7) {
+  char *argv[8] = {(char *)a0, (char *)a1, (char *)a2, (char *)a3, (char *)a4, (char *)a5, (char *)a6, (char *)a7};
+  int argc = 0;
+  while (argc < 8 && argv[argc]) argc++;
+  fflush(stdout);
+  return cmd_gen(argc, argv);
+}
+
+/* Number of files in dir that are byte-identical to the same name in other; -1 on a difference. */
+static int same_files(const char *dir, const char *other) {
+  DIR *d = opendir(dir);
+  if (!d) return -1;
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (e->d_name[0] == '.') continue;
+    char pa[512], pb[512];
+    snprintf(pa, sizeof pa, "%s/%s", dir, e->d_name);
+    snprintf(pb, sizeof pb, "%s/%s", other, e->d_name);
+    af_err err;
+    char *x = codec_slurp(pa, NULL, &err), *y = codec_slurp(pb, NULL, &err);
+    int same = x && y && !strcmp(x, y);
+    free(x), free(y);
+    if (!same) {
+      n = -1;
+      break;
+    }
+    n++;
+  }
+  closedir(d);
+  return n;
+}
+
+TEST(gen_command_writes_identical_files_for_the_same_seed) {
+  char a[] = "/tmp/af_gen_a_XXXXXX", b[] = "/tmp/af_gen_b_XXXXXX";
+  CHECK(mkdtemp(a) && mkdtemp(b), "mkdtemp");
+  CHECK(run_gen("--seed", "3", "--count", "20", "--out", a, NULL, NULL) == 0, "gen into %s", a);
+  CHECK(run_gen("--seed", "3", "--count", "20", "--out", b, NULL, NULL) == 0, "gen into %s", b);
+  CHECK(run_gen("--seed", "3", "--count", "5", "--out", a, "--emit", "torchscript") == 0, "gen --emit torchscript");
+  CHECK(run_gen("--seed", "3", "--count", "5", "--out", b, "--emit", "torchscript") == 0, "gen --emit torchscript");
+  int n = same_files(a, b);
+  CHECK(n == 25, "%d identical files (want 20 .json and 5 .py)", n);
+  char path[512];
+  snprintf(path, sizeof path, "%s/gen-7.json", a);
+  ir_program *p = NULL;
+  af_err err;
+  CHECK(!codec_read_file(path, &p, &err), "%s", err.msg);
+  CHECK(p && strstr(p->meta, "\"seed\":7,"), "gen-7.json records seed 7");
+  ir_program_free(p);
+  CHECK(run_gen("--seed", "3", "--count", "20", "--check", NULL, NULL, NULL) == 0, "gen --check: every program valid");
+  CHECK(run_gen("--policy", "/nonexistent.json", NULL, NULL, NULL, NULL, NULL, NULL) == 2, "a missing policy file is a usage error");
+  CHECK(run_gen("--count", "0", NULL, NULL, NULL, NULL, NULL, NULL) == 2, "--count 0 is a usage error");
+  char cmd[1200];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", a, b);
+  CHECK(system(cmd) == 0, "cleanup");
+}
+
 int main(void) {
   at_init();
   gen_policy_default(&pol);
@@ -335,5 +403,6 @@ int main(void) {
   RUN(policy_json_round_trips_and_rejects_unknown_fields);
   RUN(a_policy_without_views_makes_no_view_writes);
   RUN(coverage_counts_the_write_through_a_view_of_a_view);
+  RUN(gen_command_writes_identical_files_for_the_same_seed);
   return tap_done();
 }
