@@ -181,6 +181,13 @@ int gen_policy_from_json(const char *text, gen_policy *p, af_err *err) {
   }
   for (const cJSON *sec = root->child; sec; sec = sec->next) {
     const char *sn = sec->string;
+    static const char *const sections[] = {"limits", "dtypes", "actions", "ops", "index_kinds", "decisions", "chances", NULL};
+    int known = 0;
+    for (int i = 0; sections[i]; i++) known |= !strcmp(sn, sections[i]);
+    if (!known) {
+      af_fail(err, "policy: unknown section '%s' (expected limits, dtypes, actions, ops, index_kinds, decisions, chances)", sn);
+      goto out;
+    }
     if (!cJSON_IsObject(sec)) {
       af_fail(err, "policy: %s: expected an object", sn);
       goto out;

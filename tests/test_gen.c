@@ -286,6 +286,7 @@ TEST(policy_json_round_trips_and_rejects_unknown_fields) {
   CHECK(gen_policy_from_json("{\"chances\": {\"view_of_view\": 1.5}}", &q, &err) && strstr(err.msg, "chances.view_of_view"), "%s", err.msg);
   CHECK(gen_policy_from_json("{\"ops\": {\"slice\": \"x\"}}", &q, &err) && strstr(err.msg, "ops.slice: expected a number"), "%s", err.msg);
   CHECK(gen_policy_from_json("{\"limits\": ", &q, &err) && strstr(err.msg, "malformed JSON"), "%s", err.msg);
+  CHECK(gen_policy_from_json("{\"limit\": {}}", &q, &err) && strstr(err.msg, "unknown section 'limit'"), "%s", err.msg);
 }
 
 TEST(a_policy_without_views_makes_no_view_writes) {
