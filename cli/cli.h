@@ -7,5 +7,8 @@ int cli_usage_error(const char *usage, const char *fmt, const char *arg);
 int cmd_fuzz(int argc, char **argv);
 int cmd_reduce(int argc, char **argv);
 int cmd_repro(int argc, char **argv);
+int cmd_suite(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 #endif

@@ -30,6 +30,10 @@ static const char *usage_main =
     "  reduce FILE --converter NAME [--out DIR]\n"
     "                      minimize a failing program into a finding folder with repro.py\n"
     "  repro DIR           rerun a finding folder: does the bug still reproduce?\n"
+    "  suite [--out DIR]   (re)generate the conformance suite from the op table\n"
+    "  check DIR --converter NAME [--expect FILE] [--junit FILE] [--report DIR] [--shard K/N]\n"
+    "                      run a conformance suite against an expectation file (pre-merge gate)\n"
+    "  report DIR          re-render a conformance or campaign folder as JSON, Markdown and HTML\n"
     "  gen [--seed S] [--count N] [--out DIR] [--emit json|torchscript] [--check]\n"
     "                      generate random programs with aliasing views and in-place ops\n"
     "  version             print versions\n"
@@ -264,6 +268,9 @@ static const struct {
     {"fmt", cmd_fmt},
     {"reduce", cmd_reduce},
     {"repro", cmd_repro},
+    {"suite", cmd_suite},
+    {"check", cmd_check},
+    {"report", cmd_report},
     {"gen", cmd_gen},
 };
 

@@ -15,4 +15,16 @@ typedef struct report_campaign_figures {
 
 int report_write_campaign(const char *dir, const report_campaign_figures *fig, af_err *err);
 
+/* dir/report.html from dir/report.json (figures, findings), dir/state.json and each finding's
+ * folder: one self-contained page (no network resources) with the figures, the verdicts, a
+ * programs/s chart as inline SVG (from the "history" samples of state.json or report.json,
+ * [[seconds, programs], ...], when the campaign recorded them) and every finding with its
+ * minimized program and a link to its repro.py. (report_html.c) */
+int report_campaign_html(const char *dir, af_err *err);
+
+/* Re-renders a report folder from its JSON: a conformance folder (check-*.json: conformance.md
+ * and report.html, report_check.h) or a campaign folder (report.json: report.md and report.html).
+ * -1 with err when dir is neither. (report_html.c) */
+int report_render(const char *dir, af_err *err);
+
 #endif

@@ -1,0 +1,485 @@
+/* cmd_check.c - `aliasfuzz check`: a conformance suite against an expectation file (the
+ * pre-merge gate), and `aliasfuzz report`: re-rendering a report folder.
+ *
+ * Expectation file (corpus/expectations/<converter>.json), one line per case, sorted by id:
+ *   {
+ *     "format": "aliasfuzz-expectations/1",
+ *     "converter": "jit",
+ *     "cases": {
+ *       "mx-slice-add_-input": "pass",
+ *       "mx-slice-add_-through": {"verdict": "input-mutation-lost", "reason": "why", "issue": "URL"}
+ *     }
+ *   }
+ * A case missing from the file is expected to pass. */
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "../fuzz/judge.h"
+#include "../harness/codec.h"
+#include "../harness/emit.h"
+#include "../reports/report.h"
+#include "../reports/report_check.h"
+#include "cli.h"
+
+#define EXPECT_FORMAT "aliasfuzz-expectations/1"
+
+static const char *usage_check =
+    "usage: aliasfuzz check DIR --converter NAME [--expect FILE] [--junit FILE] [--report DIR]\n"
+    "                       [--shard K/N] [--update-expect] [--isolate] [--deadline S] [--quiet]\n"
+    "\n"
+    "Runs every case of the conformance suite in DIR (*.json, subfolders included; a case's id is\n"
+    "its file name) in eager PyTorch and through the converter, and compares each verdict with the\n"
+    "expectation file (default: DIR/../expectations/NAME.json): case id -> expected verdict, with\n"
+    "an optional reason and issue. A case missing from the file is expected to pass.\n"
+    "\n"
+    "  --expect FILE     the expectation file\n"
+    "  --junit FILE      JUnit XML: regressions fail, known failures are skipped\n"
+    "  --report DIR      write DIR/check-NAME.json and re-render DIR/conformance.md and\n"
+    "                    DIR/report.html (with the check files of other converters in DIR)\n"
+    "  --shard K/N       run only the cases i (in id order) with i mod N == K-1\n"
+    "  --update-expect   rewrite the expectation file with this run's verdicts (reasons of\n"
+    "                    unchanged verdicts are kept); exit 0\n"
+    "  --isolate         judge every case in a forked child (for converters that may crash)\n"
+    "  --deadline S      per-case deadline with --isolate (default 30)\n"
+    "  --quiet           print only regressions and the summary\n"
+    "\n"
+    "Prints REGRESSION and NEWLY-PASSING lines naming the cases, then a summary.\n"
+    "Exit status: 0 when nothing regressed, 1 when a case that passed now fails or a case's verdict\n"
+    "changed, 2 on usage or input errors.\n";
+
+static const char *usage_report =
+    "usage: aliasfuzz report DIR\n"
+    "\n"
+    "Re-renders a report folder from its JSON. A conformance folder (check-*.json, written by\n"
+    "`aliasfuzz check --report DIR`) gets DIR/conformance.md and DIR/report.html; a campaign folder\n"
+    "(report.json, written by `aliasfuzz fuzz`) gets DIR/report.md and DIR/report.html.\n"
+    "--table BY prints the Markdown pass-rate table of a conformance folder instead, BY being\n"
+    "family, view or write.\n";
+
+/* ---- cases ---- */
+
+typedef struct ccase {
+  char *id, *file;
+} ccase;
+
+static int cmp_case(const void *a, const void *b) { return strcmp(((const ccase *)a)->id, ((const ccase *)b)->id); }
+
+static void collect(const char *dir, ccase **cs, int *n, int depth) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  while (d && (e = readdir(d))) {
+    if (e->d_name[0] == '.') continue;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    struct stat st;
+    if (stat(path, &st) != 0) continue;
+    if (S_ISDIR(st.st_mode)) {
+      if (depth < 4) collect(path, cs, n, depth + 1);
+      continue;
+    }
+    size_t len = strlen(e->d_name);
+    if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0) continue;
+    *cs = af_xrealloc(*cs, sizeof(ccase) * (size_t)(*n + 1));
+    (*cs)[*n].id = af_xstrdup(e->d_name);
+    (*cs)[*n].id[len - 5] = 0;
+    (*cs)[*n].file = af_xstrdup(path);
+    (*n)++;
+  }
+  if (d) closedir(d);
+}
+
+/* ---- expectations ---- */
+
+typedef struct expect {
+  cJSON *root;  /* the whole file, or a fresh one */
+  cJSON *cases; /* borrowed from root */
+} expect;
+
+static int expect_load(const char *path, int may_be_missing, expect *x, af_err *err) {
+  memset(x, 0, sizeof *x);
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    if (!may_be_missing) return af_fail(err, "%s: cannot read the expectation file (create it with --update-expect)", path);
+    x->root = cJSON_CreateObject();
+    cJSON_AddStringToObject(x->root, "format", EXPECT_FORMAT);
+    x->cases = cJSON_AddObjectToObject(x->root, "cases");
+    return 0;
+  }
+  fclose(f);
+  char *text = codec_slurp(path, NULL, err);
+  if (!text) return -1;
+  x->root = cJSON_Parse(text);
+  free(text);
+  if (!x->root || !cJSON_IsObject(x->root)) return af_fail(err, "%s: not a JSON object", path);
+  const char *fmt = cJSON_GetStringValue(cJSON_GetObjectItem(x->root, "format"));
+  if (!fmt || strcmp(fmt, EXPECT_FORMAT) != 0) return af_fail(err, "%s: format: expected \"%s\"", path, EXPECT_FORMAT);
+  x->cases = cJSON_GetObjectItem(x->root, "cases");
+  if (!cJSON_IsObject(x->cases)) return af_fail(err, "%s: cases: expected an object (case id -> verdict)", path);
+  for (cJSON *c = x->cases->child; c; c = c->next) {
+    const char *v = cJSON_IsString(c) ? c->valuestring : cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict"));
+    oracle_verdict q;
+    if (!v || oracle_verdict_parse(v, &q) != 0)
+      return af_fail(err, "%s: cases.%s: expected a verdict name or {\"verdict\": NAME, \"reason\": TEXT}", path, c->string);
+  }
+  return 0;
+}
+
+/* Expected verdict of a case (NULL: none), and its reason / issue (borrowed or NULL). */
+static const char *expect_get(const expect *x, const char *id, const char **reason, const char **issue) {
+  cJSON *c = cJSON_GetObjectItem(x->cases, id);
+  *reason = *issue = NULL;
+  if (!c) return NULL;
+  if (cJSON_IsString(c)) return c->valuestring;
+  *reason = cJSON_GetStringValue(cJSON_GetObjectItem(c, "reason"));
+  *issue = cJSON_GetStringValue(cJSON_GetObjectItem(c, "issue"));
+  return cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict"));
+}
+
+static void put_json_str(af_buf *b, const char *s) {
+  cJSON *j = cJSON_CreateString(s ? s : "");
+  char *t = cJSON_PrintUnformatted(j);
+  af_buf_puts(b, t);
+  cJSON_free(t);
+  cJSON_Delete(j);
+}
+
+static int by_key(const void *a, const void *b) { return strcmp((*(cJSON *const *)a)->string, (*(cJSON *const *)b)->string); }
+
+/* Writes the expectation file: one line per case, sorted by id. */
+static int expect_save(const expect *x, const char *path, const char *converter, af_err *err) {
+  int n = cJSON_GetArraySize(x->cases), k = 0;
+  cJSON **items = af_xcalloc((size_t)n + 1, sizeof(cJSON *));
+  for (cJSON *c = x->cases->child; c; c = c->next) items[k++] = c;
+  qsort(items, (size_t)n, sizeof(cJSON *), by_key);
+  af_buf b = {0};
+  af_buf_puts(&b, "{\n  \"format\": \"" EXPECT_FORMAT "\",\n  \"converter\": ");
+  put_json_str(&b, converter);
+  const char *note = cJSON_GetStringValue(cJSON_GetObjectItem(x->root, "note"));
+  af_buf_puts(&b, ",\n  \"note\": ");
+  put_json_str(&b, note ? note
+                        : "Expected verdict of every conformance case (aliasfuzz check). Written by --update-expect; "
+                          "reasons and issues are kept while a verdict stays the same. A missing case is expected to pass.");
+  af_buf_puts(&b, ",\n  \"cases\": {");
+  for (int i = 0; i < n; i++) {
+    af_buf_puts(&b, i ? ",\n    " : "\n    ");
+    put_json_str(&b, items[i]->string);
+    af_buf_puts(&b, ": ");
+    if (cJSON_IsString(items[i])) {
+      put_json_str(&b, items[i]->valuestring);
+    } else { /* {"verdict": V, "reason": R, ...} on one line */
+      af_buf_puts(&b, "{");
+      for (cJSON *f = items[i]->child; f; f = f->next) {
+        put_json_str(&b, f->string);
+        af_buf_puts(&b, ": ");
+        char *t = cJSON_PrintUnformatted(f);
+        af_buf_puts(&b, t);
+        cJSON_free(t);
+        if (f->next) af_buf_puts(&b, ", ");
+      }
+      af_buf_puts(&b, "}");
+    }
+  }
+  af_buf_puts(&b, n ? "\n  }\n}\n" : "}\n}\n");
+  free(items);
+  int rc = codec_write_atomic(path, b.s, b.len, err);
+  af_buf_free(&b);
+  return rc;
+}
+
+/* The expectation of one case after a run: keeps reason/issue when the verdict is unchanged. */
+static void expect_set(expect *x, const char *id, const char *verdict) {
+  cJSON *old = cJSON_GetObjectItem(x->cases, id);
+  const char *ov = !old ? NULL : cJSON_IsString(old) ? old->valuestring : cJSON_GetStringValue(cJSON_GetObjectItem(old, "verdict"));
+  if (ov && !strcmp(ov, verdict)) return;
+  cJSON_DeleteItemFromObject(x->cases, id);
+  cJSON_AddStringToObject(x->cases, id, verdict);
+}
+
+/* ---- the command ---- */
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void add_str_or_null(cJSON *o, const char *k, const char *v) {
+  if (v) cJSON_AddStringToObject(o, k, v);
+  else cJSON_AddNullToObject(o, k);
+}
+
+/* family, view, write, note, issue from the case's meta */
+static void meta_fields(const ir_program *p, cJSON *c) {
+  cJSON *m = p->meta ? cJSON_Parse(p->meta) : NULL;
+  static const char *const keys[] = {"family", "view", "write", "issue", NULL};
+  for (int k = 0; keys[k]; k++) {
+    const char *v = m ? cJSON_GetStringValue(cJSON_GetObjectItem(m, keys[k])) : NULL;
+    if (v) cJSON_AddStringToObject(c, keys[k], v);
+    else if (k == 0) cJSON_AddStringToObject(c, "family", "other");
+  }
+  cJSON_Delete(m);
+}
+
+static int parse_shard(const char *s, int *k, int *n) {
+  char extra;
+  return sscanf(s, "%d/%d%c", k, n, &extra) == 2 && *n >= 1 && *k >= 1 && *k <= *n ? 0 : -1;
+}
+
+int cmd_check(int argc, char **argv) {
+  const char *dir = NULL, *conv_name = NULL, *expect_path = NULL, *junit = NULL, *report_dir = NULL;
+  int shard_k = 1, shard_n = 1, update = 0, isolate = 0, quiet = 0;
+  double deadline = 30;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    int more = i + 1 < argc;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      fputs(usage_check, stdout);
+      return 0;
+    } else if (!strcmp(a, "--converter") && more) conv_name = argv[++i];
+    else if (!strcmp(a, "--expect") && more) expect_path = argv[++i];
+    else if (!strcmp(a, "--junit") && more) junit = argv[++i];
+    else if (!strcmp(a, "--report") && more) report_dir = argv[++i];
+    else if (!strcmp(a, "--shard") && more) {
+      if (parse_shard(argv[++i], &shard_k, &shard_n))
+        return cli_usage_error(usage_check, "check: --shard wants K/N with 1 <= K <= N, not %s", argv[i]);
+    } else if (!strcmp(a, "--update-expect")) update = 1;
+    else if (!strcmp(a, "--isolate")) isolate = 1;
+    else if (!strcmp(a, "--quiet")) quiet = 1;
+    else if (!strcmp(a, "--deadline") && more) deadline = atof(argv[++i]);
+    else if (a[0] == '-') return cli_usage_error(usage_check, "check: unknown option %s", a);
+    else if (!dir) dir = a;
+    else return cli_usage_error(usage_check, "check: more than one suite folder (%s)", a);
+  }
+  if (!dir) return cli_usage_error(usage_check, "check: no suite folder given%s", "");
+  if (!conv_name) return cli_usage_error(usage_check, "check: --converter is required%s", "");
+  const conv_converter *c = conv_find(conv_name);
+  if (!c) return cli_usage_error(usage_check, "check: unknown converter '%s' (see `aliasfuzz converters`)", conv_name);
+  const char *why = NULL;
+  if (!c->available(c, &why)) {
+    fprintf(stderr, "aliasfuzz: converter %s is not available here: %s\n", c->name, why ? why : "unknown reason");
+    return 2;
+  }
+  char default_expect[4096];
+  if (!expect_path) {
+    char *tmp = af_xstrdup(dir);
+    size_t l = strlen(tmp);
+    while (l > 1 && tmp[l - 1] == '/') tmp[--l] = 0;
+    snprintf(default_expect, sizeof default_expect, "%s/expectations/%s.json", dirname(tmp), c->name);
+    free(tmp);
+    expect_path = default_expect;
+  }
+  af_err err;
+  expect x;
+  if (expect_load(expect_path, update, &x, &err)) {
+    fprintf(stderr, "aliasfuzz: %s\n", err.msg);
+    cJSON_Delete(x.root);
+    return 2;
+  }
+
+  ccase *cs = NULL;
+  int ncs = 0;
+  collect(dir, &cs, &ncs, 0);
+  int rc = 0;
+  if (!ncs) {
+    fprintf(stderr, "aliasfuzz: %s: no case files (*.json)\n", dir);
+    rc = 2;
+    goto out;
+  }
+  qsort(cs, (size_t)ncs, sizeof(ccase), cmp_case);
+  for (int i = 1; i < ncs; i++)
+    if (!strcmp(cs[i].id, cs[i - 1].id)) {
+      fprintf(stderr, "aliasfuzz: case id %s is used twice: %s and %s\n", cs[i].id, cs[i - 1].file, cs[i].file);
+      rc = 2;
+      goto out;
+    }
+
+  cJSON *doc = cJSON_CreateObject(), *jcases = NULL;
+  cJSON_AddStringToObject(doc, "format", REPORT_CHECK_FORMAT);
+  cJSON_AddStringToObject(doc, "converter", c->name);
+  cJSON_AddStringToObject(doc, "converter_version", c->version(c));
+  cJSON_AddStringToObject(doc, "aliasfuzz", AF_VERSION);
+  cJSON_AddStringToObject(doc, "libtorch", at_version());
+  cJSON_AddStringToObject(doc, "suite", dir);
+  cJSON_AddStringToObject(doc, "expect", expect_path);
+  char shard[32];
+  snprintf(shard, sizeof shard, "%d/%d", shard_k, shard_n);
+  cJSON_AddStringToObject(doc, "shard", shard);
+  cJSON *summary = cJSON_AddObjectToObject(doc, "summary");
+  jcases = cJSON_AddArrayToObject(doc, "cases");
+  int counts[RC_STATUS_COUNT] = {0}, verdicts[V_COUNT] = {0}, ncases = 0;
+  oracle_opts oo = {0};
+  double t0 = now_s();
+  for (int i = 0; i < ncs; i++) {
+    if (i % shard_n != shard_k - 1) continue;
+    ir_program *p = NULL;
+    if (codec_read_file(cs[i].file, &p, &err)) {
+      fprintf(stderr, "aliasfuzz: %s\n", err.msg);
+      rc = 2;
+      continue;
+    }
+    cJSON *m = p->meta ? cJSON_Parse(p->meta) : NULL;
+    const char *mid = m ? cJSON_GetStringValue(cJSON_GetObjectItem(m, "id")) : NULL;
+    if (mid && strcmp(mid, cs[i].id) != 0) {
+      fprintf(stderr, "aliasfuzz: %s: meta.id is \"%s\" but a case's id is its file name (%s)\n", cs[i].file, mid, cs[i].id);
+      rc = 2;
+    }
+    cJSON_Delete(m);
+    judgement j;
+    double tc = now_s();
+    int jr = isolate ? judge_isolated(c, p, &oo, deadline, &j, &err) : judge_inprocess(c, p, &oo, &j, &err);
+    tc = now_s() - tc;
+    if (jr) {
+      /* the harness itself failed (inputs could not be built): report it as an error verdict */
+      j.verdict = V_ERROR;
+      j.detail = af_xstrdup(err.msg);
+    }
+    const char *got = oracle_verdict_name(j.verdict), *reason, *issue;
+    const char *exp = expect_get(&x, cs[i].id, &reason, &issue);
+    report_case_status st;
+    if (j.verdict == V_INVALID_PROGRAM) st = RC_REGRESSION;
+    else if (exp && !strcmp(exp, got)) st = j.verdict == V_PASS ? RC_PASS : RC_KNOWN;
+    else if (j.verdict == V_PASS) st = exp ? RC_NEWLY_PASSING : RC_PASS;
+    else st = RC_REGRESSION;
+    counts[st]++;
+    verdicts[j.verdict]++;
+    ncases++;
+    const char *detail1 = j.detail ? j.detail : "";
+    char line[600];
+    snprintf(line, sizeof line, "%s", detail1);
+    for (char *q = line; *q; q++)
+      if (*q == '\n') *q = ' ';
+    if (st == RC_REGRESSION)
+      printf("REGRESSION %s: expected %s, got %s%s%s\n", cs[i].id, exp ? exp : "pass (no expectation)", got, j.detail ? ": " : "",
+             line);
+    else if (st == RC_NEWLY_PASSING)
+      printf("NEWLY-PASSING %s: expected %s, now passes\n", cs[i].id, exp);
+    else if (!quiet && st == RC_KNOWN)
+      printf("known %s: %s%s%s\n", cs[i].id, got, reason ? " -- " : "", reason ? reason : "");
+    fflush(stdout);
+
+    cJSON *jc = cJSON_CreateObject();
+    cJSON_AddStringToObject(jc, "id", cs[i].id);
+    cJSON_AddStringToObject(jc, "file", cs[i].file);
+    meta_fields(p, jc);
+    cJSON_AddStringToObject(jc, "verdict", got);
+    add_str_or_null(jc, "expected", exp);
+    cJSON_AddStringToObject(jc, "status", report_case_status_name(st));
+    add_str_or_null(jc, "detail", j.detail);
+    add_str_or_null(jc, "reason", reason);
+    if (issue) cJSON_AddStringToObject(jc, "expect_issue", issue);
+    cJSON_AddNumberToObject(jc, "seconds", (double)(int64_t)(tc * 1e5) / 1e5);
+    if (j.verdict != V_PASS) {
+      char *src = emit_torchscript(p, "program");
+      cJSON_AddStringToObject(jc, "source", src);
+      free(src);
+    }
+    cJSON_AddItemToArray(jcases, jc);
+    if (update) expect_set(&x, cs[i].id, got);
+    judgement_clear(&j);
+    ir_program_free(p);
+  }
+  double secs = now_s() - t0;
+  cJSON_AddNumberToObject(doc, "seconds", (double)(int64_t)(secs * 1000) / 1000);
+  cJSON_AddNumberToObject(summary, "cases", ncases);
+  for (int s = 0; s < RC_STATUS_COUNT; s++) cJSON_AddNumberToObject(summary, report_case_status_name((report_case_status)s), counts[s]);
+  cJSON *jv = cJSON_AddObjectToObject(summary, "verdicts");
+  for (int v = 0; v < V_COUNT; v++)
+    if (verdicts[v]) cJSON_AddNumberToObject(jv, oracle_verdict_name((oracle_verdict)v), verdicts[v]);
+
+  /* expectations for cases that are gone (only meaningful over the whole suite) */
+  int stale = 0;
+  if (shard_n == 1) {
+    for (cJSON *e = x.cases->child, *next; e; e = next) {
+      next = e->next;
+      ccase key = {.id = e->string};
+      if (bsearch(&key, cs, (size_t)ncs, sizeof(ccase), cmp_case)) continue;
+      stale++;
+      if (update) cJSON_DeleteItemFromObject(x.cases, e->string);
+      else if (!quiet) printf("stale expectation %s: no such case in %s\n", e->string, dir);
+    }
+  }
+
+  char *text = cJSON_Print(doc);
+  if (junit && report_junit_write(junit, text, &err)) {
+    fprintf(stderr, "aliasfuzz: %s\n", err.msg);
+    rc = 2;
+  }
+  if (report_dir) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/check-%s.json", report_dir, c->name);
+    struct stat st;
+    if (stat(report_dir, &st) != 0 && mkdir(report_dir, 0777) != 0) {
+      fprintf(stderr, "aliasfuzz: cannot create %s\n", report_dir);
+      rc = 2;
+    } else if (codec_write_atomic(path, text, strlen(text), &err) || report_conformance_render(report_dir, &err)) {
+      fprintf(stderr, "aliasfuzz: %s\n", err.msg);
+      rc = 2;
+    }
+  }
+  cJSON_free(text);
+  cJSON_Delete(doc);
+
+  printf("check %s (%s) on %s%s%s: %d cases in %.1f s: %d pass, %d known failures, %d newly passing, %d regressions\n", c->name,
+         c->version(c), dir, shard_n > 1 ? " shard " : "", shard_n > 1 ? shard : "", ncases, secs, counts[RC_PASS],
+         counts[RC_KNOWN], counts[RC_NEWLY_PASSING], counts[RC_REGRESSION]);
+  if (update) {
+    if (expect_save(&x, expect_path, c->name, &err)) {
+      fprintf(stderr, "aliasfuzz: %s\n", err.msg);
+      rc = 2;
+    } else {
+      printf("wrote %s (%d cases%s)\n", expect_path, cJSON_GetArraySize(x.cases), stale ? ", stale entries removed" : "");
+    }
+  } else {
+    if (counts[RC_NEWLY_PASSING])
+      printf("%d newly passing: tighten %s with `aliasfuzz check %s --converter %s --update-expect`\n", counts[RC_NEWLY_PASSING],
+             expect_path, dir, c->name);
+    if (counts[RC_REGRESSION] && !rc) rc = 1;
+  }
+out:
+  for (int i = 0; i < ncs; i++) free(cs[i].id), free(cs[i].file);
+  free(cs);
+  cJSON_Delete(x.root);
+  return rc;
+}
+
+int cmd_report(int argc, char **argv) {
+  const char *dir = NULL, *table = NULL;
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      fputs(usage_report, stdout);
+      return 0;
+    } else if (!strcmp(argv[i], "--table") && i + 1 < argc) {
+      table = argv[++i];
+    } else if (argv[i][0] == '-') {
+      return cli_usage_error(usage_report, "report: unknown option %s", argv[i]);
+    } else if (!dir) {
+      dir = argv[i];
+    } else {
+      return cli_usage_error(usage_report, "report: more than one folder (%s)", argv[i]);
+    }
+  }
+  if (!dir) return cli_usage_error(usage_report, "report: no folder given%s", "");
+  af_err err;
+  if (table) {
+    char *t = report_conformance_table(dir, table, &err);
+    if (!t) {
+      fprintf(stderr, "aliasfuzz: %s\n", err.msg);
+      return 2;
+    }
+    fputs(t, stdout);
+    free(t);
+    return 0;
+  }
+  if (report_render(dir, &err)) {
+    fprintf(stderr, "aliasfuzz: %s\n", err.msg);
+    return 2;
+  }
+  printf("rendered %s/report.html\n", dir);
+  return 0;
+}

@@ -1,0 +1,408 @@
+/* test_check.c - the conformance suite (aliasfuzz suite), the pre-merge gate (aliasfuzz check),
+ * JUnit XML and the reports (aliasfuzz report). Real LibTorch, the real converters. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../harness/codec.h"
+#include "../harness/ops.h"
+#include "tap.h"
+
+/* Runs a shell command line; captures stdout+stderr into *out (new). Returns the exit status. */
+static int sh(const char *cmd, char **out) {
+  char full[8192];
+  snprintf(full, sizeof full, "%s 2>&1", cmd);
+  FILE *f = popen(full, "r");
+  af_buf b = {0};
+  char line[4096];
+  while (f && fgets(line, sizeof line, f)) af_buf_puts(&b, line);
+  int st = f ? pclose(f) : -1;
+  *out = b.s ? af_buf_take(&b) : af_xstrdup("");
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int af(const char *args, char **out) {
+  char cmd[8192];
+  snprintf(cmd, sizeof cmd, "%s/aliasfuzz %s", AF_BINARY_DIR, args);
+  return sh(cmd, out);
+}
+
+static char tmp[256];
+
+/* A fresh temporary folder under /tmp; its path in tmp. */
+static void fresh_tmp(void) {
+  snprintf(tmp, sizeof tmp, "/tmp/af_check_XXXXXX");
+  if (!mkdtemp(tmp)) tmp[0] = 0;
+}
+
+static void rm_tmp(void) {
+  char cmd[512], *o = NULL;
+  snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
+  sh(cmd, &o);
+  free(o);
+}
+
+static void write_file(const char *path, const char *text) {
+  af_err err;
+  codec_write_atomic(path, text, strlen(text), &err);
+}
+
+static char *read_file(const char *path) { return codec_slurp(path, NULL, NULL); }
+
+/* A small suite: three generated cases, the naive converter's expectations for them. */
+static void small_suite(void) {
+  fresh_tmp();
+  char cmd[2048], *o = NULL;
+  snprintf(cmd, sizeof cmd,
+           "mkdir -p %s/suite %s/expectations && cp corpus/conformance/mx-slice-add_-through.json "
+           "corpus/conformance/mx-select-fill_-input.json corpus/conformance/hand/hand-003-unsqueeze-inplace-then-use.json %s/suite/",
+           tmp, tmp, tmp);
+  sh(cmd, &o);
+  free(o);
+}
+
+TEST(the_committed_suite_is_what_the_generator_makes_from_the_op_table) {
+  char *o = NULL;
+  int rc = af("suite --check", &o);
+  CHECK(rc == 0, "exit %d: regenerate with `aliasfuzz suite`:\n%.3000s", rc, o);
+  free(o);
+}
+
+TEST(the_suite_has_500_cases_and_covers_every_view_op_and_every_write_op) {
+  DIR *d = opendir("corpus/conformance");
+  CHECK(d != NULL, "corpus/conformance");
+  if (!d) return;
+  int n = 0;
+  char seen[OPS_COUNT][3] = {{0}};
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (!strstr(e->d_name, ".json") || strncmp(e->d_name, "mx-", 3) != 0) {
+      n += strstr(e->d_name, ".json") != NULL;
+      continue;
+    }
+    n++;
+    /* mx-VIEW-WRITE-MODE.json: op names contain no '-' */
+    char name[256];
+    snprintf(name, sizeof name, "%s", e->d_name + 3);
+    char *w = strchr(name, '-'), *m = w ? strchr(w + 1, '-') : NULL;
+    if (!w || !m) continue;
+    *w++ = 0;
+    *m++ = 0;
+    int vo = ops_find(name), wo = ops_find(w), mode = !strncmp(m, "through", 7) ? 0 : !strncmp(m, "base", 4) ? 1 : 2;
+    if (vo >= 0) seen[vo][mode] = 1;
+    if (wo >= 0) seen[wo][mode] = 1;
+  }
+  closedir(d);
+  CHECK(n >= 500, "%d cases", n);
+  for (int op = 0; op < OPS_COUNT; op++) {
+    const ops_entry *x = ops_get(op);
+    int view = x->kind == OPS_VIEW || x->kind == OPS_GETITEM;
+    int write = x->kind == OPS_INPLACE || x->kind == OPS_SETITEM || x->kind == OPS_OUT;
+    if (!view && !write) continue;
+    /* every op appears written through a view and into the base after the view */
+    CHECK(seen[op][0] || seen[op][1], "op %s has no matrix case", x->name);
+  }
+}
+
+TEST(eager_accepts_every_case_and_script_passes_every_case) {
+  char *o = NULL;
+  int rc = af("run corpus/conformance/*.json corpus/conformance/hand/*.json --converter script", &o);
+  CHECK(rc == 0, "exit %d", rc);
+  CHECK(!strstr(o, "invalid-program"), "a case eager rejects");
+  free(o);
+}
+
+TEST(suite_check_names_an_edited_case_and_a_stray_generated_file) {
+  fresh_tmp();
+  char args[512], path[512], *o = NULL;
+  snprintf(args, sizeof args, "suite --out %s", tmp);
+  int rc = af(args, &o);
+  CHECK(rc == 0, "generate: %s", o);
+  free(o);
+  snprintf(path, sizeof path, "%s/mx-slice-add_-through.json", tmp);
+  char *t = read_file(path);
+  CHECK(t != NULL, "generated %s", path);
+  if (t) {
+    char *at = strstr(t, "\"clone\"");
+    if (at) memcpy(at, "\"alias\"", 7);
+    write_file(path, t);
+    free(t);
+  }
+  /* a file the generator wrote once but no longer generates */
+  snprintf(args, sizeof args, "cp %s/mx-slice-add_-through.json %s/mx-slice-retired_-through.json", tmp, tmp);
+  sh(args, &o);
+  free(o);
+  snprintf(args, sizeof args, "suite --out %s --check", tmp);
+  rc = af(args, &o);
+  CHECK(rc == 1, "exit %d", rc);
+  CHECK(strstr(o, "mx-slice-add_-through.json: differs"), "%.2000s", o);
+  CHECK(strstr(o, "mx-slice-retired_-through.json: no longer generated"), "%.2000s", o);
+  free(o);
+  /* regenerating repairs both */
+  snprintf(args, sizeof args, "suite --out %s", tmp);
+  af(args, &o);
+  free(o);
+  snprintf(args, sizeof args, "suite --out %s --check", tmp);
+  rc = af(args, &o);
+  CHECK(rc == 0, "after regenerating: exit %d %.2000s", rc, o);
+  free(o);
+  rm_tmp();
+}
+
+TEST(flipping_a_known_failure_to_pass_makes_check_exit_1_and_name_the_case) {
+  small_suite();
+  char args[1024], path[512], *o = NULL;
+  snprintf(path, sizeof path, "%s/expectations/naive.json", tmp);
+  /* the naive converter loses the write through the view: value-mismatch */
+  snprintf(args, sizeof args, "check %s/suite --converter naive --update-expect", tmp);
+  int rc = af(args, &o);
+  CHECK(rc == 0, "update: exit %d %s", rc, o);
+  free(o);
+  char *t = read_file(path);
+  CHECK(t && strstr(t, "\"mx-slice-add_-through\": \"value-mismatch\""), "%s", t ? t : "(none)");
+  snprintf(args, sizeof args, "check %s/suite --converter naive", tmp);
+  rc = af(args, &o);
+  CHECK(rc == 0, "unchanged: exit %d %s", rc, o);
+  free(o);
+  if (t) {
+    char *at = strstr(t, "\"mx-slice-add_-through\": \"value-mismatch\"");
+    if (at) {
+      at += strlen("\"mx-slice-add_-through\": ");
+      memmove(at + 6, at + 16, strlen(at + 16) + 1);
+      memcpy(at, "\"pass\"", 6);
+    }
+    write_file(path, t);
+    free(t);
+  }
+  rc = af(args, &o);
+  CHECK(rc == 1, "flipped: exit %d", rc);
+  CHECK(strstr(o, "REGRESSION mx-slice-add_-through: expected pass, got value-mismatch"), "%s", o);
+  free(o);
+  rm_tmp();
+}
+
+TEST(a_verdict_that_changes_class_is_a_regression_and_a_newly_passing_case_is_not) {
+  small_suite();
+  char args[1024], path[512], *o = NULL;
+  snprintf(path, sizeof path, "%s/expectations/script.json", tmp);
+  write_file(path, "{\"format\": \"aliasfuzz-expectations/1\", \"converter\": \"script\", \"cases\": {\n"
+                   "  \"mx-slice-add_-through\": {\"verdict\": \"value-mismatch\", \"reason\": \"was broken\"}\n}}\n");
+  snprintf(args, sizeof args, "check %s/suite --converter script", tmp);
+  int rc = af(args, &o);
+  CHECK(rc == 0, "newly passing only: exit %d %s", rc, o);
+  CHECK(strstr(o, "NEWLY-PASSING mx-slice-add_-through: expected value-mismatch"), "%s", o);
+  CHECK(strstr(o, "--update-expect"), "tells how to tighten: %s", o);
+  free(o);
+  snprintf(path, sizeof path, "%s/expectations/naive.json", tmp);
+  write_file(path, "{\"format\": \"aliasfuzz-expectations/1\", \"converter\": \"naive\", \"cases\": {\n"
+                   "  \"hand-003-unsqueeze-inplace-then-use\": \"value-mismatch\",\n"
+                   "  \"mx-select-fill_-input\": \"input-mutation-lost\",\n"
+                   "  \"mx-slice-add_-through\": \"value-mismatch\"\n}}\n");
+  snprintf(args, sizeof args, "check %s/suite --converter naive", tmp);
+  rc = af(args, &o);
+  CHECK(rc == 1, "class change: exit %d", rc);
+  CHECK(strstr(o, "REGRESSION hand-003-unsqueeze-inplace-then-use: expected value-mismatch, got shape-mismatch"), "%s", o);
+  free(o);
+  rm_tmp();
+}
+
+TEST(update_expect_keeps_the_reason_of_an_unchanged_verdict) {
+  small_suite();
+  char args[1024], path[512], *o = NULL;
+  snprintf(path, sizeof path, "%s/expectations/naive.json", tmp);
+  write_file(path, "{\"format\": \"aliasfuzz-expectations/1\", \"converter\": \"naive\", \"cases\": {\n"
+                   "  \"mx-slice-add_-through\": {\"verdict\": \"value-mismatch\", \"reason\": \"drops writes through views\", "
+                   "\"issue\": \"DESIGN.md\"},\n"
+                   "  \"hand-003-unsqueeze-inplace-then-use\": {\"verdict\": \"pass\", \"reason\": \"stale\"},\n"
+                   "  \"gone-case\": \"pass\"\n}}\n");
+  snprintf(args, sizeof args, "check %s/suite --converter naive --update-expect", tmp);
+  int rc = af(args, &o);
+  CHECK(rc == 0, "exit %d %s", rc, o);
+  free(o);
+  char *t = read_file(path);
+  CHECK(t && strstr(t, "\"mx-slice-add_-through\": {\"verdict\": \"value-mismatch\", \"reason\": \"drops writes through views\", "
+                       "\"issue\": \"DESIGN.md\"}"),
+        "%s", t ? t : "(none)");
+  CHECK(t && strstr(t, "\"hand-003-unsqueeze-inplace-then-use\": \"shape-mismatch\""), "%s", t ? t : "(none)");
+  CHECK(t && !strstr(t, "gone-case"), "stale entry removed: %s", t ? t : "(none)");
+  free(t);
+  rm_tmp();
+}
+
+TEST(junit_output_is_valid_xml_with_failures_and_skips) {
+  small_suite();
+  char args[2048], path[512], *o = NULL;
+  snprintf(path, sizeof path, "%s/expectations/naive.json", tmp);
+  write_file(path, "{\"format\": \"aliasfuzz-expectations/1\", \"cases\": {\"mx-slice-add_-through\": "
+                   "{\"verdict\": \"value-mismatch\", \"reason\": \"a <known> & quoted \\\"bug\\\"\"}}}");
+  snprintf(args, sizeof args, "check %s/suite --converter naive --junit %s/junit.xml", tmp, tmp);
+  int rc = af(args, &o);
+  CHECK(rc == 1, "two unexpected failures: exit %d %s", rc, o);
+  free(o);
+  /* parse it with Python's XML parser and check the counts */
+  snprintf(args, sizeof args,
+           "/usr/bin/python3 -c \"import xml.etree.ElementTree as E, sys; r = E.parse('%s/junit.xml').getroot(); "
+           "s = r.find('testsuite'); cs = s.findall('testcase'); "
+           "print(r.tag, s.get('name'), s.get('tests'), s.get('failures'), s.get('skipped'), len(cs), "
+           "sorted(c.get('name') for c in cs if c.find('failure') is not None), "
+           "[c.find('skipped').get('message') for c in cs if c.find('skipped') is not None])\"",
+           tmp);
+  rc = sh(args, &o);
+  CHECK(rc == 0, "python xml parse: %s", o);
+  CHECK(strstr(o, "testsuites conformance-naive 3 2 1 3 ['hand-003-unsqueeze-inplace-then-use', 'mx-select-fill_-input']"), "%s", o);
+  CHECK(strstr(o, "known value-mismatch: a <known> & quoted \"bug\""), "%s", o);
+  free(o);
+  rm_tmp();
+}
+
+TEST(shards_split_the_suite_without_overlap) {
+  char *o = NULL;
+  int total = 0;
+  for (int k = 1; k <= 3; k++) {
+    char args[256];
+    snprintf(args, sizeof args, "check corpus/conformance --converter naive --quiet --shard %d/3", k);
+    int rc = af(args, &o);
+    CHECK(rc == 0, "shard %d: exit %d %s", k, rc, o);
+    char *at = strstr(o, " cases in ");
+    while (at && at > o && at[-1] != ' ') at--;
+    total += at ? atoi(at) : 0;
+    free(o);
+  }
+  int rc = af("check corpus/conformance --converter naive --quiet", &o);
+  char *at = strstr(o, " cases in ");
+  while (at && at > o && at[-1] != ' ') at--;
+  CHECK(rc == 0 && at && atoi(at) == total, "whole suite %d vs shards %d", at ? atoi(at) : -1, total);
+  free(o);
+  rc = af("check corpus/conformance --converter naive --shard 4/3", &o);
+  CHECK(rc == 2, "bad shard: exit %d", rc);
+  free(o);
+}
+
+TEST(check_refuses_a_missing_expectation_file_and_duplicate_ids) {
+  small_suite();
+  char args[1024], *o = NULL;
+  snprintf(args, sizeof args, "check %s/suite --converter script", tmp);
+  int rc = af(args, &o);
+  CHECK(rc == 2 && strstr(o, "expectations/script.json: cannot read"), "exit %d %s", rc, o);
+  free(o);
+  snprintf(args, sizeof args, "mkdir -p %s/suite/sub && cp %s/suite/mx-slice-add_-through.json %s/suite/sub/", tmp, tmp, tmp);
+  sh(args, &o);
+  free(o);
+  snprintf(args, sizeof args, "check %s/suite --converter script --update-expect", tmp);
+  rc = af(args, &o);
+  CHECK(rc == 2 && strstr(o, "case id mx-slice-add_-through is used twice"), "exit %d %s", rc, o);
+  free(o);
+  rm_tmp();
+}
+
+/* The page must not load anything: no URL scheme, no src attribute, no stylesheet link. */
+static void no_external_references(const char *html) {
+  CHECK(!strstr(html, "http://") && !strstr(html, "https://"), "a URL in the page");
+  CHECK(!strstr(html, "src="), "a src attribute");
+  CHECK(!strstr(html, "<link"), "a link element");
+  CHECK(!strstr(html, "@import") && !strstr(html, "url("), "a CSS import or url()");
+  CHECK(!strstr(html, "<script"), "a script");
+}
+
+TEST(the_html_report_shows_the_matrix_and_loads_nothing_from_elsewhere) {
+  small_suite();
+  char args[1024], path[512], *o = NULL;
+  snprintf(args, sizeof args, "check %s/suite --converter naive --update-expect --report %s/rep", tmp, tmp);
+  int rc = af(args, &o);
+  CHECK(rc == 0, "exit %d %s", rc, o);
+  free(o);
+  snprintf(args, sizeof args, "check %s/suite --converter script --update-expect --report %s/rep", tmp, tmp);
+  rc = af(args, &o);
+  free(o);
+  snprintf(path, sizeof path, "%s/rep/report.html", tmp);
+  char *h = read_file(path);
+  CHECK(h != NULL, "no %s", path);
+  if (h) {
+    no_external_references(h);
+    CHECK(strstr(h, "<table class=\"mx\">"), "the matrix");
+    CHECK(strstr(h, "id=\"mx-naive\"") && strstr(h, "id=\"mx-script\""), "one matrix per converter");
+    CHECK(strstr(h, "title=\"mx-slice-add_-through: value-mismatch"), "a cell names its case and verdict");
+    CHECK(strstr(h, "def program("), "failing cases show their program");
+  }
+  snprintf(path, sizeof path, "%s/rep/conformance.md", tmp);
+  char *md = read_file(path);
+  CHECK(md && strstr(md, "| naive |") && strstr(md, "### Pass rate per suite family"), "%s", md ? md : "(none)");
+  /* aliasfuzz report re-renders the same page from the JSON */
+  snprintf(path, sizeof path, "%s/rep/report.html", tmp);
+  unlink(path);
+  snprintf(args, sizeof args, "report %s/rep", tmp);
+  rc = af(args, &o);
+  CHECK(rc == 0, "report: exit %d %s", rc, o);
+  free(o);
+  char *h2 = read_file(path);
+  CHECK(h && h2 && !strcmp(h, h2), "re-rendered page differs");
+  snprintf(args, sizeof args, "report %s/rep --table family", tmp);
+  rc = af(args, &o);
+  CHECK(rc == 0 && strstr(o, "| suite family | naive | script |"), "table: %s", o);
+  free(o);
+  free(h);
+  free(h2);
+  free(md);
+  rm_tmp();
+}
+
+TEST(a_campaign_folder_renders_with_a_rate_chart_and_links_to_repro_py) {
+  fresh_tmp();
+  char path[512], args[1024], *o = NULL;
+  snprintf(args, sizeof args, "mkdir -p %s/findings/value-mismatch-0123456789ab", tmp);
+  sh(args, &o);
+  free(o);
+  snprintf(path, sizeof path, "%s/report.json", tmp);
+  write_file(path, "{\"format\": \"aliasfuzz-campaign-report/1\", \"options\": {\"aliasfuzz\": \"0.1.0\", \"converter\": \"naive\", "
+                   "\"converter_version\": \"0.1.0\", \"seed\": 7, \"jobs\": 2}, \"programs\": 300, \"seconds\": 3, "
+                   "\"programs_per_second\": 100, \"verdicts\": {\"pass\": 290, \"value-mismatch\": 10}, \"findings\": []}");
+  snprintf(path, sizeof path, "%s/state.json", tmp);
+  write_file(path, "{\"format\": \"aliasfuzz-campaign-state/1\", \"seconds\": 3, \"jobs\": [], "
+                   "\"history\": [[1, 90], [2, 200], [3, 300]]}");
+  snprintf(path, sizeof path, "%s/findings/value-mismatch-0123456789ab/finding.json", tmp);
+  write_file(path, "{\"signature\": \"value-mismatch-0123456789ab\", \"verdict\": \"value-mismatch\", \"count\": 10, "
+                   "\"statements\": 2, \"detail\": \"output 0 (x): element 0 is 1, eager <2>\"}");
+  snprintf(args, sizeof args, "cp corpus/conformance/mx-slice-add_-through.json %s/findings/value-mismatch-0123456789ab/repro.json && "
+                              "echo 'print(1)' > %s/findings/value-mismatch-0123456789ab/repro.py", tmp, tmp);
+  sh(args, &o);
+  free(o);
+  snprintf(args, sizeof args, "report %s", tmp);
+  int rc = af(args, &o);
+  CHECK(rc == 0, "exit %d %s", rc, o);
+  free(o);
+  snprintf(path, sizeof path, "%s/report.html", tmp);
+  char *h = read_file(path);
+  CHECK(h != NULL, "no page");
+  if (h) {
+    no_external_references(h);
+    CHECK(strstr(h, "<svg") && strstr(h, "<polyline"), "rate chart");
+    CHECK(strstr(h, "href=\"findings/value-mismatch-0123456789ab/repro.py\""), "link to repro.py");
+    CHECK(strstr(h, "v = b[1:3:1]"), "the minimized program as TorchScript");
+    CHECK(strstr(h, "eager &lt;2&gt;"), "escaped detail");
+  }
+  free(h);
+  snprintf(path, sizeof path, "%s/report.md", tmp);
+  char *md = read_file(path);
+  CHECK(md && strstr(md, "value-mismatch-0123456789ab"), "report.md re-rendered with the finding: %s", md ? md : "(none)");
+  free(md);
+  rm_tmp();
+}
+
+int main(void) {
+  RUN(the_committed_suite_is_what_the_generator_makes_from_the_op_table);
+  RUN(the_suite_has_500_cases_and_covers_every_view_op_and_every_write_op);
+  RUN(eager_accepts_every_case_and_script_passes_every_case);
+  RUN(suite_check_names_an_edited_case_and_a_stray_generated_file);
+  RUN(flipping_a_known_failure_to_pass_makes_check_exit_1_and_name_the_case);
+  RUN(a_verdict_that_changes_class_is_a_regression_and_a_newly_passing_case_is_not);
+  RUN(update_expect_keeps_the_reason_of_an_unchanged_verdict);
+  RUN(junit_output_is_valid_xml_with_failures_and_skips);
+  RUN(shards_split_the_suite_without_overlap);
+  RUN(check_refuses_a_missing_expectation_file_and_duplicate_ids);
+  RUN(the_html_report_shows_the_matrix_and_loads_nothing_from_elsewhere);
+  RUN(a_campaign_folder_renders_with_a_rate_chart_and_links_to_repro_py);
+  return tap_done();
+}
