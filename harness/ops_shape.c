@@ -2197,8 +2197,12 @@ int ops_shape_sample(int op, int p, const ops_meta *m, int64_t storage, const op
     case OPS_transpose:
     case OPS_transpose_: {
       int64_t d0 = pick_dim(ch, r, 1), d1 = pick_dim(ch, r, 1);
-      if (r >= 2 && !D(OPS_DECIDE_EDGE))
-        while ((d0 < 0 ? d0 + r : d0) == (d1 < 0 ? d1 + r : d1)) d1 = pick_dim(ch, r, 1);
+      if (r >= 2 && !D(OPS_DECIDE_EDGE)) {
+        /* bounded: in byte mode, once the bytes run out pick_dim returns 0 forever (found by
+         * fuzz_ref: a 13-byte input hung the generator) */
+        for (int k = 0; k < 64 && (d0 < 0 ? d0 + r : d0) == (d1 < 0 ? d1 + r : d1); k++) d1 = pick_dim(ch, r, 1);
+        if ((d0 < 0 ? d0 + r : d0) == (d1 < 0 ? d1 + r : d1)) d1 = ((d0 < 0 ? d0 + r : d0) + 1) % r;
+      }
       args[1] = a_int(d0), args[2] = a_int(d1);
       return n;
     }
