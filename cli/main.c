@@ -27,6 +27,8 @@ static const char *usage_main =
     "  ops                 list the op table\n"
     "  emit FILE           print a program as TorchScript\n"
     "  fmt FILE...         rewrite program files in canonical form (--check: only report)\n"
+    "  fuzz --converter NAME [--time S | --iterations N] [--jobs J] [--out DIR]\n"
+    "                      a campaign: generate, judge, minimize and store findings, report\n"
     "  reduce FILE --converter NAME [--out DIR]\n"
     "                      minimize a failing program into a finding folder with repro.py\n"
     "  repro DIR           rerun a finding folder: does the bug still reproduce?\n"
@@ -272,6 +274,7 @@ static const struct {
     {"check", cmd_check},
     {"report", cmd_report},
     {"gen", cmd_gen},
+    {"fuzz", cmd_fuzz},
 };
 
 int main(int argc, char **argv) {

@@ -527,6 +527,7 @@ static void on_sigint(int sig) {
 int campaign_run(campaign_opts *o, campaign_summary *sum, af_err *err) {
   memset(sum, 0, sizeof *sum);
   stop_requested = 0;
+  double t0 = now_s();
   camp k = {o, conv_find(o->converter), NULL, NULL, {0}, 0, 0, 0};
   if (!k.c) return af_fail(err, "unknown converter '%s'", o->converter);
   const char *why = NULL;
@@ -557,7 +558,8 @@ int campaign_run(campaign_opts *o, campaign_summary *sum, af_err *err) {
   (void)old_pipe;
   for (int j = 0; j < o->jobs; j++)
     if ((rc = spawn(&k, j, err))) goto out_stop;
-  double t0 = now_s(), last_state = t0, last_progress = 0;
+  t0 = now_s();
+  double last_state = t0, last_progress = 0;
   for (;;) {
     double t = now_s();
     int alive = 0;

@@ -170,6 +170,12 @@ char *emit_repro_py(const ir_program *p, const repro_info *info) {
     py_str(&b, p->names[p->outputs[o]]);
   }
   af_buf_puts(&b, "]\n\n");
+  af_buf_puts(&b,
+              "# TorchScript exposes these ATen ops as Tensor methods, plain Python does not: give Python the\n"
+              "# same ATen ops under the same names so the program text means the same in both.\n"
+              "for _name in ('alias', 'fill', 'zero', 'copy'):\n"
+              "    if not hasattr(torch.Tensor, _name):\n"
+              "        setattr(torch.Tensor, _name, getattr(torch.ops.aten, _name))\n\n");
   if (info->convert_py) {
     af_buf_printf(&b, "# How %s converts and runs the program:\n", info->converter);
     af_buf_puts(&b, info->convert_py);

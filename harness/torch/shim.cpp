@@ -16,9 +16,20 @@
 
 static const at::ScalarType kTypes[AF_DTYPE_COUNT] = {at::kFloat, at::kDouble, at::kLong, at::kBool};
 
+// LibTorch's warnings (deprecated out= resizing and the like) are about programs eager accepts;
+// printed from every job they would drown the progress line. Set AF_TORCH_WARNINGS=1 to see them.
+namespace {
+struct QuietWarnings : c10::WarningHandler {
+  void process(const c10::SourceLocation &, const std::string &, const bool) override {}
+};
+}  // namespace
+
 extern "C" void at_init(void) {
   static std::once_flag once;
   std::call_once(once, [] {
+    static QuietWarnings quiet;
+    const char *w = std::getenv("AF_TORCH_WARNINGS");
+    if (!w || std::strcmp(w, "1") != 0) c10::Warning::set_warning_handler(&quiet);
     at::set_num_threads(1);
     try {
       at::set_num_interop_threads(1);
@@ -93,6 +104,7 @@ extern "C" void at_tensor_strides(const af_tensor *t, int64_t *strides) {
   for (int64_t d = 0; d < t->t.dim(); d++) strides[d] = t->t.stride(d);
 }
 extern "C" int64_t at_tensor_storage_offset(const af_tensor *t) { return t->t.storage_offset(); }
+extern "C" int at_tensor_same(const af_tensor *a, const af_tensor *b) { return a->t.is_same(b->t); }
 
 // Converts one C argument to the IValue the schema's type asks for.
 static c10::IValue to_ivalue(const at_arg &a, const c10::TypePtr &type, const std::string &argname) {
