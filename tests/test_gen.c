@@ -242,6 +242,24 @@ TEST(byte_mode_makes_valid_programs_from_any_bytes) {
   CHECK(invalid == 0, "%d byte-driven programs were invalid", invalid);
 }
 
+TEST(byte_mode_ends_on_short_and_degenerate_inputs) {
+  /* once the bytes run out every decision takes its default: no loop may wait for a different
+   * answer (fuzz_ref once hung the generator on a 13-byte input) */
+  uint8_t buf[64];
+  af_err err;
+  for (int pattern = 0; pattern < 4; pattern++)
+    for (size_t len = 0; len <= sizeof buf; len++) {
+      for (size_t i = 0; i < len; i++) buf[i] = pattern == 0 ? 0 : pattern == 1 ? 0xff : pattern == 2 ? (uint8_t)i : (uint8_t)(i % 2 ? 0x80 : 0x7f);
+      ir_program *p = NULL;
+      CHECK(!gen_program_from_bytes(&pol, buf, len, &p, &err), "%s", err.msg);
+      result r;
+      result_init(&r);
+      CHECK(p && !eager_run(p, &r, &err) && r.status == RESULT_OK, "pattern %d length %zu: %s", pattern, len, r.message ? r.message : "");
+      result_clear(&r);
+      ir_program_free(p);
+    }
+}
+
 TEST(one_byte_change_changes_the_program_a_little) {
   uint8_t buf[256];
   for (int i = 0; i < 256; i++) buf[i] = (uint8_t)(i * 37 + 11);
@@ -400,6 +418,7 @@ int main(void) {
   RUN(layout_model_matches_eager_strides_offsets_and_storage);
   RUN(script_converter_passes_generated_programs);
   RUN(byte_mode_makes_valid_programs_from_any_bytes);
+  RUN(byte_mode_ends_on_short_and_degenerate_inputs);
   RUN(one_byte_change_changes_the_program_a_little);
   RUN(policy_json_round_trips_and_rejects_unknown_fields);
   RUN(a_policy_without_views_makes_no_view_writes);
