@@ -247,6 +247,10 @@ TEST(byte_mode_ends_on_short_and_degenerate_inputs) {
    * answer (fuzz_ref once hung the generator on a 13-byte input) */
   uint8_t buf[64];
   af_err err;
+  static const uint8_t hang[] = {0xff, 0x0b, 0, 0, 0, 0, 0, 0, 0, 0x72, 0x65, 0xff, 0x5d}; /* the input fuzz_ref found */
+  ir_program *h = NULL;
+  CHECK(!gen_program_from_bytes(&pol, hang, sizeof hang, &h, &err), "%s", err.msg);
+  ir_program_free(h);
   for (int pattern = 0; pattern < 4; pattern++)
     for (size_t len = 0; len <= sizeof buf; len++) {
       for (size_t i = 0; i < len; i++) buf[i] = pattern == 0 ? 0 : pattern == 1 ? 0xff : pattern == 2 ? (uint8_t)i : (uint8_t)(i % 2 ? 0x80 : 0x7f);
