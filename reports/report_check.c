@@ -101,8 +101,10 @@ static void md_cell(af_buf *b, const char *s, size_t max) {
   if (s && *s) af_buf_puts(b, "…");
 }
 
+static int cmp_key(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
 /* Keys of one kind ("family", "view", "write") in report order: families in their fixed order,
- * ops in order of first appearance. new array of borrowed strings, NULL-terminated. */
+ * ops in alphabetical order. new array of borrowed strings, NULL-terminated. */
 static const char **keys_of(const cJSON *checks, const char *by) {
   int n = 0, cap = 16;
   const char **keys = af_xcalloc((size_t)cap, sizeof(char *));
@@ -127,6 +129,7 @@ static const char **keys_of(const cJSON *checks, const char *by) {
     keys[n++] = k;
   }
   keys[n] = NULL;
+  qsort(keys, (size_t)n, sizeof(char *), cmp_key);
   return keys;
 }
 

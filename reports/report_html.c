@@ -55,8 +55,8 @@ static const char *style =
     "table.mx th.v{font-weight:normal;padding:0 6px;text-align:right;white-space:nowrap;font-size:12px}\n"
     ".cell{display:flex;gap:1px;padding:2px}.sq{width:7px;height:16px;display:inline-block}\n"
     ".sw{display:inline-block;width:12px;height:12px;vertical-align:middle;margin:0 4px 0 10px;border:1px solid #d0d7de}\n"
-    ".bar{display:inline-block;height:10px;background:#2da44e;vertical-align:middle}\n"
-    ".barbg{display:inline-block;width:120px;height:10px;background:#eaeef2;vertical-align:middle;margin-right:6px}\n"
+    ".bar{display:block;height:10px;background:#2da44e}\n"
+    ".barbg{display:inline-block;width:120px;height:10px;background:#eaeef2;vertical-align:middle;margin-right:6px;text-align:left}\n"
     "pre{background:#f6f8fa;border:1px solid #d0d7de;padding:8px;font-size:12px;overflow-x:auto;margin:4px 0 12px}\n"
     "details{margin:6px 0}summary{cursor:pointer}.reg{color:#cf222e;font-weight:bold}.ok{color:#1a7f37;font-weight:bold}\n"
     "code{font-size:12px;background:#f6f8fa;padding:1px 4px;border-radius:4px}\n"
@@ -174,6 +174,8 @@ static void matrix(af_buf *b, const cJSON *checks, const cJSON *doc) {
                  "the view was made, and into an input through its view. Hover a square for the case id and the verdict.</p>\n");
 }
 
+static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
 static void rate_html(af_buf *b, const cJSON *checks, const char *key) {
   af_buf_printf(b, "<table>\n<tr><th>%s</th>", !strcmp(key, "family") ? "suite family" : key);
   const cJSON *doc;
@@ -195,6 +197,7 @@ static void rate_html(af_buf *b, const cJSON *checks, const char *key) {
       for (int i = 0; i < nk && !seen; i++) seen = !strcmp(keys[i], v);
       if (!seen && nk < 256) keys[nk++] = v;
     }
+    qsort(keys, (size_t)nk, sizeof(char *), cmp_str);
   }
   for (int k = 0; k < nk; k++) {
     af_buf tr = {0};
@@ -213,7 +216,7 @@ static void rate_html(af_buf *b, const cJSON *checks, const char *key) {
       }
       any |= total > 0;
       if (total)
-        af_buf_printf(&tr, "<td class=\"n\"><span class=\"barbg\"><span class=\"bar\" style=\"width:%dpx\"></span></span>%.0f%% (%d/%d)</td>",
+        af_buf_printf(&tr, "<td><span class=\"barbg\"><span class=\"bar\" style=\"width:%dpx\"></span></span>%.0f%% (%d/%d)</td>",
                       120 * pass / total, 100.0 * pass / total, pass, total);
       else af_buf_puts(&tr, "<td class=\"n\">-</td>");
     }
