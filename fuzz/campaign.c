@@ -17,6 +17,7 @@
 
 #include "../harness/codec.h"
 #include "../harness/converters/conv.h"
+#include "../oracle/signature.h"
 #include "../reports/report.h"
 #include "findings.h"
 #include "judge.h"
@@ -122,9 +123,18 @@ static void stamp_meta(ir_program *p, const campaign_opts *o, int64_t it, uint64
   af_buf_free(&b);
 }
 
+/* Whether a verdict's signature is known before minimizing (it is its error class). */
+static int sig_before_reduce(oracle_verdict v) {
+  return v == V_ERROR || v == V_UNSUPPORTED || v == V_CRASH || v == V_INVALID_PROGRAM || v == V_TIMEOUT;
+}
+
 static void job_main(const campaign_opts *o, const conv_converter *c, int job, int64_t start, int fd) {
   oracle_opts oo = {o->fail_on_residual};
   char line[128];
+  /* Signatures this job already reported whose identity does not depend on the minimized
+   * program: later hits are counted without minimizing again. */
+  uint64_t seen[1024];
+  int nseen = 0;
   for (int64_t it = start; (o->iterations == 0 || it < o->iterations) && !stop_requested; it += o->jobs) {
     int n = snprintf(line, sizeof line, "B %lld\n", (long long)it);
     send_line(fd, line, (size_t)n);
@@ -145,7 +155,16 @@ static void job_main(const campaign_opts *o, const conv_converter *c, int job, i
     if (j.verdict != V_PASS && p) {
       ir_program *min = NULL;
       reduce_stats rs = {0};
-      if (!o->no_reduce) {
+      int known = 0;
+      if (sig_before_reduce(j.verdict)) {
+        char *text, id[64];
+        sig_make(c->name, j.verdict, p, j.detail, &text, id);
+        uint64_t h = sig_fnv1a(text, strlen(text), 0);
+        free(text);
+        for (int q = 0; q < nseen; q++) known |= seen[q] == h;
+        if (!known && nseen < 1024) seen[nseen++] = h;
+      }
+      if (!o->no_reduce && !known) {
         pred_ctx x = {c, &oo, j.verdict, j.detail};
         reduce_program(p, same_bug_pred, &x, o->max_reduce_tests, &min, &rs);
       } else {

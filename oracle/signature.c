@@ -29,15 +29,37 @@ char *sig_pattern(const ir_program *p) {
   return af_buf_take(&b);
 }
 
+const char *sig_key_line(const char *msg) {
+  if (!msg) return "";
+  const char *best = msg;
+  for (const char *line = msg; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+    const char *c = line;
+    while ((*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || *c == '.' || *c == '_') c++;
+    if (c > line + 5 && strncmp(c - 5, "Error: ", 7) == 0) best = line; /* "RuntimeError: ..." */
+  }
+  return best;
+}
+
 char *sig_error_class(const char *msg) {
   af_buf b = {0};
   int quote = 0, n = 0;
-  for (const char *c = msg ? msg : ""; *c && *c != '\n' && n < 160; c++, n++) {
+  for (const char *c = sig_key_line(msg); *c && *c != '\n' && n < 160; c++, n++) {
     if (*c == '\'' || *c == '"') {
       if (!quote) af_buf_puts(&b, "'…'");
       quote = !quote;
     } else if (quote) {
       continue;
+    } else if (*c == '[' || *c == '(') { /* sizes, strides, dims: their length varies too */
+      char close = *c == '[' ? ']' : ')';
+      const char *e = strchr(c, close);
+      const char *nl = strchr(c, '\n');
+      if (e && (!nl || e < nl) && e - c < 80) {
+        af_buf_printf(&b, "%c…%c", *c, close);
+        n += (int)(e - c);
+        c = e;
+      } else {
+        af_buf_printf(&b, "%c", *c);
+      }
     } else if (isdigit((unsigned char)*c)) {
       if (b.len == 0 || b.s[b.len - 1] != '#') af_buf_puts(&b, "#");
     } else {

@@ -12,7 +12,10 @@
 
 /* "unsqueeze_@in mul"; new, free with free(). */
 char *sig_pattern(const ir_program *p);
-/* First line of msg with digits -> '#', quoted text -> '…', at most 160 chars; new. */
+/* The line of an error message that says what went wrong: the last "SomethingError: ..." line
+ * (TorchScript and Python put the context first), else the first line. Borrowed from msg. */
+const char *sig_key_line(const char *msg);
+/* Key line of msg with digits -> '#', quoted text -> '…', at most 160 chars; new. */
 char *sig_error_class(const char *msg);
 /* Fills text (new) with "converter|verdict|class" and id (a folder name:
  * "<verdict>-<16 hex digits>"). */

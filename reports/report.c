@@ -9,6 +9,7 @@
 
 #include "../harness/codec.h"
 #include "../oracle/oracle.h"
+#include "../oracle/signature.h"
 
 static int by_count(const void *a, const void *b) {
   const cJSON *x = *(const cJSON *const *)a, *y = *(const cJSON *const *)b;
@@ -105,7 +106,7 @@ int report_write_campaign(const char *dir, const report_campaign_figures *fig, a
                     first && cJSON_GetStringValue(cJSON_GetObjectItem(first, "seed"))
                         ? cJSON_GetStringValue(cJSON_GetObjectItem(first, "seed"))
                         : "-");
-      md_cell(&b, cJSON_GetStringValue(cJSON_GetObjectItem(f, "detail")), 120);
+      md_cell(&b, sig_key_line(cJSON_GetStringValue(cJSON_GetObjectItem(f, "detail"))), 120);
       af_buf_puts(&b, " |\n");
     }
   }

@@ -55,7 +55,7 @@ static int run_cli(const char *args) {
 TEST(a_naive_campaign_finds_the_shape_and_the_view_write_bugs_minimized_with_failing_reproducers) {
   char *d = tmpdir();
   char args[1024];
-  snprintf(args, sizeof args, "fuzz --converter naive --seed 7 --iterations 300 --jobs 2 --out %s --quiet", d);
+  snprintf(args, sizeof args, "fuzz --converter naive --seed 7 --iterations 120 --jobs 2 --out %s --quiet", d);
   CHECK(run_cli(args) == 1, "exit 1 (findings)");
   char path[1024];
   snprintf(path, sizeof path, "%s/findings", d);
@@ -96,19 +96,19 @@ TEST(a_naive_campaign_finds_the_shape_and_the_view_write_bugs_minimized_with_fai
 TEST(a_campaign_killed_with_sigkill_resumes_without_losing_or_duplicating_findings) {
   char *ref = tmpdir(), *d = tmpdir();
   char args[1024];
-  snprintf(args, sizeof args, "fuzz --converter naive --seed 3 --iterations 400 --jobs 2 --out %s --quiet", ref);
+  snprintf(args, sizeof args, "fuzz --converter naive --seed 3 --iterations 150 --jobs 2 --out %s --quiet", ref);
   run_cli(args);
   char *want = finding_counts(ref);
   CHECK(strlen(want) > 0, "the reference campaign found something");
 
-  snprintf(args, sizeof args, "fuzz --converter naive --seed 3 --iterations 400 --jobs 2 --out %s --quiet", d);
+  snprintf(args, sizeof args, "fuzz --converter naive --seed 3 --iterations 150 --jobs 2 --out %s --quiet", d);
   pid_t pid = fork();
   if (pid == 0) {
     char cmd[1200];
     snprintf(cmd, sizeof cmd, "%s/aliasfuzz", AF_BINARY_DIR);
     freopen("/dev/null", "w", stdout);
     freopen("/dev/null", "w", stderr);
-    execl(cmd, cmd, "fuzz", "--converter", "naive", "--seed", "3", "--iterations", "400", "--jobs", "2", "--out", d,
+    execl(cmd, cmd, "fuzz", "--converter", "naive", "--seed", "3", "--iterations", "150", "--jobs", "2", "--out", d,
           "--quiet", (char *)NULL);
     _exit(127);
   }
@@ -163,7 +163,7 @@ TEST(a_converter_that_crashes_gives_one_crash_finding_and_the_campaign_goes_on) 
   campaign_opts o = {0};
   o.converter = "crashy";
   o.seed = 5;
-  o.iterations = 150;
+  o.iterations = 80;
   o.jobs = 2;
   o.out = d;
   o.max_reduce_tests = 40;
@@ -172,7 +172,7 @@ TEST(a_converter_that_crashes_gives_one_crash_finding_and_the_campaign_goes_on) 
   campaign_summary s;
   af_err err;
   CHECK(campaign_run(&o, &s, &err) == 0, "%s", err.msg);
-  CHECK(s.programs == 150, "all 150 programs were run (got %lld)", (long long)s.programs);
+  CHECK(s.programs == 80, "all 80 programs were run (got %lld)", (long long)s.programs);
   CHECK(s.verdicts[V_CRASH] >= 1, "some programs crashed the converter");
   CHECK(s.verdicts[V_PASS] >= 1, "the others still ran");
   CHECK(s.findings == 1, "one distinct finding (converter-crash), got %d", s.findings);
