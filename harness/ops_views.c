@@ -66,6 +66,10 @@ ops_wb_kind ops_view_wb(int op) {
   }
 }
 
+int ops_write_is_uniform(int twin) { return twin == OPS_fill || twin == OPS_zero; }
+
+int ops_layout_arg(int op) { return op == OPS_as_strided_scatter ? 0 : -1; }
+
 int ops_view_is_reshape(int op) {
   switch (op) {
     case OPS_view:

@@ -58,6 +58,16 @@ int ops_view_inverse(int op, const ir_arg *vargs, int prank, const int64_t *psha
  * functionalizer can leave it out of a view chain. */
 int ops_view_is_identity(int op, const ir_arg *vargs, int prank, const int64_t *pshape, int vrank, const int64_t *vshape);
 
+/* True for functional twins that give every element of their result the same value, whatever
+ * its position (fill, zero): writing them through a view whose elements repeat (an expanded
+ * view) is well defined, since every copy of an element receives the same value. */
+int ops_write_is_uniform(int twin);
+
+/* For functional ops whose result depends on the strides of an argument, not only on its
+ * values (as_strided_scatter: it clones arg 0 and addresses the clone's memory): that argument's
+ * index; -1 for other ops. */
+int ops_layout_arg(int op);
+
 /* True for views that only regroup the elements in row-major order (view, reshape, flatten,
  * unflatten, squeeze, unsqueeze, view_as): a run of them is undone by one reshape. */
 int ops_view_is_reshape(int op);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../fuzz/gen.h"
 #include "../harness/codec.h"
 #include "../harness/converters/conv.h"
 #include "../harness/converters/ref.h"
@@ -216,6 +217,30 @@ TEST(ref_passes_edge_cases_beyond_the_corpus) {
   }
 }
 
+/* AF_REF_SEEDS=N runs N generated programs (seeds 1..N) instead of the CI default. */
+TEST(ref_passes_generated_programs) {
+  gen_policy pol;
+  gen_policy_default(&pol);
+  long n = getenv("AF_REF_SEEDS") ? atol(getenv("AF_REF_SEEDS")) : 3000, bad = 0, ran = 0;
+  for (long seed = 1; seed <= n; seed++) {
+    ir_program *p = NULL;
+    af_err err;
+    if (gen_program(&pol, (uint64_t)seed, &p, &err)) {
+      CHECK(0, "seed %ld: %s", seed, err.msg);
+      continue;
+    }
+    char *detail = NULL;
+    oracle_verdict v = judge_program("ref", p, &detail);
+    ran++;
+    if (v != V_PASS && bad++ < 10)
+      CHECK(0, "seed %ld: %s: %s (aliasfuzz gen --seed %ld reproduces it)", seed, oracle_verdict_name(v),
+            detail ? detail : "", seed);
+    free(detail);
+    ir_program_free(p);
+  }
+  CHECK(bad == 0, "%ld of %ld generated programs did not pass", bad, ran);
+}
+
 TEST(naive_is_listed_as_deliberately_wrong) {
   const conv_converter *c = conv_find("naive");
   CHECK(c && c->deliberately_wrong, "naive must say it is wrong on purpose");
@@ -287,6 +312,7 @@ int main(void) {
   RUN(ref_output_is_functional_and_matches_the_golden_files);
   RUN(ref_returns_a_mutated_input_as_an_extra_output);
   RUN(ref_passes_edge_cases_beyond_the_corpus);
+  RUN(ref_passes_generated_programs);
   RUN(naive_is_listed_as_deliberately_wrong);
   RUN(naive_fails_the_unsqueeze_case_with_shape_mismatch);
   RUN(naive_fails_the_view_of_view_write_with_value_mismatch);

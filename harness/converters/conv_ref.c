@@ -316,14 +316,13 @@ static void obj_shape(const rf *c, int o, int *rank, int64_t *shape) {
 
 /* ---------------------------------------------------------------- the storage in memory order */
 
-/* Eager's layout of a storage's root: perm orders its dims by decreasing stride, so that
- * root.permute(perm) is contiguous in memory. -1 (declined) when the root is not dense with
- * offset 0, which as_strided on it would need. */
-static int storage_layout(rf *c, int s, int *rank, int64_t *perm, int *identity, af_err *err) {
-  const af_tensor *t = c->sto[s].eager;
+/* Eager's memory order of t: perm orders its dims by decreasing stride, so that t.permute(perm)
+ * is contiguous when t is dense. Returns whether t is dense (no gap, no repeat); *identity when
+ * perm is the identity. */
+static int dense_order(const af_tensor *t, int *rank, int64_t *perm, int *identity) {
   int64_t shape[RF_RANK], stride[RF_RANK];
   shape_of(t, rank, shape);
-  if (*rank > RF_RANK) return decline(c, err, "%s", "as_strided on a storage of too high a rank");
+  if (*rank > RF_RANK) return 0;
   at_tensor_strides(t, stride);
   for (int d = 0; d < *rank; d++) perm[d] = d;
   for (int i = 1; i < *rank; i++) /* stable insertion sort by decreasing stride */
@@ -333,16 +332,81 @@ static int storage_layout(rf *c, int s, int *rank, int64_t *perm, int *identity,
       perm[j - 1] = x;
     }
   int64_t expect = 1;
+  int dense = 1;
   *identity = 1;
   for (int k = *rank - 1; k >= 0; k--) {
     if (perm[k] != k) *identity = 0;
-    if (shape[perm[k]] != 1 && stride[perm[k]] != expect)
-      return decline(c, err, "%s", "as_strided or unfold write into a storage whose root is not dense");
+    if (shape[perm[k]] != 1 && stride[perm[k]] != expect) dense = 0;
     expect *= shape[perm[k]];
   }
+  return dense;
+}
+
+/* Eager's layout of a storage's root (see dense_order). Declined when the root is not dense with
+ * offset 0, which as_strided on it would need. */
+static int storage_layout(rf *c, int s, int *rank, int64_t *perm, int *identity, af_err *err) {
+  const af_tensor *t = c->sto[s].eager;
+  if (!dense_order(t, rank, perm, identity))
+    return decline(c, err, "%s", "as_strided or strided write into a storage whose root is not dense");
   if (at_tensor_storage_offset(t) != 0)
-    return decline(c, err, "%s", "as_strided or unfold write into a storage whose root has an offset");
+    return decline(c, err, "%s", "as_strided or strided write into a storage whose root has an offset");
   return 0;
+}
+
+/* The dim order (outermost first) of eager's clone of t: clone keeps the strides of a dense
+ * tensor and otherwise lays it out densely in the order of its strides (ATen's
+ * infer_dense_strides, whose comparison is reproduced here: zero strides are ambiguous, equal
+ * strides put the larger dim outside). */
+static void clone_order(const af_tensor *t, int *rank, int64_t *perm, int *identity) {
+  int64_t shape[RF_RANK], stride[RF_RANK], inner[RF_RANK]; /* inner: innermost first */
+  shape_of(t, rank, shape);
+  at_tensor_strides(t, stride);
+  int n = *rank;
+  for (int i = 0; i < n; i++) inner[i] = n - 1 - i;
+  for (int i = 1; i < n; i++) {
+    int d1 = i;
+    for (int d0 = i - 1; d0 >= 0; d0--) {
+      int64_t s0 = stride[inner[d0]], s1 = stride[inner[d1]];
+      int cmp = 0;
+      if (s0 != 0 && s1 != 0) cmp = s0 < s1 ? -1 : s0 > s1 ? 1 : shape[inner[d0]] > shape[inner[d1]] ? 1 : 0;
+      if (cmp > 0) {
+        int64_t x = inner[d0];
+        inner[d0] = inner[d1];
+        inner[d1] = x;
+        d1 = d0;
+      } else if (cmp < 0) {
+        break;
+      }
+    }
+  }
+  *identity = 1;
+  for (int k = 0; k < n; k++) {
+    perm[k] = inner[n - 1 - k];
+    if (perm[k] != k) *identity = 0;
+  }
+}
+
+/* Value v laid out in memory the way eager's clone of t is, for ops that address memory
+ * (ops_layout_arg): permute to that order, make contiguous, permute back. */
+static int with_layout(rf *c, int v, const af_tensor *t, const char *hint) {
+  int rank, identity;
+  int64_t perm[RF_RANK], inv[RF_RANK];
+  if (at_tensor_rank(t) > RF_RANK) return v;
+  clone_order(t, &rank, perm, &identity);
+  if (!identity) {
+    ir_arg pa[2] = {a_val(v), a_ints(rank, perm)};
+    v = emit(c, OPS_permute, 2, pa, hint, -1);
+    ir_arg_free(&pa[1]);
+  }
+  ir_arg a1[1] = {a_val(v)};
+  v = emit(c, OPS_contiguous, 1, a1, hint, -1);
+  if (!identity) {
+    for (int d = 0; d < rank; d++) inv[perm[d]] = d;
+    ir_arg pa[2] = {a_val(v), a_ints(rank, inv)};
+    v = emit(c, OPS_permute, 2, pa, hint, -1);
+    ir_arg_free(&pa[1]);
+  }
+  return v;
 }
 
 /* The storage's contents as eager lays them out: a fresh contiguous tensor, offset 0, whose
@@ -496,18 +560,19 @@ static int eager_view(rf *c, int s, const rf_chain *ch, af_tensor **out, af_err 
 }
 
 /* Writes u, the new value of chain ch's view, into storage s (see 3. above). */
-static int write_back(rf *c, int s, const rf_chain *ch, int u, const char *hint, af_err *err) {
+static int write_back(rf *c, int s, const rf_chain *ch, int u, int uniform, const char *hint, af_err *err) {
   int n = ch->n, rc = 0, cur = u, safe = 1, strided = 0;
   int *newv = af_xcalloc((size_t)n + 1, sizeof(int));
   for (int j = 0; j < n; j++) {
     ops_wb_kind wb = ops_view_wb(ch->s[j].call.op);
-    if (wb == OPS_WB_STRIDED) strided = 1;
+    int broadcast = ch->s[j].call.op == OPS_expand && !ops_view_is_identity(OPS_expand, ch->s[j].call.args, ch->s[j].prank,
+                                                                              ch->s[j].pshape, ch->s[j].vrank, ch->s[j].vshape);
+    /* steps after a broadcasting expand see its repeated elements as distinct: a scatter into
+     * one of them would be undone by the others, so such chains go through the storage */
+    if (wb == OPS_WB_STRIDED || wb == OPS_WB_STORAGE || broadcast) strided = 1;
     /* the memo may keep the written value only where each element of the view is its own
      * element of the storage */
-    if (wb == OPS_WB_STORAGE || wb == OPS_WB_STRIDED ||
-        (ch->s[j].call.op == OPS_expand && !ops_view_is_identity(OPS_expand, ch->s[j].call.args, ch->s[j].prank,
-                                                                  ch->s[j].pshape, ch->s[j].vrank, ch->s[j].vshape)))
-      safe = 0;
+    if (wb == OPS_WB_STORAGE || wb == OPS_WB_STRIDED || broadcast) safe = 0;
   }
   newv[n] = u;
   if (strided) { /* no inverse step by step: one strided scatter with eager's strides */
@@ -520,6 +585,22 @@ static int write_back(rf *c, int s, const rf_chain *ch, int u, const char *hint,
     int64_t sz[RF_RANK], sd[RF_RANK];
     at_tensor_shape(ev, sz);
     at_tensor_strides(ev, sd);
+    /* a broadcast dim (stride 0) holds one element many times: which copy eager writes last
+     * decides, unless every copy gets the same value (fill, zero); then keep index 0 */
+    for (int d = 0; d < r; d++)
+      if (sd[d] == 0 && sz[d] > 1 && !uniform) {
+        at_tensor_free(ev);
+        rc = decline(c, err, "%s",
+                     "a write into a view whose elements repeat (an expanded view, or as_strided with a zero stride): "
+                     "eager's result depends on which copy it writes last");
+        goto out;
+      }
+    for (int d = 0; d < r; d++)
+      if (sd[d] == 0 && sz[d] > 1) {
+        ir_arg a[5] = {a_val(u), a_int(d), a_int(0), a_int(1), a_int(1)};
+        u = emit(c, OPS_slice, 5, a, "tmp", -1);
+        sz[d] = 1;
+      }
     ir_arg size = a_ints(r, sz), stride = a_ints(r, sd), off = a_int(at_tensor_storage_offset(ev));
     at_tensor_free(ev);
     cur = storage_scatter(c, s, u, &size, &stride, &off, chain_name(c, s, ch, 0, "tmp"), err);
@@ -697,6 +778,13 @@ static int do_fresh(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *
     args_free(st->nargs, q);
     return -1;
   }
+  int la = ops_layout_arg(st->op);
+  if (la >= 0) { /* the op addresses memory: give it eager's layout, unless it is an untouched input */
+    const rf_object *ob = &c->objs[c->obj[st->args[la].value]];
+    const rf_storage *so = &c->sto[ob->storage];
+    if (!(so->input >= 0 && !so->written && ob->chain.n == 0))
+      q[la].value = with_layout(c, q[la].value, values[st->args[la].value], c->p->names[st->args[la].value]);
+  }
   int v = emit(c, st->op, st->nargs, q, c->p->names[st->out], st->out);
   args_free(st->nargs, q);
   int s = new_storage(c, v, values[st->out], -1, err);
@@ -779,7 +867,8 @@ static int do_inplace(rf *c, const ir_stmt *st, af_tensor *const *values, af_err
   const char *name = chain_name(c, c->objs[o].storage, &c->objs[o].chain, c->objs[o].chain.n, obj_hint(c, o));
   int u = emit_twin(c, ops_twin(st->op), t, st->nargs, st->args, values[x], values, name, err);
   if (u < 0) return -1;
-  if (write_back(c, c->objs[o].storage, &c->objs[o].chain, u, obj_hint(c, o), err)) return -1;
+  if (write_back(c, c->objs[o].storage, &c->objs[o].chain, u, ops_write_is_uniform(ops_twin(st->op)), obj_hint(c, o), err))
+    return -1;
   if (st->out >= 0) c->obj[st->out] = o;
   return 0;
 }
@@ -879,7 +968,7 @@ static int do_setitem(rf *c, const ir_stmt *st, af_tensor *const *values, af_err
     ir_arg_free(&list);
   }
   if (u < 0) goto out;
-  rc = write_back(c, s, &ch, u, hint, err);
+  rc = write_back(c, s, &ch, u, !ntensors && aug < 0 && val->kind != IR_ARG_VALUE, hint, err);
 out:
   at_tensor_free(like);
   chain_free(&ch);
@@ -915,7 +1004,7 @@ static int do_out(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *er
     ir_arg cp[2] = {a_val(t), a_val(u)};
     u = emit(c, OPS_copy, 2, cp, hint, -1);
   }
-  if (write_back(c, c->objs[o].storage, &c->objs[o].chain, u, hint, err)) return -1;
+  if (write_back(c, c->objs[o].storage, &c->objs[o].chain, u, 0, hint, err)) return -1;
   if (st->out >= 0) c->obj[st->out] = o;
   return 0;
 }
@@ -968,12 +1057,25 @@ static int do_alias(rf *c, const ir_stmt *st, int arg, af_tensor *const *values,
   return 0;
 }
 
+/* The p value among st's tensor arguments that eager's result is (the same TensorImpl), or -1. */
+static int same_arg(const ir_stmt *st, af_tensor *const *values) {
+  for (int a = 0; a < st->nargs; a++)
+    if (st->args[a].kind == IR_ARG_VALUE && at_tensor_same(values[st->out], values[st->args[a].value]))
+      return st->args[a].value;
+  return -1;
+}
+
 /* The eager hook: statement s has just run in the dry run; translate it. */
 static int rf_stmt(void *ctx, int s, af_tensor *const *values, af_err *err) {
   rf *c = ctx;
   const ir_stmt *st = &c->p->stmts[s];
   const ops_entry *oe = ops_get(st->op);
   int rc;
+  if (st->out >= 0 && !ops_mutates(st->op) && same_arg(st, values) >= 0) {
+    /* the op returned its argument itself: one more name of the same object */
+    c->obj[st->out] = c->obj[same_arg(st, values)];
+    return 0;
+  }
   switch (oe->kind) {
     case OPS_VIEW:
       if ((oe->flags & OPF_MAYBE_VIEW) && !at_tensor_shares_storage(values[st->out], values[st->args[0].value]))

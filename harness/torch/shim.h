@@ -41,6 +41,10 @@ int at_tensor_from_bytes(af_dtype dt, int rank, const int64_t *shape, const void
 int at_tensor_bytes(const af_tensor *t, void *out, size_t nbytes, af_err *err);
 /* Whether two tensors share storage. */
 int at_tensor_shares_storage(const af_tensor *a, const af_tensor *b);
+/* Whether two references are the same tensor (one TensorImpl: an in-place change of shape made
+ * through one is seen through the other). Ops can return their argument itself: contiguous() of a
+ * contiguous tensor, flatten(d, d), aten::copy(a, b) when b needs no conversion. */
+int at_tensor_same(const af_tensor *a, const af_tensor *b);
 /* Strides (rank entries, in elements) and storage offset (in elements) of the tensor's view of its
  * storage, as eager PyTorch has them. */
 void at_tensor_strides(const af_tensor *t, int64_t *strides);
