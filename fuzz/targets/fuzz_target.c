@@ -1,0 +1,96 @@
+/* fuzz_target.c - one LLVMFuzzerTestOneInput per converter: the converter is fixed at build time
+ * (-DAF_TARGET_CONVERTER="naive" gives fuzz_naive) or, without that macro, read from the
+ * environment variable AF_CONVERTER (fuzz_external: AF_CONVERTER=onnx, functorch,
+ * external:COMMAND, or any converter name).
+ *
+ * The bytes drive the generator (target.h); a finding (mismatch, converter error, invalid
+ * program) prints one line "aliasfuzz-finding: verdict=... converter=... signature=..." to
+ * stderr and aborts, so the engine saves the input. A converter that crashes takes the process
+ * down by itself, with the same effect. Every byte string gives a valid program: nothing is
+ * rejected (-1 is returned only when the harness itself fails).
+ *
+ * Engines see our own code's edges plus the semantic features of target.h:
+ *   libFuzzer: an array in the __libfuzzer_extra_counters section;
+ *   AFL++ (afl-clang-fast defines __AFL_COMPILER): AFL++'s driver does not read that section, so
+ *   the same ids are guard slots of our own, registered with AFL++'s runtime through
+ *   __sanitizer_cov_trace_pc_guard_init before the fork server starts, and hit with
+ *   __sanitizer_cov_trace_pc_guard.
+ * The same build runs without either engine through replay_main.c. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "target.h"
+
+#ifdef AF_TARGET_CONVERTER
+static const char *target_converter(void) { return AF_TARGET_CONVERTER; }
+#else
+static const char *target_converter(void) { return getenv("AF_CONVERTER"); }
+#endif
+
+static ft_target *target;
+
+#if defined(__AFL_COMPILER)
+void __sanitizer_cov_trace_pc_guard_init(uint32_t *start, uint32_t *stop);
+void __sanitizer_cov_trace_pc_guard(uint32_t *guard);
+static uint32_t guards[FT_SPACE];
+/* Registered before main, hence before the driver starts the fork server and reports the map
+ * size. */
+__attribute__((constructor)) static void register_guards(void) { __sanitizer_cov_trace_pc_guard_init(guards, guards + FT_SPACE); }
+static void hit(uint32_t id) {
+  if (guards[id]) __sanitizer_cov_trace_pc_guard(&guards[id]);
+}
+#elif defined(AF_LIBFUZZER)
+__attribute__((section("__libfuzzer_extra_counters"), used)) static uint8_t extra_counters[FT_SPACE];
+static void hit(uint32_t id) {
+  if (extra_counters[id] < 255) extra_counters[id]++;
+}
+#else
+static void hit(uint32_t id) { (void)id; }
+#endif
+
+static void setup(void) {
+  if (target) return;
+  at_init();
+  af_err err;
+  const char *name = target_converter();
+  if (!name || !*name) {
+    fprintf(stderr, "fuzz target: no converter: set AF_CONVERTER (a name from `aliasfuzz converters` or external:COMMAND)\n");
+    abort();
+  }
+  if (ft_target_new(name, &target, &err)) {
+    fprintf(stderr, "%s\n", err.msg);
+    abort();
+  }
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  (void)argc;
+  (void)argv;
+  setup();
+  /* Warm LibTorch up (dispatcher, TorchScript compiler, the converter's own caches) before an
+   * AFL++ fork server forks: every child then starts warm. */
+  ft_outcome o;
+  af_err err;
+  if (ft_target_run(target, (const uint8_t *)"", 0, &o, &err) == 0) ft_outcome_clear(&o);
+  return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  setup();
+  ft_outcome o;
+  af_err err;
+  if (ft_target_run(target, data, size, &o, &err)) {
+    fprintf(stderr, "fuzz target: %s\n", err.msg);
+    return -1;
+  }
+  for (int k = 0; k < o.nids; k++) hit(o.ids[k] % FT_SPACE);
+  if (o.finding) {
+    fprintf(stderr, "%s\n", o.summary);
+    fflush(stderr);
+    abort();
+  }
+  ft_outcome_clear(&o);
+  return 0;
+}

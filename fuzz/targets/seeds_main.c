@@ -1,0 +1,184 @@
+/* seeds_main.c - `fuzz_seeds`: picks a seed corpus for a fuzz target out of a large pool of
+ * inputs (an engine's corpus after a run), and measures a corpus's alias-pattern coverage.
+ *
+ *   fuzz_seeds --converter NAME [--max N] --out DIR POOL...
+ *       keeps the inputs that pass on the converter (a seed that is already a finding stops an
+ *       engine before it starts), then picks greedily the one that adds the most alias patterns
+ *       not yet covered (gen_features; converted-graph node kinds break ties), up to N (default
+ *       40), and copies them into DIR as seed-NNN-<fnv1a>.
+ *   fuzz_seeds --converter NAME --count POOL...
+ *       prints "inputs N passing P patterns K findings F" for the pool (patterns: distinct
+ *       alias-pattern features over all inputs); with --list, also one line per finding:
+ *       "FILE: aliasfuzz-finding: verdict=... signature=...".
+ * Exit: 0, or 2 on usage and input errors. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../../harness/codec.h"
+#include "../../oracle/signature.h"
+#include "target.h"
+
+typedef struct seed {
+  char *path;
+  uint8_t *data;
+  size_t len;
+  int pass;
+  int nids;
+  uint32_t *ids;
+} seed;
+
+/* A whole binary file; new, free with free(). NULL when unreadable. */
+static uint8_t *slurp_bytes(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 4096, got;
+  uint8_t *d = af_xmalloc(cap);
+  *len = 0;
+  while ((got = fread(d + *len, 1, cap - *len, f)) > 0)
+    if ((*len += got) == cap) d = af_xrealloc(d, cap *= 2);
+  fclose(f);
+  return d;
+}
+
+static void add_file(seed **v, int *n, int *cap, const char *path) {
+  size_t len = 0;
+  uint8_t *d = slurp_bytes(path, &len);
+  if (!d) {
+    fprintf(stderr, "fuzz_seeds: %s: %s\n", path, strerror(errno));
+    return;
+  }
+  if (*n == *cap) *v = af_xrealloc(*v, sizeof **v * (size_t)(*cap = *cap ? 2 * *cap : 256));
+  (*v)[(*n)++] = (seed){.path = af_xstrdup(path), .data = d, .len = len};
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void add_path(seed **v, int *n, int *cap, const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    fprintf(stderr, "fuzz_seeds: %s: %s\n", path, strerror(errno));
+    return;
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    add_file(v, n, cap, path);
+    return;
+  }
+  DIR *d = opendir(path);
+  if (!d) return;
+  char **names = NULL;
+  size_t k = 0, kc = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.') continue;
+    if (k == kc) names = af_xrealloc(names, sizeof *names * (kc = kc ? 2 * kc : 256));
+    names[k++] = af_xstrdup(e->d_name);
+  }
+  closedir(d);
+  qsort(names, k, sizeof *names, by_name);
+  for (size_t i = 0; i < k; i++) {
+    char p[4096];
+    snprintf(p, sizeof p, "%s/%s", path, names[i]);
+    if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) add_file(v, n, cap, p);
+    free(names[i]);
+  }
+  free(names);
+}
+
+int main(int argc, char **argv) {
+  const char *conv = NULL, *out = NULL;
+  int max = 40, count = 0, list = 0;
+  seed *v = NULL;
+  int n = 0, cap = 0;
+  at_init();
+  for (int i = 1; i < argc; i++) {
+    const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(argv[i], "--converter") && val) conv = argv[++i];
+    else if (!strcmp(argv[i], "--out") && val) out = argv[++i];
+    else if (!strcmp(argv[i], "--max") && val && atoi(val) > 0) max = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--count")) count = 1;
+    else if (!strcmp(argv[i], "--list")) count = list = 1;
+    else if (argv[i][0] == '-') {
+      fprintf(stderr, "usage: fuzz_seeds --converter NAME (--out DIR [--max N] | --count [--list]) POOL...\n");
+      return 2;
+    } else add_path(&v, &n, &cap, argv[i]);
+  }
+  if (!conv || (!out && !count)) {
+    fprintf(stderr, "usage: fuzz_seeds --converter NAME (--out DIR [--max N] | --count [--list]) POOL...\n");
+    return 2;
+  }
+  setenv("AF_FUZZ_FEATURES", "1", 1);
+  ft_target *t;
+  af_err err;
+  if (ft_target_new(conv, &t, &err)) {
+    fprintf(stderr, "fuzz_seeds: %s\n", err.msg);
+    return 2;
+  }
+  uint8_t *covered = af_xcalloc(FT_SPACE, 1);
+  long passing = 0, findings = 0, patterns = 0;
+  for (int i = 0; i < n; i++) {
+    ft_outcome o;
+    if (ft_target_run(t, v[i].data, v[i].len, &o, &err)) {
+      fprintf(stderr, "fuzz_seeds: %s: %s\n", v[i].path, err.msg);
+      continue;
+    }
+    v[i].pass = o.verdict == V_PASS;
+    passing += v[i].pass;
+    findings += o.finding;
+    if (list && o.finding) printf("%s: %s\n", v[i].path, o.summary);
+    v[i].nids = o.nids;
+    v[i].ids = af_xmalloc(sizeof(uint32_t) * (size_t)(o.nids + 1));
+    memcpy(v[i].ids, o.ids, sizeof(uint32_t) * (size_t)o.nids);
+    for (int k = 0; k < o.nids; k++)
+      if (o.ids[k] < FT_GEN_SPACE && !covered[o.ids[k]]) covered[o.ids[k]] = 1, patterns++;
+    ft_outcome_clear(&o);
+  }
+  int rc = 0;
+  if (count) {
+    printf("inputs %d passing %ld patterns %ld findings %ld\n", n, passing, patterns, findings);
+  } else {
+    memset(covered, 0, FT_SPACE);
+    if (mkdir(out, 0777) && errno != EEXIST) {
+      fprintf(stderr, "fuzz_seeds: %s: %s\n", out, strerror(errno));
+      rc = 2;
+    }
+    int picked = 0;
+    while (!rc && picked < max) {
+      int best = -1;
+      long best_score = 0;
+      for (int i = 0; i < n; i++) {
+        if (!v[i].pass) continue;
+        long s = 0;
+        for (int k = 0; k < v[i].nids; k++)
+          if (!covered[v[i].ids[k]]) s += v[i].ids[k] < FT_GEN_SPACE ? 1000 : 1;
+        if (s > best_score || (s == best_score && s > 0 && v[i].len < v[best].len)) best = i, best_score = s;
+      }
+      if (best < 0) break;
+      for (int k = 0; k < v[best].nids; k++) covered[v[best].ids[k]] = 1;
+      v[best].pass = 0;
+      char path[4096];
+      snprintf(path, sizeof path, "%s/seed-%03d-%016llx", out, picked,
+               (unsigned long long)sig_fnv1a(v[best].data, v[best].len, 0));
+      if (codec_write_atomic(path, (const char *)v[best].data, v[best].len, &err)) {
+        fprintf(stderr, "fuzz_seeds: %s\n", err.msg);
+        rc = 2;
+      }
+      picked++;
+    }
+    long pat = 0;
+    for (uint32_t i = 0; i < FT_GEN_SPACE; i++) pat += covered[i];
+    printf("picked %d of %d inputs (%ld passing): %ld alias patterns\n", picked, n, passing, pat);
+  }
+  for (int i = 0; i < n; i++) {
+    free(v[i].path);
+    free(v[i].data);
+    free(v[i].ids);
+  }
+  free(v);
+  free(covered);
+  ft_target_free(t);
+  return rc;
+}
