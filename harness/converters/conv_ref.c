@@ -1333,9 +1333,10 @@ const conv_converter conv_ref = {
         "    final = {}\n"
         "    for line in converted.splitlines():\n"
         "        if line.startswith('# final inputs'):\n"
-        "            final = ast.literal_eval(line.split(': ', 1)[1])\n"
+        "            final = ast.literal_eval(line[line.index('{'):])\n"
         "    ns = {'torch': torch, 'Tensor': torch.Tensor, 'Tuple': Tuple, 'List': List, 'Optional': Optional}\n"
-        "    exec(converted, ns)\n"
+        "    # Python's torch.index_put rejects None in an index list; TorchScript's and torch.ops' accept it\n"
+        "    exec(converted.replace('torch.index_put(', 'torch.ops.aten.index_put('), ns)\n"
         "    outs = as_list(ns['program'](*inputs))\n"
         "    n = len(outs) - len(final)\n"
         "    return outs[:n], [outs[final[i]] if i in final else t for i, t in enumerate(inputs)]\n",
