@@ -167,8 +167,8 @@ static void naive_free(void *state) { ir_program_free(state); }
 
 const conv_converter conv_naive = {
     .name = "naive",
-    .description = "DELIBERATELY WRONG: each in-place op becomes its functional twin, rebinding only its own "
-                   "result; views, bases and inputs are never updated (a demo and the fuzzer's self-check)",
+    .description = "each in-place op becomes its functional twin, rebinding only its own result; views, bases "
+                   "and inputs are never updated (a demo and the fuzzer's self-check)",
     .deliberately_wrong = 1,
     .available = naive_available,
     .version = naive_version,
