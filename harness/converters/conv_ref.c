@@ -20,7 +20,10 @@
  *    input's chain; subscripts are split into select/slice/unsqueeze steps as PyTorch's
  *    indexing does; steps that change nothing (a slice covering its dim, alias, detach) are left
  *    out; expand_as/view_as become expand/view with the shape they borrow. as_strided addresses
- *    the storage, not its input, so it replaces the chain by itself.
+ *    the storage, not its input, so it replaces the chain by itself. An op that returns its
+ *    argument itself (contiguous() of a contiguous tensor, flatten(d, d), aten::copy(a, b) when
+ *    b needs no conversion) just gives the object one more name; a functional op whose result
+ *    eager makes a view of an argument becomes an as_strided view of that storage.
  *
  * 2. Reading a value. A name's value is its chain replayed on the root's current contents.
  *    Values computed since the storage's last write are remembered per chain prefix (a memo), so
@@ -35,11 +38,14 @@
  *    keeps its target's dtype). Then u is written back into the root along t's chain, last step
  *    first: for a step `v = view(p, args)` the new parent is
  *      - scatter(p, u, args) for slice, narrow, select, diagonal (slice_scatter, ...);
- *      - the inverse view of u for reshapes, transposes, permutes, squeeze/unsqueeze, movedim,
- *        and expand (which only writable when it repeats no element);
- *      - for as_strided (and for chains with unfold, which has no inverse in terms of its input)
- *        as_strided_scatter on the storage itself, with eager's strides, laid out in eager's
- *        memory order.
+ *      - the inverse view of u for reshapes, transposes, permutes, squeeze/unsqueeze and movedim
+ *        (a run of reshape-like steps is undone by one reshape);
+ *      - for chains with as_strided, unfold (no inverse in terms of its input) or an expand that
+ *        repeats elements (a scatter into one copy would be undone by the others):
+ *        as_strided_scatter of u on the storage itself, with the strides eager gives the
+ *        written view, on the storage laid out in eager's memory order. A write into elements
+ *        that repeat is only well defined when every copy gets the same value (fill_, zero_);
+ *        then one copy is written.
  *    The parents p are read from the contents before the write. The result is the storage's new
  *    contents; the memo is reset to the values just computed along the chain (they are the new
  *    values of those views); every other view of the storage will be re-derived when read.
@@ -63,9 +69,13 @@
  *    tensor cannot be mutated by a functional program, so its final value must be given back.
  *    Dead statements are dropped at the end.
  *
+ * 7. Ops that address memory (as_strided_scatter clones its input and writes through strides)
+ *    get their input laid out as eager's clone would be.
+ *
  * What ref declines (status unsupported, never a wrong answer): an out= form that resizes its
- * output, a functional op that eager answers with an alias of its input (other than the
- * maybe-views above), as_strided/unfold writes into a storage whose root is not dense. */
+ * output; a write other than fill_/zero_ into a view whose elements repeat (eager's result then
+ * depends on which copy it writes last); strided writes into a storage whose root is not dense
+ * or has an offset. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
