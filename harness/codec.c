@@ -552,8 +552,13 @@ char *codec_write_string(const ir_program *p) {
   }
   af_buf_puts(&b, "]");
   if (p->meta) {
+    /* meta may have been built by hand: print it compact so the file stays canonical */
+    cJSON *m = cJSON_Parse(p->meta);
+    char *t = m ? cJSON_PrintUnformatted(m) : NULL;
     af_buf_puts(&b, ",\n  \"meta\": ");
-    af_buf_puts(&b, p->meta);
+    af_buf_puts(&b, t ? t : "{}");
+    cJSON_free(t);
+    cJSON_Delete(m);
   }
   af_buf_puts(&b, "\n}\n");
   return af_buf_take(&b);

@@ -93,7 +93,10 @@ static const char *body =
     "        import traceback\n"
     "        traceback.print_exc()\n"
     "        print('RESULT: the converter raised %s: %s' % (type(exc).__name__, str(exc).splitlines()[0] if str(exc) else ''))\n"
-    "        return 1\n"
+    "        if VERDICT in ('converter-error', 'converter-crash', 'converter-unsupported', 'converter-timeout'):\n"
+    "            return 1\n"
+    "        print('(found as %s: this is a different failure)' % VERDICT)\n"
+    "        return 2\n"
     "    bad = []\n"
     "    if len(c_out) != len(e_out):\n"
     "        bad.append('converter returned %d outputs, eager %d' % (len(c_out), len(e_out)))\n"
@@ -117,6 +120,9 @@ static const char *body =
     "    if bad:\n"
     "        print('RESULT: MISMATCH (the bug reproduces): ' + '; '.join(bad))\n"
     "        return 1\n"
+    "    if VERDICT in ('converter-error', 'converter-crash', 'converter-unsupported', 'converter-timeout'):\n"
+    "        print('RESULT: the converter no longer fails: converter and eager agree')\n"
+    "        return 0\n"
     "    print('RESULT: converter and eager agree (the bug does not reproduce)')\n"
     "    return 0\n"
     "\n"
@@ -173,9 +179,11 @@ char *emit_repro_py(const ir_program *p, const repro_info *info) {
   af_buf_puts(&b,
               "# TorchScript exposes these ATen ops as Tensor methods, plain Python does not: give Python the\n"
               "# same ATen ops under the same names so the program text means the same in both.\n"
+              "def _aten_method(op):\n"
+              "    return lambda self, *args: op(self, *args)\n"
               "for _name in ('alias', 'fill', 'zero', 'copy'):\n"
               "    if not hasattr(torch.Tensor, _name):\n"
-              "        setattr(torch.Tensor, _name, getattr(torch.ops.aten, _name))\n\n");
+              "        setattr(torch.Tensor, _name, _aten_method(getattr(torch.ops.aten, _name)))\n\n");
   if (info->convert_py) {
     af_buf_printf(&b, "# How %s converts and runs the program:\n", info->converter);
     af_buf_puts(&b, info->convert_py);
