@@ -216,7 +216,26 @@ typedef struct camp {
   int distinct_total;
   double prior_seconds;
   int resumed;
+  /* programs done over time, for the report's programs/s chart: (seconds, programs) */
+  double *hist_t;
+  int64_t *hist_n;
+  int nhist;
 } camp;
+
+static void history_add(camp *k, double t, int64_t n) {
+  if (k->nhist >= 2048) { /* keep every other sample: the chart needs the shape, not every second */
+    int m = 0;
+    for (int i = 0; i < k->nhist; i += 2, m++) {
+      k->hist_t[m] = k->hist_t[i];
+      k->hist_n[m] = k->hist_n[i];
+    }
+    k->nhist = m;
+  }
+  k->hist_t = af_xrealloc(k->hist_t, sizeof(double) * (size_t)(k->nhist + 1));
+  k->hist_n = af_xrealloc(k->hist_n, sizeof(int64_t) * (size_t)(k->nhist + 1));
+  k->hist_t[k->nhist] = t;
+  k->hist_n[k->nhist++] = n;
+}
 
 static char *options_json(const campaign_opts *o, const conv_converter *c) {
   af_buf b = {0};
@@ -242,6 +261,16 @@ static int write_state(camp *k, double elapsed, af_err *err) {
   cJSON_AddStringToObject(s, "format", "aliasfuzz-campaign-state/1");
   cJSON_AddItemToObject(s, "options", cJSON_Parse(k->options_json));
   cJSON_AddNumberToObject(s, "seconds", k->prior_seconds + elapsed);
+  int64_t total = 0;
+  for (int j = 0; j < k->o->jobs; j++) total += k->jobs[j].programs;
+  history_add(k, k->prior_seconds + elapsed, total);
+  cJSON *h = cJSON_AddArrayToObject(s, "history");
+  for (int i = 0; i < k->nhist; i++) {
+    cJSON *pt = cJSON_CreateArray();
+    cJSON_AddItemToArray(pt, cJSON_CreateNumber(k->hist_t[i]));
+    cJSON_AddItemToArray(pt, cJSON_CreateNumber((double)k->hist_n[i]));
+    cJSON_AddItemToArray(h, pt);
+  }
   cJSON *js = cJSON_AddArrayToObject(s, "jobs");
   for (int j = 0; j < k->o->jobs; j++) {
     cJSON *x = cJSON_CreateObject();
@@ -297,6 +326,11 @@ static int load_state(camp *k, af_err *err) {
       oracle_verdict q;
       if (oracle_verdict_parse(e->string, &q) == 0) k->jobs[j].verdicts[q] = (int64_t)e->valuedouble;
     }
+  }
+  cJSON *pt;
+  cJSON_ArrayForEach(pt, cJSON_GetObjectItem(s, "history")) {
+    if (cJSON_GetArraySize(pt) == 2)
+      history_add(k, cJSON_GetNumberValue(cJSON_GetArrayItem(pt, 0)), (int64_t)cJSON_GetNumberValue(cJSON_GetArrayItem(pt, 1)));
   }
   k->prior_seconds = cJSON_GetNumberValue(cJSON_GetObjectItem(s, "seconds"));
   if (k->prior_seconds != k->prior_seconds) k->prior_seconds = 0; /* NaN: absent */
@@ -547,7 +581,7 @@ int campaign_run(campaign_opts *o, campaign_summary *sum, af_err *err) {
   memset(sum, 0, sizeof *sum);
   stop_requested = 0;
   double t0 = now_s();
-  camp k = {o, conv_find(o->converter), NULL, NULL, {0}, 0, 0, 0};
+  camp k = {.o = o, .c = conv_find(o->converter)};
   if (!k.c) return af_fail(err, "unknown converter '%s'", o->converter);
   const char *why = NULL;
   if (!k.c->available(k.c, &why)) return af_fail(err, "converter %s is not available here: %s", k.c->name, why ? why : "?");
@@ -654,5 +688,7 @@ out_stop:
 out:
   free(k.options_json);
   free(k.jobs);
+  free(k.hist_t);
+  free(k.hist_n);
   return rc;
 }
