@@ -16,7 +16,8 @@ static const char *usage_fuzz =
     "Runs a campaign: generated programs (iteration i always gets the same program for a seed),\n"
     "each judged against eager PyTorch; every new finding is minimized and written to\n"
     "DIR/findings/<signature>/ (repro.json, repro.py, README.md, ...), deduplicated with a count.\n"
-    "At the end: DIR/report.json and DIR/report.md. Running the same command again resumes.\n"
+    "At the end: DIR/report.json, DIR/report.md and DIR/report.html. Running the same command again\n"
+    "resumes (Ctrl-C stops cleanly and writes the report).\n"
     "Defaults: --seed 1, --jobs 1, --out out/fuzz-<converter>, --deadline 10, --time 60 when\n"
     "neither --time nor --iterations is given. Exit: 0 no finding, 1 findings, 2 usage or setup error.\n";
 
@@ -101,7 +102,7 @@ int cmd_fuzz(int argc, char **argv) {
     fprintf(stderr, "aliasfuzz: %s\n", err.msg);
     return 2;
   }
-  printf("%lld programs in %.1f s (%.0f/s), %d distinct finding(s); report: %s/report.md\n", (long long)s.programs,
+  printf("%lld programs in %.1f s (%.0f/s), %d distinct finding(s); report: %s/report.md (and report.html)\n", (long long)s.programs,
          s.seconds, s.seconds > 0 ? s.programs / s.seconds : 0.0, s.findings, o.out);
   return s.findings ? 1 : 0;
 }

@@ -683,7 +683,8 @@ out_stop:
     sum->findings = k.distinct_total;
     sum->seconds = k.prior_seconds + elapsed;
     report_campaign_figures fig = {sum->programs, sum->seconds, sum->verdicts, k.options_json};
-    if (report_write_campaign(o->out, &fig, &e2)) fprintf(stderr, "aliasfuzz: report: %s\n", e2.msg);
+    if (report_write_campaign(o->out, &fig, &e2) || report_campaign_html(o->out, &e2))
+      fprintf(stderr, "aliasfuzz: report: %s\n", e2.msg);
   }
 out:
   free(k.options_json);
