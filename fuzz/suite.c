@@ -15,6 +15,8 @@
  * size-1 dim) are listed in SKIPPED.md too, with the reason. */
 #include "suite.h"
 
+#include <cjson/cJSON.h>
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -919,7 +921,10 @@ char *suite_skipped_md(const suite *s) {
  * family "suite/"). */
 static int generated_file(const char *path) {
   char *t = codec_slurp(path, NULL, NULL);
-  int yes = t && strstr(t, " suite/") != NULL && strstr(t, "\"generator\": \"aliasfuzz ") != NULL;
+  cJSON *j = t ? cJSON_Parse(t) : NULL;
+  const char *g = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "meta"), "generator"));
+  int yes = g && strncmp(g, "aliasfuzz ", 10) == 0 && strstr(g, " suite/") != NULL;
+  cJSON_Delete(j);
   free(t);
   return yes;
 }
