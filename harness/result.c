@@ -52,3 +52,12 @@ int inputs_new(const ir_program *p, af_tensor ***out, af_err *err) {
   *out = t;
   return 0;
 }
+
+void result_take_outputs(result *r, int n, af_tensor **outs, int ninputs, af_tensor *const *inputs) {
+  r->noutputs = n;
+  r->outputs = af_xcalloc((size_t)n + 1, sizeof(af_tensor *));
+  for (int o = 0; o < n; o++) r->outputs[o] = outs[o];
+  r->ninputs = ninputs;
+  r->inputs = af_xcalloc((size_t)ninputs + 1, sizeof(af_tensor *));
+  for (int i = 0; i < ninputs; i++) r->inputs[i] = at_tensor_ref(inputs[i]);
+}

@@ -30,6 +30,10 @@ void result_clear(result *r); /* frees everything inside; r can be reused after 
 void result_set_message(result *r, const char *msg);
 const char *result_status_name(result_status s);
 
+/* For converters that run on the caller's input tensors: r takes the n outputs (ownership moves
+ * to r) and a new reference to each input as its final state. */
+void result_take_outputs(result *r, int n, af_tensor **outs, int ninputs, af_tensor *const *inputs);
+
 /* The program's inputs as fresh tensors (values from ir_input_value). new array of new tensors,
  * free with inputs_free. */
 int inputs_new(const ir_program *p, af_tensor ***out, af_err *err);

@@ -62,12 +62,7 @@ static result_status fn_run(const conv_converter *c, void *state, const ir_progr
     result_set_message(r, err.msg);
     return rc > 0 ? RESULT_UNSUPPORTED : RESULT_ERROR;
   }
-  r->noutputs = n;
-  r->outputs = af_xcalloc((size_t)n + 1, sizeof(af_tensor *));
-  for (int o = 0; o < n; o++) r->outputs[o] = outs[o];
-  r->ninputs = p->ninputs;
-  r->inputs = af_xcalloc((size_t)p->ninputs + 1, sizeof(af_tensor *));
-  for (int i = 0; i < p->ninputs; i++) r->inputs[i] = at_tensor_ref(inputs[i]);
+  result_take_outputs(r, n, outs, p->ninputs, inputs);
   return RESULT_OK;
 }
 

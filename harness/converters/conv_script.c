@@ -43,12 +43,7 @@ static result_status script_run(const conv_converter *c, void *state, const ir_p
     result_set_message(r, err.msg);
     return RESULT_ERROR;
   }
-  r->noutputs = n;
-  r->outputs = af_xcalloc((size_t)n, sizeof(af_tensor *));
-  for (int o = 0; o < n; o++) r->outputs[o] = outs[o];
-  r->ninputs = p->ninputs;
-  r->inputs = af_xcalloc((size_t)p->ninputs, sizeof(af_tensor *));
-  for (int i = 0; i < p->ninputs; i++) r->inputs[i] = at_tensor_ref(inputs[i]);
+  result_take_outputs(r, n, outs, p->ninputs, inputs);
   return RESULT_OK;
 }
 
