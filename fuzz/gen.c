@@ -20,6 +20,7 @@ typedef struct gen {
   ops_chooser ch;
   int nx, ni, nm, nv; /* name counters: data inputs, index inputs, masks, values */
   int focus;          /* value the next step should use (after a shape-changing in-place op), -1 */
+  int need_exact;     /* the op being sampled is discontinuous: its operands must be exact */
   int read_storage;   /* storage written through a view: the next step should read it, -1 */
   int read_writer;    /* the impl that wrote */
   int *written;       /* values written through (views), for outputs */
@@ -38,13 +39,33 @@ static const ops_meta *M(gen *g, int v) { return gen_model_meta(&g->mo, v); }
 static const gen_impl *IMPL(gen *g, int v) { return gen_model_impl(&g->mo, v); }
 static int is_input(gen *g, int v) { return IMPL(g, v)->depth == 0 && gen_model_storage(&g->mo, v)->input >= 0; }
 
-static af_dtype pick_dtype(gen *g, int allow_int) {
+/* a dtype by the policy's weights; bool only when allow_bool (data inputs, any-dtype operands) */
+static af_dtype pick_dtype(gen *g, int allow_int, int allow_bool) {
   double w[AF_DTYPE_COUNT];
   memcpy(w, g->pol->dtype_weight, sizeof w);
-  w[AF_BOOL] = 0;
+  if (!allow_bool) w[AF_BOOL] = 0;
   if (!allow_int) w[AF_INT64] = 0;
   int d = provider_weighted(&g->pv, w, AF_DTYPE_COUNT);
   return d < 0 ? AF_FLOAT32 : (af_dtype)d;
+}
+
+/* the values of v may differ in the last bits between executors (see gen_storage.inexact) */
+static int inexact(gen *g, int v) { return gen_model_storage(&g->mo, v)->inexact && (M(g, v)->dtype == AF_FLOAT32 || M(g, v)->dtype == AF_FLOAT64); }
+
+/* Exactness of statement (op, args): -1 when a discontinuous op would read inexact floats, else
+ * whether its float result or the values it writes are inexact. */
+static int stmt_inexact(gen *g, int op, int nargs, const ir_arg *args) {
+  int in = 0;
+  for (int k = 0; k < nargs; k++) {
+    const ir_arg *a = &args[k];
+    if (a->kind == IR_ARG_VALUE) in |= inexact(g, a->value);
+    if (a->kind == IR_ARG_VALUES)
+      for (int j = 0; j < a->n; j++)
+        if (a->values[j] >= 0) in |= inexact(g, a->values[j]);
+  }
+  int ex = ops_shape_exactness(op);
+  if (ex == OPS_EX_NEEDS && in) return -1;
+  return in || ex == OPS_EX_INEXACT;
 }
 
 static int add_input(gen *g, const char *prefix, int *counter, int rank, const int64_t *shape, af_dtype dt) {
@@ -80,6 +101,8 @@ static int emit(gen *g, int op, int nargs, ir_arg *args, int bind) {
   ops_effect e;
   af_err err;
   if (ops_shape_infer(&st, &g->mo.env, &e, &err)) return -1;
+  int inx = stmt_inexact(g, op, nargs, args);
+  if (inx < 0) return -1;
   const ops_entry *oe = ops_get(op);
   int out = -1;
   if (oe->kind == OPS_VIEW || oe->kind == OPS_FUNC || oe->kind == OPS_GETITEM || bind) {
@@ -89,6 +112,8 @@ static int emit(gen *g, int op, int nargs, ir_arg *args, int bind) {
   }
   int s = ir_add_stmt(g->p, op, out, nargs, args);
   gen_model_apply(&g->mo, s, &e);
+  if (inx && e.writes && args[0].kind == IR_ARG_VALUE) g->mo.stor[IMPL(g, args[0].value)->storage].inexact = 1;
+  if (inx && out >= 0 && e.alias == OPS_ALIAS_FRESH) g->mo.stor[IMPL(g, out)->storage].inexact = 1;
   if (out >= 0) return out;
   return args[0].kind == IR_ARG_VALUE ? args[0].value : -1;
 }
@@ -106,8 +131,10 @@ static int mem_ok(gen *g, const ops_req *r, int v) {
 static af_dtype make_dtype(gen *g, const ops_req *r) {
   switch (r->dt_rule) {
     case OPS_DT_SAME: return r->dtype;
-    case OPS_DT_INTO: return r->dtype == AF_INT64 ? AF_INT64 : pick_dtype(g, 1);
-    case OPS_DT_ANY: return pick_dtype(g, 1);
+    case OPS_DT_INTO: return r->dtype == AF_INT64 ? AF_INT64 : pick_dtype(g, 1, 0);
+    case OPS_DT_ANY: return pick_dtype(g, 1, 0);
+    case OPS_DT_ALL: return pick_dtype(g, 1, 1);
+    case OPS_DT_FLOAT: return pick_dtype(g, 0, 0);
   }
   return AF_FLOAT32;
 }
@@ -117,9 +144,10 @@ static int make_mask(gen *g, int rank, const int64_t *shape) {
   for (int v = 0; v < g->p->nvalues && n < 256; v++) {
     if (special(g, v)) continue;
     const ops_meta *m = M(g, v);
-    if (m->known && m->dtype != AF_BOOL && m->rank == rank && !memcmp(m->shape, shape, sizeof(int64_t) * (size_t)rank)) cand[n++] = v;
+    if (m->known && m->dtype != AF_BOOL && !inexact(g, v) && m->rank == rank && !memcmp(m->shape, shape, sizeof(int64_t) * (size_t)rank))
+      cand[n++] = v;
   }
-  int src = n && !chance(g, g->pol->p_new_operand) ? pick_from(g, cand, n) : new_data_input(g, rank, shape, pick_dtype(g, 1));
+  int src = n && !chance(g, g->pol->p_new_operand) ? pick_from(g, cand, n) : new_data_input(g, rank, shape, pick_dtype(g, 1, 0));
   ir_arg args[2] = {{.kind = IR_ARG_VALUE, .value = src}, {.kind = IR_ARG_INT, .i = R(g, -2, 2)}};
   int v = emit(g, OPS_gt, 2, args, 2);
   if (v >= 0) g->mo.flags[v] |= GEN_VF_MASK;
@@ -140,6 +168,7 @@ static int cb_tensor(void *ctx, const ops_req *r) {
   int cand[256], n = 0;
   for (int v = 0; v < g->p->nvalues && n < 256; v++) {
     if (r->kind == OPS_REQ_MASK ? !(g->mo.flags[v] & GEN_VF_MASK) : special(g, v)) continue;
+    if (g->need_exact && inexact(g, v)) continue;
     if (ops_req_accepts(r, M(g, v)) && mem_ok(g, r, v)) cand[n++] = v;
   }
   if (n && !chance(g, g->pol->p_new_operand)) return pick_from(g, cand, n);
@@ -149,7 +178,7 @@ static int cb_tensor(void *ctx, const ops_req *r) {
       if (chance(g, 0.5)) { /* the sum of some value: a 0-dim tensor that depends on data */
         int src[256], k = 0;
         for (int v = 0; v < g->p->nvalues && k < 256; v++)
-          if (!special(g, v) && M(g, v)->known && M(g, v)->dtype != AF_BOOL &&
+          if (!special(g, v) && M(g, v)->known && M(g, v)->dtype != AF_BOOL && !(g->need_exact && inexact(g, v)) &&
               (r->dt_rule != OPS_DT_SAME || M(g, v)->dtype == r->dtype) && (r->dtype != AF_INT64 || M(g, v)->dtype == AF_INT64))
             src[k++] = v;
         if (k) {
@@ -196,7 +225,9 @@ static const ops_meta *cb_meta(void *ctx, int v) { return M(ctx, v); }
 static int try_op(gen *g, int op, int v) {
   const ops_entry *oe = ops_get(op);
   ir_arg args[OPS_MAX_ARGS];
+  g->need_exact = ops_shape_exactness(op) == OPS_EX_NEEDS;
   int n = ops_shape_sample(op, v, M(g, v), gen_model_storage(&g->mo, v)->numel, &g->ch, args);
+  g->need_exact = 0;
   int res = -1;
   if (n >= 0) res = emit(g, op, n, args, (oe->kind == OPS_INPLACE || oe->kind == OPS_OUT) && chance(g, g->pol->p_bind_result));
   for (int k = 0; k < oe->nargs; k++) ir_arg_free(&args[k]);
@@ -217,6 +248,7 @@ static int apply_some_op(gen *g, int v, int want_mutation, int *used_op) {
     if (want_mutation == 0 && (oe->kind != OPS_VIEW && oe->kind != OPS_GETITEM)) continue;
     if (want_mutation == 2 && oe->kind != OPS_FUNC) continue;
     if (mut && ops_shape_writes_data(op) && !can_write) continue;
+    if (ops_shape_exactness(op) == OPS_EX_NEEDS && inexact(g, v)) continue;
     w[op] = g->pol->op_weight[op];
     /* reshape/flatten/contiguous copy only non-contiguous tensors: favour them there */
     if ((oe->flags & OPF_MAYBE_VIEW) && m->exact && !ops_meta_is_contiguous(m)) w[op] *= 4;
@@ -424,7 +456,7 @@ static int generate(const gen_policy *pol, provider *pv, const char *meta_head, 
   for (int i = 0; i < nin; i++) {
     int64_t shape[AF_MAX_RANK];
     int r = input_shape(&g, shape);
-    new_data_input(&g, r, shape, pick_dtype(&g, 1));
+    new_data_input(&g, r, shape, pick_dtype(&g, 1, 1));
   }
   int steps = (int)R(&g, pol->min_stmts, pol->max_stmts);
   for (int s = 0; s < steps; s++)

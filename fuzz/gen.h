@@ -50,7 +50,8 @@ typedef struct gen_policy {
   int max_view_depth;            /* views of views of ... */
   int max_outputs;
   /* weights */
-  double dtype_weight[AF_DTYPE_COUNT]; /* of data inputs (bool is ignored: masks come from gt) */
+  double dtype_weight[AF_DTYPE_COUNT]; /* of data inputs and of operands any dtype fits (masks
+                                          come from gt whatever the bool weight) */
   double action_weight[GEN_ACT_COUNT];
   double op_weight[OPS_COUNT];         /* 0 disables an op; ops the generator cannot draw are ignored */
   double index_weight[GEN_IDX_KINDS];  /* subscript element kinds */

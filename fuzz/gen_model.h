@@ -26,6 +26,8 @@ typedef struct gen_storage {
   int nviews; /* views made of it so far */
   int written_via_view; /* last statement that wrote through a view of it, -1 */
   int writer; /* impl that did that write */
+  int inexact; /* holds float values an executor may compute in other last bits (see
+                  ops_shape_exactness): discontinuous ops never read it */
 } gen_storage;
 
 typedef struct gen_model {

@@ -33,6 +33,46 @@ static const double *chnc(const gen_policy *p, int k) { return (const double *)(
 /* ops the generator can draw (the op table's samplers), in table order */
 static int drawable(int op) { return ops_shape_can_sample(op); }
 
+/* The ops of the first op table (before issue 9) keep weight 1: they carry the core alias
+ * patterns. The families added later share a budget per family and kind, so that 40 unary float
+ * ops weigh as much together as a few core ops. */
+static int core_op(int op) {
+  static const int core[] = {
+      OPS_slice, OPS_select, OPS_narrow, OPS_view, OPS_reshape, OPS_flatten, OPS_unflatten, OPS_squeeze, OPS_unsqueeze,
+      OPS_transpose, OPS_t, OPS_permute, OPS_movedim, OPS_expand, OPS_expand_as, OPS_view_as, OPS_diagonal,
+      OPS_as_strided, OPS_unfold, OPS_detach, OPS_alias, OPS_getitem, OPS_add_, OPS_sub_, OPS_mul_, OPS_div_, OPS_neg_,
+      OPS_abs_, OPS_relu_, OPS_clamp_, OPS_fill_, OPS_zero_, OPS_copy_, OPS_masked_fill_, OPS_index_put_, OPS_index_add_,
+      OPS_scatter_, OPS_unsqueeze_, OPS_squeeze_, OPS_transpose_, OPS_t_, OPS_setitem, OPS_setitem_add, OPS_setitem_sub,
+      OPS_setitem_mul, OPS_add_out, OPS_mul_out, OPS_add, OPS_sub, OPS_mul, OPS_div, OPS_neg, OPS_abs, OPS_relu,
+      OPS_clamp, OPS_fill, OPS_zero, OPS_copy, OPS_masked_fill, OPS_index_put, OPS_index_add, OPS_scatter, OPS_gt,
+      OPS_sum, OPS_mean, OPS_matmul, OPS_cat, OPS_stack, OPS_clone, OPS_new_full, OPS_contiguous, OPS_where,
+      OPS_slice_scatter, OPS_select_scatter, OPS_diagonal_scatter, OPS_as_strided_scatter};
+  for (size_t k = 0; k < sizeof core / sizeof core[0]; k++)
+    if (core[k] == op) return 1;
+  return 0;
+}
+
+/* Total default weight of the non-core ops of a family, for in-place ops (and out= forms) and
+ * for functional ops. */
+static double family_budget(int fam, int functional) {
+  switch (fam) {
+    case OPS_FAM_UNARY_FLOAT: return functional ? 1.5 : 3;
+    case OPS_FAM_ACTIVATION: return functional ? 1 : 2;
+    case OPS_FAM_UNARY_NUM: return functional ? 1 : 2;
+    case OPS_FAM_ARITH: return functional ? 1.5 : 3;
+    case OPS_FAM_COMPARE: return functional ? 1 : 2;
+    case OPS_FAM_BITWISE: return functional ? 1 : 2;
+    case OPS_FAM_TERNARY: return functional ? 1 : 2;
+    case OPS_FAM_MATRIX: return functional ? 1 : 1.5;
+    case OPS_FAM_INDEX: return functional ? 1.5 : 4;
+    case OPS_FAM_CUMULATIVE: return functional ? 1 : 2;
+    case OPS_FAM_META: return 2;
+    case OPS_FAM_VIEW: return 1;
+    case OPS_FAM_MULTI_VIEW: return 3;
+    default: return 1;
+  }
+}
+
 void gen_policy_default(gen_policy *p) {
   memset(p, 0, sizeof *p);
   p->min_stmts = 4;
@@ -48,13 +88,23 @@ void gen_policy_default(gen_policy *p) {
   p->dtype_weight[AF_FLOAT32] = 6;
   p->dtype_weight[AF_FLOAT64] = 2;
   p->dtype_weight[AF_INT64] = 2;
+  p->dtype_weight[AF_BOOL] = 1;
   p->action_weight[GEN_ACT_VIEW] = 4;
   p->action_weight[GEN_ACT_MUTATE] = 4;
   p->action_weight[GEN_ACT_READ] = 2;
+  int count[OPS_FAM_COUNT][2] = {{0}};
+  for (int op = 0; op < OPS_COUNT; op++)
+    if (drawable(op) && !core_op(op) && op != OPS_resize_) count[ops_shape_family(op)][ops_get(op)->kind == OPS_FUNC]++;
   for (int op = 0; op < OPS_COUNT; op++) {
     const ops_entry *e = ops_get(op);
     if (!drawable(op)) continue;
     p->op_weight[op] = 1;
+    if (!core_op(op)) {
+      int f = ops_shape_family(op), fn = e->kind == OPS_FUNC;
+      p->op_weight[op] = family_budget(f, fn) / count[f][fn];
+      if (e->kind == OPS_OUT) p->op_weight[op] = 0.5;
+    }
+    if (op == OPS_resize_) p->op_weight[op] = 0; /* ref cannot convert it yet: opt in by policy */
     if (e->kind == OPS_SETITEM || e->kind == OPS_GETITEM) p->op_weight[op] = 2;
     if (op == OPS_slice_scatter || op == OPS_select_scatter || op == OPS_diagonal_scatter || op == OPS_as_strided_scatter)
       p->op_weight[op] = 0.25;
@@ -125,7 +175,7 @@ static cJSON *to_cjson(const gen_policy *p, const gen_policy *base) {
   } while (0)
   SECTION("limits", for (int k = 0; k < NLIMITS; k++) if (!base || *limc(p, k) != *limc(base, k))
                         cJSON_AddNumberToObject(sec, limits[k].name, *limc(p, k)));
-  SECTION("dtypes", for (int d = 0; d < AF_DTYPE_COUNT; d++) if (d != AF_BOOL && (!base || p->dtype_weight[d] != base->dtype_weight[d]))
+  SECTION("dtypes", for (int d = 0; d < AF_DTYPE_COUNT; d++) if (!base || p->dtype_weight[d] != base->dtype_weight[d])
                         cJSON_AddNumberToObject(sec, af_dtype_name(d), p->dtype_weight[d]));
   SECTION("actions", for (int a = 0; a < GEN_ACT_COUNT; a++) if (!base || p->action_weight[a] != base->action_weight[a])
                          cJSON_AddNumberToObject(sec, action_names[a], p->action_weight[a]));
@@ -209,7 +259,7 @@ int gen_policy_from_json(const char *text, gen_policy *p, af_err *err) {
           }
       } else if (!strcmp(sn, "dtypes")) {
         af_dtype d;
-        if (!af_dtype_parse(k, &d) && d != AF_BOOL) p->dtype_weight[d] = v, found = 1;
+        if (!af_dtype_parse(k, &d)) p->dtype_weight[d] = v, found = 1;
       } else if (!strcmp(sn, "actions")) {
         for (int a = 0; a < GEN_ACT_COUNT; a++)
           if (!strcmp(k, action_names[a])) p->action_weight[a] = v, found = 1;

@@ -25,6 +25,21 @@ static int call1(const char *name, const char *overload, int nargs, const at_arg
   return 0;
 }
 
+/* OPF_PICK ops (x.split(2, 0)[k]): element k of the op's list result, Python's negative k
+ * counting from the end; out of range is an error, as IndexError is in Python. */
+static int call_pick(const char *name, const char *overload, int nargs, const at_arg *args, int64_t k, af_tensor **res,
+                     af_err *err) {
+  af_tensor *r[256]; /* split(1) of a dim of up to 256 elements */
+  int n = 0;
+  if (at_call(name, overload, nargs, args, NULL, 256, r, &n, err)) return -1;
+  int64_t at = k < 0 ? k + n : k;
+  for (int j = 0; j < n; j++)
+    if (j != at) at_tensor_free(r[j]);
+  if (at < 0 || at >= n) return af_fail(err, "%s: list index %lld out of range for %d results", name, (long long)k, n);
+  *res = r[at];
+  return 0;
+}
+
 static at_arg targ(const af_tensor *t) { return (at_arg){.kind = AT_ARG_TENSOR, .t = t}; }
 static at_arg iarg(int64_t i) { return (at_arg){.kind = AT_ARG_INT, .i = i}; }
 
@@ -208,7 +223,10 @@ static int exec_stmt(env *e, const ir_stmt *st, af_err *err) {
     }
     const char *overload = scalar ? oe->overload_scalar : oe->overload;
     const af_tensor *out = oe->kind == OPS_OUT ? e->v[st->args[0].value] : NULL;
-    rc = call1(oe->aten, overload, st->nargs - first, a, out, &res, err);
+    if (oe->flags & OPF_PICK)
+      rc = call_pick(oe->aten, overload, st->nargs - 1, a, st->args[st->nargs - 1].i, &res, err);
+    else
+      rc = call1(oe->aten, overload, st->nargs - first, a, out, &res, err);
   }
   if (rc) return -1;
   if (st->out >= 0 && res) {

@@ -6,7 +6,7 @@
 
 typedef enum { OPS_VIEW, OPS_INPLACE, OPS_FUNC, OPS_OUT, OPS_SETITEM, OPS_GETITEM } ops_kind;
 
-enum { OPF_META = 1, OPF_MAYBE_VIEW = 2 };
+enum { OPF_META = 1, OPF_MAYBE_VIEW = 2, OPF_PICK = 4 };
 
 #define OPS_MAX_ARGS 8
 

@@ -686,6 +686,15 @@ typedef struct sub_info {
 
 #define META(v) (env->meta(env->ctx, (v)))
 
+/* the op families added for issue 9 (at the end of this file) */
+static int multi_view_range(int op, const ir_arg *a, const ops_meta *in, int64_t *dim, int64_t *start, int64_t *len, af_err *err);
+static int infer_view_more(const ir_stmt *st, const ops_env *env, int op, const ops_meta *in, ops_meta *o, af_err *err);
+static int infer_meta_more(const ir_stmt *st, const ops_env *env, int op, const ops_meta *self, ops_meta *o, af_err *err);
+static int infer_write_more(const ir_stmt *st, const ops_env *env, int op, const ops_meta *self, int w, af_err *err);
+static int infer_func_more(const ir_stmt *st, const ops_env *env, int op, const ops_meta *self, ops_effect *e, af_err *err);
+static int more_can_sample(int op);
+static int sample_more(int op, int p, const ops_meta *m, int64_t storage, const ops_chooser *ch, ir_arg *args);
+
 /* Bounds of an int index tensor's data against size n (skipped when the data is unknown). */
 static int index_in_range(const ops_env *env, int v, int64_t n, af_err *err) {
   int64_t nd = 0;
@@ -1178,7 +1187,7 @@ static int infer_view(const ir_stmt *st, const ops_env *env, int op, const ops_m
       }
       break;
     }
-    default: return af_fail(err, "no shape rule for this view op");
+    default: rc = infer_view_more(st, env, op, in, o, err); break;
   }
   if (rc) return -1;
   if (o->exact) finish_exact(o);
@@ -1218,7 +1227,7 @@ int ops_shape_infer(const ir_stmt *st, const ops_env *env, ops_effect *e, af_err
         case OPS_squeeze_: rc = v_squeeze(self, a[1].i, &o, err); break;
         case OPS_transpose_: rc = v_transpose(self, a[1].i, a[2].i, &o, err); break;
         case OPS_t_: rc = v_t(self, &o, err); break;
-        default: return af_fail(err, "no shape rule for this in-place op");
+        default: rc = infer_meta_more(st, env, op, self, &o, err); break;
       }
       if (rc) return -1;
       e->out = o;
@@ -1336,7 +1345,7 @@ int ops_shape_infer(const ir_stmt *st, const ops_env *env, ops_effect *e, af_err
           return af_fail(err, "setitem with repeated indices and a non-uniform value: the result depends on write order");
         return 0;
       }
-      default: return af_fail(err, "no shape rule for this in-place op");
+      default: return infer_write_more(st, env, op, self, w, err);
     }
   }
 
@@ -1548,7 +1557,10 @@ int ops_shape_infer(const ir_stmt *st, const ops_env *env, ops_effect *e, af_err
       *o = out0;
       break;
     }
-    default: return af_fail(err, "no shape rule for op %s", oe->name);
+    default:
+      if (infer_func_more(st, env, op, self, e, err)) return -1;
+      if (e->alias != OPS_ALIAS_FRESH) return 0;
+      break;
   }
   e->storage_numel = ops_meta_numel(o);
   return 0;
@@ -1579,6 +1591,10 @@ int ops_req_accepts(const ops_req *r, const ops_meta *m) {
       break;
     case OPS_DT_ANY:
       if (m->dtype == AF_BOOL) return 0;
+      break;
+    case OPS_DT_ALL: break;
+    case OPS_DT_FLOAT:
+      if (!is_float(m->dtype)) return 0;
       break;
   }
   switch (r->kind) {
@@ -1954,7 +1970,7 @@ int ops_shape_can_sample(int op) {
     case OPS_diagonal_scatter: case OPS_as_strided_scatter:
       return 1;
     default:
-      return 0;
+      return more_can_sample(op);
   }
 }
 
@@ -2530,6 +2546,1195 @@ int ops_shape_sample(int op, int p, const ops_meta *m, int64_t storage, const op
       for (int k = 0; k < n; k++) ir_arg_free(&args[k]);
       return -1;
     }
+    default: return sample_more(op, p, m, storage, ch, args);
+  }
+}
+
+/* ================================================================ more of the in-place surface
+ * (issue 9): per-op facts (family, dtypes, exactness), then the shape/validity rules and the
+ * samplers of the ops added for it. Every rule here was checked against eager PyTorch 1.13 on
+ * CPU (float32, float64, int64, bool; tensor and number operands). */
+
+enum {
+  MF32 = 1 << AF_FLOAT32, MF64 = 1 << AF_FLOAT64, MI64 = 1 << AF_INT64, MB = 1 << AF_BOOL,
+  MF = MF32 | MF64, MN = MF | MI64, MALL = MN | MB
+};
+
+typedef struct op_fact {
+  unsigned char fam, dt, ex, set; /* ops_family, dtype mask of self, OPS_EX_*, set */
+} op_fact;
+
+static op_fact facts[OPS_COUNT];
+static short canon[OPS_COUNT]; /* the in-place op whose twin an op is (itself for in-place ops) */
+static int facts_done;
+
+#define FACT(op, f, d, x) facts[OPS_##op] = (op_fact){OPS_FAM_##f, (d), OPS_EX_##x, 1}
+
+static void facts_init(void) {
+  if (facts_done) return;
+  /* in-place ops; their functional twins and out= forms inherit (below) */
+  FACT(add_, ARITH, MN, KEEP); FACT(sub_, ARITH, MN, KEEP); FACT(mul_, ARITH, MN, KEEP); FACT(div_, ARITH, MF, KEEP);
+  FACT(neg_, UNARY_NUM, MN, KEEP); FACT(abs_, UNARY_NUM, MN, KEEP); FACT(clamp_, UNARY_NUM, MN, KEEP);
+  FACT(relu_, ACTIVATION, MN, KEEP);
+  FACT(fill_, FILL, MALL, KEEP); FACT(zero_, FILL, MALL, KEEP); FACT(copy_, FILL, MALL, KEEP);
+  FACT(masked_fill_, INDEX, MN, KEEP); FACT(index_put_, INDEX, MN, KEEP); FACT(index_add_, INDEX, MN, KEEP);
+  FACT(scatter_, INDEX, MN, KEEP);
+  FACT(unsqueeze_, META, MALL, KEEP); FACT(squeeze_, META, MALL, KEEP); FACT(transpose_, META, MALL, KEEP);
+  FACT(t_, META, MALL, KEEP); FACT(swapaxes_, META, MALL, KEEP); FACT(swapdims_, META, MALL, KEEP);
+  FACT(as_strided_, META, MALL, KEEP); FACT(resize_, META, MALL, KEEP);
+  FACT(setitem, SETITEM, MN, KEEP); FACT(setitem_add, SETITEM, MN, KEEP); FACT(setitem_sub, SETITEM, MN, KEEP);
+  FACT(setitem_mul, SETITEM, MN, KEEP);
+  /* pointwise unary with float results */
+  static const int uf[] = {OPS_exp_, OPS_exp2_, OPS_expm1_, OPS_log_, OPS_log2_, OPS_log10_, OPS_log1p_, OPS_sqrt_,
+                           OPS_rsqrt_, OPS_sin_, OPS_cos_, OPS_tan_, OPS_asin_, OPS_acos_, OPS_atan_, OPS_sinh_,
+                           OPS_cosh_, OPS_tanh_, OPS_asinh_, OPS_acosh_, OPS_atanh_, OPS_sigmoid_, OPS_erf_, OPS_erfc_,
+                           OPS_erfinv_, OPS_reciprocal_, OPS_deg2rad_, OPS_rad2deg_, OPS_lgamma_, OPS_digamma_, OPS_i0_,
+                           OPS_sinc_, OPS_logit_, OPS_arcsin_, OPS_arccos_, OPS_arctan_, OPS_arcsinh_, OPS_arccosh_,
+                           OPS_arctanh_};
+  for (size_t k = 0; k < sizeof uf / sizeof uf[0]; k++) facts[uf[k]] = (op_fact){OPS_FAM_UNARY_FLOAT, MF, OPS_EX_INEXACT, 1};
+  FACT(frac_, UNARY_FLOAT, MF, NEEDS);
+  /* activations */
+  static const int act[] = {OPS_selu_, OPS_celu_, OPS_elu_, OPS_leaky_relu_, OPS_hardsigmoid_, OPS_hardswish_,
+                            OPS_silu_, OPS_mish_, OPS_gelu_};
+  for (size_t k = 0; k < sizeof act / sizeof act[0]; k++) facts[act[k]] = (op_fact){OPS_FAM_ACTIVATION, MF, OPS_EX_INEXACT, 1};
+  FACT(relu6_, ACTIVATION, MN, KEEP); FACT(hardtanh_, ACTIVATION, MN, KEEP); FACT(threshold_, ACTIVATION, MN, NEEDS);
+  /* rounding, sign, clamp */
+  FACT(floor_, UNARY_NUM, MN, NEEDS); FACT(ceil_, UNARY_NUM, MN, NEEDS); FACT(round_, UNARY_NUM, MN, NEEDS);
+  FACT(trunc_, UNARY_NUM, MN, NEEDS); FACT(fix_, UNARY_NUM, MN, NEEDS);
+  FACT(sign_, UNARY_NUM, MN | MB, NEEDS); FACT(sgn_, UNARY_NUM, MN | MB, NEEDS);
+  FACT(square_, UNARY_NUM, MN, KEEP); FACT(negative_, UNARY_NUM, MN, KEEP); FACT(absolute_, UNARY_NUM, MN, KEEP);
+  FACT(nan_to_num_, UNARY_NUM, MALL, KEEP);
+  FACT(clamp_min_, UNARY_NUM, MN, KEEP); FACT(clamp_max_, UNARY_NUM, MN, KEEP); FACT(clip_, UNARY_NUM, MN, KEEP);
+  /* bitwise and logical */
+  FACT(bitwise_not_, BITWISE, MI64 | MB, KEEP); FACT(logical_not_, BITWISE, MALL, NEEDS);
+  FACT(bitwise_and_, BITWISE, MI64 | MB, KEEP); FACT(bitwise_or_, BITWISE, MI64 | MB, KEEP);
+  FACT(bitwise_xor_, BITWISE, MI64 | MB, KEEP);
+  FACT(bitwise_left_shift_, BITWISE, MI64, KEEP); FACT(bitwise_right_shift_, BITWISE, MI64, KEEP);
+  FACT(logical_and_, BITWISE, MALL, NEEDS); FACT(logical_or_, BITWISE, MALL, NEEDS); FACT(logical_xor_, BITWISE, MALL, NEEDS);
+  /* binary arithmetic */
+  FACT(pow_, ARITH, MN, INEXACT); FACT(remainder_, ARITH, MN, NEEDS); FACT(fmod_, ARITH, MN, NEEDS);
+  FACT(floor_divide_, ARITH, MN, NEEDS); FACT(atan2_, ARITH, MF, INEXACT); FACT(arctan2_, ARITH, MF, INEXACT);
+  FACT(hypot_, ARITH, MF, INEXACT); FACT(copysign_, ARITH, MF, KEEP); FACT(xlogy_, ARITH, MF, INEXACT);
+  FACT(heaviside_, ARITH, MALL, NEEDS); FACT(gcd_, ARITH, MI64, KEEP); FACT(lcm_, ARITH, MI64, KEEP);
+  FACT(ldexp_, ARITH, MF, KEEP); FACT(nextafter_, ARITH, MF, NEEDS); FACT(float_power_, ARITH, MF64, INEXACT);
+  FACT(true_divide_, ARITH, MF, KEEP); FACT(divide_, ARITH, MF, KEEP); FACT(multiply_, ARITH, MN, KEEP);
+  FACT(subtract_, ARITH, MN, KEEP);
+  /* comparisons */
+  static const int cmp[] = {OPS_eq_, OPS_ne_, OPS_ge_, OPS_gt_, OPS_le_, OPS_lt_, OPS_greater_, OPS_greater_equal_,
+                            OPS_less_, OPS_less_equal_, OPS_not_equal_};
+  for (size_t k = 0; k < sizeof cmp / sizeof cmp[0]; k++) facts[cmp[k]] = (op_fact){OPS_FAM_COMPARE, MALL, OPS_EX_NEEDS, 1};
+  /* lerp, addcmul, addcdiv; matrix products */
+  FACT(lerp_, TERNARY, MF, KEEP); FACT(addcmul_, TERNARY, MN, KEEP); FACT(addcdiv_, TERNARY, MF, INEXACT);
+  FACT(addmm_, MATRIX, MN, INEXACT); FACT(addmv_, MATRIX, MN, INEXACT); FACT(addr_, MATRIX, MN, INEXACT);
+  FACT(baddbmm_, MATRIX, MN, INEXACT); FACT(addbmm_, MATRIX, MN, INEXACT);
+  /* index, scatter, put; cumulative and triangular */
+  FACT(index_copy_, INDEX, MN, KEEP); FACT(index_fill_, INDEX, MN, KEEP); FACT(masked_scatter_, INDEX, MN, KEEP);
+  FACT(scatter_add_, INDEX, MN, KEEP); FACT(put_, INDEX, MN, KEEP);
+  FACT(cumsum_, CUMULATIVE, MN, KEEP); FACT(cumprod_, CUMULATIVE, MN, KEEP);
+  FACT(tril_, CUMULATIVE, MALL, KEEP); FACT(triu_, CUMULATIVE, MALL, KEEP);
+  /* functional ops that are no twin */
+  FACT(sum, OTHER, MN, KEEP); FACT(mean, OTHER, MF, INEXACT); FACT(matmul, MATRIX, MN, INEXACT);
+  FACT(mm, MATRIX, MN, INEXACT); FACT(cat, OTHER, MALL, KEEP); FACT(stack, OTHER, MALL, KEEP);
+  FACT(clone, OTHER, MALL, KEEP); FACT(new_full, OTHER, MALL, KEEP); FACT(contiguous, OTHER, MALL, KEEP);
+  FACT(where, OTHER, MALL, KEEP);
+  FACT(slice_scatter, WRITE_BACK, MALL, KEEP); FACT(select_scatter, WRITE_BACK, MALL, KEEP);
+  FACT(diagonal_scatter, WRITE_BACK, MALL, KEEP); FACT(as_strided_scatter, WRITE_BACK, MALL, KEEP);
+  for (int op = 0; op < OPS_COUNT; op++) { /* views; twins of in-place ops */
+    const ops_entry *e = ops_get(op);
+    if (e->kind == OPS_VIEW || e->kind == OPS_GETITEM)
+      facts[op] = (op_fact){(e->flags & OPF_PICK) ? OPS_FAM_MULTI_VIEW : OPS_FAM_VIEW, MALL, OPS_EX_KEEP, 1};
+    int t = ops_twin(op);
+    if (e->kind == OPS_INPLACE && t >= 0 && !facts[t].set && ops_get(t)->kind == OPS_FUNC) facts[t] = facts[op];
+  }
+  for (int op = 0; op < OPS_COUNT; op++) { /* out= forms: their twin's */
+    int t = ops_twin(op);
+    if (ops_get(op)->kind == OPS_OUT && t >= 0) facts[op] = facts[t];
+  }
+  facts[OPS_div_out].ex = OPS_EX_INEXACT; /* a tensor divisor: thirds */
+  for (int op = 0; op < OPS_COUNT; op++) canon[op] = (short)op;
+  for (int op = OPS_COUNT - 1; op >= 0; op--) { /* the first in-place op naming a twin wins */
+    int t = ops_twin(op);
+    if (ops_get(op)->kind == OPS_INPLACE && t >= 0 && ops_get(t)->kind != OPS_INPLACE) canon[t] = (short)op;
+  }
+  facts_done = 1;
+}
+#undef FACT
+
+int ops_shape_family(int op) {
+  facts_init();
+  return op >= 0 && op < OPS_COUNT ? facts[op].fam : OPS_FAM_OTHER;
+}
+
+int ops_shape_exactness(int op) {
+  facts_init();
+  return op >= 0 && op < OPS_COUNT ? facts[op].ex : OPS_EX_KEEP;
+}
+
+static const char *const fam_names[OPS_FAM_COUNT][2] = {
+    {"other", "other functional ops (reductions, cat, stack, clone, where, ...)"},
+    {"view", "views and getitem"},
+    {"multi_view", "one result of a multi-output view (split, chunk, unbind)"},
+    {"meta", "shape-changing in place"},
+    {"fill", "fill, zero, copy"},
+    {"arith", "binary arithmetic"},
+    {"unary_float", "pointwise unary with float results"},
+    {"unary_num", "rounding, sign, abs, neg, clamp"},
+    {"activation", "activations"},
+    {"compare", "comparisons"},
+    {"bitwise", "bitwise and logical"},
+    {"ternary", "lerp, addcmul, addcdiv"},
+    {"matrix", "matrix products"},
+    {"index", "index, scatter, put, masked"},
+    {"cumulative", "cumulative and triangular"},
+    {"setitem", "Python setitem"},
+    {"write_back", "write-back scatters (functionalizer output)"},
+};
+
+const char *ops_family_name(int fam) { return fam >= 0 && fam < OPS_FAM_COUNT ? fam_names[fam][0] : "?"; }
+const char *ops_family_title(int fam) { return fam >= 0 && fam < OPS_FAM_COUNT ? fam_names[fam][1] : "?"; }
+
+static int in_mask(int mask, af_dtype d) { return (int)d >= 0 && d < AF_DTYPE_COUNT && ((mask >> d) & 1); }
+
+static int self_dtype_ok(int op, const ops_meta *m, af_err *err) {
+  facts_init();
+  if (!in_mask(facts[op].dt, m->dtype))
+    return af_fail(err, "%s is not modelled for %s tensors (eager rejects it or its result type)", ops_get(op)->name,
+                   af_dtype_name(m->dtype));
+  return 0;
+}
+
+/* How a binary op's result dtype follows from the promoted operand dtype. */
+enum { P_SAME, P_BOOL, P_FLOAT, P_DOUBLE };
+
+static int promo(int op) {
+  switch (op) {
+    case OPS_eq_: case OPS_ne_: case OPS_ge_: case OPS_gt_: case OPS_le_: case OPS_lt_: case OPS_greater_:
+    case OPS_greater_equal_: case OPS_less_: case OPS_less_equal_: case OPS_not_equal_: case OPS_eq: case OPS_ne:
+    case OPS_ge: case OPS_le: case OPS_lt: case OPS_gt: case OPS_logical_and_: case OPS_logical_or_:
+    case OPS_logical_xor_: case OPS_logical_and: case OPS_logical_or: case OPS_logical_xor:
+      return P_BOOL;
+    case OPS_atan2_: case OPS_arctan2_: case OPS_hypot_: case OPS_copysign_: case OPS_xlogy_: case OPS_ldexp_:
+    case OPS_nextafter_: case OPS_true_divide_: case OPS_divide_: case OPS_atan2: case OPS_hypot: case OPS_copysign:
+    case OPS_xlogy: case OPS_ldexp: case OPS_nextafter:
+      return P_FLOAT;
+    case OPS_float_power_: case OPS_float_power: return P_DOUBLE;
+    default: return P_SAME;
+  }
+}
+
+/* Ops whose second operand must be a tensor (no Scalar overload). */
+static int tensor_operand_only(int op) {
+  switch (op) {
+    case OPS_atan2_: case OPS_arctan2_: case OPS_hypot_: case OPS_heaviside_: case OPS_gcd_: case OPS_lcm_:
+    case OPS_ldexp_: case OPS_nextafter_: case OPS_logical_and_: case OPS_logical_or_: case OPS_logical_xor_:
+    case OPS_atan2: case OPS_hypot: case OPS_heaviside: case OPS_gcd: case OPS_lcm: case OPS_ldexp: case OPS_nextafter:
+    case OPS_logical_and: case OPS_logical_or: case OPS_logical_xor:
+      return 1;
+    default: return 0;
+  }
+}
+
+/* The canonical in-place op of a binary functional op (for the data rules below). */
+static int inplace_of(int op) {
+  facts_init();
+  return op >= 0 && op < OPS_COUNT ? canon[op] : op;
+}
+
+/* Result dtype of binary op `arg a op arg b`, with the checks eager's kernels make. *common: the
+ * promoted operand dtype the kernel computes in. */
+static int binary_dtype(int op, const ir_stmt *st, const ops_env *env, int a, int b, af_dtype *common, af_dtype *res,
+                        af_err *err) {
+  facts_init();
+  ti_opnd t[2];
+  af_dtype dt[2];
+  ops_opnd_kind k[2];
+  opnd(st, a, env, &t[0], &dt[0], &k[0]);
+  opnd(st, b, env, &t[1], &dt[1], &k[1]);
+  af_dtype c = ops_result_type(2, dt, k);
+  const char *name = ops_get(op)->name;
+  int pr = promo(op), mask = facts[op].dt;
+  if (op == OPS_heaviside_ || op == OPS_heaviside || op == OPS_nextafter_ || op == OPS_nextafter) {
+    if (dt[0] != dt[1]) return af_fail(err, "%s is not implemented for tensors with different dtypes", name);
+  }
+  switch (pr) {
+    case P_BOOL: *res = AF_BOOL; break;
+    case P_FLOAT:
+      if (!is_float(c)) c = AF_FLOAT32;
+      *res = c;
+      break;
+    case P_DOUBLE:
+      c = AF_FLOAT64;
+      *res = c;
+      break;
+    default: *res = c; break;
+  }
+  if (pr != P_BOOL && !in_mask(mask, c)) return af_fail(err, "\"%s\" not implemented for '%s'", name, af_dtype_name(c));
+  if (pr == P_SAME && (op == OPS_sub_ || op == OPS_subtract_ || op == OPS_sub) && c == AF_BOOL)
+    return af_fail(err, "Subtraction, the `-` operator, with two bool tensors is not supported");
+  *common = c;
+  return 0;
+}
+
+/* Data-dependent rules of binary ops with integer results: division by zero and negative powers
+ * are errors in eager, so only numbers the rule can check are taken. */
+static int binary_data_ok(int op, af_dtype common, const ir_arg *o, af_err *err) {
+  int ip = inplace_of(op);
+  double x = o->kind == IR_ARG_FLOAT ? o->f : (double)o->i;
+  int num = o->kind != IR_ARG_VALUE;
+  switch (ip) {
+    case OPS_remainder_: case OPS_fmod_: case OPS_floor_divide_:
+      if (common == AF_INT64 && (!num || x == 0)) return af_fail(err, "%s on integers needs a non-zero number (a tensor may hold 0: ZeroDivisionError)", ops_get(op)->name);
+      return 0;
+    case OPS_pow_:
+      if (common == AF_INT64 && (!num || x < 0)) return af_fail(err, "pow on integers needs a number >= 0 (Integers to negative integer powers are not allowed)");
+      return 0;
+    case OPS_bitwise_left_shift_: case OPS_bitwise_right_shift_:
+      if (!num || x < 0 || x > 62) return af_fail(err, "%s takes a shift count 0..62 here (a tensor may hold negative counts)", ops_get(op)->name);
+      return 0;
+    default: return 0;
+  }
+}
+
+/* A tensor operand that must broadcast to self (in place) or with it (functional). */
+static int operand_shape(const ops_env *env, const ops_meta *self, int v, int inplace, int *rank, int64_t *shape, af_err *err) {
+  const ops_meta *o = META(v);
+  if (inplace) {
+    if (!ops_broadcasts_to(o->rank, o->shape, self->rank, self->shape))
+      return af_fail(err, "output with shape of rank %d doesn't match the broadcast shape (operand of rank %d)", self->rank, o->rank);
+    *rank = self->rank;
+    memcpy(shape, self->shape, sizeof(int64_t) * (size_t)self->rank);
+    return 0;
+  }
+  if (ops_broadcast(*rank, shape, o->rank, o->shape, rank, shape)) return af_fail(err, "the shapes of the operands do not broadcast");
+  return 0;
+}
+
+static int is_unary_op(int op) {
+  switch (inplace_of(op)) {
+    case OPS_exp_: case OPS_exp2_: case OPS_expm1_: case OPS_log_: case OPS_log2_: case OPS_log10_: case OPS_log1p_:
+    case OPS_sqrt_: case OPS_rsqrt_: case OPS_sin_: case OPS_cos_: case OPS_tan_: case OPS_asin_: case OPS_acos_:
+    case OPS_atan_: case OPS_sinh_: case OPS_cosh_: case OPS_tanh_: case OPS_asinh_: case OPS_acosh_: case OPS_atanh_:
+    case OPS_sigmoid_: case OPS_erf_: case OPS_erfc_: case OPS_erfinv_: case OPS_reciprocal_: case OPS_deg2rad_:
+    case OPS_rad2deg_: case OPS_lgamma_: case OPS_digamma_: case OPS_i0_: case OPS_sinc_: case OPS_logit_: case OPS_frac_:
+    case OPS_arcsin_: case OPS_arccos_: case OPS_arctan_: case OPS_arcsinh_: case OPS_arccosh_: case OPS_arctanh_:
+    case OPS_selu_: case OPS_celu_: case OPS_elu_: case OPS_leaky_relu_: case OPS_hardsigmoid_: case OPS_hardswish_:
+    case OPS_silu_: case OPS_mish_: case OPS_gelu_: case OPS_relu6_: case OPS_hardtanh_: case OPS_threshold_:
+    case OPS_floor_: case OPS_ceil_: case OPS_round_: case OPS_trunc_: case OPS_fix_: case OPS_sign_: case OPS_sgn_:
+    case OPS_square_: case OPS_negative_: case OPS_absolute_: case OPS_nan_to_num_: case OPS_clip_:
+    case OPS_bitwise_not_: case OPS_logical_not_:
+      return 1;
+    default: return 0;
+  }
+}
+
+static int is_binary_op(int op) {
+  switch (inplace_of(op)) {
+    case OPS_clamp_min_: case OPS_clamp_max_: case OPS_bitwise_and_: case OPS_bitwise_or_: case OPS_bitwise_xor_:
+    case OPS_bitwise_left_shift_: case OPS_bitwise_right_shift_: case OPS_logical_and_: case OPS_logical_or_:
+    case OPS_logical_xor_: case OPS_pow_: case OPS_remainder_: case OPS_fmod_: case OPS_floor_divide_: case OPS_atan2_:
+    case OPS_arctan2_: case OPS_hypot_: case OPS_copysign_: case OPS_xlogy_: case OPS_heaviside_: case OPS_gcd_:
+    case OPS_lcm_: case OPS_ldexp_: case OPS_nextafter_: case OPS_float_power_: case OPS_true_divide_: case OPS_divide_:
+    case OPS_multiply_: case OPS_subtract_: case OPS_eq_: case OPS_ne_: case OPS_ge_: case OPS_gt_: case OPS_le_:
+    case OPS_lt_: case OPS_greater_: case OPS_greater_equal_: case OPS_less_: case OPS_less_equal_: case OPS_not_equal_:
+      return 1;
+    default: return 0;
+  }
+}
+
+static int unary_args_ok(int op, const ir_stmt *st, const ops_meta *self, af_err *err) {
+  const ir_arg *a = st->args;
+  switch (inplace_of(op)) {
+    case OPS_celu_:
+      if ((a[1].kind == IR_ARG_FLOAT ? a[1].f : (double)a[1].i) == 0) return af_fail(err, "ZeroDivisionError: celu alpha 0");
+      return 0;
+    case OPS_clip_:
+      if (a[1].kind == IR_ARG_NONE && a[2].kind == IR_ARG_NONE) return af_fail(err, "torch.clamp: At least one of 'min' or 'max' must not be None");
+      for (int k = 1; k <= 2; k++)
+        if (self->dtype == AF_INT64 && a[k].kind == IR_ARG_FLOAT) return af_fail(err, "result type Float can't be cast to the desired output type long");
+      return 0;
+    default: return 0;
+  }
+}
+
+/* ---- views ---- */
+
+/* split/chunk/unbind element k: the dim, start and length it covers (a narrow). */
+int ops_multi_view_range(int op, const ir_arg *args, int rank, const int64_t *shape, int64_t *dim, int64_t *start,
+                         int64_t *len, af_err *err) {
+  ops_meta m;
+  if (rank > AF_MAX_RANK) return af_fail(err, "rank %d above the limit %d", rank, AF_MAX_RANK);
+  ops_meta_init(&m, AF_FLOAT32, rank, shape);
+  return multi_view_range(op, args, &m, dim, start, len, err);
+}
+
+static int multi_view_range(int op, const ir_arg *a, const ops_meta *in, int64_t *dim, int64_t *start, int64_t *len, af_err *err) {
+  if (in->rank == 0) return af_fail(err, "%s of a 0-dim tensor", ops_get(op)->name);
+  int64_t n, size, count, k;
+  if (wrapd(op == OPS_unbind_get ? a[1].i : a[2].i, in->rank, dim, err)) return -1;
+  n = in->shape[*dim];
+  if (op == OPS_unbind_get) {
+    size = 1;
+    count = n;
+    k = a[2].i;
+  } else if (op == OPS_split_get) {
+    size = a[1].i;
+    if (size <= 0) return af_fail(err, "split expects split_size be non-negative and not 0 here, but got %lld", (long long)size);
+    count = n == 0 ? 1 : (n + size - 1) / size;
+    k = a[3].i;
+  } else {
+    if (a[1].i <= 0) return af_fail(err, "chunk expects `chunks` to be greater than 0, got: %lld", (long long)a[1].i);
+    if (n == 0) return af_fail(err, "chunk of an empty dim is not modelled");
+    size = (n + a[1].i - 1) / a[1].i;
+    count = (n + size - 1) / size;
+    k = a[3].i;
+  }
+  if (k < -count || k >= count) return af_fail(err, "IndexError: list index %lld out of range (%lld results)", (long long)k, (long long)count);
+  if (k < 0) k += count;
+  *start = k * size;
+  *len = n - *start < size ? n - *start : size;
+  return 0;
+}
+
+static int infer_view_more(const ir_stmt *st, const ops_env *env, int op, const ops_meta *in, ops_meta *o, af_err *err) {
+  (void)env;
+  const ir_arg *a = st->args;
+  switch (op) {
+    case OPS_swapaxes:
+    case OPS_swapdims: return v_transpose(in, a[1].i, a[2].i, o, err);
+    case OPS_unbind_get: {
+      int64_t dim, start, len;
+      if (multi_view_range(op, a, in, &dim, &start, &len, err)) return -1;
+      return v_select(in, dim, start, o, err);
+    }
+    case OPS_split_get:
+    case OPS_chunk_get: {
+      int64_t dim, start, len;
+      if (multi_view_range(op, a, in, &dim, &start, &len, err)) return -1;
+      return v_slice(in, dim, 1, start, 1, start + len, 1, o, err);
+    }
+    default: return af_fail(err, "no shape rule for this view op");
+  }
+}
+
+/* ---- shape-changing in place ---- */
+
+static int infer_meta_more(const ir_stmt *st, const ops_env *env, int op, const ops_meta *self, ops_meta *o, af_err *err) {
+  const ir_arg *a = st->args;
+  switch (op) {
+    case OPS_swapaxes_:
+    case OPS_swapdims_: return v_transpose(self, a[1].i, a[2].i, o, err);
+    case OPS_as_strided_: {
+      int64_t storage = env->storage_numel ? env->storage_numel(env->ctx, a[0].value) : ops_meta_extent(self);
+      if (v_as_strided(self, storage, &a[1], &a[2], a[3].i, o, err)) return -1;
+      return 0;
+    }
+    case OPS_resize_: {
+      if (a[1].n > AF_MAX_RANK) return af_fail(err, "rank %d above the limit %d", a[1].n, AF_MAX_RANK);
+      for (int k = 0; k < a[1].n; k++)
+        if (a[1].ints[k] < 0) return af_fail(err, "Trying to create tensor with negative dimension %lld", (long long)a[1].ints[k]);
+      int64_t storage = env->storage_numel ? env->storage_numel(env->ctx, a[0].value) : ops_meta_extent(self);
+      int64_t numel = ir_numel(a[1].n, a[1].ints);
+      if (!self->exact) return af_fail(err, "resize_ of a tensor whose layout is not modelled");
+      if (numel && self->offset + numel > storage)
+        return af_fail(err, "resize_ that grows the storage (the new elements are uninitialized memory) is not generated");
+      *o = *self;
+      o->rank = a[1].n;
+      memcpy(o->shape, a[1].ints, sizeof(int64_t) * (size_t)a[1].n);
+      contig_strides(o->rank, o->shape, o->stride);
+      o->nonoverlap = 1;
+      return 0;
+    }
+    default: return af_fail(err, "no shape rule for this in-place op");
+  }
+}
+
+/* ---- data-writing rules shared by in-place and functional forms ---- */
+
+static int check_matrix(int op, const ir_stmt *st, const ops_env *env, const ops_meta *self, int inplace, int *rank,
+                        int64_t *shape, af_err *err) {
+  const ir_arg *a = st->args;
+  const ops_meta *x = META(a[1].value), *y = META(a[2].value);
+  int ip = inplace_of(op);
+  if (x->dtype != self->dtype || y->dtype != self->dtype) return af_fail(err, "%s: expected self and the matrices to have the same dtype", ops_get(op)->name);
+  int rx = ip == OPS_baddbmm_ || ip == OPS_addbmm_ ? 3 : ip == OPS_addr_ ? 1 : 2;
+  int ry = ip == OPS_baddbmm_ || ip == OPS_addbmm_ ? 3 : 1 + (ip == OPS_addmm_);
+  if (ip == OPS_addr_) ry = 1;
+  if (x->rank != rx || y->rank != ry) return af_fail(err, "%s: operands of rank %d and %d, expected %d and %d", ops_get(op)->name, x->rank, y->rank, rx, ry);
+  switch (ip) {
+    case OPS_addmm_:
+      if (x->shape[1] != y->shape[0]) return af_fail(err, "mat1 and mat2 shapes cannot be multiplied");
+      *rank = 2, shape[0] = x->shape[0], shape[1] = y->shape[1];
+      break;
+    case OPS_addmv_:
+      if (x->shape[1] != y->shape[0]) return af_fail(err, "size mismatch in addmv");
+      *rank = 1, shape[0] = x->shape[0];
+      break;
+    case OPS_addr_: *rank = 2, shape[0] = x->shape[0], shape[1] = y->shape[0]; break;
+    case OPS_baddbmm_:
+    case OPS_addbmm_:
+      if (x->shape[0] != y->shape[0] || x->shape[2] != y->shape[1]) return af_fail(err, "batch1 and batch2 shapes cannot be multiplied");
+      if (ip == OPS_baddbmm_) *rank = 3, shape[0] = x->shape[0], shape[1] = x->shape[1], shape[2] = y->shape[2];
+      else *rank = 2, shape[0] = x->shape[1], shape[1] = y->shape[2];
+      break;
+    default: return af_fail(err, "no matrix rule");
+  }
+  if (inplace ? !shape_is(self, *rank, shape) : !ops_broadcasts_to(self->rank, self->shape, *rank, shape))
+    return af_fail(err, "%s: self does not match the product's shape", ops_get(op)->name);
+  for (int k = 3; k <= 4; k++)
+    if (self->dtype == AF_INT64 && a[k].kind == IR_ARG_FLOAT) return af_fail(err, "%s: float beta/alpha with integer tensors", ops_get(op)->name);
+  return 0;
+}
+
+/* index data of value v (nonneg, in [lo, hi)); distinct: no repeats. Unknown data refuses. */
+static int index_data_ok(const ops_env *env, int v, int64_t lo, int64_t hi, int distinct, int64_t wrap, const char *what, af_err *err) {
+  const ops_meta *ix = META(v);
+  if (ix->dtype != AF_INT64) return af_fail(err, "%s: expected an int64 index", what);
+  int64_t nd = 0, n = ops_meta_numel(ix);
+  const double *d = env->data ? env->data(env->ctx, v, &nd) : NULL;
+  if (!d) return af_fail(err, "%s: index data unknown (range and repeats not decidable)", what);
+  if (n > 4096) return af_fail(err, "%s: index too long", what);
+  int64_t seen[4096];
+  for (int64_t k = 0; k < n; k++) {
+    int64_t x = (int64_t)d[nd ? k % nd : 0];
+    if (x < lo || x >= hi) return af_fail(err, "%s: index %lld out of range", what, (long long)x);
+    if (x < 0) x += wrap;
+    seen[k] = x;
+  }
+  if (distinct) {
+    qsort(seen, (size_t)n, sizeof seen[0], cmp_i64);
+    for (int64_t k = 1; k < n; k++)
+      if (seen[k] == seen[k - 1]) return af_fail(err, "%s with repeated indices: the result depends on write order", what);
+  }
+  return 0;
+}
+
+static int check_index_more(int op, const ir_stmt *st, const ops_env *env, const ops_meta *self, af_err *err) {
+  const ir_arg *a = st->args;
+  int ip = inplace_of(op);
+  const char *name = ops_get(op)->name;
+  switch (ip) {
+    case OPS_index_copy_:
+    case OPS_index_fill_: {
+      if (self->rank == 0) return af_fail(err, "%s of a 0-dim tensor is not modelled", name);
+      int64_t dim;
+      if (wrapd(a[1].i, self->rank, &dim, err)) return -1;
+      const ops_meta *ix = META(a[2].value);
+      if (ix->rank > 1) return af_fail(err, "%s(): Index is supposed to be a vector", name);
+      if (index_data_ok(env, a[2].value, 0, self->shape[dim], ip == OPS_index_copy_, self->shape[dim], name, err)) return -1;
+      if (ip == OPS_index_fill_) {
+        if (number_or_zerodim(&a[3], env, name, err)) return -1;
+        if (self->dtype == AF_INT64 && a[3].kind == IR_ARG_FLOAT) return af_fail(err, "index_fill_: a float value into an integer tensor is not generated");
+        if (a[3].kind == IR_ARG_VALUE && !ops_can_cast(META(a[3].value)->dtype, self->dtype)) return af_fail(err, "index_fill_: value dtype");
+        return 0;
+      }
+      const ops_meta *src = META(a[3].value);
+      if (src->dtype != self->dtype) return af_fail(err, "index_copy_(): self and source expected to have the same dtype");
+      if (src->rank != self->rank) return af_fail(err, "index_copy_(): source must have the rank of self");
+      for (int d = 0; d < self->rank; d++)
+        if (src->shape[d] != (d == dim ? ops_meta_numel(ix) : self->shape[d]))
+          return af_fail(err, "index_copy_(): source has size %lld at dim %d", (long long)src->shape[d], d);
+      return 0;
+    }
+    case OPS_masked_scatter_: {
+      const ops_meta *mask = META(a[1].value), *src = META(a[2].value);
+      if (op == OPS_masked_scatter_ && !(self->exact && ops_meta_is_contiguous(self)))
+        return af_fail(err, "masked_scatter_ into a non-contiguous tensor: PyTorch 1.13 takes the source elements in memory order, not in self's order");
+      if (mask->dtype != AF_BOOL) return af_fail(err, "masked_scatter_ only supports boolean masks");
+      if (!ops_broadcasts_to(mask->rank, mask->shape, self->rank, self->shape)) return af_fail(err, "masked_scatter_: mask does not broadcast to self");
+      if (src->dtype != self->dtype) return af_fail(err, "masked_scatter_: expected self and source to have same dtypes");
+      if (ops_meta_numel(src) < ops_meta_numel(self)) return af_fail(err, "masked_scatter_: a source smaller than self (enough only for some masks) is not generated");
+      return 0;
+    }
+    case OPS_scatter_add_: {
+      int64_t dim;
+      if (wrapd(a[1].i, self->rank, &dim, err)) return -1;
+      const ops_meta *ix = META(a[2].value), *src = META(a[3].value);
+      if (self->rank == 0 || ix->rank != self->rank || src->rank != self->rank) return af_fail(err, "Index tensor must have the same number of dimensions as self tensor");
+      if (src->dtype != self->dtype) return af_fail(err, "scatter_add(): Expected self.dtype to be equal to src.dtype");
+      for (int d = 0; d < self->rank; d++) {
+        if (d != dim && ix->shape[d] > self->shape[d]) return af_fail(err, "Size does not match at dimension %d", d);
+        if (ix->shape[d] > src->shape[d]) return af_fail(err, "Size does not match at dimension %d: index larger than src", d);
+      }
+      return index_data_ok(env, a[2].value, 0, self->shape[dim], 0, 0, name, err);
+    }
+    case OPS_put_: {
+      const ops_meta *src = META(a[2].value);
+      int64_t n = ops_meta_numel(self);
+      if (n == 0) return af_fail(err, "put_ into an empty tensor");
+      if (src->dtype != self->dtype) return af_fail(err, "put_: expected self and source to have the same dtype");
+      if (ops_meta_numel(src) != ops_meta_numel(META(a[1].value))) return af_fail(err, "put_: Expected source and index to have the same number of elements");
+      return index_data_ok(env, a[1].value, -n, n, !a[3].i, n, name, err);
+    }
+    default: return af_fail(err, "no index rule");
+  }
+}
+
+/* ---- in-place data ops ---- */
+
+static int infer_write_more(const ir_stmt *st, const ops_env *env, int op, const ops_meta *self, int w, af_err *err) {
+  const ir_arg *a = st->args;
+  const ops_entry *oe = ops_get(op);
+  facts_init();
+  if (oe->kind == OPS_OUT) {
+    /* the twin's own rule gives the result; out= must have its shape (no resize) and take its dtype */
+    int twin = ops_twin(op);
+    ir_stmt t = {.op = twin, .out = -1, .nargs = st->nargs - 1, .args = st->args + 1};
+    ops_effect te;
+    if (twin < 0 || ops_shape_infer(&t, env, &te, err)) return -1;
+    if (!shape_is(self, te.out.rank, te.out.shape)) return af_fail(err, "out= tensor has another shape than the result (it would be resized)");
+    if (op == OPS_cat_out) { /* PyTorch 1.13's cat writes nothing into an out= whose size-1 cat dim has
+                                another stride, and divides by zero for stride 0 */
+      int64_t cs[AF_MAX_RANK];
+      contig_strides(self->rank, self->shape, cs);
+      if (!self->exact || memcmp(cs, self->stride, sizeof(int64_t) * (size_t)self->rank))
+        return af_fail(err, "cat out= into a tensor without contiguous strides (size-1 dims included): PyTorch 1.13's cat kernel skips the write or divides by zero");
+    }
+    int strict = op != OPS_sub_out && op != OPS_div_out; /* unary, cumsum, mm, cat: out= of the result's dtype */
+    if (strict ? te.out.dtype != self->dtype : !ops_can_cast(te.out.dtype, self->dtype))
+      return af_fail(err, "out= tensor of dtype %s for a result of dtype %s", af_dtype_name(self->dtype), af_dtype_name(te.out.dtype));
+    for (int k = 1; k < st->nargs; k++) {
+      if (a[k].kind == IR_ARG_VALUE && no_overlap(env, w, a[k].value, !strict, err)) return -1;
+      if (a[k].kind == IR_ARG_VALUES)
+        for (int j = 0; j < a[k].n; j++)
+          if (no_overlap(env, w, a[k].values[j], 0, err)) return -1;
+    }
+    return 0;
+  }
+  if (self_dtype_ok(op, self, err)) return -1;
+  if (is_unary_op(op)) return unary_args_ok(op, st, self, err);
+  if (is_binary_op(op)) {
+    const ir_arg *o = &a[1];
+    if (o->kind == IR_ARG_VALUE) {
+      int r;
+      int64_t sh[AF_MAX_RANK];
+      if (operand_shape(env, self, o->value, 1, &r, sh, err)) return -1;
+      if (no_overlap(env, w, o->value, 1, err)) return -1;
+    } else if (tensor_operand_only(op)) {
+      return af_fail(err, "%s takes a tensor operand", oe->name);
+    }
+    af_dtype c, r;
+    if (binary_dtype(op, st, env, 0, 1, &c, &r, err)) return -1;
+    if (!ops_can_cast(r, self->dtype))
+      return af_fail(err, "result type %s can't be cast to the desired output type %s", af_dtype_name(r), af_dtype_name(self->dtype));
+    return binary_data_ok(op, c, o, err);
+  }
+  switch (op) {
+    case OPS_lerp_: {
+      int r;
+      int64_t sh[AF_MAX_RANK];
+      const ops_meta *end = META(a[1].value);
+      if (end->dtype != self->dtype) return af_fail(err, "lerp_: expected dtype %s for `end`", af_dtype_name(self->dtype));
+      if (operand_shape(env, self, a[1].value, 1, &r, sh, err) || no_overlap(env, w, a[1].value, 1, err)) return -1;
+      if (a[2].kind == IR_ARG_VALUE) {
+        if (META(a[2].value)->dtype != self->dtype) return af_fail(err, "lerp_: expected dtype %s for `weight`", af_dtype_name(self->dtype));
+        if (operand_shape(env, self, a[2].value, 1, &r, sh, err) || no_overlap(env, w, a[2].value, 1, err)) return -1;
+      }
+      return 0;
+    }
+    case OPS_addcmul_:
+    case OPS_addcdiv_: {
+      int r;
+      int64_t sh[AF_MAX_RANK];
+      for (int k = 1; k <= 2; k++)
+        if (operand_shape(env, self, a[k].value, 1, &r, sh, err) || no_overlap(env, w, a[k].value, 1, err)) return -1;
+      af_dtype dt[3] = {self->dtype, META(a[1].value)->dtype, META(a[2].value)->dtype};
+      ops_opnd_kind kd[3] = {self->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM,
+                             META(a[1].value)->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM,
+                             META(a[2].value)->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM};
+      if (dt[1] == AF_BOOL || dt[2] == AF_BOOL) return af_fail(err, "%s on bool is not modelled", oe->name);
+      if (op == OPS_addcdiv_ && !is_float(dt[1]) && !is_float(dt[2])) return af_fail(err, "Integer division with addcdiv is no longer supported");
+      af_dtype c = ops_result_type(3, dt, kd);
+      if (c != self->dtype) /* its kernel does no casting: INTERNAL ASSERT needs_dynamic_casting */
+        return af_fail(err, "%s_ with operands promoting to %s, not self's %s, is not modelled", oe->name, af_dtype_name(c), af_dtype_name(self->dtype));
+      if (!is_float(c) && a[3].kind == IR_ARG_FLOAT) return af_fail(err, "%s: a float value with integer tensors", oe->name);
+      return 0;
+    }
+    case OPS_addmm_: case OPS_addmv_: case OPS_addr_: case OPS_baddbmm_: case OPS_addbmm_: {
+      int r;
+      int64_t sh[AF_MAX_RANK];
+      if (check_matrix(op, st, env, self, 1, &r, sh, err)) return -1;
+      return no_overlap(env, w, a[1].value, 0, err) || no_overlap(env, w, a[2].value, 0, err) ? -1 : 0;
+    }
+    case OPS_index_copy_: case OPS_index_fill_: case OPS_masked_scatter_: case OPS_scatter_add_: case OPS_put_:
+      if (check_index_more(op, st, env, self, err)) return -1;
+      for (int k = 1; k < st->nargs; k++)
+        if (a[k].kind == IR_ARG_VALUE && no_overlap(env, w, a[k].value, 0, err)) return -1;
+      return 0;
+    case OPS_cumsum_:
+    case OPS_cumprod_: {
+      int64_t d;
+      return wrapd(a[1].i, self->rank, &d, err);
+    }
+    case OPS_tril_:
+    case OPS_triu_:
+      if (self->rank < 2) return af_fail(err, "%s: input tensor must have at least 2 dimensions", oe->name);
+      return 0;
+    default: return af_fail(err, "no shape rule for this in-place op");
+  }
+}
+
+/* ---- functional forms ---- */
+
+static int infer_func_more(const ir_stmt *st, const ops_env *env, int op, const ops_meta *self, ops_effect *e, af_err *err) {
+  const ir_arg *a = st->args;
+  const ops_entry *oe = ops_get(op);
+  ops_meta *o = &e->out;
+  facts_init();
+  if (op == OPS_mm) {
+    const ops_meta *y = META(a[1].value);
+    if (self->rank != 2 || y->rank != 2) return af_fail(err, "mm: expected 2-D tensors");
+    if (self->dtype != y->dtype || self->dtype == AF_BOOL) return af_fail(err, "mm: expected the same non-bool dtype");
+    if (self->shape[1] != y->shape[0]) return af_fail(err, "mat1 and mat2 shapes cannot be multiplied");
+    int64_t sh[2] = {self->shape[0], y->shape[1]};
+    fresh_contig(o, self->dtype, 2, sh);
+    if (sh[0] == 1 || sh[1] == 1) o->exact = 0;
+    return 0;
+  }
+  if (self_dtype_ok(op, self, err)) return -1;
+  if (is_unary_op(op)) {
+    if (unary_args_ok(op, st, self, err)) return -1;
+    af_dtype dt = op == OPS_logical_not ? AF_BOOL : self->dtype;
+    ti_opnd t = {self, self->dtype};
+    int ip = inplace_of(op);
+    if (ip == OPS_hardtanh_ || ip == OPS_relu6_ || ip == OPS_deg2rad_ || ip == OPS_rad2deg_ || ip == OPS_nan_to_num_) {
+      preserve_layout(self, o); /* empty_like(self), then the out= kernel */
+      return 0;
+    }
+    ti_layout(1, &t, self->dtype, self->rank, self->shape, dt, o);
+    return 0;
+  }
+  if (is_binary_op(op)) {
+    const ir_arg *x = &a[1];
+    int r = self->rank;
+    int64_t shape[AF_MAX_RANK];
+    memcpy(shape, self->shape, sizeof shape);
+    if (x->kind == IR_ARG_VALUE) {
+      if (operand_shape(env, self, x->value, 0, &r, shape, err)) return -1;
+    } else if (tensor_operand_only(op)) {
+      return af_fail(err, "%s takes a tensor operand", oe->name);
+    }
+    af_dtype c, res;
+    if (binary_dtype(op, st, env, 0, 1, &c, &res, err) || binary_data_ok(op, c, x, err)) return -1;
+    ti_opnd t[2];
+    af_dtype dt;
+    ops_opnd_kind k;
+    opnd(st, 0, env, &t[0], &dt, &k);
+    opnd(st, 1, env, &t[1], &dt, &k);
+    int ip = inplace_of(op);
+    /* pow and clamp_min/max take a number as a kernel parameter (a unary iterator); the others
+     * wrap it into a 0-dim operand */
+    int unary = x->kind != IR_ARG_VALUE && (ip == OPS_pow_ || ip == OPS_clamp_min_ || ip == OPS_clamp_max_);
+    ti_layout(unary ? 1 : 2, t, c, r, shape, res, o);
+    if (x->kind == IR_ARG_VALUE && META(x->value)->dtype != self->dtype) o->exact = 0;
+    if (promo(op) != P_BOOL && c != self->dtype) o->exact = 0;
+    return 0;
+  }
+  switch (op) {
+    case OPS_lerp:
+    case OPS_addcmul:
+    case OPS_addcdiv: {
+      int r = self->rank, n = 1;
+      int64_t shape[AF_MAX_RANK];
+      memcpy(shape, self->shape, sizeof shape);
+      ti_opnd t[3] = {{self, self->dtype}};
+      af_dtype dt[3] = {self->dtype};
+      ops_opnd_kind kd[3] = {self->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM};
+      int mixed = 0;
+      for (int k = 1; k <= 2; k++) {
+        if (a[k].kind != IR_ARG_VALUE) continue;
+        const ops_meta *m = META(a[k].value);
+        if (operand_shape(env, self, a[k].value, 0, &r, shape, err)) return -1;
+        if (m->dtype == AF_BOOL) return af_fail(err, "%s on bool is not modelled", oe->name);
+        if (op == OPS_lerp && m->dtype != self->dtype) return af_fail(err, "lerp: expected the dtype of self for end and weight");
+        if (m->dtype != self->dtype) mixed = 1;
+        t[n] = (ti_opnd){m, m->dtype};
+        dt[n] = m->dtype;
+        kd[n] = m->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM;
+        n++;
+      }
+      af_dtype c = ops_result_type(n, dt, kd);
+      if (op == OPS_addcdiv && !is_float(dt[1]) && !is_float(dt[2])) return af_fail(err, "Integer division with addcdiv is no longer supported");
+      if (op != OPS_lerp && !is_float(c) && a[3].kind == IR_ARG_FLOAT) return af_fail(err, "%s: a float value with integer tensors", oe->name);
+      ti_layout(n, t, c, r, shape, c, o);
+      if (mixed) o->exact = 0;
+      return 0;
+    }
+    case OPS_addmm: case OPS_addmv: case OPS_addr: case OPS_baddbmm: case OPS_addbmm: {
+      int r;
+      int64_t sh[AF_MAX_RANK];
+      if (check_matrix(op, st, env, self, 0, &r, sh, err)) return -1;
+      fresh_contig(o, self->dtype, r, sh);
+      o->exact = 0;
+      return 0;
+    }
+    case OPS_index_copy: case OPS_index_fill: case OPS_scatter_add: case OPS_put:
+      if (check_index_more(op, st, env, self, err)) return -1;
+      if (op == OPS_index_fill || op == OPS_put) preserve_layout(self, o); /* clone(Preserve) + in place */
+      else fresh_contig(o, self->dtype, self->rank, self->shape); /* structured: a contiguous output */
+      return 0;
+    case OPS_masked_scatter: {
+      const ops_meta *mask = META(a[1].value);
+      int r;
+      int64_t shape[AF_MAX_RANK];
+      if (mask->dtype != AF_BOOL) return af_fail(err, "masked_scatter only supports boolean masks");
+      if (ops_broadcast(self->rank, self->shape, mask->rank, mask->shape, &r, shape)) return af_fail(err, "masked_scatter: mask does not broadcast");
+      const ops_meta *src = META(a[2].value);
+      if (src->dtype != self->dtype) return af_fail(err, "masked_scatter: expected self and source to have same dtypes");
+      if (ops_meta_numel(src) < ir_numel(r, shape)) return af_fail(err, "masked_scatter: a source smaller than the result is not generated");
+      fresh_contig(o, self->dtype, r, shape);
+      return 0;
+    }
+    case OPS_cumsum:
+    case OPS_cumprod: {
+      int64_t d;
+      if (wrapd(a[1].i, self->rank, &d, err)) return -1;
+      fresh_contig(o, self->dtype, self->rank, self->shape);
+      return 0;
+    }
+    case OPS_tril:
+    case OPS_triu:
+      if (self->rank < 2) return af_fail(err, "%s: input tensor must have at least 2 dimensions", oe->name);
+      fresh_contig(o, self->dtype, self->rank, self->shape);
+      return 0;
+    default: return af_fail(err, "no shape rule for op %s", oe->name);
+  }
+}
+
+/* ---- samplers ---- */
+
+static int more_can_sample(int op) {
+  if (op == OPS_resize_) return 1; /* drawn only when a policy gives it a weight (see gen_policy.c) */
+  if (op < 0 || op >= OPS_COUNT) return 0;
+  const ops_entry *e = ops_get(op);
+  if (is_unary_op(op) || is_binary_op(op)) return 1;
+  switch (op) {
+    case OPS_swapaxes: case OPS_swapdims: case OPS_unbind_get: case OPS_split_get: case OPS_chunk_get:
+    case OPS_swapaxes_: case OPS_swapdims_: case OPS_as_strided_:
+    case OPS_lerp_: case OPS_addcmul_: case OPS_addcdiv_: case OPS_lerp: case OPS_addcmul: case OPS_addcdiv:
+    case OPS_addmm_: case OPS_addmv_: case OPS_addr_: case OPS_baddbmm_: case OPS_addbmm_:
+    case OPS_addmm: case OPS_addmv: case OPS_addr: case OPS_baddbmm: case OPS_addbmm: case OPS_mm:
+    case OPS_index_copy_: case OPS_index_fill_: case OPS_masked_scatter_: case OPS_scatter_add_: case OPS_put_:
+    case OPS_index_copy: case OPS_index_fill: case OPS_masked_scatter: case OPS_scatter_add: case OPS_put:
+    case OPS_cumsum_: case OPS_cumprod_: case OPS_tril_: case OPS_triu_: case OPS_cumsum: case OPS_cumprod:
+    case OPS_tril: case OPS_triu:
+    case OPS_sub_out: case OPS_div_out: case OPS_neg_out: case OPS_exp_out: case OPS_clamp_out: case OPS_cumsum_out:
+    case OPS_mm_out: case OPS_cat_out:
+      return 1;
+    default: (void)e; return 0;
+  }
+}
+
+static ir_arg pick_num(const ops_chooser *ch, const double *v, int n) {
+  double x = v[R(0, n - 1)];
+  return x == (double)(int64_t)x && !D(OPS_DECIDE_FLOAT) ? a_int((int64_t)x) : a_float(x);
+}
+
+static ir_arg pick_int(const ops_chooser *ch, const int64_t *v, int n) { return a_int(v[R(0, n - 1)]); }
+
+/* the scalar operand of binary op ip (in-place form) for a self of dtype dt */
+static ir_arg binary_number(const ops_chooser *ch, int ip, af_dtype dt) {
+  int fl = is_float(dt);
+  switch (ip) {
+    case OPS_pow_: {
+      static const double f[] = {2, 3, 0.5, -1, 2.0};
+      static const int64_t i[] = {0, 2, 3};
+      return fl ? pick_num(ch, f, 5) : pick_int(ch, i, 3);
+    }
+    case OPS_remainder_: case OPS_fmod_: case OPS_floor_divide_: {
+      static const double f[] = {2, 3, -2, 1.5, 0.5, -3};
+      static const int64_t i[] = {2, 3, -2, -3};
+      return fl ? pick_num(ch, f, 6) : pick_int(ch, i, 4);
+    }
+    case OPS_copysign_: {
+      static const double f[] = {-1, 1, -0.5, 2};
+      return pick_num(ch, f, 4);
+    }
+    case OPS_xlogy_: {
+      static const double f[] = {2, 3, 0.5};
+      return pick_num(ch, f, 3);
+    }
+    case OPS_float_power_: {
+      static const double f[] = {2, 0.5, -1, 3};
+      return pick_num(ch, f, 4);
+    }
+    case OPS_true_divide_: case OPS_divide_: return divisor(ch);
+    case OPS_multiply_: return operand_number(ch, dt, OPS_mul_);
+    case OPS_subtract_: return operand_number(ch, dt, OPS_sub_);
+    case OPS_bitwise_and_: case OPS_bitwise_or_: case OPS_bitwise_xor_: return a_int(R(-3, 7));
+    case OPS_bitwise_left_shift_: case OPS_bitwise_right_shift_: return a_int(R(1, 3));
+    default: return dt == AF_BOOL ? a_int(R(0, 1)) : number(ch, dt); /* comparisons, clamp_min_, clamp_max_ */
+  }
+}
+
+/* which operand forms binary op ip takes for a self of dtype dt: 1 numbers, 2 tensors (of rule *rule) */
+static int binary_forms(int ip, af_dtype dt, ops_dt_rule *rule) {
+  *rule = OPS_DT_INTO;
+  switch (ip) {
+    case OPS_pow_: case OPS_remainder_: case OPS_fmod_: case OPS_floor_divide_: return is_float(dt) ? 3 : 1;
+    case OPS_atan2_: case OPS_arctan2_: case OPS_hypot_: return 2;
+    case OPS_copysign_: case OPS_xlogy_: case OPS_multiply_: case OPS_subtract_: case OPS_clamp_min_: case OPS_clamp_max_:
+      return 3;
+    case OPS_heaviside_: case OPS_nextafter_: *rule = OPS_DT_SAME; return 2;
+    case OPS_gcd_: case OPS_lcm_: *rule = OPS_DT_SAME; return 2;
+    case OPS_ldexp_: *rule = OPS_DT_SAME; return 2; /* an int64 exponent: exact */
+    case OPS_float_power_: *rule = OPS_DT_ANY; return 3;
+    case OPS_true_divide_: case OPS_divide_: return 1;
+    case OPS_bitwise_and_: case OPS_bitwise_or_: case OPS_bitwise_xor_: *rule = OPS_DT_SAME; return dt == AF_BOOL ? 2 : 3;
+    case OPS_bitwise_left_shift_: case OPS_bitwise_right_shift_: return 1;
+    case OPS_logical_and_: case OPS_logical_or_: case OPS_logical_xor_: *rule = OPS_DT_ALL; return 2;
+    default: *rule = OPS_DT_ALL; return 3; /* comparisons */
+  }
+}
+
+static int sample_binary(int op, int p, const ops_meta *m, const ops_chooser *ch, ir_arg *args) {
+  int ip = inplace_of(op), inplace = ops_get(op)->kind == OPS_INPLACE;
+  ops_dt_rule rule;
+  int forms = binary_forms(ip, m->dtype, &rule);
+  if ((forms & 1) && (!(forms & 2) || D(OPS_DECIDE_NUMBER))) {
+    if (m->dtype == AF_BOOL && ip != OPS_eq_ && promo(ip) != P_BOOL) return -1;
+    args[1] = binary_number(ch, ip, m->dtype);
+    return 0;
+  }
+  af_dtype want = ip == OPS_ldexp_ ? AF_INT64 : m->dtype;
+  ops_req q = req(OPS_REQ_BROADCAST, m->rank, m->shape, want, rule, inplace ? p : -1, 1);
+  int v = tensor(ch, &q);
+  if (v < 0) return -1;
+  args[1] = a_value(v);
+  return 0;
+}
+
+static void unary_scalars(int ip, const ops_meta *m, const ops_chooser *ch, ir_arg *args) {
+  switch (ip) {
+    case OPS_celu_: case OPS_elu_: {
+      static const double f[] = {0.5, 1.0, 2.0};
+      args[1] = a_float(f[R(0, 2)]);
+      break;
+    }
+    case OPS_leaky_relu_: {
+      static const double f[] = {0.5, 0.25, 2.0, 0.01};
+      args[1] = a_float(f[R(0, 3)]);
+      break;
+    }
+    case OPS_hardtanh_: {
+      int64_t lo = R(-3, 0), hi = R(lo + 1, 3);
+      args[1] = a_int(lo), args[2] = a_int(hi);
+      if (is_float(m->dtype) && D(OPS_DECIDE_FLOAT)) args[1] = a_float((double)lo - 0.5);
+      break;
+    }
+    case OPS_threshold_: args[1] = a_int(R(-2, 2)), args[2] = a_int(R(-5, 5)); break;
+    case OPS_nan_to_num_: {
+      static const double f[] = {0.0, 1.0, -1.0, 2.5};
+      for (int k = 1; k <= 3; k++) args[k] = R(0, 1) ? a_float(f[R(0, 3)]) : a_none();
+      break;
+    }
+    case OPS_clip_: clamp_args(ch, m, &args[1], &args[2]); break;
+    default: break;
+  }
+}
+
+/* split/chunk/unbind element arguments */
+static int sample_multi_view(int op, const ops_meta *m, const ops_chooser *ch, ir_arg *args) {
+  if (m->rank == 0) return -1;
+  int64_t dim = pick_dim(ch, m->rank, 1), n = m->shape[dim < 0 ? dim + m->rank : dim];
+  if (n == 0) return -1;
+  int64_t count, k;
+  if (op == OPS_unbind_get) {
+    count = n;
+    args[1] = a_int(dim);
+  } else if (op == OPS_split_get) {
+    int64_t size = R(1, D(OPS_DECIDE_EDGE) ? n + 1 : n);
+    count = (n + size - 1) / size;
+    args[1] = a_int(size), args[2] = a_int(dim);
+  } else {
+    int64_t c = R(1, D(OPS_DECIDE_EDGE) ? n + 1 : n), size = (n + c - 1) / c;
+    count = (n + size - 1) / size;
+    args[1] = a_int(c), args[2] = a_int(dim);
+  }
+  k = R(0, count - 1);
+  if (D(OPS_DECIDE_NEG_INDEX)) k -= count;
+  args[op == OPS_unbind_get ? 2 : 3] = a_int(k);
+  return 0;
+}
+
+static int sample_matrix(int op, int p, const ops_meta *m, const ops_chooser *ch, ir_arg *args) {
+  int ip = inplace_of(op), inplace = ops_get(op)->kind == OPS_INPLACE;
+  if (m->dtype == AF_BOOL) return -1;
+  int64_t k = R(1, 4), xs[3], ys[3];
+  int rx, ry;
+  switch (ip) {
+    case OPS_addmm_:
+      if (m->rank != 2) return -1;
+      rx = ry = 2, xs[0] = m->shape[0], xs[1] = k, ys[0] = k, ys[1] = m->shape[1];
+      break;
+    case OPS_addmv_:
+      if (m->rank != 1) return -1;
+      rx = 2, ry = 1, xs[0] = m->shape[0], xs[1] = k, ys[0] = k;
+      break;
+    case OPS_addr_:
+      if (m->rank != 2) return -1;
+      rx = ry = 1, xs[0] = m->shape[0], ys[0] = m->shape[1];
+      break;
+    case OPS_baddbmm_:
+      if (m->rank != 3) return -1;
+      rx = ry = 3, xs[0] = ys[0] = m->shape[0], xs[1] = m->shape[1], xs[2] = ys[1] = k, ys[2] = m->shape[2];
+      break;
+    default: /* addbmm_ */
+      if (m->rank != 2) return -1;
+      rx = ry = 3, xs[0] = ys[0] = R(1, 3), xs[1] = m->shape[0], xs[2] = ys[1] = k, ys[2] = m->shape[1];
+      break;
+  }
+  if (ir_numel(rx, xs) > ch->max_numel || ir_numel(ry, ys) > ch->max_numel) return -1;
+  ops_req q = req(OPS_REQ_SHAPE, rx, xs, m->dtype, OPS_DT_SAME, inplace ? p : -1, 0);
+  int x = tensor(ch, &q);
+  if (x < 0) return -1;
+  q = req(OPS_REQ_SHAPE, ry, ys, m->dtype, OPS_DT_SAME, inplace ? p : -1, 0);
+  int y = tensor(ch, &q);
+  if (y < 0) return -1;
+  static const int64_t ba[] = {1, 2, -1};
+  args[1] = a_value(x), args[2] = a_value(y), args[3] = pick_int(ch, ba, 3), args[4] = pick_int(ch, ba, 3);
+  return 0;
+}
+
+static int sample_index_more(int op, int p, const ops_meta *m, const ops_chooser *ch, ir_arg *args) {
+  int ip = inplace_of(op), inplace = ops_get(op)->kind == OPS_INPLACE;
+  int avoid = inplace ? p : -1;
+  if (m->rank == 0 || m->dtype == AF_BOOL) return -1;
+  int r = m->rank;
+  switch (ip) {
+    case OPS_index_copy_:
+    case OPS_index_fill_: {
+      int64_t dim = pick_dim(ch, r, 1), d = dim < 0 ? dim + r : dim, size = m->shape[d];
+      int64_t len = R(1, size < 4 ? size : 4), data[4];
+      int distinct = ip == OPS_index_copy_ || !D(OPS_DECIDE_DUP_INDEX);
+      for (int64_t k = 0; k < len; k++) data[k] = R(0, size - 1);
+      if (distinct) {
+        index_values(ch, data, len, size, 1);
+        for (int64_t k = 0; k < len; k++)
+          if (data[k] < 0) data[k] += size;
+      }
+      int iv = index_tensor(ch, 1, &len, data);
+      if (iv < 0) return -1;
+      args[1] = a_int(dim), args[2] = a_value(iv);
+      if (ip == OPS_index_fill_) {
+        if (D(OPS_DECIDE_NUMBER)) {
+          args[3] = number(ch, m->dtype);
+        } else {
+          ops_req q = req(OPS_REQ_ZERODIM, 0, NULL, m->dtype, OPS_DT_INTO, avoid, 0);
+          int v = tensor(ch, &q);
+          if (v < 0) return -1;
+          args[3] = a_value(v);
+        }
+        return 0;
+      }
+      int64_t shape[AF_MAX_RANK];
+      memcpy(shape, m->shape, sizeof(int64_t) * (size_t)r);
+      shape[d] = len;
+      ops_req q = req(OPS_REQ_SHAPE, r, shape, m->dtype, OPS_DT_SAME, avoid, 0);
+      int v = tensor(ch, &q);
+      if (v < 0) return -1;
+      args[3] = a_value(v);
+      return 0;
+    }
+    case OPS_masked_scatter_: {
+      int mv = mask_for(ch, m);
+      if (mv < 0) return -1;
+      ops_req q = req(OPS_REQ_SHAPE, r, m->shape, m->dtype, OPS_DT_SAME, avoid, 0);
+      int v = tensor(ch, &q);
+      if (v < 0) return -1;
+      args[1] = a_value(mv), args[2] = a_value(v);
+      return 0;
+    }
+    case OPS_scatter_add_: {
+      int64_t dim = pick_dim(ch, r, 1), d = dim < 0 ? dim + r : dim, ishape[AF_MAX_RANK], data[256];
+      for (int q = 0; q < r; q++) ishape[q] = R(1, m->shape[q] < 3 ? m->shape[q] : 3);
+      int64_t n = ir_numel(r, ishape);
+      for (int64_t k = 0; k < n; k++) data[k] = R(0, m->shape[d] - 1);
+      int iv = index_tensor(ch, r, ishape, data);
+      if (iv < 0) return -1;
+      ops_req q = req(OPS_REQ_AT_LEAST, r, ishape, m->dtype, OPS_DT_SAME, avoid, 0);
+      int sv = tensor(ch, &q);
+      if (sv < 0) return -1;
+      args[1] = a_int(dim), args[2] = a_value(iv), args[3] = a_value(sv);
+      return 0;
+    }
+    default: { /* put_ */
+      int64_t numel = ops_meta_numel(m), len = R(1, numel < 4 ? numel : 4), data[4];
+      int acc = D(OPS_DECIDE_ACCUMULATE);
+      index_values(ch, data, len, numel, !(acc && D(OPS_DECIDE_DUP_INDEX)));
+      int iv = index_tensor(ch, 1, &len, data);
+      if (iv < 0) return -1;
+      ops_req q = req(OPS_REQ_SHAPE, 1, &len, m->dtype, OPS_DT_SAME, avoid, 0);
+      int sv = tensor(ch, &q);
+      if (sv < 0) return -1;
+      args[1] = a_value(iv), args[2] = a_value(sv), args[3] = a_bool(acc);
+      return 0;
+    }
+  }
+}
+
+static int sample_out_more(int op, int p, const ops_meta *m, const ops_chooser *ch, ir_arg *args) {
+  int r = m->rank;
+  if (m->dtype == AF_BOOL) return -1;
+  switch (op) {
+    case OPS_sub_out:
+    case OPS_div_out: {
+      if (op == OPS_div_out && !is_float(m->dtype)) return -1;
+      ops_req q = req(OPS_REQ_SHAPE, r, m->shape, m->dtype, OPS_DT_INTO, p, 1);
+      int x = tensor(ch, &q);
+      if (x < 0) return -1;
+      q.kind = OPS_REQ_BROADCAST;
+      int y = tensor(ch, &q);
+      if (y < 0) return -1;
+      if (R(0, 1)) {
+        int t = x;
+        x = y;
+        y = t;
+      }
+      args[1] = a_value(x), args[2] = a_value(y);
+      return 0;
+    }
+    case OPS_neg_out:
+    case OPS_exp_out:
+    case OPS_clamp_out: {
+      if (op == OPS_exp_out && !is_float(m->dtype)) return -1;
+      ops_req q = req(OPS_REQ_SHAPE, r, m->shape, m->dtype, OPS_DT_SAME, p, 1);
+      int x = tensor(ch, &q);
+      if (x < 0) return -1;
+      args[1] = a_value(x);
+      if (op == OPS_clamp_out) {
+        ops_meta xm = *m;
+        if (ch->meta) xm.dtype = ch->meta(ch->ctx, x)->dtype;
+        clamp_args(ch, &xm, &args[2], &args[3]);
+      }
+      return 0;
+    }
+    case OPS_cumsum_out: {
+      ops_req q = req(OPS_REQ_SHAPE, r, m->shape, m->dtype, OPS_DT_SAME, p, 0);
+      int x = tensor(ch, &q);
+      if (x < 0) return -1;
+      args[1] = a_value(x), args[2] = a_int(pick_dim(ch, r, 1));
+      return 0;
+    }
+    case OPS_mm_out: {
+      if (r != 2) return -1;
+      int64_t k = R(1, 4), xs[2] = {m->shape[0], k}, ys[2] = {k, m->shape[1]};
+      if (ir_numel(2, xs) > ch->max_numel || ir_numel(2, ys) > ch->max_numel) return -1;
+      ops_req q = req(OPS_REQ_SHAPE, 2, xs, m->dtype, OPS_DT_SAME, p, 0);
+      int x = tensor(ch, &q);
+      if (x < 0) return -1;
+      q = req(OPS_REQ_SHAPE, 2, ys, m->dtype, OPS_DT_SAME, p, 0);
+      int y = tensor(ch, &q);
+      if (y < 0) return -1;
+      args[1] = a_value(x), args[2] = a_value(y);
+      return 0;
+    }
+    default: { /* cat_out: the out tensor's dim split into one or two parts */
+      if (r == 0) return -1;
+      int64_t dim = pick_dim(ch, r, 1), d = dim < 0 ? dim + r : dim, total = m->shape[d];
+      int cnt = total >= 2 && R(0, 1) ? 2 : 1, vals[2];
+      int64_t first = cnt == 2 ? R(1, total - 1) : total;
+      for (int k = 0; k < cnt; k++) {
+        int64_t shape[AF_MAX_RANK];
+        memcpy(shape, m->shape, sizeof(int64_t) * (size_t)r);
+        shape[d] = k == 0 ? first : total - first;
+        ops_req q = req(OPS_REQ_SHAPE, r, shape, m->dtype, OPS_DT_SAME, p, 0);
+        if ((vals[k] = tensor(ch, &q)) < 0) return -1;
+      }
+      args[1] = a_values(cnt, vals), args[2] = a_int(dim);
+      return 0;
+    }
+  }
+}
+
+static int sample_more(int op, int p, const ops_meta *m, int64_t storage, const ops_chooser *ch, ir_arg *args) {
+  const ops_entry *oe = ops_get(op);
+  int r = m->rank, n = oe->nargs;
+  facts_init();
+  if (!more_can_sample(op)) return -1;
+  if (oe->kind == OPS_OUT) return sample_out_more(op, p, m, ch, args) ? -1 : n;
+  if (oe->kind != OPS_VIEW && !in_mask(facts[op].dt, m->dtype)) return -1;
+  if (is_unary_op(op)) {
+    unary_scalars(inplace_of(op), m, ch, args);
+    return n;
+  }
+  if (is_binary_op(op)) return sample_binary(op, p, m, ch, args) ? -1 : n;
+  switch (op) {
+    case OPS_swapaxes: case OPS_swapdims: case OPS_swapaxes_: case OPS_swapdims_: {
+      int64_t d0 = pick_dim(ch, r, 1), d1 = pick_dim(ch, r, 1);
+      if (r >= 2 && !D(OPS_DECIDE_EDGE) && (d0 < 0 ? d0 + r : d0) == (d1 < 0 ? d1 + r : d1))
+        d1 = ((d0 < 0 ? d0 + r : d0) + 1) % r;
+      args[1] = a_int(d0), args[2] = a_int(d1);
+      return n;
+    }
+    case OPS_unbind_get: case OPS_split_get: case OPS_chunk_get:
+      return sample_multi_view(op, m, ch, args) ? -1 : n;
+    case OPS_as_strided_: {
+      int64_t size[3], stride[3], off;
+      int k;
+      strided_args(ch, storage, size, stride, &k, &off);
+      args[1] = a_ints(k, size), args[2] = a_ints(k, stride), args[3] = a_int(off);
+      return n;
+    }
+    case OPS_resize_: { /* shrink within the storage: a prefix of the memory, contiguous */
+      int64_t room = storage - m->offset, numel = ops_meta_numel(m), cap = numel < room ? numel : room;
+      if (cap < 1 || !m->exact) return -1;
+      int64_t want = R(1, cap), sh[3];
+      int k = factor(ch, want, (int)R(1, 3), sh);
+      args[1] = a_ints(k, sh);
+      return n;
+    }
+    case OPS_lerp_: case OPS_lerp: {
+      int inplace = oe->kind == OPS_INPLACE;
+      ops_req q = req(OPS_REQ_BROADCAST, r, m->shape, m->dtype, OPS_DT_SAME, inplace ? p : -1, 1);
+      int e = tensor(ch, &q);
+      if (e < 0) return -1;
+      args[1] = a_value(e);
+      if (D(OPS_DECIDE_NUMBER)) {
+        static const double w[] = {0.5, 0.25, 0.75, 2.0};
+        args[2] = a_float(w[R(0, 3)]);
+      } else {
+        int wv = tensor(ch, &q);
+        if (wv < 0) return -1;
+        args[2] = a_value(wv);
+      }
+      return n;
+    }
+    case OPS_addcmul_: case OPS_addcdiv_: case OPS_addcmul: case OPS_addcdiv: {
+      int inplace = oe->kind == OPS_INPLACE, div = op == OPS_addcdiv_ || op == OPS_addcdiv;
+      ops_req q = req(OPS_REQ_BROADCAST, r, m->shape, m->dtype, OPS_DT_INTO, inplace ? p : -1, 1);
+      int x = tensor(ch, &q);
+      if (x < 0) return -1;
+      if (div) q.dt_rule = OPS_DT_SAME; /* a float divisor: addcdiv takes no integer division */
+      int y = tensor(ch, &q);
+      if (y < 0) return -1;
+      static const double fv[] = {2, -1, 0.5, 3};
+      args[1] = a_value(x), args[2] = a_value(y);
+      args[3] = is_float(m->dtype) ? pick_num(ch, fv, 4) : a_int(R(0, 1) ? 2 : -1);
+      return n;
+    }
+    case OPS_addmm_: case OPS_addmv_: case OPS_addr_: case OPS_baddbmm_: case OPS_addbmm_:
+    case OPS_addmm: case OPS_addmv: case OPS_addr: case OPS_baddbmm: case OPS_addbmm:
+      return sample_matrix(op, p, m, ch, args) ? -1 : n;
+    case OPS_mm: {
+      if (r != 2 || m->dtype == AF_BOOL) return -1;
+      int64_t ys[2] = {m->shape[1], R(1, 4)};
+      ops_req q = req(OPS_REQ_SHAPE, 2, ys, m->dtype, OPS_DT_SAME, -1, 0);
+      int y = tensor(ch, &q);
+      if (y < 0) return -1;
+      args[1] = a_value(y);
+      return n;
+    }
+    case OPS_index_copy_: case OPS_index_fill_: case OPS_masked_scatter_: case OPS_scatter_add_: case OPS_put_:
+    case OPS_index_copy: case OPS_index_fill: case OPS_masked_scatter: case OPS_scatter_add: case OPS_put:
+      return sample_index_more(op, p, m, ch, args) ? -1 : n;
+    case OPS_cumsum_: case OPS_cumprod_: case OPS_cumsum: case OPS_cumprod:
+      if (r == 0) return -1;
+      args[1] = a_int(pick_dim(ch, r, 1));
+      return n;
+    case OPS_tril_: case OPS_triu_: case OPS_tril: case OPS_triu:
+      if (r < 2) return -1;
+      args[1] = a_int(R(-2, 2));
+      return n;
     default: return -1;
   }
 }

@@ -134,6 +134,8 @@ typedef enum {
   OPS_DT_SAME,  /* exactly dtype */
   OPS_DT_INTO,  /* numeric, and an op of dtype-tensor with it stays castable into dtype */
   OPS_DT_ANY,   /* any numeric dtype */
+  OPS_DT_ALL,   /* any dtype, bool included */
+  OPS_DT_FLOAT, /* float32 or float64 */
 } ops_dt_rule;
 
 typedef struct ops_req {
@@ -181,5 +183,50 @@ int ops_shape_sample(int op, int primary, const ops_meta *m, int64_t storage_num
 /* True when the op writes data into arg 0 (in-place data ops, setitem, out=), as opposed to
  * shape-changing in-place ops, which only change metadata. */
 int ops_shape_writes_data(int op);
+
+/* For the OPF_PICK views (split_get, chunk_get, unbind_get) on a tensor of shape rank/shape:
+ * the element they pick as a range of one dim (dim normalized, 0 <= start, len elements; for
+ * unbind_get len is 1 and the dim is dropped). 0, or -1 with err (index out of range...). */
+int ops_multi_view_range(int op, const ir_arg *args, int rank, const int64_t *shape, int64_t *dim, int64_t *start,
+                         int64_t *len, af_err *err);
+
+/* ---- families and exactness ---- */
+
+/* The family of an op (docs/ops.md groups the table by it; the generator balances its default
+ * weights by it). A functional op belongs to the family of the in-place op whose twin it is, an
+ * out= form to its twin's family. */
+typedef enum {
+  OPS_FAM_OTHER,        /* other functional ops: reductions, cat/stack, clone, where, ... */
+  OPS_FAM_VIEW,         /* view ops and getitem */
+  OPS_FAM_MULTI_VIEW,   /* one result of a multi-output view: split, chunk, unbind */
+  OPS_FAM_META,         /* shape-changing in place: unsqueeze_, transpose_, as_strided_, resize_ */
+  OPS_FAM_FILL,         /* fill_, zero_, copy_ */
+  OPS_FAM_ARITH,        /* binary arithmetic: add_, pow_, remainder_, atan2_, ... */
+  OPS_FAM_UNARY_FLOAT,  /* pointwise unary with float results: exp_, log_, sin_, sigmoid_, ... */
+  OPS_FAM_UNARY_NUM,    /* rounding, sign, abs, neg, clamp, nan_to_num (keep integer dtypes) */
+  OPS_FAM_ACTIVATION,   /* relu_, hardtanh_, elu_, gelu_, ... */
+  OPS_FAM_COMPARE,      /* eq_, ge_, ... (results cast into self's dtype in place) */
+  OPS_FAM_BITWISE,      /* bitwise_*_, logical_*_ (int64 and bool) */
+  OPS_FAM_TERNARY,      /* lerp_, addcmul_, addcdiv_ */
+  OPS_FAM_MATRIX,       /* addmm_, addmv_, addr_, baddbmm_, addbmm_, mm */
+  OPS_FAM_INDEX,        /* masked_fill_, index_put_, index_*_, scatter*_, masked_scatter_, put_ */
+  OPS_FAM_CUMULATIVE,   /* cumsum_, cumprod_, tril_, triu_ */
+  OPS_FAM_SETITEM,      /* Python subscript assignment */
+  OPS_FAM_WRITE_BACK,   /* slice_scatter, select_scatter, ...: what functionalizers emit */
+  OPS_FAM_COUNT
+} ops_family;
+int ops_shape_family(int op);
+const char *ops_family_name(int fam);  /* "arith", ... borrowed */
+const char *ops_family_title(int fam); /* "binary arithmetic", ... borrowed */
+
+/* Whether an op's results are reproducible bit for bit between eager and another executor that
+ * runs the same math in another way (a functional twin on a contiguous copy, another kernel
+ * path): OPS_EX_KEEP when exact inputs (small integers, halves, quarters) give exact results,
+ * OPS_EX_INEXACT when its float results can differ in the last bits (exp_, sigmoid_, mean,
+ * addcdiv_, matrix products...; the oracle compares those with tolerance), OPS_EX_NEEDS when it
+ * is discontinuous (floor_, sign_, comparisons, remainder_, ...): on inexact float operands a
+ * last-bit difference becomes a different value, so a generator gives it exact operands only. */
+enum { OPS_EX_KEEP, OPS_EX_INEXACT, OPS_EX_NEEDS };
+int ops_shape_exactness(int op);
 
 #endif

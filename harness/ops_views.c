@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ops_shape.h"
+
 void ops_call_clear(ops_call *c) {
   for (int a = 0; a < c->nargs; a++) ir_arg_free(&c->args[a]);
   memset(c, 0, sizeof *c);
@@ -38,6 +40,9 @@ ops_wb_kind ops_view_wb(int op) {
     case OPS_narrow:
     case OPS_select:
     case OPS_diagonal:
+    case OPS_unbind_get: /* x.unbind(d)[k]: select_scatter; split/chunk [k]: slice_scatter */
+    case OPS_split_get:
+    case OPS_chunk_get:
       return OPS_WB_SCATTER;
     case OPS_view:
     case OPS_reshape:
@@ -46,6 +51,8 @@ ops_wb_kind ops_view_wb(int op) {
     case OPS_squeeze:
     case OPS_unsqueeze:
     case OPS_transpose:
+    case OPS_swapaxes:
+    case OPS_swapdims:
     case OPS_t:
     case OPS_permute:
     case OPS_movedim:
@@ -113,6 +120,18 @@ int ops_view_scatter(int op, const ir_arg *vargs, int prank, const int64_t *psha
     out->args[5] = int_arg(1);
     return 0;
   }
+  if (ops_get(op)->flags & OPF_PICK) { /* one element of split/chunk/unbind: a select or a slice */
+    int64_t d, start, len;
+    if (ops_multi_view_range(op, vargs, prank, pshape, &d, &start, &len, err)) return -1;
+    out->nargs = op == OPS_unbind_get ? 4 : 6;
+    out->args[2] = int_arg(d);
+    out->args[3] = int_arg(start);
+    if (op != OPS_unbind_get) {
+      out->args[4] = int_arg(start + len);
+      out->args[5] = int_arg(1);
+    }
+    return 0;
+  }
   /* slice, select, diagonal: scatter(parent, u, <the view's own arguments>) */
   out->nargs = e->nargs + 1;
   for (int a = 1; a < e->nargs; a++) ir_arg_copy(&out->args[a + 1], &vargs[a]);
@@ -130,7 +149,9 @@ int ops_view_inverse(int op, const ir_arg *vargs, int prank, const int64_t *psha
   *n = 0;
   if (max < 1) return af_fail(err, "ops_view_inverse: no room");
   switch (op) {
-    case OPS_transpose: /* its own inverse */
+    case OPS_transpose: /* its own inverse; swapaxes/swapdims are transposes */
+    case OPS_swapaxes:
+    case OPS_swapdims:
       one_call(&calls[0], OPS_transpose);
       calls[0].nargs = 3;
       calls[0].args[1] = int_arg(vargs[1].i);
@@ -252,7 +273,12 @@ int ops_view_is_identity(int op, const ir_arg *vargs, int prank, const int64_t *
     case OPS_expand_as:
       return same_shape(prank, pshape, vrank, vshape);
     case OPS_transpose:
+    case OPS_swapaxes:
+    case OPS_swapdims:
       return norm_dim(vargs[1].i, prank) == norm_dim(vargs[2].i, prank);
+    case OPS_split_get:
+    case OPS_chunk_get:
+      return same_shape(prank, pshape, vrank, vshape);
     case OPS_movedim:
       return norm_dim(vargs[1].i, prank) == norm_dim(vargs[2].i, prank);
     case OPS_t:
