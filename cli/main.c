@@ -10,6 +10,7 @@
 #include "../harness/eager.h"
 #include "../harness/emit.h"
 #include "../harness/ops.h"
+#include "../harness/ops_shape.h"
 #include "../oracle/oracle.h"
 #include "cli.h"
 
@@ -24,7 +25,7 @@ static const char *usage_main =
     "  run FILE... --converter NAME [--json] [--fail-on-residual]\n"
     "                      run program files through a converter, one verdict per file\n"
     "  converters          list converters and whether they are available here\n"
-    "  ops                 list the op table\n"
+    "  ops [--markdown]    list the op table (--markdown: by family, docs/ops.md)\n"
     "  emit FILE           print a program as TorchScript\n"
     "  fmt FILE...         rewrite program files in canonical form (--check: only report)\n"
     "  fuzz --converter NAME [--time S | --iterations N] [--jobs J] [--out DIR]\n"
@@ -188,8 +189,14 @@ static int cmd_converters(int argc, char **argv) {
 }
 
 static int cmd_ops(int argc, char **argv) {
-  (void)argc;
-  (void)argv;
+  if (argc == 1 && !strcmp(argv[0], "--markdown")) { /* docs/ops.md: the table by family */
+    af_buf b = {0};
+    ops_shape_markdown(&b);
+    fputs(b.s, stdout);
+    af_buf_free(&b);
+    return 0;
+  }
+  if (argc) return cli_usage_error("usage: aliasfuzz ops [--markdown]\n", "unknown option '%s'", argv[0]);
   printf("%-20s %-10s %-12s %-22s %s\n", "op", "kind", "args", "aten", "torchscript");
   for (int op = 0; op < OPS_COUNT; op++) {
     const ops_entry *e = ops_get(op);

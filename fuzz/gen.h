@@ -108,6 +108,8 @@ void gen_cov_free(gen_cov *c);
 void gen_cov_add(gen_cov *c, const ir_program *p);
 /* True when the op table allows mutating op m through view op v (both op ids). */
 int gen_cov_pair_allowed(int v, int m);
+/* Statements of op (both op ids) in the programs added so far. */
+long gen_cov_op_count(const gen_cov *c, int op);
 /* Count of pair (v, m) at depth class d (0: depth 1, 1: depth >= 2) on root r (0: input,
  * 1: intermediate; -1: both). */
 long gen_cov_pair_count(const gen_cov *c, int v, int m, int d, int r);

@@ -29,6 +29,9 @@ static const char *counter_names[C_COUNT] = {
 
 struct gen_cov {
   long programs, stmts;
+  long *op_stmts;                 /* [op]: statements of each op */
+  long target_dtype[AF_DTYPE_COUNT]; /* mutation targets (data writes) by dtype */
+  long promoted;                  /* in-place data writes with a tensor operand of another dtype */
   long *pair; /* [v][m][depth class][root] */
   long idx_set[NIDX], idx_get[NIDX];
   long c[C_COUNT];
@@ -39,12 +42,14 @@ struct gen_cov {
 gen_cov *gen_cov_new(void) {
   gen_cov *c = af_xcalloc(1, sizeof *c);
   c->pair = af_xcalloc((size_t)OPS_COUNT * OPS_COUNT * 4, sizeof(long));
+  c->op_stmts = af_xcalloc((size_t)OPS_COUNT, sizeof(long));
   return c;
 }
 
 void gen_cov_free(gen_cov *c) {
   if (!c) return;
   free(c->pair);
+  free(c->op_stmts);
   free(c);
 }
 
@@ -58,6 +63,8 @@ int gen_cov_pair_allowed(int v, int m) {
    * do not repeat (same sizes, new leading 1s), unfold and as_strided when they do not overlap. */
   return is_view_op(v) && ops_shape_can_sample(v) && ops_mutates(m) && ops_shape_can_sample(m);
 }
+
+long gen_cov_op_count(const gen_cov *c, int op) { return op >= 0 && op < OPS_COUNT ? c->op_stmts[op] : 0; }
 
 long gen_cov_pair_count(const gen_cov *c, int v, int m, int d, int r) {
   if (r < 0) return PAIR(c, v, m, d, 0) + PAIR(c, v, m, d, 1);
@@ -129,6 +136,19 @@ static void replay(const ir_program *p, gen_cov *cov, event_fn ev, void *ctx) {
       continue;
     }
     if (cov) {
+      cov->op_stmts[st->op]++;
+      if (ops_mutates(st->op) && !(oe->flags & OPF_META)) {
+        af_dtype tdt = gen_model_meta(&mo, st->args[0].value)->dtype;
+        cov->target_dtype[tdt]++;
+        int f = ops_shape_family(st->op);
+        int pointwise = f == OPS_FAM_ARITH || f == OPS_FAM_COMPARE || f == OPS_FAM_BITWISE || f == OPS_FAM_TERNARY ||
+                        f == OPS_FAM_UNARY_NUM || f == OPS_FAM_FILL;
+        for (int a = 1; a < st->nargs && oe->kind == OPS_INPLACE && pointwise; a++)
+          if (st->args[a].kind == IR_ARG_VALUE && gen_model_meta(&mo, st->args[a].value)->dtype != tdt) {
+            cov->promoted++;
+            break;
+          }
+      }
       if (st->op == OPS_getitem || oe->kind == OPS_SETITEM)
         for (int k = 0; k < st->args[1].n; k++) {
           const ir_index *x = &st->args[1].index[k];
@@ -296,4 +316,27 @@ void gen_cov_report(const gen_cov *c, af_buf *b) {
   for (int k = 0; k < NIDX; k++) af_buf_printf(b, " %s %ld", ops_idx_kind_name(k), c->idx_get[k]);
   af_buf_puts(b, "\n");
   for (int k = 0; k < C_COUNT; k++) af_buf_printf(b, "  %s: %ld\n", counter_names[k], c->c[k]);
+  /* op families (ops_shape_family): statements per kind, and the table's ops never drawn */
+  af_buf_puts(b, "  statements per op family (in-place / functional / out= / view), drawn ops of the family:\n");
+  for (int f = 0; f < OPS_FAM_COUNT; f++) {
+    long k[4] = {0, 0, 0, 0};
+    int ops = 0, drawn = 0;
+    for (int op = 0; op < OPS_COUNT; op++) {
+      if (ops_shape_family(op) != f) continue;
+      const ops_entry *e = ops_get(op);
+      int kc = e->kind == OPS_INPLACE || e->kind == OPS_SETITEM ? 0 : e->kind == OPS_FUNC ? 1 : e->kind == OPS_OUT ? 2 : 3;
+      k[kc] += c->op_stmts[op];
+      ops++;
+      drawn += c->op_stmts[op] > 0;
+    }
+    af_buf_printf(b, "    %-11s %ld / %ld / %ld / %ld, %d of %d ops\n", ops_family_name(f), k[0], k[1], k[2], k[3], drawn, ops);
+  }
+  int shown = 0;
+  for (int op = 0; op < OPS_COUNT; op++)
+    if (!c->op_stmts[op]) af_buf_printf(b, "%s%s", shown++ ? ", " : "  ops never drawn: ", ops_get(op)->name);
+  if (shown) af_buf_puts(b, "\n");
+  af_buf_puts(b, "  data writes by target dtype:");
+  for (int d = 0; d < AF_DTYPE_COUNT; d++) af_buf_printf(b, " %s %ld", af_dtype_name((af_dtype)d), c->target_dtype[d]);
+  af_buf_printf(b, "\n  pointwise in-place writes with a tensor operand of another dtype (promoted, cast into the target): %ld\n",
+                c->promoted);
 }

@@ -229,4 +229,7 @@ const char *ops_family_title(int fam); /* "binary arithmetic", ... borrowed */
 enum { OPS_EX_KEEP, OPS_EX_INEXACT, OPS_EX_NEEDS };
 int ops_shape_exactness(int op);
 
+/* The op table by family as a Markdown document (docs/ops.md), appended to b. */
+void ops_shape_markdown(af_buf *b);
+
 #endif
