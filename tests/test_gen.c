@@ -331,6 +331,63 @@ TEST(a_policy_without_views_makes_no_view_writes) {
   gen_cov_free(c);
 }
 
+/* Every op family occurs, every op the default policy can draw is drawn, in 3000 programs;
+ * the dtypes of write targets include int64 and bool; a discontinuous op (floor_, ge_, ...)
+ * never reads a float value that an inexact op (exp_, mean, ...) computed. */
+TEST(every_op_family_and_every_drawable_op_occurs_and_discontinuous_ops_read_exact_values) {
+  gen_cov *c = gen_cov_new();
+  int bad_reads = 0;
+  for (uint64_t s = 1; s <= 3000; s++) {
+    ir_program *p = gen1(s);
+    if (!p) break;
+    gen_cov_add(c, p);
+    /* replay the exactness: values from inexact ops, propagated through every statement */
+    gen_model mo;
+    gen_model_init(&mo, p);
+    int *sto_inexact = calloc(4096, sizeof(int));
+    for (int k = 0; k < p->nstmts; k++) {
+      const ir_stmt *st = &p->stmts[k];
+      ops_effect e;
+      af_err err;
+      if (ops_shape_infer(st, &mo.env, &e, &err)) break;
+      int in = 0;
+      for (int a = 0; a < st->nargs; a++) {
+        const ir_arg *x = &st->args[a];
+        int v = x->kind == IR_ARG_VALUE ? x->value : -1;
+        if (v >= 0) {
+          af_dtype dt = gen_model_meta(&mo, v)->dtype;
+          if ((dt == AF_FLOAT32 || dt == AF_FLOAT64) && sto_inexact[gen_model_impl(&mo, v)->storage % 4096]) in = 1;
+        }
+      }
+      int ex = ops_shape_exactness(st->op);
+      if (ex == OPS_EX_NEEDS && in && bad_reads++ < 3)
+        CHECK(0, "seed %llu: body[%d] (%s) reads an inexact float", (unsigned long long)s, k, ops_get(st->op)->name);
+      gen_model_apply(&mo, k, &e);
+      int taint = in || ex == OPS_EX_INEXACT;
+      if (taint && e.writes) sto_inexact[gen_model_impl(&mo, st->args[0].value)->storage % 4096] = 1;
+      if (taint && st->out >= 0 && e.alias == OPS_ALIAS_FRESH) sto_inexact[gen_model_impl(&mo, st->out)->storage % 4096] = 1;
+    }
+    gen_model_free(&mo);
+    free(sto_inexact);
+    ir_program_free(p);
+  }
+  int fam_seen[OPS_FAM_COUNT] = {0};
+  for (int op = 0; op < OPS_COUNT; op++) {
+    if (gen_cov_op_count(c, op)) fam_seen[ops_shape_family(op)] = 1;
+    if (pol.op_weight[op] > 0 && ops_shape_can_sample(op))
+      CHECK(gen_cov_op_count(c, op) > 0, "%s (weight %g) never drawn in 3000 programs", ops_get(op)->name, pol.op_weight[op]);
+  }
+  for (int f = 0; f < OPS_FAM_COUNT; f++) CHECK(fam_seen[f], "family %s never occurs", ops_family_name(f));
+  af_buf b = {0};
+  gen_cov_report(c, &b);
+  const char *dw = strstr(b.s, "data writes by target dtype:");
+  long f32 = 0, f64 = 0, i64 = 0, bl = 0;
+  CHECK(dw && sscanf(dw, "data writes by target dtype: float32 %ld float64 %ld int64 %ld bool %ld", &f32, &f64, &i64, &bl) == 4, "%s", dw ? dw : "no dtype line");
+  CHECK(f64 > 0 && i64 > 0 && bl > 0, "writes into float64 %ld, int64 %ld, bool %ld targets", f64, i64, bl);
+  af_buf_free(&b);
+  gen_cov_free(c);
+}
+
 TEST(coverage_counts_the_write_through_a_view_of_a_view) {
   ir_program *p;
   af_err err;
@@ -426,6 +483,7 @@ int main(void) {
   RUN(one_byte_change_changes_the_program_a_little);
   RUN(policy_json_round_trips_and_rejects_unknown_fields);
   RUN(a_policy_without_views_makes_no_view_writes);
+  RUN(every_op_family_and_every_drawable_op_occurs_and_discontinuous_ops_read_exact_values);
   RUN(coverage_counts_the_write_through_a_view_of_a_view);
   RUN(gen_command_writes_identical_files_for_the_same_seed);
   return tap_done();

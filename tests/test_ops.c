@@ -1,0 +1,188 @@
+/* test_ops.c - the op table (ops.def, ops_shape, ops_views): every in-place op has a functional
+ * twin a functionalizer can use, every view op a write-back rule, the rules refuse what eager
+ * PyTorch rejects (and the PyTorch 1.13 bugs the generator must not make), split/chunk/unbind [k]
+ * pick the element Python's list indexing gives, and docs/ops.md is what `aliasfuzz ops
+ * --markdown` prints. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../fuzz/gen_model.h"
+#include "../harness/codec.h"
+#include "../harness/eager.h"
+#include "../harness/ops.h"
+#include "../harness/ops_shape.h"
+#include "../harness/ops_views.h"
+#include "../oracle/oracle.h"
+#include "tap.h"
+
+static ir_program *parse(const char *json) {
+  ir_program *p = NULL;
+  af_err err;
+  if (codec_read_string(json, "test", &p, &err)) CHECK(0, "%s", err.msg);
+  return p;
+}
+
+TEST(every_in_place_op_has_a_functional_twin_with_its_arguments) {
+  for (int op = 0; op < OPS_COUNT; op++) {
+    const ops_entry *e = ops_get(op);
+    if (e->kind != OPS_INPLACE && e->kind != OPS_OUT) continue;
+    int t = ops_twin(op);
+    if (op == OPS_resize_) { /* the one without: corpus/known-gaps/gap-001 */
+      CHECK(t < 0, "resize_ has no twin");
+      continue;
+    }
+    CHECK(t >= 0, "%s has no twin", e->name);
+    if (t < 0) continue;
+    const ops_entry *te = ops_get(t);
+    if (e->flags & OPF_META) {
+      CHECK(te->kind == OPS_VIEW && ops_view_wb(t) != OPS_WB_NONE, "%s: its twin %s is a view with a write-back rule", e->name, te->name);
+      CHECK(!strcmp(te->schema, e->schema), "%s (%s) and its view twin %s (%s) take the same arguments", e->name, e->schema, te->name, te->schema);
+    } else if (e->kind == OPS_INPLACE) {
+      CHECK(te->kind == OPS_FUNC, "%s: twin %s is functional", e->name, te->name);
+      CHECK(!strcmp(te->schema, e->schema), "%s (%s) and its twin %s (%s) take the same arguments", e->name, e->schema, te->name, te->schema);
+    } else { /* out=: the twin takes the arguments after the out tensor (a tensor where it takes S) */
+      int fits = te->kind == OPS_FUNC && te->nargs == e->nargs - 1;
+      for (int a = 0; fits && a < te->nargs; a++)
+        fits = !strcmp(te->argk[a], e->argk[a + 1]) || (e->argk[a + 1][0] == 'T' && te->argk[a][0] == 'S');
+      CHECK(fits, "%s (%s): twin %s (%s) takes the arguments after out=", e->name, e->schema, te->name, te->schema);
+    }
+  }
+}
+
+TEST(every_view_op_has_a_write_back_rule_and_a_family) {
+  for (int op = 0; op < OPS_COUNT; op++) {
+    const ops_entry *e = ops_get(op);
+    if (e->kind != OPS_VIEW) continue;
+    CHECK(ops_view_wb(op) != OPS_WB_NONE, "%s: write-back rule", e->name);
+    CHECK(ops_shape_family(op) == ((e->flags & OPF_PICK) ? OPS_FAM_MULTI_VIEW : OPS_FAM_VIEW), "%s: family", e->name);
+  }
+  int in_place = 0;
+  for (int op = 0; op < OPS_COUNT; op++) in_place += ops_get(op)->kind == OPS_INPLACE;
+  CHECK(in_place >= 100, "the table has %d in-place ops", in_place);
+}
+
+/* Statements the rules must refuse, each with what eager does with it. */
+static const struct {
+  const char *why, *inputs, *body;
+  int eager_fails; /* 1: eager raises; 0: eager runs it but the result is not what the op means */
+} refused[] = {
+    {"int64.add_(float): the float result cannot be cast into int64", "{\"name\": \"n\", \"shape\": [3], \"dtype\": \"int64\"}",
+     "{\"op\": \"add_\", \"args\": [\"n\", 1.5]}", 1},
+    {"exp_ on int64", "{\"name\": \"n\", \"shape\": [3], \"dtype\": \"int64\"}", "{\"op\": \"exp_\", \"args\": [\"n\"]}", 1},
+    {"float_power_ on float32", "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}", "{\"op\": \"float_power_\", \"args\": [\"x\", 2]}", 1},
+    {"bitwise_and_ on float32", "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}", "{\"op\": \"bitwise_and_\", \"args\": [\"x\", 1]}", 1},
+    {"remainder_ of int64 by 0", "{\"name\": \"n\", \"shape\": [3], \"dtype\": \"int64\"}", "{\"op\": \"remainder_\", \"args\": [\"n\", 0]}", 1},
+    {"pow_ of int64 by a negative number", "{\"name\": \"n\", \"shape\": [3], \"dtype\": \"int64\"}", "{\"op\": \"pow_\", \"args\": [\"n\", -1]}", 1},
+    {"heaviside_ with another dtype", "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}, {\"name\": \"y\", \"shape\": [3], \"dtype\": \"float64\"}",
+     "{\"op\": \"heaviside_\", \"args\": [\"x\", \"y\"]}", 1},
+    {"bool.bitwise_or_(int64)", "{\"name\": \"b\", \"shape\": [3], \"dtype\": \"bool\"}, {\"name\": \"n\", \"shape\": [3], \"dtype\": \"int64\"}",
+     "{\"op\": \"bitwise_or_\", \"args\": [\"b\", \"n\"]}", 1},
+    {"addcmul_ whose operands promote past self (an internal assert)",
+     "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}, {\"name\": \"y\", \"shape\": [3], \"dtype\": \"float64\"}",
+     "{\"op\": \"addcmul_\", \"args\": [\"x\", \"x\", \"y\", 2]}", 1},
+    {"addmm_ into a self of another shape", "{\"name\": \"x\", \"shape\": [2, 2], \"dtype\": \"float32\"}, {\"name\": \"a\", \"shape\": [2, 3], \"dtype\": \"float32\"}",
+     "{\"out\": \"t\", \"op\": \"transpose\", \"args\": [\"a\", 0, 1]}, {\"op\": \"addmm_\", \"args\": [\"x\", \"t\", \"a\", 1, 1]}", 1},
+    {"x.chunk(3, 1)[2] of a dim of 4 (two pieces)", "{\"name\": \"x\", \"shape\": [2, 4], \"dtype\": \"float32\"}",
+     "{\"out\": \"v\", \"op\": \"chunk_get\", \"args\": [\"x\", 3, 1, 2]}", 1},
+    {"index_copy_ with a repeated index (write order decides)",
+     "{\"name\": \"x\", \"shape\": [3, 2], \"dtype\": \"float32\"}, {\"name\": \"i\", \"shape\": [2], \"dtype\": \"int64\", \"data\": [1, 1]}, {\"name\": \"s\", \"shape\": [2, 2], \"dtype\": \"float32\"}",
+     "{\"op\": \"index_copy_\", \"args\": [\"x\", 0, \"i\", \"s\"]}", 0},
+    {"cat out= into a size-1 dim of another stride (PyTorch 1.13 writes nothing)",
+     "{\"name\": \"x\", \"shape\": [16], \"dtype\": \"float32\"}, {\"name\": \"z\", \"shape\": [1, 2], \"dtype\": \"float32\"}",
+     "{\"out\": \"v\", \"op\": \"as_strided\", \"args\": [\"x\", [1, 2], [8, 1], 0]}, {\"op\": \"cat_out\", \"args\": [\"v\", [\"z\"], 0]}", 0},
+    {"masked_scatter_ into a transposed view (PyTorch 1.13 takes the source in memory order)",
+     "{\"name\": \"x\", \"shape\": [3, 2, 3], \"dtype\": \"float32\"}, {\"name\": \"m\", \"shape\": [3], \"dtype\": \"bool\"}",
+     "{\"out\": \"u\", \"op\": \"unsqueeze\", \"args\": [\"x\", 1]}, {\"out\": \"w\", \"op\": \"movedim\", \"args\": [\"u\", 3, 0]},"
+     " {\"out\": \"v\", \"op\": \"view_as\", \"args\": [\"w\", \"x\"]}, {\"op\": \"masked_scatter_\", \"args\": [\"v\", \"m\", \"x\"]}", 0},
+};
+
+TEST(the_rules_refuse_what_eager_rejects_and_the_pytorch_bugs) {
+  for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+    char json[4096];
+    snprintf(json, sizeof json, "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [%s], \"body\": [%s], \"outputs\": []}",
+             refused[k].inputs, refused[k].body);
+    ir_program *p = parse(json);
+    if (!p) continue;
+    gen_model mo;
+    gen_model_init(&mo, p);
+    int last = p->nstmts - 1, ok = 1;
+    for (int s = 0; s < p->nstmts; s++) {
+      ops_effect e;
+      af_err err;
+      int rc = ops_shape_infer(&p->stmts[s], &mo.env, &e, &err);
+      if (s < last) {
+        CHECK(rc == 0, "%s: setup statement %d refused: %s", refused[k].why, s, err.msg);
+        if (rc) ok = 0;
+        if (!rc) gen_model_apply(&mo, s, &e);
+      } else if (ok) {
+        CHECK(rc != 0, "the rules accept %s", refused[k].why);
+      }
+    }
+    gen_model_free(&mo);
+    if (refused[k].eager_fails) {
+      result r;
+      result_init(&r);
+      af_err err;
+      CHECK(!eager_run(p, &r, &err), "%s", err.msg);
+      CHECK(r.status != RESULT_OK, "eager accepts %s", refused[k].why);
+      result_clear(&r);
+    }
+    ir_program_free(p);
+  }
+}
+
+/* x.split(2, 1)[k], x.chunk(2, 0)[k], x.unbind(1)[k] against the slice/select they stand for */
+TEST(split_chunk_and_unbind_pick_the_element_python_indexing_gives) {
+  static const char *pairs[][2] = {
+      {"{\"out\": \"r\", \"op\": \"split_get\", \"args\": [\"x\", 2, 1, -1]}", "{\"out\": \"r\", \"op\": \"slice\", \"args\": [\"x\", 1, 4, 5, 1]}"},
+      {"{\"out\": \"r\", \"op\": \"split_get\", \"args\": [\"x\", 2, 1, 1]}", "{\"out\": \"r\", \"op\": \"slice\", \"args\": [\"x\", 1, 2, 4, 1]}"},
+      {"{\"out\": \"r\", \"op\": \"chunk_get\", \"args\": [\"x\", 2, 0, 1]}", "{\"out\": \"r\", \"op\": \"slice\", \"args\": [\"x\", 0, 2, 3, 1]}"},
+      {"{\"out\": \"r\", \"op\": \"unbind_get\", \"args\": [\"x\", 1, -2]}", "{\"out\": \"r\", \"op\": \"select\", \"args\": [\"x\", 1, 3]}"},
+  };
+  for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+    result r[2];
+    for (int j = 0; j < 2; j++) {
+      char json[1024];
+      snprintf(json, sizeof json,
+               "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3, 5], \"dtype\": \"float32\"}],"
+               " \"body\": [%s, {\"op\": \"mul_\", \"args\": [\"r\", 10]}], \"outputs\": [\"r\", \"x\"]}",
+               pairs[k][j]);
+      ir_program *p = parse(json);
+      af_err err;
+      result_init(&r[j]);
+      if (p) CHECK(!eager_run(p, &r[j], &err) && r[j].status == RESULT_OK, "%s: %s", pairs[k][j], r[j].message ? r[j].message : err.msg);
+      /* the same element, and the write reaches the base the same way */
+      if (j == 1 && p && r[0].status == RESULT_OK && r[1].status == RESULT_OK) {
+        char *detail = NULL;
+        CHECK(oracle_judge(p, &r[1], &r[0], NULL, &detail) == V_PASS, "%s is not %s: %s", pairs[k][0], pairs[k][1], detail ? detail : "");
+        free(detail);
+      }
+      ir_program_free(p);
+    }
+    result_clear(&r[0]);
+    result_clear(&r[1]);
+  }
+}
+
+TEST(docs_ops_md_is_what_ops_markdown_prints) {
+  af_buf b = {0};
+  ops_shape_markdown(&b);
+  af_err err;
+  size_t n = 0;
+  char *doc = codec_slurp("docs/ops.md", &n, &err);
+  CHECK(doc != NULL, "%s", err.msg);
+  CHECK(doc && !strcmp(doc, b.s), "docs/ops.md is stale: regenerate with `aliasfuzz ops --markdown > docs/ops.md`");
+  free(doc);
+  af_buf_free(&b);
+}
+
+int main(void) {
+  at_init();
+  RUN(every_in_place_op_has_a_functional_twin_with_its_arguments);
+  RUN(every_view_op_has_a_write_back_rule_and_a_family);
+  RUN(the_rules_refuse_what_eager_rejects_and_the_pytorch_bugs);
+  RUN(split_chunk_and_unbind_pick_the_element_python_indexing_gives);
+  RUN(docs_ops_md_is_what_ops_markdown_prints);
+  return tap_done();
+}
