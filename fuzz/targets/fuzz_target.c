@@ -6,8 +6,10 @@
  * The bytes drive the generator (target.h); a finding (mismatch, converter error, invalid
  * program) prints one line "aliasfuzz-finding: verdict=... converter=... signature=..." to
  * stderr and aborts, so the engine saves the input. A converter that crashes takes the process
- * down by itself, with the same effect. Every byte string gives a valid program: nothing is
- * rejected (-1 is returned only when the harness itself fails).
+ * down by itself, with the same effect. In record mode (AF_FUZZ_RECORD=DIR, target.h) findings
+ * are written to DIR and fuzzing goes on. Every byte string gives a valid program, so nothing is
+ * rejected: when the generator fails on an input, that is reported as verdict=generator-error
+ * and aborts too.
  *
  * Engines see our own code's edges plus the semantic features of target.h:
  *   libFuzzer: an array in the __libfuzzer_extra_counters section;
@@ -82,11 +84,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ft_outcome o;
   af_err err;
   if (ft_target_run(target, data, size, &o, &err)) {
-    fprintf(stderr, "fuzz target: %s\n", err.msg);
-    return -1;
+    /* every byte string must give a valid program: this is a bug of ours, as loud as a crash */
+    for (char *c = err.msg; *c; c++)
+      if (*c == '\n') *c = ' ';
+    fprintf(stderr, "aliasfuzz-finding: verdict=generator-error converter=%s detail=%s\n",
+            ft_target_converter(target)->name, err.msg);
+    fflush(stderr);
+    abort();
   }
   for (int k = 0; k < o.nids; k++) hit(o.ids[k] % FT_SPACE);
-  if (o.finding) {
+  if (o.finding && !o.recorded) {
     fprintf(stderr, "%s\n", o.summary);
     fflush(stderr);
     abort();

@@ -6,6 +6,11 @@
  *       engine before it starts), then picks greedily the one that adds the most alias patterns
  *       not yet covered (gen_features; converted-graph node kinds break ties), up to N (default
  *       40), and copies them into DIR as seed-NNN-<fnv1a>.
+ *   fuzz_seeds --converter NAME --random N [--seed S] [--max N] --out DIR
+ *       the same, with a pool of N pseudo-random byte strings (16..256 bytes, xorshift from S):
+ *       no engine needed. The committed seed corpora corpus/fuzz/<target>/ are made this way
+ *       (fuzz/targets/make_seeds.sh); a byte string means another program when the generator's
+ *       decisions change (new ops, new policy), so they are remade then.
  *   fuzz_seeds --converter NAME --count POOL...
  *       prints "inputs N passing P patterns K findings F" for the pool (patterns: distinct
  *       alias-pattern features over all inputs); with --list, also one line per finding:
@@ -91,6 +96,8 @@ static void add_path(seed **v, int *n, int *cap, const char *path) {
 int main(int argc, char **argv) {
   const char *conv = NULL, *out = NULL;
   int max = 40, count = 0, list = 0;
+  long nrandom = 0;
+  uint64_t rseed = 1;
   seed *v = NULL;
   int n = 0, cap = 0;
   at_init();
@@ -99,15 +106,31 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[i], "--converter") && val) conv = argv[++i];
     else if (!strcmp(argv[i], "--out") && val) out = argv[++i];
     else if (!strcmp(argv[i], "--max") && val && atoi(val) > 0) max = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--random") && val && atol(val) > 0) nrandom = atol(argv[++i]);
+    else if (!strcmp(argv[i], "--seed") && val) rseed = strtoull(argv[++i], NULL, 0);
     else if (!strcmp(argv[i], "--count")) count = 1;
     else if (!strcmp(argv[i], "--list")) count = list = 1;
     else if (argv[i][0] == '-') {
-      fprintf(stderr, "usage: fuzz_seeds --converter NAME (--out DIR [--max N] | --count [--list]) POOL...\n");
+      fprintf(stderr, "usage: fuzz_seeds --converter NAME (--out DIR [--max N] | --count [--list]) [--random N [--seed S]] POOL...\n");
       return 2;
     } else add_path(&v, &n, &cap, argv[i]);
   }
+  uint64_t x = rseed * 0x9e3779b97f4a7c15ull + 1;
+  for (long r = 0; r < nrandom; r++) {
+    if (n == cap) v = af_xrealloc(v, sizeof *v * (size_t)(cap = cap ? 2 * cap : 256));
+    char name[64];
+    snprintf(name, sizeof name, "random-%ld", r);
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    size_t len = 16 + (size_t)(x % 241);
+    uint8_t *d = af_xmalloc(len);
+    for (size_t k = 0; k < len; k++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      d[k] = (uint8_t)(x >> 24);
+    }
+    v[n++] = (seed){.path = af_xstrdup(name), .data = d, .len = len};
+  }
   if (!conv || (!out && !count)) {
-    fprintf(stderr, "usage: fuzz_seeds --converter NAME (--out DIR [--max N] | --count [--list]) POOL...\n");
+    fprintf(stderr, "usage: fuzz_seeds --converter NAME (--out DIR [--max N] | --count [--list]) [--random N [--seed S]] POOL...\n");
     return 2;
   }
   setenv("AF_FUZZ_FEATURES", "1", 1);

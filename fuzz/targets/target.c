@@ -21,7 +21,12 @@ struct ft_target {
   unsigned verdicts; /* bit per oracle_verdict */
   uint8_t *patterns; /* shared map (AF_FUZZ_PATTERNS) or NULL */
   size_t npatterns_map;
+  char *record_dir;  /* AF_FUZZ_RECORD or NULL */
+  long record_left;
+  uint64_t *record_seen; /* bit set of (finding class, pattern) pairs recorded, REC_BITS bits */
 };
+
+#define REC_BITS (1u << 20)
 
 static unsigned default_verdicts(void) {
   unsigned m = 0;
@@ -82,6 +87,17 @@ int ft_target_new(const char *converter, ft_target **out, af_err *err) {
   if (vs && *vs && parse_verdicts(vs, &t->verdicts, err)) goto out_free_target;
   const char *pp = getenv("AF_FUZZ_PATTERNS");
   if (pp && *pp && map_patterns(t, pp, err)) goto out_free_target;
+  const char *rd = getenv("AF_FUZZ_RECORD");
+  if (rd && *rd) {
+    if (mkdir(rd, 0777) && errno != EEXIST) {
+      af_fail(err, "AF_FUZZ_RECORD: %s: %s", rd, strerror(errno));
+      goto out_free_target;
+    }
+    t->record_dir = af_xstrdup(rd);
+    const char *mx = getenv("AF_FUZZ_RECORD_MAX");
+    t->record_left = mx && atol(mx) > 0 ? atol(mx) : 2000;
+    t->record_seen = af_xcalloc(REC_BITS / 64, sizeof(uint64_t));
+  }
   *out = t;
   return 0;
 out_free_target:
@@ -92,6 +108,8 @@ out_free_target:
 void ft_target_free(ft_target *t) {
   if (!t) return;
   if (t->patterns) munmap(t->patterns, t->npatterns_map);
+  free(t->record_dir);
+  free(t->record_seen);
   free(t);
 }
 
@@ -119,6 +137,36 @@ static void add_kinds(ft_outcome *o, const char *g) {
     for (int k = 0; k < o->nids && !dup; k++) dup = o->ids[k] == id;
     if (!dup && o->nids < max) o->ids[o->nids++] = id;
   }
+}
+
+/* Record mode: writes data as DIR/<verdict>-<hash of the bytes> when the program brings a
+ * (finding class, alias pattern) pair this process has not recorded yet; the class is the verdict
+ * and the detail's key line with numbers and names blanked. */
+static void record(ft_target *t, oracle_verdict v, const char *detail, const uint32_t *ids, int n, const uint8_t *data,
+                   size_t len) {
+  char *cls = sig_error_class(detail ? detail : "");
+  uint64_t c = sig_fnv1a(oracle_verdict_name(v), strlen(oracle_verdict_name(v)), 0);
+  c = sig_fnv1a(cls, strlen(cls), c);
+  free(cls);
+  int fresh = 0;
+  for (int k = 0; k <= n; k++) { /* k == n: the class alone */
+    uint32_t id = k < n ? ids[k] + 1 : 0;
+    uint64_t h = sig_fnv1a(&id, sizeof id, c) % REC_BITS;
+    if (!(t->record_seen[h / 64] >> (h % 64) & 1)) {
+      t->record_seen[h / 64] |= 1ull << (h % 64);
+      fresh = 1;
+    }
+  }
+  if (!fresh) return;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s-%016llx", t->record_dir, oracle_verdict_name(v),
+           (unsigned long long)sig_fnv1a(data, len, 0));
+  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+  if (fd < 0) return; /* recorded already (by another process), or the folder is gone */
+  ssize_t w = write(fd, data, len);
+  (void)w;
+  close(fd);
+  t->record_left--;
 }
 
 int ft_target_run(ft_target *t, const uint8_t *data, size_t len, ft_outcome *o, af_err *err) {
@@ -155,6 +203,10 @@ int ft_target_run(ft_target *t, const uint8_t *data, size_t len, ft_outcome *o, 
       if (*c == '\n') *c = ' ';
     o->summary = af_buf_take(&b);
     free(sig);
+    if (t->record_dir) {
+      if (t->record_left > 0) record(t, j.verdict, o->detail, ids, n, data, len);
+      o->recorded = 1;
+    }
   }
   judgement_clear(&j);
 out_free_program:

@@ -22,7 +22,17 @@
  *                          generator bug)
  *   AF_FUZZ_PATTERNS=FILE  a shared byte map (created, FT_GEN_SPACE bytes) where every process
  *                          marks each alias pattern it executed; for benchmarks across forks,
- *                          engines and fork modes (ft_patterns_count reads it back) */
+ *                          engines and fork modes (ft_patterns_count reads it back)
+ *   AF_FUZZ_RECORD=DIR     record mode: findings do not abort (libFuzzer stops at the first
+ *                          crash, and its fork mode pays a LibTorch start-up per crash); a
+ *                          finding's input is written to DIR/<verdict>-<16 hex digits of its
+ *                          hash> when it brings a (finding class, alias pattern) pair the process
+ *                          has not recorded yet (class: verdict and the detail's key line with
+ *                          numbers and names blanked), at most AF_FUZZ_RECORD_MAX (default 2000)
+ *                          files per process.
+ * A program the generator cannot make (ft_target_run returns -1: a generator bug, since every
+ * byte string must give a valid program) is reported by the targets as verdict=generator-error
+ * and always aborts. */
 #ifndef FT_TARGET_H
 #define FT_TARGET_H
 
@@ -48,6 +58,7 @@ typedef struct ft_outcome {
   int nids;        /* extra-coverage ids in ids[] (0 when features are off) */
   uint32_t ids[1024];
   int npatterns;   /* distinct gen features of the program (counted even when off) */
+  int recorded;    /* record mode: the finding is in AF_FUZZ_RECORD (new or not); do not abort */
 } ft_outcome;
 
 /* A target for converter name ("naive", "external:CMD", ...). Reads the environment above.

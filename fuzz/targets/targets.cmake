@@ -9,7 +9,9 @@
 #   CC=afl-clang-fast CXX=afl-clang-fast++
 #                                   fuzz_<converter> are AFL++ binaries (libAFLDriver, persistent
 #                                   mode); our code is AFL-instrumented, with ASan/UBSan
-# AF_FUZZ_SANITIZE=OFF drops ASan/UBSan (faster, e.g. for a compile-only CI check).
+# AF_FUZZ_SANITIZE=OFF drops ASan/UBSan (faster, e.g. for a compile-only CI check);
+# AF_FUZZ_INSTRUMENT=OFF and AF_FUZZ_ENGINE=$LIB_FUZZING_ENGINE let OSS-Fuzz / ClusterFuzzLite
+# supply instrumentation and engine (.clusterfuzzlite/build.sh).
 
 set(AF_FUZZ_CONVERTERS jit functionalize ref naive)
 
@@ -47,7 +49,8 @@ if(AF_FUZZ)
     if(NOT AF_FUZZ_AFL)
       target_compile_definitions(fuzz_${conv} PRIVATE AF_LIBFUZZER=1)
     endif()
-    target_link_options(fuzz_${conv} PRIVATE -fsanitize=fuzzer)
+    separate_arguments(engine UNIX_COMMAND "${AF_FUZZ_ENGINE}")
+    target_link_options(fuzz_${conv} PRIVATE ${engine})
   endforeach()
   add_custom_target(fuzz_targets DEPENDS fuzz_jit fuzz_functionalize fuzz_ref fuzz_naive fuzz_external)
 endif()

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# bench/bench_engines.sh - libFuzzer vs AFL++ on aliasfuzz's fuzz targets, with and without the
+# alias-pattern features (AF_FUZZ_FEATURES=0), through fuzz/campaign.sh. Writes its section of
+# bench/RESULTS.md (between the bench_engines markers). Run on demand, not in CI:
+#
+#   bench/bench_engines.sh [--time SECONDS] [--reps N] [--converter NAME] [--build-lf DIR]
+#                          [--build-afl DIR] [--work DIR] [--no-write]
+#
+# 1. time to first finding of the shape bug: campaigns against naive that count only
+#    shape-mismatch and stop at the first one (--stop-on-first), N repetitions per cell; the
+#    first input of each is minimized with `aliasfuzz reduce`;
+# 2. fixed-time campaigns (--time, default 180 s, one core) against CONVERTER (default naive):
+#    executions per second, alias patterns executed (AF_FUZZ_PATTERNS), patterns in the final
+#    corpus (fuzz_seeds --count), finding inputs, distinct findings after minimization (the 40
+#    smallest inputs) and time to the first finding.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+here=$(pwd)
+budget=180 reps=3 conv=naive blf=$here/build-fuzz bafl=$here/build-afl work=/tmp/af-bench-engines write=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --time) budget=$2; shift 2 ;;
+    --reps) reps=$2; shift 2 ;;
+    --converter) conv=$2; shift 2 ;;
+    --build-lf) blf=$2; shift 2 ;;
+    --build-afl) bafl=$2; shift 2 ;;
+    --work) work=$2; shift 2 ;;
+    --no-write) write=0; shift ;;
+    *) sed -n '2,16p' "$0" >&2; exit 2 ;;
+  esac
+done
+mkdir -p "$work"
+field() { sed -n "s/.*\"$2\": \\([^,}]*\\).*/\\1/p" "$1" | tr -d '"'; }
+build_of() { [ "$1" = libfuzzer ] && echo "$blf" || echo "$bafl"; }
+
+# ---- 1. time to first finding (shape bug on naive)
+declare -A ttff
+for engine in libfuzzer afl; do
+  for feat in on off; do
+    vals=""
+    for ((r = 1; r <= reps; r++)); do
+      o=$work/ttff-$engine-$feat-$r
+      rm -rf "$o"
+      extra=(); [ "$feat" = off ] && extra=(--no-features)
+      fuzz/campaign.sh --engine "$engine" --converter naive --build "$(build_of "$engine")" --time 300 \
+        --verdicts shape-mismatch --stop-on-first --max-reduce 1 --out "$o" "${extra[@]}" >/dev/null 2>&1
+      t=$(field "$o/summary.json" time_to_first_finding)
+      f=$(field "$o/summary.json" findings)
+      vals="$vals ${t:-null}/${f:-0}"
+      echo "ttff $engine features=$feat rep $r: ${t:-none} s, reduced to $f finding folder(s)" >&2
+    done
+    ttff[$engine-$feat]=$vals
+  done
+done
+
+# ---- 2. fixed-time campaigns
+declare -A res
+for engine in libfuzzer afl; do
+  for feat in on off; do
+    o=$work/run-$engine-$feat
+    rm -rf "$o"
+    extra=(); [ "$feat" = off ] && extra=(--no-features)
+    fuzz/campaign.sh --engine "$engine" --converter "$conv" --build "$(build_of "$engine")" --time "$budget" \
+      --max-reduce 40 --out "$o" "${extra[@]}" >/dev/null 2>&1
+    s=$o/summary.json
+    corpus=$o/corpus; [ "$engine" = afl ] && corpus=$o/afl/main/queue
+    cp=$("$(build_of "$engine")/fuzz_seeds" --converter ref --count "$corpus" 2>/dev/null | sed -n 's/.*patterns \([0-9]*\).*/\1/p')
+    res[$engine-$feat]="$(field "$s" execs_per_sec)|$(field "$s" patterns)|${cp:-?}|$(field "$s" corpus)|$(field "$s" finding_inputs)|$(field "$s" findings)|$(field "$s" time_to_first_finding)"
+    echo "run $engine features=$feat: ${res[$engine-$feat]}" >&2
+  done
+done
+
+# ---- the section
+med() { # median of the numeric first fields of "t/f" words; "none" entries count as above all
+  echo "$@" | tr ' ' '\n' | sed '/^$/d' | cut -d/ -f1 | sed 's/^null$/999999/' | sort -n |
+    awk '{a[NR]=$1} END {m=a[int((NR+1)/2)]; if (m==999999) print "none"; else print m " s"}'
+}
+host="$(date +%Y-%m-%d), $(uname -s) $(uname -m), $(nproc) online CPUs (shared with other work), AFL++ $(afl-fuzz -h 2>&1 | grep -o '++[0-9.a-z]*' | head -1 | tr -d +), clang $(clang-14 --version | grep -o 'version [0-9.]*' | cut -d' ' -f2)"
+section=$(
+  echo "<!-- bench_engines:begin -->"
+  echo "## Fuzz engines: libFuzzer vs AFL++, with and without alias-pattern features (bench/bench_engines.sh)"
+  echo
+  echo "Command: \`bench/bench_engines.sh --time $budget --reps $reps --converter $conv\` ($host). Targets built with"
+  echo "\`-DAF_FUZZ=ON\` (ASan + UBSan on our code) by clang-14 (libFuzzer) and afl-clang-fast (AFL++, persistent"
+  echo "mode through libAFLDriver); one core per campaign; features off = \`AF_FUZZ_FEATURES=0\` (the engines then see"
+  echo "only the edges of our own code: LibTorch carries no instrumentation)."
+  echo
+  echo "**Time to first finding of the shape bug** (naive, only shape-mismatch counted, from the start of the"
+  echo "engine incl. LibTorch start-up; $reps runs each: time/finding folders after \`aliasfuzz reduce\`):"
+  echo
+  echo "| engine | features | runs (s / reproducer folders) | median |"
+  echo "| --- | --- | --- | --- |"
+  for engine in libfuzzer afl; do
+    for feat in on off; do
+      echo "| $engine | $feat | $(echo ${ttff[$engine-$feat]} | sed 's/null/none/g; s/ /, /g') | $(med ${ttff[$engine-$feat]}) |"
+    done
+  done
+  echo
+  echo "**$budget-second campaigns against \`$conv\`** (libFuzzer: \`-fork=1\`, findings in record mode; AFL++: one \`-M\`"
+  echo "instance; distinct findings: signatures after minimizing the 40 smallest finding inputs):"
+  echo
+  echo "| engine | features | exec/s | alias patterns executed | patterns in final corpus | corpus | finding inputs | distinct findings | first finding |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+  for engine in libfuzzer afl; do
+    for feat in on off; do
+      IFS='|' read -r eps pat cpat corp fin fnd first <<<"${res[$engine-$feat]}"
+      echo "| $engine | $feat | $eps | $pat | $cpat | $corp | $fin | $fnd | ${first/null/none} s |"
+    done
+  done
+  echo
+  echo "Folders of every run: \`$work\` (REPORT.md, summary.json, findings/ per campaign)."
+  echo "<!-- bench_engines:end -->"
+)
+echo "$section"
+if [ "$write" = 1 ]; then
+  f=bench/RESULTS.md
+  [ -f "$f" ] || printf '# Benchmarks\n\n' >"$f"
+  if grep -q '<!-- bench_engines:begin -->' "$f"; then
+    awk -v s="$section" 'BEGIN{skip=0} /<!-- bench_engines:begin -->/{print s; skip=1; next} /<!-- bench_engines:end -->/{skip=0; next} !skip' "$f" >"$f.tmp"
+  else
+    { cat "$f"; echo; echo "$section"; } >"$f.tmp"
+  fi
+  mv "$f.tmp" "$f"
+fi
