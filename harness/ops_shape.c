@@ -1,6 +1,7 @@
 /* ops_shape.c - shape, stride and validity rules of the op table (see ops_shape.h), as eager
  * PyTorch 1.13 on CPU computes them. Part 1: layouts. Part 2: ops_shape_infer, one case per op.
- * Part 3 (ops_sample.c): argument samplers. */
+ * Part 3: argument samplers. Part 4: the families added for issue 9 (facts per op: family, dtypes,
+ * exactness; their rules and samplers), and the Markdown table of docs/ops.md. */
 #include "ops_shape.h"
 
 #include <stdlib.h>
@@ -3305,7 +3306,6 @@ static int infer_func_more(const ir_stmt *st, const ops_env *env, int op, const 
 static int more_can_sample(int op) {
   if (op == OPS_resize_) return 1; /* drawn only when a policy gives it a weight (see gen_policy.c) */
   if (op < 0 || op >= OPS_COUNT) return 0;
-  const ops_entry *e = ops_get(op);
   if (is_unary_op(op) || is_binary_op(op)) return 1;
   switch (op) {
     case OPS_swapaxes: case OPS_swapdims: case OPS_unbind_get: case OPS_split_get: case OPS_chunk_get:
@@ -3320,7 +3320,7 @@ static int more_can_sample(int op) {
     case OPS_sub_out: case OPS_div_out: case OPS_neg_out: case OPS_exp_out: case OPS_clamp_out: case OPS_cumsum_out:
     case OPS_mm_out: case OPS_cat_out:
       return 1;
-    default: (void)e; return 0;
+    default: return 0;
   }
 }
 
@@ -3391,7 +3391,7 @@ static int sample_binary(int op, int p, const ops_meta *m, const ops_chooser *ch
   ops_dt_rule rule;
   int forms = binary_forms(ip, m->dtype, &rule);
   if ((forms & 1) && (!(forms & 2) || D(OPS_DECIDE_NUMBER))) {
-    if (m->dtype == AF_BOOL && ip != OPS_eq_ && promo(ip) != P_BOOL) return -1;
+    if (m->dtype == AF_BOOL && promo(ip) != P_BOOL) return -1; /* a number would promote past bool */
     args[1] = binary_number(ch, ip, m->dtype);
     return 0;
   }
