@@ -556,9 +556,24 @@ static int eager_view(rf *c, int s, const rf_chain *ch, af_tensor **out, af_err 
       else
         a[k] = (at_arg){.kind = AT_ARG_INT, .i = x->i};
     }
-    af_tensor *next = NULL;
+    af_tensor *next = NULL, *all[256];
     int n = 0;
-    if (at_call(e->aten, e->overload, call->nargs, a, NULL, 1, &next, &n, err) || n != 1) {
+    if (e->flags & OPF_PICK) { /* x.split(2, d)[k]: the aten op takes all but k */
+      int64_t k = call->args[call->nargs - 1].i;
+      if (at_call(e->aten, e->overload, call->nargs - 1, a, NULL, 256, all, &n, err)) {
+        at_tensor_free(cur);
+        return -1;
+      }
+      if (k < 0) k += n;
+      for (int q = 0; q < n; q++)
+        if (q != k) at_tensor_free(all[q]);
+      next = k >= 0 && k < n ? all[k] : NULL;
+      if (!next) af_fail(err, "%s: element %lld of %d", e->name, (long long)call->args[call->nargs - 1].i, n);
+      n = next ? 1 : 0;
+    } else if (at_call(e->aten, e->overload, call->nargs, a, NULL, 1, &next, &n, err)) {
+      n = 0;
+    }
+    if (n != 1) {
       at_tensor_free(cur);
       return -1;
     }
@@ -694,17 +709,17 @@ out:
 }
 
 /* Whether the functional twin's result (on the eager tensors given) has another dtype than the
- * in-place op's target keeps: type promotion of add/sub/mul/div with a wider tensor operand.
+ * in-place op's target keeps: type promotion of add/sub/mul/div with a wider tensor operand, and
+ * comparisons and logical_*_ whose twins return bool whatever the operands (so the twin is always
+ * evaluated, not only when an operand's dtype differs).
  * target is an eager tensor of the target's dtype and shape; args are p-level; values eager's. */
 static int twin_widens(int twin, const af_tensor *target, int nargs, const ir_arg *args, af_tensor *const *values) {
   const ops_entry *e = ops_get(twin);
-  int dt = at_tensor_dtype(target), differs = 0, scalar = 0;
+  int dt = at_tensor_dtype(target), scalar = 0;
   for (int a = 1; a < nargs; a++) {
-    if (args[a].kind == IR_ARG_VALUE && at_tensor_dtype(values[args[a].value]) != dt) differs = 1;
     if (e->argk[a][0] == 'S' && args[a].kind != IR_ARG_VALUE) scalar = 1;
     if (args[a].kind == IR_ARG_VALUES || args[a].kind == IR_ARG_INDEX) return 0; /* index ops keep self's dtype */
   }
-  if (!differs) return 0;
   at_arg a[OPS_MAX_ARGS];
   memset(a, 0, sizeof a);
   a[0] = (at_arg){.kind = AT_ARG_TENSOR, .t = target};
