@@ -177,12 +177,14 @@ char *emit_repro_py(const ir_program *p, const repro_info *info) {
   }
   af_buf_puts(&b, "]\n\n");
   af_buf_puts(&b,
-              "# TorchScript exposes these ATen ops as Tensor methods, plain Python does not: give Python the\n"
-              "# same ATen ops under the same names so the program text means the same in both.\n"
+              "# TorchScript exposes every ATen op as a Tensor method; plain Python lacks some (alias, fill,\n"
+              "# zero, copy, gelu_, ...). Give Python the same ATen ops under the same names, so the program\n"
+              "# text means the same in both.\n"
               "def _aten_method(op):\n"
               "    return lambda self, *args: op(self, *args)\n"
-              "for _name in ('alias', 'fill', 'zero', 'copy'):\n"
-              "    if not hasattr(torch.Tensor, _name):\n"
+              "import re as _re\n"
+              "for _name in sorted(set(_re.findall(r'\\.([A-Za-z_][A-Za-z0-9_]*)\\(', SRC + CONVERTED))):\n"
+              "    if not hasattr(torch.Tensor, _name) and hasattr(torch.ops.aten, _name):\n"
               "        setattr(torch.Tensor, _name, _aten_method(getattr(torch.ops.aten, _name)))\n\n");
   if (info->convert_py) {
     af_buf_printf(&b, "# How %s converts and runs the program:\n", info->converter);

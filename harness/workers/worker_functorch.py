@@ -35,8 +35,19 @@ def python_function(src, name):
     import torch
     g = {"torch": torch, "Tensor": torch.Tensor, "Tuple": typing.Tuple, "List": typing.List,
          "Optional": typing.Optional}
+    aten_methods(torch, src)
     exec(compile(src, "<program>", "exec"), g)
     return g[name]
+
+
+def aten_methods(torch, src):
+    """TorchScript exposes every ATen op as a Tensor method; plain Python lacks some (alias, fill,
+    zero, copy, gelu_, ...). Give Python the same ATen ops under the same names."""
+    import re
+    for name in sorted(set(re.findall(r"\.([A-Za-z_][A-Za-z0-9_]*)\(", src))):
+        if not hasattr(torch.Tensor, name) and hasattr(torch.ops.aten, name):
+            op = getattr(torch.ops.aten, name)
+            setattr(torch.Tensor, name, (lambda o: lambda self, *args: o(self, *args))(op))
 
 
 def _inplace(node):
