@@ -3,30 +3,32 @@
 # alias-pattern features (AF_FUZZ_FEATURES=0), through fuzz/campaign.sh. Writes its section of
 # bench/RESULTS.md (between the bench_engines markers). Run on demand, not in CI:
 #
-#   bench/bench_engines.sh [--time SECONDS] [--reps N] [--converter NAME] [--build-lf DIR]
-#                          [--build-afl DIR] [--work DIR] [--no-write]
+#   bench/bench_engines.sh [--time SECONDS] [--reps N] [--converters "naive functionalize"]
+#                          [--max-reduce N] [--build-lf DIR] [--build-afl DIR] [--work DIR] [--no-write]
 #
 # 1. time to first finding of the shape bug: campaigns against naive that count only
 #    shape-mismatch and stop at the first one (--stop-on-first), N repetitions per cell; the
 #    first input of each is minimized with `aliasfuzz reduce`;
-# 2. fixed-time campaigns (--time, default 180 s, one core) against CONVERTER (default naive):
-#    executions per second, alias patterns executed (AF_FUZZ_PATTERNS), patterns in the final
-#    corpus (fuzz_seeds --count), finding inputs, distinct findings after minimization (the 40
-#    smallest inputs) and time to the first finding.
+# 2. fixed-time campaigns (--time, default 180 s, one core) against each converter: executions
+#    per second, alias patterns executed (AF_FUZZ_PATTERNS), patterns in the final corpus
+#    (fuzz_seeds --count), finding inputs, finding classes (verdict + message, before
+#    minimization), distinct findings after minimizing --max-reduce inputs (default 20, one per
+#    class first) and the time to the first finding.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 here=$(pwd)
-budget=180 reps=3 conv=naive blf=$here/build-fuzz bafl=$here/build-afl work=/tmp/af-bench-engines write=1
+budget=180 reps=3 convs="naive functionalize" max_reduce=20 blf=$here/build-fuzz bafl=$here/build-afl work=/tmp/af-bench-engines write=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --time) budget=$2; shift 2 ;;
     --reps) reps=$2; shift 2 ;;
-    --converter) conv=$2; shift 2 ;;
+    --converters) convs=$2; shift 2 ;;
+    --max-reduce) max_reduce=$2; shift 2 ;;
     --build-lf) blf=$2; shift 2 ;;
     --build-afl) bafl=$2; shift 2 ;;
     --work) work=$2; shift 2 ;;
     --no-write) write=0; shift ;;
-    *) sed -n '2,16p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,17p' "$0" >&2; exit 2 ;;
   esac
 done
 mkdir -p "$work"
@@ -55,18 +57,20 @@ done
 
 # ---- 2. fixed-time campaigns
 declare -A res
-for engine in libfuzzer afl; do
-  for feat in on off; do
-    o=$work/run-$engine-$feat
-    rm -rf "$o"
-    extra=(); [ "$feat" = off ] && extra=(--no-features)
-    fuzz/campaign.sh --engine "$engine" --converter "$conv" --build "$(build_of "$engine")" --time "$budget" \
-      --max-reduce 40 --out "$o" "${extra[@]}" >/dev/null 2>&1
-    s=$o/summary.json
-    corpus=$o/corpus; [ "$engine" = afl ] && corpus=$o/afl/main/queue
-    cp=$("$(build_of "$engine")/fuzz_seeds" --converter ref --count "$corpus" 2>/dev/null | sed -n 's/.*patterns \([0-9]*\).*/\1/p')
-    res[$engine-$feat]="$(field "$s" execs_per_sec)|$(field "$s" patterns)|${cp:-?}|$(field "$s" corpus)|$(field "$s" finding_inputs)|$(field "$s" findings)|$(field "$s" time_to_first_finding)"
-    echo "run $engine features=$feat: ${res[$engine-$feat]}" >&2
+for conv in $convs; do
+  for engine in libfuzzer afl; do
+    for feat in on off; do
+      o=$work/run-$conv-$engine-$feat
+      rm -rf "$o"
+      extra=(); [ "$feat" = off ] && extra=(--no-features)
+      fuzz/campaign.sh --engine "$engine" --converter "$conv" --build "$(build_of "$engine")" --time "$budget" \
+        --max-reduce "$max_reduce" --out "$o" "${extra[@]}" >/dev/null 2>&1
+      s=$o/summary.json
+      corpus=$o/corpus; [ "$engine" = afl ] && corpus=$o/afl/main/queue
+      cp=$("$(build_of "$engine")/fuzz_seeds" --converter ref --count "$corpus" 2>/dev/null | sed -n 's/.*patterns \([0-9]*\).*/\1/p')
+      res[$conv-$engine-$feat]="$(field "$s" execs_per_sec)|$(field "$s" patterns)|${cp:-?}|$(field "$s" corpus)|$(field "$s" finding_inputs)|$(field "$s" finding_classes)|$(field "$s" findings)|$(field "$s" time_to_first_finding)"
+      echo "run $conv $engine features=$feat: ${res[$conv-$engine-$feat]}" >&2
+    done
   done
 done
 
@@ -80,7 +84,7 @@ section=$(
   echo "<!-- bench_engines:begin -->"
   echo "## Fuzz engines: libFuzzer vs AFL++, with and without alias-pattern features (bench/bench_engines.sh)"
   echo
-  echo "Command: \`bench/bench_engines.sh --time $budget --reps $reps --converter $conv\` ($host). Targets built with"
+  echo "Command: \`bench/bench_engines.sh --time $budget --reps $reps --converters \"$convs\" --max-reduce $max_reduce\` ($host). Targets built with"
   echo "\`-DAF_FUZZ=ON\` (ASan + UBSan on our code) by clang-14 (libFuzzer) and afl-clang-fast (AFL++, persistent"
   echo "mode through libAFLDriver); one core per campaign; features off = \`AF_FUZZ_FEATURES=0\` (the engines then see"
   echo "only the edges of our own code: LibTorch carries no instrumentation)."
@@ -96,18 +100,21 @@ section=$(
     done
   done
   echo
-  echo "**$budget-second campaigns against \`$conv\`** (libFuzzer: \`-fork=1\`, findings in record mode; AFL++: one \`-M\`"
-  echo "instance; distinct findings: signatures after minimizing the 40 smallest finding inputs):"
-  echo
-  echo "| engine | features | exec/s | alias patterns executed | patterns in final corpus | corpus | finding inputs | distinct findings | first finding |"
-  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-  for engine in libfuzzer afl; do
-    for feat in on off; do
-      IFS='|' read -r eps pat cpat corp fin fnd first <<<"${res[$engine-$feat]}"
-      echo "| $engine | $feat | $eps | $pat | $cpat | $corp | $fin | $fnd | ${first/null/none} s |"
+  for conv in $convs; do
+    echo "**$budget-second campaigns against \`$conv\`** (libFuzzer: \`-fork=1\`; AFL++: one \`-M\` instance; findings"
+    echo "in record mode for both; classes: verdict + message before minimization; distinct findings: signatures"
+    echo "after minimizing $max_reduce inputs, one per class first):"
+    echo
+    echo "| engine | features | exec/s | alias patterns executed | patterns in final corpus | corpus | finding inputs | finding classes | distinct findings | first finding |"
+    echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+    for engine in libfuzzer afl; do
+      for feat in on off; do
+        IFS='|' read -r eps pat cpat corp fin fcl fnd first <<<"${res[$conv-$engine-$feat]}"
+        echo "| $engine | $feat | $eps | $pat | $cpat | $corp | $fin | $fcl | $fnd | ${first/null/none} s |"
+      done
     done
+    echo
   done
-  echo
   echo "Folders of every run: \`$work\` (REPORT.md, summary.json, findings/ per campaign)."
   echo "<!-- bench_engines:end -->"
 )

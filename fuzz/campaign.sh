@@ -14,7 +14,8 @@
 #   --aliasfuzz PATH    aliasfuzz used to decode and reduce (default BUILD/aliasfuzz)
 #   --no-features       engines get no alias-pattern feedback (AF_FUZZ_FEATURES=0)
 #   --verdicts LIST     only these verdicts are findings (AF_FUZZ_VERDICTS), e.g. shape-mismatch
-#   --max-reduce N      minimize at most N finding inputs, smallest first (default 200)
+#   --max-reduce N      minimize at most N finding inputs (default 200): the smallest of each
+#                       finding class first (verdict + message), then the next of each, ...
 #   --stop-on-first     end the fuzzing at the first finding (time-to-first-finding benchmarks)
 #   --no-record         abort on every finding, as engines expect of crashes, instead of record
 #                       mode (AF_FUZZ_RECORD: findings written to OUT/recorded, fuzzing goes on).
@@ -176,15 +177,40 @@ if [ "${#inputs[@]}" -gt 0 ]; then
   first=$((first - start))
 fi
 
-# ---- every finding input: decode, check, minimize (smallest first; in parallel, one store each)
+# ---- finding classes: recorded inputs are replayed in one process (fuzz_seeds --classes) and
+# grouped by verdict + the message's key line with numbers and names blanked; engine crash
+# artifacts are a class each
+unset AF_FUZZ_RECORD AF_FUZZ_PATTERNS
+: >"$out/classes.tsv" # size \t class \t file
+rec=()
+for f in "${inputs[@]}"; do
+  case "$f" in "$out"/recorded/*) rec+=("$f") ;; *) printf '%s\tengine:%s\t%s\n' "$(stat -c %s "$f")" "$(basename "$f")" "$f" >>"$out/classes.tsv" ;; esac
+done
+if [ "${#rec[@]}" -gt 0 ]; then
+  find "$out/recorded" -type f -printf '%s\t%p\n' >"$out/recorded.sizes"
+  if [ -x "$seeds_tool" ]; then
+    "$seeds_tool" --converter "$conv" --classes "$out/recorded" >"$out/recorded.list" 2>>"$out/campaign.log"
+  fi
+  # size \t class \t file; inputs the listing missed (no fuzz_seeds, or it failed) get their
+  # file name's verdict as class
+  awk -F'\t' 'FNR == NR {cls[$1] = $2; next}
+               {c = cls[$2]; if (c == "") {c = $2; sub(/.*\//, "", c); sub(/-[0-9a-f]*$/, "", c)}; print $1 "\t" c "\t" $2}' \
+    "$out/recorded.list" "$out/recorded.sizes" >>"$out/classes.tsv" 2>/dev/null ||
+    awk -F'\t' '{c = $2; sub(/.*\//, "", c); sub(/-[0-9a-f]*$/, "", c); print $1 "\t" c "\t" $2}' "$out/recorded.sizes" >>"$out/classes.tsv"
+fi
+nclasses=$(cut -f2 "$out/classes.tsv" | sort -u | grep -c .)
+
+# ---- decode, check, minimize: one input per class first (smallest first), then a second per
+# class, ... up to --max-reduce; in parallel, one findings store each
 mkdir -p "$out/programs" "$out/reduced" "$out/findings"
 : >"$out/inputs.tsv"
 k=0
-while read -r size f; do
+while IFS=$'\t' read -r size f; do
   k=$((k + 1))
   id=$(printf 'input-%04d' "$k")
   printf '%s\t%s\t%s\n' "$id" "$size" "$f" >>"$out/inputs.tsv"
-done < <(for f in "${inputs[@]}"; do printf '%s %s\n' "$(stat -c %s "$f")" "$f"; done | sort -n -k1,1 | head -n "$max_reduce")
+done < <(sort -t$'\t' -k2,2 -k1,1n "$out/classes.tsv" | awk -F'\t' '{r[$2]++; print r[$2] "\t" $1 "\t" $3}' |
+         sort -t$'\t' -k1,1n -k2,2n | cut -f2,3 | head -n "$max_reduce")
 skipped=$(( ${#inputs[@]} > max_reduce ? ${#inputs[@]} - max_reduce : 0 ))
 
 reduce_one() { # ID FILE: writes OUT/reduced/ID.status: "<status>\t<verdict>\t<finding id>\t<detail>"
@@ -240,7 +266,8 @@ nfind=$(ls "$out/findings" | grep -vc '^\.')
   echo "| alias patterns executed | $patterns |"
   echo "| finding inputs | ${#inputs[@]} (minimized: $(wc -l <"$out/inputs.tsv"), skipped: $skipped) |"
   echo "| time to first finding | $([ -n "$first" ] && echo "$first s" || echo none) |"
-  echo "| distinct findings | $nfind |"
+  echo "| finding classes (verdict + message, before minimization) | $nclasses |"
+  echo "| distinct findings (signatures after minimization) | $nfind |"
   echo
   if [ "$nfind" -gt 0 ]; then
     echo "## Findings (by signature)"
@@ -265,8 +292,8 @@ nfind=$(ls "$out/findings" | grep -vc '^\.')
   echo "Rerun one input: \`aliasfuzz gen --bytes INPUT > p.json && aliasfuzz run p.json --converter $conv\`;"
   echo "the engine log is engine.log (libFuzzer) or afl-*.log and afl/ (AFL++)."
 } >"$out/REPORT.md"
-printf '{"engine": "%s", "converter": "%s", "jobs": %d, "seconds": %d, "features": %s, "verdicts": "%s", "execs": %d, "execs_per_sec": %d, "corpus": %d, "patterns": %d, "finding_inputs": %d, "time_to_first_finding": %s, "findings": %d}\n' \
+printf '{"engine": "%s", "converter": "%s", "jobs": %d, "seconds": %d, "features": %s, "verdicts": "%s", "execs": %d, "execs_per_sec": %d, "corpus": %d, "patterns": %d, "finding_inputs": %d, "finding_classes": %d, "time_to_first_finding": %s, "findings": %d}\n' \
   "$engine" "$conv" "$jobs" "$secs" "$([ "$features" = 1 ] && echo true || echo false)" "$verdicts" "$execs" \
-  $((execs / secs)) "$corpus_n" "$patterns" "${#inputs[@]}" "${first:-null}" "$nfind" >"$out/summary.json"
+  $((execs / secs)) "$corpus_n" "$patterns" "${#inputs[@]}" "$nclasses" "${first:-null}" "$nfind" >"$out/summary.json"
 log "done: $nfind distinct finding(s) from ${#inputs[@]} input(s); $out/REPORT.md"
 exit 0

@@ -14,7 +14,10 @@
  *   fuzz_seeds --converter NAME --count POOL...
  *       prints "inputs N passing P patterns K findings F" for the pool (patterns: distinct
  *       alias-pattern features over all inputs); with --list, also one line per finding:
- *       "FILE: aliasfuzz-finding: verdict=... signature=...".
+ *       "FILE: aliasfuzz-finding: verdict=... signature=..."; with --classes, instead, one
+ *       line per finding "FILE<TAB>VERDICT|CLASS", CLASS the detail's key line with numbers and
+ *       quoted names blanked (signature.h's error class) for errors, "input" or "output" for
+ *       mismatches: finding classes before minimization.
  * Exit: 0, or 2 on usage and input errors. */
 #include <dirent.h>
 #include <errno.h>
@@ -95,7 +98,7 @@ static void add_path(seed **v, int *n, int *cap, const char *path) {
 
 int main(int argc, char **argv) {
   const char *conv = NULL, *out = NULL;
-  int max = 40, count = 0, list = 0;
+  int max = 40, count = 0, list = 0, classes = 0;
   long nrandom = 0;
   uint64_t rseed = 1;
   seed *v = NULL;
@@ -110,8 +113,9 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--seed") && val) rseed = strtoull(argv[++i], NULL, 0);
     else if (!strcmp(argv[i], "--count")) count = 1;
     else if (!strcmp(argv[i], "--list")) count = list = 1;
+    else if (!strcmp(argv[i], "--classes")) count = classes = 1;
     else if (argv[i][0] == '-') {
-      fprintf(stderr, "usage: fuzz_seeds --converter NAME (--out DIR [--max N] | --count [--list]) [--random N [--seed S]] POOL...\n");
+      fprintf(stderr, "usage: fuzz_seeds --converter NAME (--out DIR [--max N] | --count [--list | --classes]) [--random N [--seed S]] POOL...\n");
       return 2;
     } else add_path(&v, &n, &cap, argv[i]);
   }
@@ -130,7 +134,7 @@ int main(int argc, char **argv) {
     v[n++] = (seed){.path = af_xstrdup(name), .data = d, .len = len};
   }
   if (!conv || (!out && !count)) {
-    fprintf(stderr, "usage: fuzz_seeds --converter NAME (--out DIR [--max N] | --count [--list]) [--random N [--seed S]] POOL...\n");
+    fprintf(stderr, "usage: fuzz_seeds --converter NAME (--out DIR [--max N] | --count [--list | --classes]) [--random N [--seed S]] POOL...\n");
     return 2;
   }
   setenv("AF_FUZZ_FEATURES", "1", 1);
@@ -152,6 +156,16 @@ int main(int argc, char **argv) {
     passing += v[i].pass;
     findings += o.finding;
     if (list && o.finding) printf("%s: %s\n", v[i].path, o.summary);
+    if (classes && o.finding) {
+      /* errors by their message; mismatches by what differs (an output or an input's final
+       * state), since their details carry values */
+      int error_like = o.verdict == V_ERROR || o.verdict == V_CRASH || o.verdict == V_UNSUPPORTED ||
+                       o.verdict == V_INVALID_PROGRAM || o.verdict == V_TIMEOUT;
+      char *c = error_like ? sig_error_class(o.detail ? o.detail : "")
+                           : af_xstrdup(o.detail && !strncmp(o.detail, "input", 5) ? "input" : "output");
+      printf("%s\t%s|%s\n", v[i].path, oracle_verdict_name(o.verdict), c);
+      free(c);
+    }
     v[i].nids = o.nids;
     v[i].ids = af_xmalloc(sizeof(uint32_t) * (size_t)(o.nids + 1));
     memcpy(v[i].ids, o.ids, sizeof(uint32_t) * (size_t)o.nids);
@@ -160,9 +174,9 @@ int main(int argc, char **argv) {
     ft_outcome_clear(&o);
   }
   int rc = 0;
-  if (count) {
+  if (count && !classes) {
     printf("inputs %d passing %ld patterns %ld findings %ld\n", n, passing, patterns, findings);
-  } else {
+  } else if (!count) {
     memset(covered, 0, FT_SPACE);
     if (mkdir(out, 0777) && errno != EEXIST) {
       fprintf(stderr, "fuzz_seeds: %s: %s\n", out, strerror(errno));
