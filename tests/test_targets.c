@@ -107,7 +107,8 @@ TEST(every_seed_input_replays_without_a_harness_error) {
       snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
       ft_outcome o;
       if (run(t, path, &o)) continue;
-      CHECK(o.verdict != V_INVALID_PROGRAM, "%s: %s %s", path, oracle_verdict_name(o.verdict), o.detail ? o.detail : "");
+      CHECK(o.verdict != V_INVALID_PROGRAM, "%s: %s %s", path, oracle_verdict_name(o.verdict),
+            o.detail ? o.detail : "");
       ft_outcome_clear(&o);
       n++;
     }
@@ -151,7 +152,8 @@ TEST(the_decoded_program_gives_the_same_verdict_as_the_target) {
     judgement j;
     if (t && ft_target_run(t, d, len, &o, &err) == 0) {
       CHECK(judge_inprocess(conv_find(name), q, NULL, &j, &err) == 0, "%s", err.msg);
-      CHECK(j.verdict == o.verdict, "%s: target %s, JSON %s", name, oracle_verdict_name(o.verdict), oracle_verdict_name(j.verdict));
+      CHECK(j.verdict == o.verdict, "%s: target %s, JSON %s", name, oracle_verdict_name(o.verdict),
+            oracle_verdict_name(j.verdict));
       judgement_clear(&j);
       ft_outcome_clear(&o);
     }
@@ -202,7 +204,8 @@ TEST(features_are_in_range_and_absent_when_disabled) {
   setenv("AF_FUZZ_FEATURES", "0", 1);
   t = make("jit");
   if (t && run_shape_bug(t, &o) == 0) {
-    CHECK(!ft_target_features_on(t) && o.nids == 0 && o.npatterns > 0, "features off: %d ids, %d patterns", o.nids, o.npatterns);
+    CHECK(!ft_target_features_on(t) && o.nids == 0 && o.npatterns > 0, "features off: %d ids, %d patterns", o.nids,
+          o.npatterns);
     ft_outcome_clear(&o);
   }
   ft_target_free(t);

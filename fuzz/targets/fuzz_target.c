@@ -23,12 +23,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../harness/converters/conv_worker.h"
 #include "target.h"
 
 #ifdef AF_TARGET_CONVERTER
-static const char *target_converter(void) { return AF_TARGET_CONVERTER; }
+static const char *target_converter(void) {
+  return AF_TARGET_CONVERTER;
+}
 #else
-static const char *target_converter(void) { return getenv("AF_CONVERTER"); }
+static const char *target_converter(void) {
+  return getenv("AF_CONVERTER");
+}
 #endif
 
 static ft_target *target;
@@ -39,7 +44,9 @@ void __sanitizer_cov_trace_pc_guard(uint32_t *guard);
 static uint32_t guards[FT_SPACE];
 /* Registered before main, hence before the driver starts the fork server and reports the map
  * size. */
-__attribute__((constructor)) static void register_guards(void) { __sanitizer_cov_trace_pc_guard_init(guards, guards + FT_SPACE); }
+__attribute__((constructor)) static void register_guards(void) {
+  __sanitizer_cov_trace_pc_guard_init(guards, guards + FT_SPACE);
+}
 static void hit(uint32_t id) {
   if (guards[id]) __sanitizer_cov_trace_pc_guard(&guards[id]);
 }
@@ -49,7 +56,9 @@ static void hit(uint32_t id) {
   if (extra_counters[id] < 255) extra_counters[id]++;
 }
 #else
-static void hit(uint32_t id) { (void)id; }
+static void hit(uint32_t id) {
+  (void)id;
+}
 #endif
 
 static void setup(void) {
@@ -58,7 +67,8 @@ static void setup(void) {
   af_err err;
   const char *name = target_converter();
   if (!name || !*name) {
-    fprintf(stderr, "fuzz target: no converter: set AF_CONVERTER (a name from `aliasfuzz converters` or external:COMMAND)\n");
+    fprintf(stderr,
+            "fuzz target: no converter: set AF_CONVERTER (a name from `aliasfuzz converters` or external:COMMAND)\n");
     abort();
   }
   if (ft_target_new(name, &target, &err)) {
@@ -72,10 +82,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argv;
   setup();
   /* Warm LibTorch up (dispatcher, TorchScript compiler, the converter's own caches) before an
-   * AFL++ fork server forks: every child then starts warm. */
+   * AFL++ fork server forks: every child then starts warm. Not for worker converters: a worker
+   * belongs to the process that started it, so each child starts its own on its first input. */
   ft_outcome o;
   af_err err;
-  if (ft_target_run(target, (const uint8_t *)"", 0, &o, &err) == 0) ft_outcome_clear(&o);
+  if (!conv_worker_of(ft_target_converter(target)) && ft_target_run(target, (const uint8_t *)"", 0, &o, &err) == 0)
+    ft_outcome_clear(&o);
   return 0;
 }
 

@@ -44,7 +44,9 @@ static int replay_file(const char *path) {
   return rc == 0 ? 0 : -1;
 }
 
-static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int by_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 static int replay_dir(const char *dir, int *count) {
   DIR *d = opendir(dir);
@@ -65,8 +67,10 @@ static int replay_dir(const char *dir, int *count) {
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);
     struct stat st;
     if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
-      if (replay_file(path)) rc = -1;
-      else (*count)++;
+      if (replay_file(path))
+        rc = -1;
+      else
+        (*count)++;
     }
     free(names[i]);
   }
@@ -76,7 +80,8 @@ static int replay_dir(const char *dir, int *count) {
 
 int main(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-    fprintf(stderr, "usage: %s FILE|DIR...\n\nReplays inputs through this fuzz target without a fuzz engine.\n", argv[0]);
+    fprintf(stderr, "usage: %s FILE|DIR...\n\nReplays inputs through this fuzz target without a fuzz engine.\n",
+            argv[0]);
     return argc < 2 ? 2 : 0;
   }
   LLVMFuzzerInitialize(&argc, &argv);

@@ -63,7 +63,9 @@ static void add_file(seed **v, int *n, int *cap, const char *path) {
   (*v)[(*n)++] = (seed){.path = af_xstrdup(path), .data = d, .len = len};
 }
 
-static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int by_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
 
 static void add_path(seed **v, int *n, int *cap, const char *path) {
   struct stat st;
@@ -106,18 +108,29 @@ int main(int argc, char **argv) {
   at_init();
   for (int i = 1; i < argc; i++) {
     const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(argv[i], "--converter") && val) conv = argv[++i];
-    else if (!strcmp(argv[i], "--out") && val) out = argv[++i];
-    else if (!strcmp(argv[i], "--max") && val && atoi(val) > 0) max = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--random") && val && atol(val) > 0) nrandom = atol(argv[++i]);
-    else if (!strcmp(argv[i], "--seed") && val) rseed = strtoull(argv[++i], NULL, 0);
-    else if (!strcmp(argv[i], "--count")) count = 1;
-    else if (!strcmp(argv[i], "--list")) count = list = 1;
-    else if (!strcmp(argv[i], "--classes")) count = classes = 1;
+    if (!strcmp(argv[i], "--converter") && val)
+      conv = argv[++i];
+    else if (!strcmp(argv[i], "--out") && val)
+      out = argv[++i];
+    else if (!strcmp(argv[i], "--max") && val && atoi(val) > 0)
+      max = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--random") && val && atol(val) > 0)
+      nrandom = atol(argv[++i]);
+    else if (!strcmp(argv[i], "--seed") && val)
+      rseed = strtoull(argv[++i], NULL, 0);
+    else if (!strcmp(argv[i], "--count"))
+      count = 1;
+    else if (!strcmp(argv[i], "--list"))
+      count = list = 1;
+    else if (!strcmp(argv[i], "--classes"))
+      count = classes = 1;
     else if (argv[i][0] == '-') {
-      fprintf(stderr, "usage: fuzz_seeds --converter NAME (--out DIR [--max N] | --count [--list | --classes]) [--random N [--seed S]] POOL...\n");
+      fprintf(stderr,
+              "usage: fuzz_seeds --converter NAME (--out DIR [--max N] | --count [--list | --classes]) [--random N "
+              "[--seed S]] POOL...\n");
       return 2;
-    } else add_path(&v, &n, &cap, argv[i]);
+    } else
+      add_path(&v, &n, &cap, argv[i]);
   }
   uint64_t x = rseed * 0x9e3779b97f4a7c15ull + 1;
   for (long r = 0; r < nrandom; r++) {
@@ -134,7 +147,9 @@ int main(int argc, char **argv) {
     v[n++] = (seed){.path = af_xstrdup(name), .data = d, .len = len};
   }
   if (!conv || (!out && !count)) {
-    fprintf(stderr, "usage: fuzz_seeds --converter NAME (--out DIR [--max N] | --count [--list | --classes]) [--random N [--seed S]] POOL...\n");
+    fprintf(stderr,
+            "usage: fuzz_seeds --converter NAME (--out DIR [--max N] | --count [--list | --classes]) [--random N "
+            "[--seed S]] POOL...\n");
     return 2;
   }
   setenv("AF_FUZZ_FEATURES", "1", 1);

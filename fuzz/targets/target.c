@@ -21,7 +21,7 @@ struct ft_target {
   unsigned verdicts; /* bit per oracle_verdict */
   uint8_t *patterns; /* shared map (AF_FUZZ_PATTERNS) or NULL */
   size_t npatterns_map;
-  char *record_dir;  /* AF_FUZZ_RECORD or NULL */
+  char *record_dir; /* AF_FUZZ_RECORD or NULL */
   long record_left;
   uint64_t *record_seen; /* bit set of (finding class, pattern) pairs recorded, REC_BITS bits */
 };
@@ -73,7 +73,8 @@ static int map_patterns(ft_target *t, const char *path, af_err *err) {
 int ft_target_new(const char *converter, ft_target **out, af_err *err) {
   *out = NULL;
   const conv_converter *c = converter && *converter ? conv_find(converter) : NULL;
-  if (!c) return af_fail(err, "fuzz target: unknown converter '%s' (see `aliasfuzz converters`)", converter ? converter : "");
+  if (!c)
+    return af_fail(err, "fuzz target: unknown converter '%s' (see `aliasfuzz converters`)", converter ? converter : "");
   const char *why = NULL;
   if (!c->available(c, &why))
     return af_fail(err, "fuzz target: converter %s is not available here: %s", c->name, why ? why : "unknown reason");
@@ -113,8 +114,12 @@ void ft_target_free(ft_target *t) {
   free(t);
 }
 
-const conv_converter *ft_target_converter(const ft_target *t) { return t->conv; }
-int ft_target_features_on(const ft_target *t) { return t->features; }
+const conv_converter *ft_target_converter(const ft_target *t) {
+  return t->conv;
+}
+int ft_target_features_on(const ft_target *t) {
+  return t->features;
+}
 
 int ft_program(const uint8_t *data, size_t len, ir_program **out, af_err *err) {
   gen_policy pol;

@@ -50,15 +50,15 @@ typedef struct ft_target ft_target;
 
 typedef struct ft_outcome {
   oracle_verdict verdict;
-  int finding;     /* the verdict counts as a finding (AF_FUZZ_VERDICTS) */
-  char *detail;    /* the oracle's one-line detail, new or NULL */
-  char *summary;   /* one line "aliasfuzz-finding: verdict=... converter=... signature=..."
-                      when finding, new, else NULL */
-  int nstmts;      /* statements of the generated program */
-  int nids;        /* extra-coverage ids in ids[] (0 when features are off) */
+  int finding;   /* the verdict counts as a finding (AF_FUZZ_VERDICTS) */
+  char *detail;  /* the oracle's one-line detail, new or NULL */
+  char *summary; /* one line "aliasfuzz-finding: verdict=... converter=... signature=..."
+                    when finding, new, else NULL */
+  int nstmts;    /* statements of the generated program */
+  int nids;      /* extra-coverage ids in ids[] (0 when features are off) */
   uint32_t ids[1024];
-  int npatterns;   /* distinct gen features of the program (counted even when off) */
-  int recorded;    /* record mode: the finding is in AF_FUZZ_RECORD (new or not); do not abort */
+  int npatterns; /* distinct gen features of the program (counted even when off) */
+  int recorded;  /* record mode: the finding is in AF_FUZZ_RECORD (new or not); do not abort */
 } ft_outcome;
 
 /* A target for converter name ("naive", "external:CMD", ...). Reads the environment above.
