@@ -5,6 +5,7 @@
 #
 #   bench/bench_engines.sh [--time SECONDS] [--reps N] [--converters "naive functionalize"]
 #                          [--max-reduce N] [--build-lf DIR] [--build-afl DIR] [--work DIR] [--no-write]
+#                          [--no-ttff] [--no-runs]
 #
 # 1. time to first finding of the shape bug: campaigns against naive that count only
 #    shape-mismatch and stop at the first one (--stop-on-first), N repetitions per cell; the
@@ -14,10 +15,12 @@
 #    (fuzz_seeds --count), finding inputs, finding classes (verdict + message, before
 #    minimization), distinct findings after minimizing --max-reduce inputs (default 20, one per
 #    class first) and the time to the first finding.
+# The section is made from every run folder in --work (default /tmp/af-bench-engines), so parts
+# can be rerun (--no-ttff, --no-runs, --converters X) without losing the others.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 here=$(pwd)
-budget=180 reps=3 convs="naive functionalize" max_reduce=20 blf=$here/build-fuzz bafl=$here/build-afl work=/tmp/af-bench-engines write=1
+budget=180 reps=3 convs="naive functionalize" max_reduce=20 do_ttff=1 do_runs=1 blf=$here/build-fuzz bafl=$here/build-afl work=/tmp/af-bench-engines write=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --time) budget=$2; shift 2 ;;
@@ -28,7 +31,9 @@ while [ $# -gt 0 ]; do
     --build-afl) bafl=$2; shift 2 ;;
     --work) work=$2; shift 2 ;;
     --no-write) write=0; shift ;;
-    *) sed -n '2,17p' "$0" >&2; exit 2 ;;
+    --no-ttff) do_ttff=0; shift ;;
+    --no-runs) do_runs=0; shift ;;
+    *) sed -n '2,20p' "$0" >&2; exit 2 ;;
   esac
 done
 mkdir -p "$work"
@@ -36,42 +41,58 @@ field() { sed -n "s/.*\"$2\": \\([^,}]*\\).*/\\1/p" "$1" | tr -d '"'; }
 build_of() { [ "$1" = libfuzzer ] && echo "$blf" || echo "$bafl"; }
 
 # ---- 1. time to first finding (shape bug on naive)
-declare -A ttff
 for engine in libfuzzer afl; do
   for feat in on off; do
-    vals=""
-    for ((r = 1; r <= reps; r++)); do
+    for ((r = 1; r <= reps && do_ttff; r++)); do
       o=$work/ttff-$engine-$feat-$r
       rm -rf "$o"
       extra=(); [ "$feat" = off ] && extra=(--no-features)
       fuzz/campaign.sh --engine "$engine" --converter naive --build "$(build_of "$engine")" --time 300 \
         --verdicts shape-mismatch --stop-on-first --max-reduce 1 --out "$o" "${extra[@]}" >/dev/null 2>&1
-      t=$(field "$o/summary.json" time_to_first_finding)
-      f=$(field "$o/summary.json" findings)
-      vals="$vals ${t:-null}/${f:-0}"
-      echo "ttff $engine features=$feat rep $r: ${t:-none} s, reduced to $f finding folder(s)" >&2
+      echo "ttff $engine features=$feat rep $r: $(cat "$o/summary.json" 2>/dev/null)" >&2
     done
-    ttff[$engine-$feat]=$vals
   done
 done
 
 # ---- 2. fixed-time campaigns
-declare -A res
 for conv in $convs; do
   for engine in libfuzzer afl; do
     for feat in on off; do
+      [ "$do_runs" = 1 ] || continue
       o=$work/run-$conv-$engine-$feat
       rm -rf "$o"
       extra=(); [ "$feat" = off ] && extra=(--no-features)
       fuzz/campaign.sh --engine "$engine" --converter "$conv" --build "$(build_of "$engine")" --time "$budget" \
         --max-reduce "$max_reduce" --out "$o" "${extra[@]}" >/dev/null 2>&1
-      s=$o/summary.json
       corpus=$o/corpus; [ "$engine" = afl ] && corpus=$o/afl/main/queue
-      cp=$("$(build_of "$engine")/fuzz_seeds" --converter ref --count "$corpus" 2>/dev/null | sed -n 's/.*patterns \([0-9]*\).*/\1/p')
-      res[$conv-$engine-$feat]="$(field "$s" execs_per_sec)|$(field "$s" patterns)|${cp:-?}|$(field "$s" corpus)|$(field "$s" finding_inputs)|$(field "$s" finding_classes)|$(field "$s" findings)|$(field "$s" time_to_first_finding)"
-      echo "run $conv $engine features=$feat: ${res[$conv-$engine-$feat]}" >&2
+      "$(build_of "$engine")/fuzz_seeds" --converter ref --count "$corpus" 2>/dev/null |
+        sed -n 's/.*patterns \([0-9]*\).*/\1/p' >"$o/corpus_patterns"
+      echo "run $conv $engine features=$feat: $(cat "$o/summary.json" 2>/dev/null)" >&2
     done
   done
+done
+
+# ---- results from the run folders
+declare -A ttff res
+runs_convs=""
+for engine in libfuzzer afl; do
+  for feat in on off; do
+    vals=""
+    for o in "$work"/ttff-$engine-$feat-*; do
+      [ -f "$o/summary.json" ] || continue
+      t=$(field "$o/summary.json" time_to_first_finding)
+      vals="$vals ${t:-null}/$(field "$o/summary.json" findings)"
+    done
+    ttff[$engine-$feat]=$vals
+  done
+done
+for o in "$work"/run-*; do
+  s=$o/summary.json
+  [ -f "$s" ] || continue
+  conv=$(field "$s" converter) engine=$(field "$s" engine)
+  feat=$([ "$(field "$s" features)" = true ] && echo on || echo off)
+  case " $runs_convs " in *" $conv "*) ;; *) runs_convs="$runs_convs $conv" ;; esac
+  res[$conv-$engine-$feat]="$(field "$s" execs_per_sec)|$(field "$s" patterns)|$(cat "$o/corpus_patterns" 2>/dev/null)|$(field "$s" corpus)|$(field "$s" finding_inputs)|$(field "$s" finding_classes)|$(field "$s" findings)|$(field "$s" time_to_first_finding)|$(field "$s" seconds)"
 done
 
 # ---- the section
@@ -90,7 +111,7 @@ section=$(
   echo "only the edges of our own code: LibTorch carries no instrumentation)."
   echo
   echo "**Time to first finding of the shape bug** (naive, only shape-mismatch counted, from the start of the"
-  echo "engine incl. LibTorch start-up; $reps runs each: time/finding folders after \`aliasfuzz reduce\`):"
+  echo "engine incl. LibTorch start-up; each run: seconds/finding folders after \`aliasfuzz reduce\`):"
   echo
   echo "| engine | features | runs (s / reproducer folders) | median |"
   echo "| --- | --- | --- | --- |"
@@ -100,7 +121,7 @@ section=$(
     done
   done
   echo
-  for conv in $convs; do
+  for conv in $runs_convs; do
     echo "**$budget-second campaigns against \`$conv\`** (libFuzzer: \`-fork=1\`; AFL++: one \`-M\` instance; findings"
     echo "in record mode for both; classes: verdict + message before minimization; distinct findings: signatures"
     echo "after minimizing $max_reduce inputs, one per class first):"
@@ -109,7 +130,7 @@ section=$(
     echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
     for engine in libfuzzer afl; do
       for feat in on off; do
-        IFS='|' read -r eps pat cpat corp fin fcl fnd first <<<"${res[$conv-$engine-$feat]}"
+        IFS='|' read -r eps pat cpat corp fin fcl fnd first secs <<<"${res[$conv-$engine-$feat]:-}"
         echo "| $engine | $feat | $eps | $pat | $cpat | $corp | $fin | $fcl | $fnd | ${first/null/none} s |"
       done
     done

@@ -187,7 +187,7 @@ for f in "${inputs[@]}"; do
   case "$f" in "$out"/recorded/*) rec+=("$f") ;; *) printf '%s\tengine:%s\t%s\n' "$(stat -c %s "$f")" "$(basename "$f")" "$f" >>"$out/classes.tsv" ;; esac
 done
 if [ "${#rec[@]}" -gt 0 ]; then
-  find "$out/recorded" -type f -printf '%s\t%p\n' >"$out/recorded.sizes"
+  find "$out/recorded" -type f ! -name '.*' -printf '%s\t%p\n' >"$out/recorded.sizes"
   if [ -x "$seeds_tool" ]; then
     "$seeds_tool" --converter "$conv" --classes "$out/recorded" >"$out/recorded.list" 2>>"$out/campaign.log"
   fi

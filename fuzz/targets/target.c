@@ -23,7 +23,8 @@ struct ft_target {
   size_t npatterns_map;
   char *record_dir; /* AF_FUZZ_RECORD or NULL */
   long record_left;
-  uint64_t *record_seen; /* bit set of (finding class, pattern) pairs recorded, REC_BITS bits */
+  uint64_t *record_seen; /* (finding class, pattern) pairs recorded, REC_BITS bits shared by the
+                            campaign's processes (DIR/.seen) */
 };
 
 #define REC_BITS (1u << 20)
@@ -52,21 +53,21 @@ static int parse_verdicts(const char *s, unsigned *mask, af_err *err) {
   return rc;
 }
 
-/* Maps the shared pattern file, creating and sizing it when needed. */
-static int map_patterns(ft_target *t, const char *path, af_err *err) {
+/* Maps path (created, grown to n bytes when shorter) shared between processes: every fuzzing
+ * process of a campaign (libFuzzer -fork jobs, AFL++ children and instances) sees the same bytes.
+ * what names the variable in messages. */
+static int map_shared(const char *path, size_t n, void **out, const char *what, af_err *err) {
   int fd = open(path, O_RDWR | O_CREAT, 0644);
-  if (fd < 0) return af_fail(err, "AF_FUZZ_PATTERNS: %s: %s", path, strerror(errno));
+  if (fd < 0) return af_fail(err, "%s: %s: %s", what, path, strerror(errno));
   struct stat st;
-  size_t n = FT_GEN_SPACE;
   if (fstat(fd, &st) || ((size_t)st.st_size < n && ftruncate(fd, (off_t)n))) {
     close(fd);
-    return af_fail(err, "AF_FUZZ_PATTERNS: %s: cannot size it: %s", path, strerror(errno));
+    return af_fail(err, "%s: %s: cannot size it: %s", what, path, strerror(errno));
   }
   void *m = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   close(fd);
-  if (m == MAP_FAILED) return af_fail(err, "AF_FUZZ_PATTERNS: %s: mmap: %s", path, strerror(errno));
-  t->patterns = m;
-  t->npatterns_map = n;
+  if (m == MAP_FAILED) return af_fail(err, "%s: %s: mmap: %s", what, path, strerror(errno));
+  *out = m;
   return 0;
 }
 
@@ -87,7 +88,12 @@ int ft_target_new(const char *converter, ft_target **out, af_err *err) {
   t->verdicts = default_verdicts();
   if (vs && *vs && parse_verdicts(vs, &t->verdicts, err)) goto out_free_target;
   const char *pp = getenv("AF_FUZZ_PATTERNS");
-  if (pp && *pp && map_patterns(t, pp, err)) goto out_free_target;
+  if (pp && *pp) {
+    void *m;
+    if (map_shared(pp, FT_GEN_SPACE, &m, "AF_FUZZ_PATTERNS", err)) goto out_free_target;
+    t->patterns = m;
+    t->npatterns_map = FT_GEN_SPACE;
+  }
   const char *rd = getenv("AF_FUZZ_RECORD");
   if (rd && *rd) {
     if (mkdir(rd, 0777) && errno != EEXIST) {
@@ -96,8 +102,12 @@ int ft_target_new(const char *converter, ft_target **out, af_err *err) {
     }
     t->record_dir = af_xstrdup(rd);
     const char *mx = getenv("AF_FUZZ_RECORD_MAX");
-    t->record_left = mx && atol(mx) > 0 ? atol(mx) : 2000;
-    t->record_seen = af_xcalloc(REC_BITS / 64, sizeof(uint64_t));
+    t->record_left = mx && atol(mx) > 0 ? atol(mx) : 20000;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/.seen", rd);
+    void *m;
+    if (map_shared(path, REC_BITS / 8, &m, "AF_FUZZ_RECORD", err)) goto out_free_target;
+    t->record_seen = m;
   }
   *out = t;
   return 0;
@@ -110,7 +120,7 @@ void ft_target_free(ft_target *t) {
   if (!t) return;
   if (t->patterns) munmap(t->patterns, t->npatterns_map);
   free(t->record_dir);
-  free(t->record_seen);
+  if (t->record_seen) munmap(t->record_seen, REC_BITS / 8);
   free(t);
 }
 
@@ -145,8 +155,8 @@ static void add_kinds(ft_outcome *o, const char *g) {
 }
 
 /* Record mode: writes data as DIR/<verdict>-<hash of the bytes> when the program brings a
- * (finding class, alias pattern) pair this process has not recorded yet; the class is the verdict
- * and the detail's key line with numbers and names blanked. */
+ * (finding class, alias pattern) pair no process of the campaign has recorded yet; the class is
+ * the verdict and the detail's key line with numbers and names blanked. */
 static void record(ft_target *t, oracle_verdict v, const char *detail, const uint32_t *ids, int n, const uint8_t *data,
                    size_t len) {
   char *cls = sig_error_class(detail ? detail : "");
@@ -157,10 +167,8 @@ static void record(ft_target *t, oracle_verdict v, const char *detail, const uin
   for (int k = 0; k <= n; k++) { /* k == n: the class alone */
     uint32_t id = k < n ? ids[k] + 1 : 0;
     uint64_t h = sig_fnv1a(&id, sizeof id, c) % REC_BITS;
-    if (!(t->record_seen[h / 64] >> (h % 64) & 1)) {
-      t->record_seen[h / 64] |= 1ull << (h % 64);
-      fresh = 1;
-    }
+    uint64_t bit = 1ull << (h % 64);
+    if (!(__atomic_fetch_or(&t->record_seen[h / 64], bit, __ATOMIC_RELAXED) & bit)) fresh = 1;
   }
   if (!fresh) return;
   char path[4096];

@@ -26,10 +26,11 @@
  *   AF_FUZZ_RECORD=DIR     record mode: findings do not abort (libFuzzer stops at the first
  *                          crash, and its fork mode pays a LibTorch start-up per crash); a
  *                          finding's input is written to DIR/<verdict>-<16 hex digits of its
- *                          hash> when it brings a (finding class, alias pattern) pair the process
- *                          has not recorded yet (class: verdict and the detail's key line with
- *                          numbers and names blanked), at most AF_FUZZ_RECORD_MAX (default 2000)
- *                          files per process.
+ *                          hash> when it brings a (finding class, alias pattern) pair that no
+ *                          process recording into DIR has recorded yet (class: verdict and the
+ *                          detail's key line with numbers and names blanked; the pairs seen are
+ *                          a shared bit map, DIR/.seen), at most AF_FUZZ_RECORD_MAX (default
+ *                          20000) files per process.
  * A program the generator cannot make (ft_target_run returns -1: a generator bug, since every
  * byte string must give a valid program) is reported by the targets as verdict=generator-error
  * and always aborts. */
