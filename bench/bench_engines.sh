@@ -38,6 +38,14 @@ while [ $# -gt 0 ]; do
 done
 mkdir -p "$work"
 field() { sed -n "s/.*\"$2\": \\([^,}]*\\).*/\\1/p" "$1" | tr -d '"'; }
+# alias patterns of the final corpus (replayed through ref by fuzz_seeds), cached in the run folder
+corpus_patterns() {
+  local corpus=$1/corpus
+  [ "$2" = afl ] && corpus=$1/afl/main/queue
+  [ -s "$1/corpus_patterns" ] || "$(build_of "$2")/fuzz_seeds" --converter ref --count "$corpus" 2>/dev/null |
+    sed -n 's/.*patterns \([0-9]*\).*/\1/p' >"$1/corpus_patterns"
+  cat "$1/corpus_patterns"
+}
 build_of() { [ "$1" = libfuzzer ] && echo "$blf" || echo "$bafl"; }
 
 # ---- 1. time to first finding (shape bug on naive)
@@ -64,9 +72,7 @@ for conv in $convs; do
       extra=(); [ "$feat" = off ] && extra=(--no-features)
       fuzz/campaign.sh --engine "$engine" --converter "$conv" --build "$(build_of "$engine")" --time "$budget" \
         --max-reduce "$max_reduce" --out "$o" "${extra[@]}" >/dev/null 2>&1
-      corpus=$o/corpus; [ "$engine" = afl ] && corpus=$o/afl/main/queue
-      "$(build_of "$engine")/fuzz_seeds" --converter ref --count "$corpus" 2>/dev/null |
-        sed -n 's/.*patterns \([0-9]*\).*/\1/p' >"$o/corpus_patterns"
+      corpus_patterns "$o" "$engine"
       echo "run $conv $engine features=$feat: $(cat "$o/summary.json" 2>/dev/null)" >&2
     done
   done
@@ -92,7 +98,7 @@ for o in "$work"/run-*; do
   conv=$(field "$s" converter) engine=$(field "$s" engine)
   feat=$([ "$(field "$s" features)" = true ] && echo on || echo off)
   case " $runs_convs " in *" $conv "*) ;; *) runs_convs="$runs_convs $conv" ;; esac
-  res[$conv-$engine-$feat]="$(field "$s" execs_per_sec)|$(field "$s" patterns)|$(cat "$o/corpus_patterns" 2>/dev/null)|$(field "$s" corpus)|$(field "$s" finding_inputs)|$(field "$s" finding_classes)|$(field "$s" findings)|$(field "$s" time_to_first_finding)|$(field "$s" seconds)"
+  res[$conv-$engine-$feat]="$(field "$s" execs_per_sec)|$(field "$s" patterns)|$(corpus_patterns "$o" "$engine")|$(field "$s" corpus)|$(field "$s" finding_inputs)|$(field "$s" finding_classes)|$(field "$s" findings)|$(field "$s" time_to_first_finding)|$(field "$s" seconds)"
 done
 
 # ---- the section
@@ -105,7 +111,7 @@ section=$(
   echo "<!-- bench_engines:begin -->"
   echo "## Fuzz engines: libFuzzer vs AFL++, with and without alias-pattern features (bench/bench_engines.sh)"
   echo
-  echo "Command: \`bench/bench_engines.sh --time $budget --reps $reps --converters \"$convs\" --max-reduce $max_reduce\` ($host). Targets built with"
+  echo "Command: \`bench/bench_engines.sh --time SECONDS --reps $reps --converters \"...\" --max-reduce $max_reduce\` (the seconds of each table below; $host). Targets built with"
   echo "\`-DAF_FUZZ=ON\` (ASan + UBSan on our code) by clang-14 (libFuzzer) and afl-clang-fast (AFL++, persistent"
   echo "mode through libAFLDriver); one core per campaign; features off = \`AF_FUZZ_FEATURES=0\` (the engines then see"
   echo "only the edges of our own code: LibTorch carries no instrumentation)."
@@ -122,16 +128,16 @@ section=$(
   done
   echo
   for conv in $runs_convs; do
-    echo "**$budget-second campaigns against \`$conv\`** (libFuzzer: \`-fork=1\`; AFL++: one \`-M\` instance; findings"
+    echo "**Campaigns against \`$conv\`** (seconds of fuzzing per run in the table; libFuzzer: \`-fork=1\`; AFL++: one \`-M\` instance; findings"
     echo "in record mode for both; classes: verdict + message before minimization; distinct findings: signatures"
     echo "after minimizing $max_reduce inputs, one per class first):"
     echo
-    echo "| engine | features | exec/s | alias patterns executed | patterns in final corpus | corpus | finding inputs | finding classes | distinct findings | first finding |"
-    echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+    echo "| engine | features | seconds | exec/s | alias patterns executed | patterns in final corpus | corpus | finding inputs | finding classes | distinct findings | first finding |"
+    echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
     for engine in libfuzzer afl; do
       for feat in on off; do
         IFS='|' read -r eps pat cpat corp fin fcl fnd first secs <<<"${res[$conv-$engine-$feat]:-}"
-        echo "| $engine | $feat | $eps | $pat | $cpat | $corp | $fin | $fcl | $fnd | ${first/null/none} s |"
+        echo "| $engine | $feat | $secs | $eps | $pat | $cpat | $corp | $fin | $fcl | $fnd | ${first/null/none} s |"
       done
     done
     echo

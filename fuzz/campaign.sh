@@ -8,6 +8,8 @@
 # usage: fuzz/campaign.sh --engine libfuzzer|afl --converter NAME [options]
 #   --jobs N            cores: libFuzzer -fork=N, AFL++ one -M and N-1 -S instances (default 1)
 #   --time SECONDS      fuzzing budget (default 600); reduction comes on top
+#   --execs N           stop after N executions instead (libFuzzer -runs=N in one process,
+#                       AFL++ -E N; --time still bounds it)
 #   --out DIR           campaign folder, new or empty (default fuzz-out/<engine>-<converter>-<date>)
 #   --build DIR         build with the engine's fuzz_* binaries, fuzz_seeds and aliasfuzz
 #                       (default build-fuzz for libfuzzer, build-afl for afl; see README)
@@ -29,7 +31,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 engine="" conv="" jobs=1 budget=600 out="" build="" af="" features=1 verdicts="" max_reduce=200
-stop_first=0 record=1 per_input=20
+stop_first=0 record=1 per_input=20 execs_max=0
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -37,6 +39,7 @@ while [ $# -gt 0 ]; do
     --converter) conv=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --time) budget=$2; shift 2 ;;
+    --execs) execs_max=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
     --aliasfuzz) af=$2; shift 2 ;;
@@ -52,7 +55,7 @@ while [ $# -gt 0 ]; do
 done
 case "$engine" in libfuzzer|afl) ;; *) echo "campaign.sh: --engine libfuzzer|afl is required" >&2; usage ;; esac
 [ -n "$conv" ] || { echo "campaign.sh: --converter NAME is required" >&2; usage; }
-case "$jobs$budget$max_reduce$per_input" in *[!0-9]*) echo "campaign.sh: --jobs, --time, --max-reduce, --timeout take integers" >&2; exit 2 ;; esac
+case "$jobs$budget$max_reduce$per_input$execs_max" in *[!0-9]*) echo "campaign.sh: --jobs, --time, --execs, --max-reduce, --timeout take integers" >&2; exit 2 ;; esac
 [ "$jobs" -ge 1 ] || jobs=1
 
 if [ -z "$build" ]; then
@@ -114,10 +117,11 @@ case "$engine" in
     mkdir -p "$out/corpus" "$out/crashes"
     args=(-fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 -max_total_time="$budget"
           -timeout="$per_input" -rss_limit_mb=4096 -max_len=512 -dict="$dict" -artifact_prefix="$out/crashes/")
-    if [ "$stop_first" = 1 ]; then
-      # one process, no fork: the first finding ends the run
+    if [ "$stop_first" = 1 ] || [ "$execs_max" -gt 0 ]; then
+      # one process, no fork: the first crash ends the run (-runs counts executions of one process)
       args=(-max_total_time="$budget" -timeout="$per_input" -rss_limit_mb=4096 -max_len=512 -dict="$dict"
             -artifact_prefix="$out/crashes/")
+      [ "$execs_max" -gt 0 ] && args+=(-runs="$execs_max")
     fi
     (cd "$out" && exec timeout -k 10 "$watchdog" "$bin" "${args[@]}" "$out/corpus" "$out/seeds") >"$out/engine.log" 2>&1
     ;;
@@ -125,11 +129,12 @@ case "$engine" in
     export AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1
     export AFL_MAP_SIZE=${AFL_MAP_SIZE:-131072} AFL_FAST_CAL=1 AFL_SKIP_CRASHES=1
     [ "$stop_first" = 1 ] && export AFL_BENCH_UNTIL_CRASH=1
-    pids=()
+    pids=() eopt=()
+    [ "$execs_max" -gt 0 ] && eopt=(-E "$execs_max") # per instance
     for ((i = 0; i < jobs; i++)); do
       if [ "$i" = 0 ]; then role=(-M main); name=main; else role=(-S "s$i"); name=s$i; fi
       timeout -k 10 "$watchdog" afl-fuzz -i "$out/seeds" -o "$out/afl" "${role[@]}" -t $((per_input * 1000)) \
-        -V "$budget" -x "$dict" -- "$bin" >"$out/afl-$name.log" 2>&1 &
+        -V "$budget" "${eopt[@]}" -x "$dict" -- "$bin" >"$out/afl-$name.log" 2>&1 &
       pids+=($!)
       [ "$i" = 0 ] && sleep 2 # the main instance sets the sync folder up
     done
