@@ -135,6 +135,10 @@ static int read_arg(const ir_program *p, const char *code, const cJSON *j, ir_ar
     case 's':
       return read_number(j, a, err);
     case 'i':
+      if (cJSON_IsString(j)) { /* a loop variable (ir_validate checks it is one) */
+        a->kind = IR_ARG_VALUE;
+        return read_value_name(p, j, &a->value, err);
+      }
       a->kind = IR_ARG_INT;
       if (!is_int(j, &a->i)) return af_fail(err, code[1] == '?' ? "expected an integer or null" : "expected an integer");
       return 0;
@@ -244,72 +248,82 @@ bad:
   return -1;
 }
 
-static int read_body(ir_program *p, const cJSON *j, af_err *err) {
+static int read_block(ir_program *p, const cJSON *j, const char *where, af_err *err);
+
+/* One statement; if/for read their nested blocks and end with an `end` marker. */
+static int read_stmt(ir_program *p, const cJSON *e, af_err *err) {
   static const char *const keys[] = {"out", "op", "args", NULL};
-  if (!cJSON_IsArray(j)) return af_fail(err, "body: expected an array of statements");
-  int k = 0;
+  static const char *const if_keys[] = {"op", "args", "then", "else", NULL};
+  static const char *const for_keys[] = {"out", "op", "args", "body", NULL};
   ir_arg args[OPS_MAX_ARGS];
   int nargs = 0;
-  for (const cJSON *e = j->child; e; e = e->next, k++) {
-    nargs = 0;
-    if (!cJSON_IsObject(e)) {
-      af_fail(err, "expected an object");
+  if (!cJSON_IsObject(e)) return af_fail(err, "expected an object");
+  const cJSON *opj = cJSON_GetObjectItemCaseSensitive(e, "op");
+  const cJSON *argsj = cJSON_GetObjectItemCaseSensitive(e, "args");
+  const cJSON *outj = cJSON_GetObjectItemCaseSensitive(e, "out");
+  if (!cJSON_IsString(opj)) return af_fail(err, "op: expected an op name (string)");
+  int op = ops_find(opj->valuestring);
+  if (op < 0 || op == OPS_else || op == OPS_end)
+    return af_fail(err, "op: unknown op \"%s\" (see `aliasfuzz ops`; blocks nest: \"then\"/\"else\"/\"body\")", opj->valuestring);
+  if (check_keys(e, op == OPS_if ? if_keys : op == OPS_for ? for_keys : keys, err)) return -1;
+  const ops_entry *oe = ops_get(op);
+  if (!cJSON_IsArray(argsj)) return af_fail(err, "args: expected an array");
+  int n = cJSON_GetArraySize(argsj);
+  if (n != oe->nargs) return af_fail(err, "args: %s takes %d arguments (%s), got %d", oe->name, oe->nargs, oe->schema, n);
+  for (const cJSON *a = argsj->child; a; a = a->next, nargs++)
+    if (read_arg(p, oe->argk[nargs], a, &args[nargs], err)) {
+      nargs++;
+      af_err_prefix(err, "args[%d] (%s)", nargs - 1, oe->name);
       goto bad;
     }
-    if (check_keys(e, keys, err)) goto bad;
-    const cJSON *opj = cJSON_GetObjectItemCaseSensitive(e, "op");
-    const cJSON *argsj = cJSON_GetObjectItemCaseSensitive(e, "args");
-    const cJSON *outj = cJSON_GetObjectItemCaseSensitive(e, "out");
-    if (!cJSON_IsString(opj)) {
-      af_fail(err, "op: expected an op name (string)");
+  int out = -1;
+  if (outj) {
+    if (!cJSON_IsString(outj)) {
+      af_fail(err, "out: expected a value name (string)");
       goto bad;
     }
-    int op = ops_find(opj->valuestring);
-    if (op < 0) {
-      af_fail(err, "op: unknown op \"%s\" (see `aliasfuzz ops`)", opj->valuestring);
+    if (!ir_name_ok(outj->valuestring)) {
+      af_fail(err, "out: \"%s\" is not a usable identifier", outj->valuestring);
       goto bad;
     }
-    const ops_entry *oe = ops_get(op);
-    if (!cJSON_IsArray(argsj)) {
-      af_fail(err, "args: expected an array");
-      goto bad;
+    out = ir_find_value(p, outj->valuestring); /* a name in use: a rebind (ir_validate checks scopes) */
+    if (out < 0) out = ir_add_value(p, outj->valuestring);
+  } else if (op == OPS_for) {
+    af_fail(err, "out: a for loop needs its loop variable's name");
+    goto bad;
+  }
+  ir_add_stmt(p, op, out, nargs, args);
+  for (int a = 0; a < nargs; a++) ir_arg_free(&args[a]);
+  if (op == OPS_if) {
+    const cJSON *elsej = cJSON_GetObjectItemCaseSensitive(e, "else");
+    if (read_block(p, cJSON_GetObjectItemCaseSensitive(e, "then"), "then", err)) return -1;
+    if (elsej) {
+      ir_add_stmt(p, OPS_else, -1, 0, NULL);
+      if (read_block(p, elsej, "else", err)) return -1;
     }
-    int n = cJSON_GetArraySize(argsj);
-    if (n != oe->nargs) {
-      af_fail(err, "args: %s takes %d arguments (%s), got %d", oe->name, oe->nargs, oe->schema, n);
-      goto bad;
-    }
-    for (const cJSON *a = argsj->child; a; a = a->next, nargs++)
-      if (read_arg(p, oe->argk[nargs], a, &args[nargs], err)) {
-        nargs++;
-        af_err_prefix(err, "args[%d] (%s)", nargs - 1, oe->name);
-        goto bad;
-      }
-    int out = -1;
-    if (outj) {
-      if (!cJSON_IsString(outj)) {
-        af_fail(err, "out: expected a value name (string)");
-        goto bad;
-      }
-      if (!ir_name_ok(outj->valuestring)) {
-        af_fail(err, "out: \"%s\" is not a usable identifier", outj->valuestring);
-        goto bad;
-      }
-      if (ir_find_value(p, outj->valuestring) >= 0) {
-        af_fail(err, "out: \"%s\" is already defined (names are defined once)", outj->valuestring);
-        goto bad;
-      }
-      out = ir_add_value(p, outj->valuestring);
-    }
-    ir_add_stmt(p, op, out, nargs, args);
-    for (int a = 0; a < nargs; a++) ir_arg_free(&args[a]);
+    ir_add_stmt(p, OPS_end, -1, 0, NULL);
+  } else if (op == OPS_for) {
+    if (read_block(p, cJSON_GetObjectItemCaseSensitive(e, "body"), "body", err)) return -1;
+    ir_add_stmt(p, OPS_end, -1, 0, NULL);
   }
   return 0;
 bad:
   for (int a = 0; a < nargs; a++) ir_arg_free(&args[a]);
-  af_err_prefix(err, "body[%d]", k);
   return -1;
 }
+
+static int read_block(ir_program *p, const cJSON *j, const char *where, af_err *err) {
+  if (!cJSON_IsArray(j)) return af_fail(err, "%s: expected an array of statements", where);
+  int k = 0;
+  for (const cJSON *e = j->child; e; e = e->next, k++)
+    if (read_stmt(p, e, err)) {
+      af_err_prefix(err, "%s[%d]", where, k);
+      return -1;
+    }
+  return 0;
+}
+
+static int read_body(ir_program *p, const cJSON *j, af_err *err) { return read_block(p, j, "body", err); }
 
 int codec_read_string(const char *text, const char *where, ir_program **out, af_err *err) {
   static const char *const keys[] = {"format", "inputs", "body", "outputs", "meta", NULL};
@@ -509,6 +523,45 @@ static void put_arg(af_buf *b, const ir_program *p, const ir_arg *a) {
   }
 }
 
+/* Statements from *s to the end of the block (an else/end marker, consumed, or the program's
+ * end), one per line at indent; if/for nest their blocks. */
+static void write_block(af_buf *b, const ir_program *p, int *s, int indent) {
+  int first = 1;
+  while (*s < p->nstmts) {
+    const ir_stmt *st = &p->stmts[*s];
+    if (st->op == OPS_else || st->op == OPS_end) return;
+    af_buf_printf(b, "%s\n%*s{", first ? "" : ",", indent, "");
+    first = 0;
+    if (st->out >= 0) {
+      af_buf_puts(b, "\"out\": ");
+      put_string(b, p->names[st->out]);
+      af_buf_puts(b, ", ");
+    }
+    af_buf_printf(b, "\"op\": \"%s\", \"args\": [", ops_get(st->op)->name);
+    for (int a = 0; a < st->nargs; a++) {
+      if (a) af_buf_puts(b, ", ");
+      put_arg(b, p, &st->args[a]);
+    }
+    af_buf_puts(b, "]");
+    (*s)++;
+    if (st->op == OPS_if || st->op == OPS_for) {
+      af_buf_puts(b, st->op == OPS_if ? ", \"then\": [" : ", \"body\": [");
+      size_t mark = b->len;
+      write_block(b, p, s, indent + 2);
+      af_buf_printf(b, b->len > mark ? "\n%*s]" : "]", indent, "");
+      if (*s < p->nstmts && p->stmts[*s].op == OPS_else) {
+        (*s)++;
+        af_buf_puts(b, ", \"else\": [");
+        mark = b->len;
+        write_block(b, p, s, indent + 2);
+        af_buf_printf(b, b->len > mark ? "\n%*s]" : "]", indent, "");
+      }
+      if (*s < p->nstmts) (*s)++; /* end */
+    }
+    af_buf_puts(b, "}");
+  }
+}
+
 char *codec_write_string(const ir_program *p) {
   af_buf b = {0};
   af_buf_puts(&b, "{\n  \"format\": \"" CODEC_FORMAT "\",\n  \"inputs\": [");
@@ -530,21 +583,8 @@ char *codec_write_string(const ir_program *p) {
     af_buf_puts(&b, "}");
   }
   af_buf_puts(&b, p->ninputs ? "\n  ],\n  \"body\": [" : "],\n  \"body\": [");
-  for (int s = 0; s < p->nstmts; s++) {
-    const ir_stmt *st = &p->stmts[s];
-    af_buf_puts(&b, s ? ",\n    {" : "\n    {");
-    if (st->out >= 0) {
-      af_buf_puts(&b, "\"out\": ");
-      put_string(&b, p->names[st->out]);
-      af_buf_puts(&b, ", ");
-    }
-    af_buf_printf(&b, "\"op\": \"%s\", \"args\": [", ops_get(st->op)->name);
-    for (int a = 0; a < st->nargs; a++) {
-      if (a) af_buf_puts(&b, ", ");
-      put_arg(&b, p, &st->args[a]);
-    }
-    af_buf_puts(&b, "]}");
-  }
+  int s = 0;
+  write_block(&b, p, &s, 4);
   af_buf_puts(&b, p->nstmts ? "\n  ],\n  \"outputs\": [" : "],\n  \"outputs\": [");
   for (int o = 0; o < p->noutputs; o++) {
     if (o) af_buf_puts(&b, ", ");

@@ -230,11 +230,39 @@ static int exec_stmt(env *e, const ir_stmt *st, af_err *err) {
   }
   if (rc) return -1;
   if (st->out >= 0 && res) {
+    at_tensor_free(e->v[st->out]); /* a rebind drops this name's old tensor (other names keep it) */
     e->v[st->out] = res;
   } else {
     at_tensor_free(res);
   }
   return 0;
+}
+
+/* Points st's references to value from at value to (tensor arguments, list elements, tensor
+ * subscripts); returns how many. */
+static int redirect(ir_stmt *st, int from, int to) {
+  int n = 0;
+  for (int a = 0; a < st->nargs; a++) {
+    ir_arg *x = &st->args[a];
+    if (x->kind == IR_ARG_VALUE && x->value == from) x->value = to, n++;
+    if (x->kind == IR_ARG_VALUES)
+      for (int k = 0; k < x->n; k++)
+        if (x->values[k] == from) x->values[k] = to, n++;
+    if (x->kind == IR_ARG_INDEX)
+      for (int k = 0; k < x->n; k++)
+        if (x->index[k].kind == IR_IDX_TENSOR && x->index[k].value == from) x->index[k].value = to, n++;
+  }
+  return n;
+}
+
+int eager_truth(const af_tensor *t, af_err *err) {
+  if (!t) return af_fail(err, "the condition is not a tensor");
+  if (at_tensor_numel(t) != 1)
+    return af_fail(err, "Boolean value of Tensor with %lld values is ambiguous (an if needs one element)",
+                   (long long)at_tensor_numel(t));
+  double v = 0;
+  if (at_tensor_values(t, &v, err)) return -1;
+  return v != 0;
 }
 
 int eager_run_on(const ir_program *p, af_tensor *const *inputs, result *r, af_err *err) {
@@ -246,21 +274,103 @@ int eager_run_traced(const ir_program *p, af_tensor *const *inputs, eager_hook h
   int rc = 0;
   for (int i = 0; i < p->ninputs; i++) e.v[i] = at_tensor_ref(inputs[i]);
   r->status = RESULT_OK;
-  for (int s = 0; s < p->nstmts; s++) {
+  char *isint = ir_loop_vars(p);
+  int64_t *ints = af_xcalloc((size_t)p->nvalues + 1, sizeof(int64_t));
+  int *match = af_xcalloc((size_t)p->nstmts + 1, sizeof(int)); /* opener <-> end; if -> else */
+  int *other = af_xcalloc((size_t)p->nstmts + 1, sizeof(int));
+  for (int s = 0; s < p->nstmts; s++) other[s] = -1;
+  for (int s = 0, depth = 0, *stack = af_xcalloc((size_t)p->nstmts + 1, sizeof(int)); s <= p->nstmts; s++) {
+    if (s == p->nstmts) {
+      free(stack);
+      break;
+    }
+    int op = p->stmts[s].op;
+    if (op == OPS_if || op == OPS_for) stack[depth++] = s;
+    if (op == OPS_else && depth) other[stack[depth - 1]] = s, match[s] = stack[depth - 1];
+    if (op == OPS_end && depth) match[s] = stack[--depth], match[match[s]] = s;
+  }
+  long steps = 0;
+  for (int s = 0; s < p->nstmts;) {
+    const ir_stmt *st = &p->stmts[s];
     af_err se;
-    if (exec_stmt(&e, &p->stmts[s], &se)) {
-      af_err_prefix(&se, "body[%d] (%s)", s, ops_get(p->stmts[s].op)->name);
+    int fail = 0;
+    if (++steps > EAGER_MAX_STEPS) {
+      af_fail(&se, "the program runs more than %d statements", EAGER_MAX_STEPS);
+      fail = 1;
+    } else if (st->op == OPS_for) {
+      if (st->args[0].i > 0) {
+        ints[st->out] = 0;
+        s++;
+      } else {
+        s = match[s] + 1;
+      }
+      continue;
+    } else if (st->op == OPS_end) {
+      int o = match[s];
+      if (p->stmts[o].op == OPS_for && ++ints[p->stmts[o].out] < p->stmts[o].args[0].i) {
+        s = o + 1;
+      } else {
+        s++;
+      }
+      continue;
+    } else if (st->op == OPS_else) { /* the then-branch ran */
+      s = match[match[s]] + 1;
+      continue;
+    } else if (st->op == OPS_if) {
+      int truth = eager_truth(e.v[st->args[0].value], &se);
+      if (truth < 0) {
+        fail = 1;
+      } else if (hook && hook(ctx, s, st, e.v, err)) {
+        rc = -1;
+        r->status = RESULT_ERROR;
+        result_set_message(r, err->msg);
+        break;
+      } else {
+        s = truth ? s + 1 : other[s] >= 0 ? other[s] + 1 : match[s] + 1;
+        continue;
+      }
+    }
+    if (!fail && st->op == OPS_assert) {
+      int truth = eager_truth(e.v[st->args[0].value], &se);
+      if (truth >= 0 && truth != (int)st->args[1].i) {
+        af_fail(&se, "guard failed: bool(%s) is %s", p->names[st->args[0].value], truth ? "True" : "False");
+        truth = -1;
+      }
+      if (truth < 0) fail = 1;
+      else {
+        s++;
+        continue;
+      }
+    }
+    ir_stmt rs;
+    if (!fail) {
+      ir_stmt_resolve(p, st, isint, ints, &rs);
+      if (rs.out >= 0 && e.v[rs.out] && redirect(&rs, rs.out, p->nvalues)) /* x = f(x): the old x as the shadow */
+        e.v[p->nvalues] = at_tensor_ref(e.v[rs.out]);
+      fail = exec_stmt(&e, &rs, &se) != 0;
+      if (!fail && hook && hook(ctx, s, &rs, e.v, err)) {
+        ir_stmt_clear(&rs);
+        rc = -1;
+        r->status = RESULT_ERROR;
+        result_set_message(r, err->msg);
+        break;
+      }
+      ir_stmt_clear(&rs);
+      at_tensor_free(e.v[p->nvalues]);
+      e.v[p->nvalues] = NULL;
+    }
+    if (fail) {
+      af_err_prefix(&se, "body[%d] (%s)", s, ops_get(st->op)->name);
       r->status = RESULT_ERROR;
       result_set_message(r, se.msg);
       break;
     }
-    if (hook && hook(ctx, s, e.v, err)) {
-      rc = -1;
-      r->status = RESULT_ERROR;
-      result_set_message(r, err->msg);
-      break;
-    }
+    s++;
   }
+  free(isint);
+  free(ints);
+  free(match);
+  free(other);
   if (r->status == RESULT_OK) {
     r->noutputs = p->noutputs;
     r->outputs = af_xcalloc((size_t)p->noutputs, sizeof(af_tensor *));

@@ -16,12 +16,24 @@ int eager_run(const ir_program *p, result *r, af_err *err);
 /* Same, on the given input tensors (mutated in place). inputs are borrowed. */
 int eager_run_on(const ir_program *p, af_tensor *const *inputs, result *r, af_err *err);
 
-/* A dry run that lets the caller watch: after statement s ran, hook(ctx, s, values, err) sees the
- * tensor of every value defined so far (values[v], borrowed, valid during the call; NULL for values
- * not defined yet). Aliases share storage and TensorImpls exactly as in eager_run_on, so metadata
+/* Control flow: `if` reads its one-element condition (bool(c), as Python does; more than one
+ * element is an error), `for` binds its loop variable to 0..n-1; a program may execute at most
+ * EAGER_MAX_STEPS statements.
+ *
+ * A dry run that lets the caller watch: after statement s ran, hook(ctx, s, st, values, err) sees
+ * the statement with its loop variables replaced by their current values (st; a loop body runs
+ * once per iteration, so s repeats) and the tensor every name is bound to now (values[v],
+ * borrowed, valid during the call; NULL for values not defined yet). It is called for tensor
+ * statements and for `if` (before its branch runs; the hook reads the condition itself), not for
+ * else/end/for. A statement that rebinds a name it also reads (`x = x + 1`) reads the old
+ * binding, so st refers to it as value p->nvalues (the shadow slot: values[p->nvalues]) while
+ * values[x] is already the new tensor. Aliases share storage and TensorImpls exactly as in eager_run_on, so metadata
  * (shapes, strides, storage sharing) is eager's own. A hook returning non-zero stops the run:
  * eager_run_traced then returns -1 with the hook's message in err. Otherwise as eager_run_on. */
-typedef int (*eager_hook)(void *ctx, int s, af_tensor *const *values, af_err *err);
+#define EAGER_MAX_STEPS 100000
+typedef int (*eager_hook)(void *ctx, int s, const ir_stmt *st, af_tensor *const *values, af_err *err);
+/* bool(t) of a one-element tensor t: 0 or 1, or -1 with err. */
+int eager_truth(const af_tensor *t, af_err *err);
 int eager_run_traced(const ir_program *p, af_tensor *const *inputs, eager_hook hook, void *ctx, result *r, af_err *err);
 
 #endif

@@ -66,9 +66,12 @@ static void emit_arg(af_buf *b, const ir_program *p, const ir_arg *a) {
 void emit_stmt(af_buf *b, const ir_program *p, int s) {
   const ir_stmt *st = &p->stmts[s];
   const ops_entry *oe = ops_get(st->op);
-  if (st->out >= 0) af_buf_printf(b, "%s = ", p->names[st->out]);
+  if (st->out >= 0 && oe->kind != OPS_CTRL) af_buf_printf(b, "%s = ", p->names[st->out]);
   for (const char *c = oe->spelling; *c; c++) {
-    if (c[0] == '$' && c[1] == ':' && c[2] >= '0' && c[2] <= '9') {
+    if (c[0] == '$' && c[1] == 'o') { /* the out name (a for loop's variable) */
+      af_buf_puts(b, st->out >= 0 ? p->names[st->out] : "_");
+      c += 1;
+    } else if (c[0] == '$' && c[1] == ':' && c[2] >= '0' && c[2] <= '9') {
       const ir_arg *a = &st->args[c[2] - '0'];
       for (int64_t k = 0; a->kind == IR_ARG_INT && k < a->i; k++) af_buf_puts(b, ":, ");
       c += 2;
@@ -95,10 +98,21 @@ char *emit_torchscript(const ir_program *p, const char *fn) {
     for (int o = 0; o < p->noutputs; o++) af_buf_puts(&b, o ? ", Tensor" : "Tensor");
     af_buf_puts(&b, "]:\n");
   }
+  int depth = 1, empty = 0; /* empty: the innermost block has no statement yet */
   for (int s = 0; s < p->nstmts; s++) {
-    af_buf_puts(&b, "    ");
+    int op = p->stmts[s].op;
+    if (op == OPS_else && s + 1 < p->nstmts && p->stmts[s + 1].op == OPS_end) continue; /* an empty else */
+    if (op == OPS_else || op == OPS_end) {
+      if (empty) af_buf_printf(&b, "%*spass\n", 4 * depth, "");
+      depth--;
+      empty = 0;
+      if (op == OPS_end) continue;
+    }
+    af_buf_printf(&b, "%*s", 4 * depth, "");
     emit_stmt(&b, p, s);
     af_buf_puts(&b, "\n");
+    empty = op == OPS_if || op == OPS_for || op == OPS_else;
+    if (empty) depth++;
   }
   if (p->noutputs == 0) {
     af_buf_puts(&b, "    return None\n");

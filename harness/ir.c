@@ -135,8 +135,102 @@ double ir_input_value(const ir_input *in, int input_index, int64_t k) {
   return ir_input_default_value(input_index, k, in->dtype);
 }
 
-/* Which value ids are defined before statement s: inputs, then statement outs in order. */
-static int arg_ok(const ir_program *p, const char *code, const ir_arg *a, const char *defined, af_err *err) {
+/* ---- blocks and scopes ----
+ * A value is visible from its definition to the end of the body it was defined in (an input or a
+ * top-level statement: to the end of the program). A statement whose "out" names a visible value
+ * rebinds it (Python's `state = state + 1`): the name refers to the new tensor from then on,
+ * while other names of the old tensor keep it. A loop variable is visible in its loop's body. */
+
+char *ir_loop_vars(const ir_program *p) {
+  char *isint = af_xcalloc((size_t)p->nvalues + 1, 1);
+  for (int s = 0; s < p->nstmts; s++)
+    if (p->stmts[s].op == OPS_for && p->stmts[s].out >= 0 && p->stmts[s].out < p->nvalues) isint[p->stmts[s].out] = 1;
+  return isint;
+}
+
+int ir_block_end(const ir_program *p, int s) {
+  int depth = 0;
+  for (int k = s; k < p->nstmts; k++) {
+    int op = p->stmts[k].op;
+    if (op == OPS_if || op == OPS_for) depth++;
+    if (op == OPS_end && --depth == 0) return k;
+  }
+  return p->nstmts;
+}
+
+int ir_block_else(const ir_program *p, int s) {
+  int depth = 0;
+  for (int k = s; k < p->nstmts; k++) {
+    int op = p->stmts[k].op;
+    if (op == OPS_if || op == OPS_for) depth++;
+    if (op == OPS_else && depth == 1) return k;
+    if (op == OPS_end && --depth == 0) return -1;
+  }
+  return -1;
+}
+
+typedef struct scope {
+  char *vis;  /* value id -> visible now */
+  int *defs;  /* values made visible, in order */
+  int ndefs;
+  int *mark;  /* ndefs when each open body began */
+  int *open;  /* the statement that opened each body */
+  int *has_else;
+  int depth;
+} scope;
+
+static void scope_init(scope *sc, const ir_program *p) {
+  size_t n = (size_t)p->nvalues + (size_t)p->nstmts + 1;
+  sc->vis = af_xcalloc((size_t)p->nvalues + 1, 1);
+  sc->defs = af_xcalloc(n, sizeof(int));
+  sc->mark = af_xcalloc((size_t)p->nstmts + 1, sizeof(int));
+  sc->open = af_xcalloc((size_t)p->nstmts + 1, sizeof(int));
+  sc->has_else = af_xcalloc((size_t)p->nstmts + 1, sizeof(int));
+  sc->ndefs = sc->depth = 0;
+}
+
+static void scope_free(scope *sc) {
+  free(sc->vis);
+  free(sc->defs);
+  free(sc->mark);
+  free(sc->open);
+  free(sc->has_else);
+}
+
+static void scope_define(scope *sc, int v) {
+  if (sc->vis[v]) return; /* a rebind: the binding's scope is the first definition's */
+  sc->vis[v] = 1;
+  sc->defs[sc->ndefs++] = v;
+}
+
+static void scope_open(scope *sc, int s) {
+  sc->mark[sc->depth] = sc->ndefs;
+  sc->open[sc->depth] = s;
+  sc->has_else[sc->depth] = 0;
+  sc->depth++;
+}
+
+/* Ends the innermost body; its definitions go out of sight. */
+static void scope_close(scope *sc) {
+  sc->depth--;
+  while (sc->ndefs > sc->mark[sc->depth]) sc->vis[sc->defs[--sc->ndefs]] = 0;
+}
+
+/* `else`: the then-body's definitions go out of sight; the else-body starts. */
+static void scope_else(scope *sc) {
+  int s = sc->open[sc->depth - 1];
+  scope_close(sc);
+  scope_open(sc, s);
+  sc->has_else[sc->depth - 1] = 1;
+}
+
+static int value_ok(const ir_program *p, int v, const scope *sc, const char *isint, int want_int, af_err *err) {
+  if (v < 0 || v >= p->nvalues || !sc->vis[v]) return af_fail(err, "value used before it is defined (or outside its block)");
+  if (isint[v] && !want_int) return af_fail(err, "\"%s\" is a loop variable, not a tensor", p->names[v]);
+  return 0;
+}
+
+static int arg_ok(const ir_program *p, const char *code, const ir_arg *a, const scope *sc, const char *isint, af_err *err) {
   char c = code[0];
   int optional = code[1] == '?';
   if (a->kind == IR_ARG_NONE && optional) return 0;
@@ -153,6 +247,11 @@ static int arg_ok(const ir_program *p, const char *code, const ir_arg *a, const 
         return af_fail(err, optional ? "expected a number or null" : "expected a number");
       break;
     case 'i':
+      if (a->kind == IR_ARG_VALUE) { /* a loop variable */
+        if (a->value >= 0 && a->value < p->nvalues && !isint[a->value])
+          return af_fail(err, "expected an integer or a loop variable, got tensor \"%s\"", p->names[a->value]);
+        return value_ok(p, a->value, sc, isint, 1, err);
+      }
       if (a->kind != IR_ARG_INT) return af_fail(err, optional ? "expected an integer or null" : "expected an integer");
       break;
     case 'b':
@@ -171,29 +270,35 @@ static int arg_ok(const ir_program *p, const char *code, const ir_arg *a, const 
     default:
       return af_fail(err, "op table has unknown schema code '%s'", code);
   }
-  if (a->kind == IR_ARG_VALUE && (a->value < 0 || a->value >= p->nvalues || !defined[a->value]))
-    return af_fail(err, "value used before it is defined");
+  if (a->kind == IR_ARG_VALUE && value_ok(p, a->value, sc, isint, 0, err)) return -1;
   if (a->kind == IR_ARG_VALUES)
     for (int k = 0; k < a->n; k++)
       if (!(c == 'O' && a->values[k] == -1) && /* None in an index list */
-          (a->values[k] < 0 || a->values[k] >= p->nvalues || !defined[a->values[k]]))
-        return af_fail(err, "list element %d used before it is defined", k);
+          value_ok(p, a->values[k], sc, isint, 0, err)) {
+        af_err_prefix(err, "list element %d", k);
+        return -1;
+      }
   if (a->kind == IR_ARG_INDEX) {
     int ell = 0;
     for (int k = 0; k < a->n; k++) {
       const ir_index *x = &a->index[k];
       if (x->kind == IR_IDX_ELLIPSIS && ell++) return af_fail(err, "subscript has more than one '...'");
       if (x->kind == IR_IDX_SLICE && x->step <= 0) return af_fail(err, "slice step must be positive");
-      if (x->kind == IR_IDX_TENSOR && (x->value < 0 || x->value >= p->nvalues || !defined[x->value]))
-        return af_fail(err, "subscript element %d used before it is defined", k);
+      if (x->kind == IR_IDX_TENSOR && value_ok(p, x->value, sc, isint, 1, err)) { /* a tensor or a loop variable */
+        af_err_prefix(err, "subscript element %d", k);
+        return -1;
+      }
     }
   }
   return 0;
 }
 
+
 int ir_validate(const ir_program *p, af_err *err) {
   int rc = 0;
-  char *defined = af_xcalloc((size_t)p->nvalues + 1, 1);
+  scope sc;
+  scope_init(&sc, p);
+  char *isint = ir_loop_vars(p);
   for (int i = 0; i < p->ninputs; i++) {
     if (p->inputs[i].value != i) {
       rc = af_fail(err, "inputs[%d]: inputs must be the first values", i);
@@ -203,7 +308,11 @@ int ir_validate(const ir_program *p, af_err *err) {
       rc = af_fail(err, "inputs[%d].shape: rank must be 0..%d", i, AF_MAX_RANK);
       goto out;
     }
-    defined[i] = 1;
+    if (isint[i]) {
+      rc = af_fail(err, "inputs[%d]: \"%s\" is also a loop variable", i, p->names[i]);
+      goto out;
+    }
+    scope_define(&sc, i);
   }
   for (int s = 0; s < p->nstmts; s++) {
     const ir_stmt *st = &p->stmts[s];
@@ -216,45 +325,94 @@ int ir_validate(const ir_program *p, af_err *err) {
       rc = af_fail(err, "body[%d] (%s): expected %d arguments (%s), got %d", s, e->name, e->nargs, e->schema, st->nargs);
       goto out;
     }
+    if (st->op == OPS_else || st->op == OPS_end) {
+      if (sc.depth == 0 || (st->op == OPS_else && (p->stmts[sc.open[sc.depth - 1]].op != OPS_if || sc.has_else[sc.depth - 1]))) {
+        rc = af_fail(err, "body[%d]: \"%s\" without its if/for", s, e->name);
+        goto out;
+      }
+      if (st->out >= 0) {
+        rc = af_fail(err, "body[%d].out: %s defines no value", s, e->name);
+        goto out;
+      }
+      if (st->op == OPS_else)
+        scope_else(&sc);
+      else
+        scope_close(&sc);
+      continue;
+    }
     for (int a = 0; a < st->nargs; a++)
-      if (arg_ok(p, e->argk[a], &st->args[a], defined, err)) {
+      if (arg_ok(p, e->argk[a], &st->args[a], &sc, isint, err)) {
         af_err_prefix(err, "body[%d].args[%d] (%s)", s, a, e->name);
         rc = -1;
         goto out;
       }
+    if (st->op == OPS_for) {
+      if (st->args[0].kind != IR_ARG_INT || st->args[0].i < 0 || st->args[0].i > IR_MAX_TRIPS) {
+        rc = af_fail(err, "body[%d].args[0] (for): the trip count must be an integer literal 0..%d", s, IR_MAX_TRIPS);
+        goto out;
+      }
+      if (st->out < 0 || st->out >= p->nvalues || sc.vis[st->out]) {
+        rc = af_fail(err, "body[%d].out (for): needs a new loop variable name", s);
+        goto out;
+      }
+      scope_open(&sc, s);
+      scope_define(&sc, st->out);
+      continue;
+    }
+    if (st->op == OPS_if) {
+      if (st->out >= 0) {
+        rc = af_fail(err, "body[%d].out: if defines no value", s);
+        goto out;
+      }
+      scope_open(&sc, s);
+      continue;
+    }
+    if (st->out >= 0 && e->kind == OPS_CTRL) {
+      rc = af_fail(err, "body[%d].out: %s defines no value", s, e->name);
+      goto out;
+    }
     if (st->out >= 0) {
-      if (st->out >= p->nvalues || defined[st->out]) {
-        rc = af_fail(err, "body[%d].out: value redefined", s);
+      if (st->out >= p->nvalues) {
+        rc = af_fail(err, "body[%d].out: no such value", s);
+        goto out;
+      }
+      if (isint[st->out]) {
+        rc = af_fail(err, "body[%d].out: \"%s\" is a loop variable", s, p->names[st->out]);
         goto out;
       }
       if (e->kind == OPS_SETITEM) {
         rc = af_fail(err, "body[%d].out: %s defines no value", s, e->name);
         goto out;
       }
-      defined[st->out] = 1;
+      scope_define(&sc, st->out);
     } else if (e->kind == OPS_VIEW || e->kind == OPS_FUNC || e->kind == OPS_GETITEM) {
       rc = af_fail(err, "body[%d].out: %s needs an \"out\" name", s, e->name);
       goto out;
     }
   }
+  if (sc.depth > 0) {
+    rc = af_fail(err, "body[%d] (%s): block not closed", sc.open[sc.depth - 1], ops_get(p->stmts[sc.open[sc.depth - 1]].op)->name);
+    goto out;
+  }
   for (int o = 0; o < p->noutputs; o++)
-    if (p->outputs[o] < 0 || p->outputs[o] >= p->nvalues || !defined[p->outputs[o]]) {
-      rc = af_fail(err, "outputs[%d]: value is not defined", o);
+    if (p->outputs[o] < 0 || p->outputs[o] >= p->nvalues || !sc.vis[p->outputs[o]] || isint[p->outputs[o]]) {
+      rc = af_fail(err, "outputs[%d]: value is not defined (or not a tensor)", o);
       goto out;
     }
 out:
-  free(defined);
+  scope_free(&sc);
+  free(isint);
   return rc;
 }
 
-static int arg_uses_dropped(const ir_arg *a, const char *gone) {
-  if (a->kind == IR_ARG_VALUE) return gone[a->value];
+static int arg_uses_hidden(const ir_arg *a, const char *vis) {
+  if (a->kind == IR_ARG_VALUE) return !vis[a->value];
   if (a->kind == IR_ARG_VALUES)
     for (int k = 0; k < a->n; k++)
-      if (a->values[k] >= 0 && gone[a->values[k]]) return 1;
+      if (a->values[k] >= 0 && !vis[a->values[k]]) return 1;
   if (a->kind == IR_ARG_INDEX)
     for (int k = 0; k < a->n; k++)
-      if (a->index[k].kind == IR_IDX_TENSOR && gone[a->index[k].value]) return 1;
+      if (a->index[k].kind == IR_IDX_TENSOR && !vis[a->index[k].value]) return 1;
   return 0;
 }
 
@@ -268,44 +426,100 @@ static void arg_remap(ir_arg *a, const int *map) {
       if (a->index[k].kind == IR_IDX_TENSOR) a->index[k].value = map[a->index[k].value];
 }
 
+/* Keeps statements with the scoping of ir_validate: a statement goes when asked to or when it
+ * uses a value that is not bound any more; dropping if/for drops its whole block (else/end
+ * follow their opener); dropping a rebind leaves the earlier binding in place. */
 ir_program *ir_subset(const ir_program *p, const char *keep_stmt, const char *keep_output, const char *keep_input) {
-  char *gone = af_xcalloc((size_t)p->nvalues + 1, 1);
-  char *drop = af_xcalloc((size_t)p->nstmts + 1, 1);
   int *map = af_xcalloc((size_t)p->nvalues + 1, sizeof(int));
-  for (int i = 0; i < p->ninputs; i++)
-    if (keep_input && !keep_input[i]) gone[p->inputs[i].value] = 1;
-  for (int s = 0; s < p->nstmts; s++) {
-    const ir_stmt *st = &p->stmts[s];
-    int d = keep_stmt && !keep_stmt[s];
-    for (int a = 0; !d && a < st->nargs; a++) d = arg_uses_dropped(&st->args[a], gone);
-    drop[s] = (char)d;
-    if (d && st->out >= 0) gone[st->out] = 1;
-  }
+  scope sc;
+  scope_init(&sc, p);
   ir_program *q = ir_program_new();
   for (int v = 0; v < p->nvalues; v++) map[v] = -1;
   for (int i = 0; i < p->ninputs; i++) {
     const ir_input *in = &p->inputs[i];
-    if (gone[in->value]) continue;
+    if (keep_input && !keep_input[i]) continue;
     int v = ir_add_input(q, p->names[in->value], in->rank, in->shape, in->dtype);
     map[in->value] = v;
+    scope_define(&sc, in->value);
     if (in->ndata) {
       q->inputs[q->ninputs - 1].ndata = in->ndata;
       q->inputs[q->ninputs - 1].data = memcpy(af_xmalloc(sizeof(double) * (size_t)in->ndata), in->data, sizeof(double) * (size_t)in->ndata);
     }
   }
+  int skipping = 0; /* depth inside a dropped block */
   for (int s = 0; s < p->nstmts; s++) {
-    if (drop[s]) continue;
     const ir_stmt *st = &p->stmts[s];
-    int out = st->out >= 0 ? (map[st->out] = ir_add_value(q, p->names[st->out])) : -1;
+    int opener = st->op == OPS_if || st->op == OPS_for;
+    if (skipping) {
+      if (opener) skipping++;
+      if (st->op == OPS_end) skipping--;
+      continue;
+    }
+    if (st->op == OPS_else || st->op == OPS_end) { /* their opener was kept */
+      if (sc.depth == 0) continue; /* malformed input: dropped */
+      if (st->op == OPS_else)
+        scope_else(&sc);
+      else
+        scope_close(&sc);
+      ir_add_stmt(q, st->op, -1, 0, NULL);
+      continue;
+    }
+    int d = keep_stmt && !keep_stmt[s];
+    for (int a = 0; !d && a < st->nargs; a++) d = arg_uses_hidden(&st->args[a], sc.vis);
+    if (d) {
+      if (opener) skipping = 1;
+      continue;
+    }
+    int out = -1;
+    if (st->out >= 0) {
+      if (map[st->out] < 0) map[st->out] = ir_add_value(q, p->names[st->out]);
+      out = map[st->out];
+    }
     int k = ir_add_stmt(q, st->op, out, st->nargs, st->args);
     for (int a = 0; a < st->nargs; a++) arg_remap(&q->stmts[k].args[a], map);
+    if (opener) scope_open(&sc, s);
+    if (st->out >= 0) scope_define(&sc, st->out);
+  }
+  while (sc.depth > 0) { /* malformed input: close what is open */
+    scope_close(&sc);
+    ir_add_stmt(q, OPS_end, -1, 0, NULL);
   }
   q->outputs = af_xcalloc((size_t)p->noutputs + 1, sizeof(int));
   for (int o = 0; o < p->noutputs; o++)
-    if ((!keep_output || keep_output[o]) && !gone[p->outputs[o]]) q->outputs[q->noutputs++] = map[p->outputs[o]];
+    if ((!keep_output || keep_output[o]) && sc.vis[p->outputs[o]] && map[p->outputs[o]] >= 0)
+      q->outputs[q->noutputs++] = map[p->outputs[o]];
   if (p->meta) q->meta = af_xstrdup(p->meta);
-  free(gone);
-  free(drop);
+  scope_free(&sc);
   free(map);
   return q;
+}
+
+int ir_stmt_resolve(const ir_program *p, const ir_stmt *st, const char *isint, const int64_t *ints, ir_stmt *out) {
+  (void)p;
+  int changed = 0;
+  *out = *st;
+  out->args = af_xcalloc((size_t)st->nargs + 1, sizeof(ir_arg));
+  for (int a = 0; a < st->nargs; a++) {
+    ir_arg *x = &out->args[a];
+    ir_arg_copy(x, &st->args[a]);
+    if (x->kind == IR_ARG_VALUE && isint[x->value]) {
+      *x = (ir_arg){.kind = IR_ARG_INT, .i = ints[x->value], .value = -1};
+      changed = 1;
+    }
+    if (x->kind == IR_ARG_INDEX)
+      for (int k = 0; k < x->n; k++)
+        if (x->index[k].kind == IR_IDX_TENSOR && isint[x->index[k].value]) {
+          int64_t i = ints[x->index[k].value];
+          x->index[k] = (ir_index){.kind = IR_IDX_INT, .i = i, .value = -1};
+          changed = 1;
+        }
+  }
+  return changed;
+}
+
+void ir_stmt_clear(ir_stmt *st) {
+  for (int a = 0; a < st->nargs; a++) ir_arg_free(&st->args[a]);
+  free(st->args);
+  st->args = NULL;
+  st->nargs = 0;
 }

@@ -1,7 +1,9 @@
 /* ir.h - the program IR: typed inputs, a list of statements, a list of outputs.
  *
- * Values are named; every name is defined once (by an input or a statement's "out") and its
- * index in program->names is its value id. Inputs are values 0..ninputs-1. An in-place op does
+ * Values are named; a name is defined by an input or a statement's "out" and its index in
+ * program->names is its value id. A statement whose "out" names a value already in scope rebinds
+ * the name (Python's `s = s + 1`; other names of the old tensor keep it); names defined inside a
+ * block are visible to the end of that block. Loop variables (`for`) are int values. Inputs are values 0..ninputs-1. An in-place op does
  * not define a new value: the tensor its target names changes (shape included, for
  * `unsqueeze_`), exactly as in Python and TorchScript.
  *
@@ -111,6 +113,20 @@ double ir_input_value(const ir_input *in, int input_index, int64_t k);
  * dropping, transitively, every statement and output that uses a value no longer defined.
  * Value names are kept. new, free with ir_program_free. */
 ir_program *ir_subset(const ir_program *p, const char *keep_stmt, const char *keep_output, const char *keep_input);
+
+/* ---- control flow: flat blocks `if` ... [`else` ...] `end`, `for` ... `end` (see ops.def) ---- */
+#define IR_MAX_TRIPS 64 /* largest `for` trip count */
+/* Index of the `end` closing the block opened at statement s (if/for). */
+int ir_block_end(const ir_program *p, int s);
+/* Index of the `else` of the `if` at s, or -1. */
+int ir_block_else(const ir_program *p, int s);
+/* Which value ids are loop variables (ints); new array of nvalues flags, free() it. */
+char *ir_loop_vars(const ir_program *p);
+/* A copy of st with every loop variable (an int argument, or an int subscript element) replaced
+ * by its current value ints[var]; returns 1 when something was replaced. Free with
+ * ir_stmt_clear. */
+int ir_stmt_resolve(const ir_program *p, const ir_stmt *st, const char *isint, const int64_t *ints, ir_stmt *out);
+void ir_stmt_clear(ir_stmt *st);
 
 /* Checks structural invariants (ids in range, args match op schema, values defined before use).
  * Readers and generators call it; the message names the statement and argument. */

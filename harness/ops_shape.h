@@ -213,6 +213,7 @@ typedef enum {
   OPS_FAM_CUMULATIVE,   /* cumsum_, cumprod_, tril_, triu_ */
   OPS_FAM_SETITEM,      /* Python subscript assignment */
   OPS_FAM_WRITE_BACK,   /* slice_scatter, select_scatter, ...: what functionalizers emit */
+  OPS_FAM_CONTROL,      /* if/else/end, for: blocks */
   OPS_FAM_COUNT
 } ops_family;
 int ops_shape_family(int op);

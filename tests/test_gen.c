@@ -117,7 +117,8 @@ static int defined_before(const ir_program *p, int s, int v) {
   return 0;
 }
 
-static int trace_hook(void *ctx, int s, af_tensor *const *vals, af_err *err) {
+static int trace_hook(void *ctx, int s, const ir_stmt *st, af_tensor *const *vals, af_err *err) {
+  (void)st;
   trace_ctx *t = ctx;
   ops_effect e;
   if (ops_shape_infer(&t->p->stmts[s], &t->mo.env, &e, err)) {

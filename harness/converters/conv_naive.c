@@ -52,6 +52,7 @@ static int naive_emit(const ir_program *p, ir_program *q, int op, int nargs, ir_
 static ir_program *naive_build(const ir_program *p, af_err *err) {
   ir_program *q = ir_program_new();
   int *map = af_xcalloc((size_t)p->nvalues + 1, sizeof(int));
+  for (int v = 0; v < p->nvalues; v++) map[v] = -1;
   for (int i = 0; i < p->ninputs; i++) {
     const ir_input *in = &p->inputs[i];
     map[in->value] = ir_add_input(q, p->names[in->value], in->rank, in->shape, in->dtype);
@@ -63,7 +64,7 @@ static ir_program *naive_build(const ir_program *p, af_err *err) {
   for (int s = 0; s < p->nstmts; s++) {
     const ir_stmt *st = &p->stmts[s];
     const ops_entry *oe = ops_get(st->op);
-    const char *base = st->out >= 0 ? p->names[st->out] : p->names[st->args[0].value];
+    const char *base = st->out >= 0 ? p->names[st->out] : st->nargs ? p->names[st->args[0].value] : "t";
     ir_arg a[OPS_MAX_ARGS];
     memset(a, 0, sizeof a);
     int v;
@@ -72,7 +73,18 @@ static ir_program *naive_build(const ir_program *p, af_err *err) {
       case OPS_FUNC:
       case OPS_GETITEM: /* as they are */
         naive_args(map, st->nargs, st->args, a);
-        map[st->out] = naive_emit(p, q, st->op, st->nargs, a, base);
+        if (map[st->out] >= 0) { /* a rebind (s = s + 1) rebinds the same name */
+          ir_add_stmt(q, st->op, map[st->out], st->nargs, a);
+          for (int k = 0; k < st->nargs; k++) ir_arg_free(&a[k]);
+        } else {
+          map[st->out] = naive_emit(p, q, st->op, st->nargs, a, base);
+        }
+        break;
+      case OPS_CTRL: /* blocks as they are */
+        naive_args(map, st->nargs, st->args, a);
+        if (st->out >= 0 && map[st->out] < 0) map[st->out] = naive_value(p, q, base);
+        ir_add_stmt(q, st->op, st->out >= 0 ? map[st->out] : -1, st->nargs, a);
+        for (int k = 0; k < st->nargs; k++) ir_arg_free(&a[k]);
         break;
       case OPS_INPLACE: /* the twin; only the statement's own result name sees it */
         if (ops_twin(st->op) < 0) {

@@ -509,7 +509,7 @@ static int obj_value(rf *c, int o, af_err *err) {
 
 /* The current value of p's value v. */
 static int fval(rf *c, int v, af_err *err) {
-  if (v < 0 || v >= c->p->nvalues || c->obj[v] < 0) return af_fail(err, "value %d has no object", v);
+  if (v < 0 || v > c->p->nvalues || c->obj[v] < 0) return af_fail(err, "value %d has no object", v);
   return obj_value(c, c->obj[v], err);
 }
 
@@ -808,7 +808,7 @@ static int do_fresh(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *
     const rf_object *ob = &c->objs[c->obj[st->args[la].value]];
     const rf_storage *so = &c->sto[ob->storage];
     if (!(so->input >= 0 && !so->written && ob->chain.n == 0))
-      q[la].value = with_layout(c, q[la].value, values[st->args[la].value], c->p->names[st->args[la].value]);
+      q[la].value = with_layout(c, q[la].value, values[st->args[la].value], obj_hint(c, c->obj[st->args[la].value]));
   }
   int v = emit(c, st->op, st->nargs, q, c->p->names[st->out], st->out);
   args_free(st->nargs, q);
@@ -1090,12 +1090,33 @@ static int same_arg(const ir_stmt *st, af_tensor *const *values) {
   return -1;
 }
 
-/* The eager hook: statement s has just run in the dry run; translate it. */
-static int rf_stmt(void *ctx, int s, af_tensor *const *values, af_err *err) {
+/* `if bool(cond):` in the dry run: ref follows the branch eager takes (loops are unrolled the
+ * same way, one translation per iteration) and guards the decision in the output with
+ * `assert bool(cond) == taken`, computed functionally, so the output can never be silently
+ * wrong for inputs that would take the other branch. */
+static int rf_guard(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *err) {
+  int truth = eager_truth(values[st->args[0].value], err);
+  if (truth < 0) return -1;
+  int v = fval(c, st->args[0].value, err);
+  if (v < 0) return -1;
+  ir_arg a[2] = {a_val(v), a_bool(truth)};
+  ir_add_stmt(c->q, OPS_assert, -1, 2, a);
+  return 0;
+}
+
+/* The eager hook: statement s (st: with loop variables replaced) has just run in the dry run;
+ * translate it. */
+static int rf_stmt(void *ctx, int s, const ir_stmt *st, af_tensor *const *values, af_err *err) {
   rf *c = ctx;
-  const ir_stmt *st = &c->p->stmts[s];
   const ops_entry *oe = ops_get(st->op);
   int rc;
+  /* x = f(x): st reads the old x as the shadow value p->nvalues (eager.h) */
+  c->obj[c->p->nvalues] = st->out >= 0 ? c->obj[st->out] : -1;
+  if (st->op == OPS_if) {
+    rc = rf_guard(c, st, values, err);
+    if (rc) af_err_prefix(err, "body[%d] (if)", s);
+    return rc;
+  }
   if (st->out >= 0 && !ops_mutates(st->op) && same_arg(st, values) >= 0) {
     /* the op returned its argument itself: one more name of the same object */
     c->obj[st->out] = c->obj[same_arg(st, values)];
@@ -1133,7 +1154,7 @@ static void dead_code(ir_program *q) {
   char *keep = af_xcalloc((size_t)q->nstmts + 1, 1);
   for (int s = q->nstmts - 1; s >= 0; s--) {
     const ir_stmt *st = &q->stmts[s];
-    if (st->out < 0 || !live[st->out]) continue;
+    if (st->op != OPS_assert && (st->out < 0 || !live[st->out])) continue; /* guards stay */
     keep[s] = 1;
     for (int a = 0; a < st->nargs; a++) {
       const ir_arg *x = &st->args[a];
@@ -1181,6 +1202,7 @@ int ref_functionalize(const ir_program *p, ir_program **out, int *input_out, af_
   *out = NULL;
   result_init(&dry);
   c.obj = af_xcalloc((size_t)p->nvalues + 1, sizeof(int));
+  int *in_obj = af_xcalloc((size_t)p->ninputs + 1, sizeof(int)); /* an input's object, even once its name is rebound */
   for (int v = 0; v < p->nvalues; v++) c.obj[v] = -1;
   if (inputs_new(p, &in, err)) goto out;
   for (int i = 0; i < p->ninputs; i++) {
@@ -1192,7 +1214,7 @@ int ref_functionalize(const ir_program *p, ir_program **out, int *input_out, af_
     }
     int s = new_storage(&c, v, in[i], i, err);
     if (s < 0) goto out;
-    c.obj[pi->value] = new_object(&c, s, NULL, pi->value);
+    c.obj[pi->value] = in_obj[i] = new_object(&c, s, NULL, pi->value);
   }
   if (eager_run_traced(p, in, rf_stmt, &c, &dry, err)) {
     rc = c.declined ? 1 : -1;
@@ -1211,10 +1233,10 @@ int ref_functionalize(const ir_program *p, ir_program **out, int *input_out, af_
       goto out;
     }
   for (int i = 0; i < p->ninputs; i++) {
-    const rf_object *ob = &c.objs[c.obj[p->inputs[i].value]];
+    const rf_object *ob = &c.objs[in_obj[i]];
     input_out[i] = -1;
     if (!c.sto[ob->storage].written && ob->chain.n == 0) continue;
-    if ((outs[nout] = fval(&c, p->inputs[i].value, err)) < 0) {
+    if ((outs[nout] = obj_value(&c, in_obj[i], err)) < 0) {
       free(outs);
       goto out;
     }
@@ -1252,6 +1274,7 @@ int ref_functionalize(const ir_program *p, ir_program **out, int *input_out, af_
   c.q = NULL;
   rc = 0;
 out:
+  free(in_obj);
   result_clear(&dry);
   inputs_free(p->ninputs, in);
   rf_free(&c);
