@@ -27,6 +27,15 @@ typedef struct gen {
   int nwritten;
   int *fresh;         /* values made by reads, for outputs */
   int nfresh;
+  /* control flow */
+  int depth;          /* blocks open now */
+  int loops;          /* of which for loops */
+  int ifs;            /* of which if branches */
+  int loop_var, trips; /* the innermost loop's variable and trip count; -1 */
+  int outer_nv;       /* values below this id were defined outside the innermost block */
+  int nk;             /* loop variable names */
+  int *rebound;       /* names rebound inside a branch: forced outputs */
+  int nrebound;
 } gen;
 
 /* ---------------------------------------------------------------- helpers */
@@ -94,6 +103,30 @@ static int new_data_input(gen *g, int rank, const int64_t *shape, af_dtype dt) {
   return add_input(g, "x", &g->nx, rank, shape, dt);
 }
 
+/* Inside a loop: makes an int index of statement s the loop variable (x[i], x[:, i], x.select(d,
+ * i)) when the indexed dim has a size of at least the trip count; the shape rules ran with the
+ * literal, and the result's shape does not depend on which element is picked. */
+static void loop_index(gen *g, int s) {
+  ir_stmt *st = &g->p->stmts[s];
+  const ops_entry *oe = ops_get(st->op);
+  if (st->nargs < 2 || st->args[0].kind != IR_ARG_VALUE) return;
+  const ops_meta *m = M(g, st->args[0].value);
+  if (st->op == OPS_select && st->args[1].kind == IR_ARG_INT && st->args[2].kind == IR_ARG_INT) {
+    int64_t d = st->args[1].i < 0 ? st->args[1].i + m->rank : st->args[1].i;
+    if (d >= 0 && d < m->rank && m->shape[d] >= g->trips) st->args[2] = (ir_arg){.kind = IR_ARG_VALUE, .value = g->loop_var};
+    return;
+  }
+  if ((st->op != OPS_getitem && oe->kind != OPS_SETITEM) || st->args[1].kind != IR_ARG_INDEX) return;
+  ir_arg *x = &st->args[1];
+  for (int k = 0; k < x->n; k++) {
+    if (x->index[k].kind == IR_IDX_INT) {
+      if (k < m->rank && m->shape[k] >= g->trips) x->index[k] = (ir_index){.kind = IR_IDX_TENSOR, .value = g->loop_var};
+      return;
+    }
+    if (x->index[k].kind != IR_IDX_SLICE) return; /* None, ..., tensors: the dim is not k */
+  }
+}
+
 /* Checks statement (op, args) against the rules, appends it and applies it to the model.
  * Returns the statement's result value (or its target for mutations), -1 when refused. */
 static int emit(gen *g, int op, int nargs, ir_arg *args, int bind) {
@@ -103,6 +136,10 @@ static int emit(gen *g, int op, int nargs, ir_arg *args, int bind) {
   if (ops_shape_infer(&st, &g->mo.env, &e, &err)) return -1;
   int inx = stmt_inexact(g, op, nargs, args);
   if (inx < 0) return -1;
+  if (g->loops && ops_shape_exactness(op) == OPS_EX_NEEDS) /* a later iteration may make a float operand inexact */
+    for (int k = 0; k < nargs; k++)
+      if (args[k].kind == IR_ARG_VALUE && (M(g, args[k].value)->dtype == AF_FLOAT32 || M(g, args[k].value)->dtype == AF_FLOAT64))
+        return -1;
   const ops_entry *oe = ops_get(op);
   int out = -1;
   if (oe->kind == OPS_VIEW || oe->kind == OPS_FUNC || oe->kind == OPS_GETITEM || bind) {
@@ -114,6 +151,7 @@ static int emit(gen *g, int op, int nargs, ir_arg *args, int bind) {
   gen_model_apply(&g->mo, s, &e);
   if (inx && e.writes && args[0].kind == IR_ARG_VALUE) g->mo.stor[IMPL(g, args[0].value)->storage].inexact = 1;
   if (inx && out >= 0 && e.alias == OPS_ALIAS_FRESH) g->mo.stor[IMPL(g, out)->storage].inexact = 1;
+  if (g->loop_var >= 0 && chance(g, g->pol->p_loop_index)) loop_index(g, s);
   if (out >= 0) return out;
   return args[0].kind == IR_ARG_VALUE ? args[0].value : -1;
 }
@@ -147,7 +185,11 @@ static int make_mask(gen *g, int rank, const int64_t *shape) {
     if (m->known && m->dtype != AF_BOOL && !inexact(g, v) && m->rank == rank && !memcmp(m->shape, shape, sizeof(int64_t) * (size_t)rank))
       cand[n++] = v;
   }
-  int src = n && !chance(g, g->pol->p_new_operand) ? pick_from(g, cand, n) : new_data_input(g, rank, shape, pick_dtype(g, 1, 0));
+  if (g->loops) /* in a loop body a float source may turn inexact in a later iteration: integers only */
+    for (int k = 0; k < n; k++)
+      if (M(g, cand[k])->dtype != AF_INT64) cand[k--] = cand[--n];
+  int src = n && !chance(g, g->pol->p_new_operand) ? pick_from(g, cand, n)
+                                                   : new_data_input(g, rank, shape, g->loops ? AF_INT64 : pick_dtype(g, 1, 0));
   ir_arg args[2] = {{.kind = IR_ARG_VALUE, .value = src}, {.kind = IR_ARG_INT, .i = R(g, -2, 2)}};
   int v = emit(g, OPS_gt, 2, args, 2);
   if (v >= 0) g->mo.flags[v] |= GEN_VF_MASK;
@@ -167,7 +209,7 @@ static int cb_tensor(void *ctx, const ops_req *r) {
   }
   int cand[256], n = 0;
   for (int v = 0; v < g->p->nvalues && n < 256; v++) {
-    if (r->kind == OPS_REQ_MASK ? !(g->mo.flags[v] & GEN_VF_MASK) : special(g, v)) continue;
+    if (r->kind == OPS_REQ_MASK ? g->mo.flags[v] != GEN_VF_MASK : special(g, v)) continue; /* in scope */
     if (g->need_exact && inexact(g, v)) continue;
     if (ops_req_accepts(r, M(g, v)) && mem_ok(g, r, v)) cand[n++] = v;
   }
@@ -249,6 +291,11 @@ static int apply_some_op(gen *g, int v, int want_mutation, int *used_op) {
     if (want_mutation == 2 && oe->kind != OPS_FUNC) continue;
     if (mut && ops_shape_writes_data(op) && !can_write) continue;
     if (ops_shape_exactness(op) == OPS_EX_NEEDS && inexact(g, v)) continue;
+    /* inside blocks: no metadata change, resizing out= or storage addressing (a value must look the
+       same whatever branch ran and in every iteration); in loops no discontinuous op (a value an
+       iteration makes inexact would reach it in the next) */
+    if (g->depth && ((oe->flags & OPF_META) || oe->kind == OPS_OUT || op == OPS_as_strided)) continue;
+    if (g->loops && ops_shape_exactness(op) == OPS_EX_NEEDS) continue;
     w[op] = g->pol->op_weight[op];
     /* reshape/flatten/contiguous copy only non-contiguous tensors: favour them there */
     if ((oe->flags & OPF_MAYBE_VIEW) && m->exact && !ops_meta_is_contiguous(m)) w[op] *= 4;
@@ -268,7 +315,9 @@ static int apply_some_op(gen *g, int v, int want_mutation, int *used_op) {
   return -1;
 }
 
-static int usable(gen *g, int v) { return !special(g, v) && M(g, v)->known; }
+static int usable(gen *g, int v) {
+  return v >= 0 && v < g->mo.nvals && g->mo.impl_of[v] >= 0 && !special(g, v) && M(g, v)->known;
+}
 
 static int pick_view_source(gen *g) {
   int all[512], views[512], sib[512], strided[512], na = 0, nv = 0, ns = 0, nst = 0;
@@ -327,8 +376,17 @@ static void note(int **list, int *n, int v) {
   (*list)[(*n)++] = v;
 }
 
+static int gen_for(gen *g);
+static int gen_if(gen *g);
+static int gen_rebind(gen *g);
+
 static int step(gen *g) {
   int act, v = -1, op = -1;
+  if (g->depth < g->pol->max_block_depth) {
+    if (chance(g, g->pol->p_for)) return gen_for(g);
+    if (chance(g, g->pol->p_if)) return gen_if(g);
+  }
+  if (g->depth && chance(g, g->pol->p_rebind) && gen_rebind(g) == 0) return 0;
   if (g->read_storage >= 0 && chance(g, g->pol->p_read_after_write)) {
     v = pick_reader(g);
     act = GEN_ACT_READ;
@@ -366,6 +424,159 @@ static int step(gen *g) {
   return 0;
 }
 
+
+/* ---------------------------------------------------------------- control flow */
+
+static void body(gen *g) {
+  int n = (int)R(g, 1, g->pol->max_block_stmts);
+  for (int s = 0; s < n; s++)
+    for (int tries = 0; tries < 4; tries++)
+      if (step(g) == 0) break;
+}
+
+/* Values first defined since id nv0 (other than inputs, which are global) go out of scope. */
+static void end_scope(gen *g, gen_model *mo, int nv0) {
+  for (int v = nv0; v < g->p->nvalues; v++) {
+    int input = 0;
+    for (int i = 0; i < g->p->ninputs; i++) input |= g->p->inputs[i].value == v;
+    if (!input) gen_model_set_flag(mo, v, GEN_VF_DEAD);
+  }
+}
+
+/* A loop body runs again on what it wrote: exactness spreads through it until nothing changes
+ * (a float value an iteration makes inexact reaches what the next iteration reads from it). */
+static void loop_exactness(gen *g, int from, int to) {
+  for (int changed = 1, rounds = 0; changed && rounds < 16; rounds++) {
+    changed = 0;
+    for (int s = from; s < to; s++) {
+      const ir_stmt *st = &g->p->stmts[s];
+      if (ops_get(st->op)->kind == OPS_CTRL || st->nargs == 0) continue;
+      int in = ops_shape_exactness(st->op) == OPS_EX_INEXACT;
+      for (int k = 0; k < st->nargs; k++) {
+        const ir_arg *a = &st->args[k];
+        if (a->kind == IR_ARG_VALUE && g->mo.impl_of[a->value] >= 0 && !(g->mo.flags[a->value] & GEN_VF_INT)) in |= inexact(g, a->value);
+      }
+      if (!in) continue;
+      int targets[2] = {ops_mutates(st->op) && st->args[0].kind == IR_ARG_VALUE ? st->args[0].value : -1, st->out};
+      for (int k = 0; k < 2; k++) {
+        int v = targets[k];
+        if (v < 0 || g->mo.impl_of[v] < 0) continue;
+        gen_storage *sg = &g->mo.stor[IMPL(g, v)->storage];
+        if (!sg->inexact) sg->inexact = changed = 1;
+      }
+    }
+  }
+}
+
+/* for kN in range(trips): a body that may write into tensors from outside the loop, index them
+ * with the loop variable and read what earlier iterations wrote. */
+static int gen_for(gen *g) {
+  char name[16];
+  snprintf(name, sizeof name, "k%d", g->nk++);
+  int var = ir_add_value(g->p, name);
+  if (var < 0) return -1;
+  gen_model_set_flag(&g->mo, var, GEN_VF_INT);
+  int trips = (int)R(g, 2, g->pol->max_trips);
+  ir_arg a = {.kind = IR_ARG_INT, .i = trips, .value = -1};
+  int s0 = ir_add_stmt(g->p, OPS_for, var, 1, &a);
+  int save_var = g->loop_var, save_trips = g->trips, save_nv = g->outer_nv;
+  g->loop_var = var;
+  g->trips = trips;
+  g->outer_nv = g->p->nvalues;
+  g->depth++, g->loops++;
+  body(g);
+  g->depth--, g->loops--;
+  ir_add_stmt(g->p, OPS_end, -1, 0, NULL);
+  loop_exactness(g, s0 + 1, g->p->nstmts - 1);
+  end_scope(g, &g->mo, var);
+  g->loop_var = save_var, g->trips = save_trips, g->outer_nv = save_nv;
+  return 0;
+}
+
+/* if bool(torch.gt(torch.sum(t), k)): ... [else: ...]. Both branches start from the same model;
+ * the program goes on with the else branch's (the then branch changed data only: its
+ * inexactness is merged in); names rebound in a branch are left out of further steps and made
+ * outputs. */
+static int gen_if(gen *g) {
+  int t = pick_any(g);
+  if (g->loops && (t < 0 || M(g, t)->dtype != AF_INT64)) { /* exact in every iteration */
+    int64_t shape[AF_MAX_RANK];
+    int r = input_shape(g, shape);
+    t = new_data_input(g, r, shape, AF_INT64);
+  }
+  if (t < 0 || M(g, t)->dtype == AF_BOOL) return -1;
+  ir_arg a[2] = {{.kind = IR_ARG_VALUE, .value = t}};
+  int sum = emit(g, OPS_sum, 1, a, 0);
+  if (sum < 0) return -1;
+  a[0] = (ir_arg){.kind = IR_ARG_VALUE, .value = sum};
+  a[1] = (ir_arg){.kind = IR_ARG_INT, .i = R(g, -2, 2), .value = -1};
+  int c = emit(g, OPS_gt, 2, a, 0);
+  if (c < 0) return -1;
+  a[0] = (ir_arg){.kind = IR_ARG_VALUE, .value = c};
+  ir_add_stmt(g->p, OPS_if, -1, 1, a);
+  gen_model before;
+  gen_model_copy(&before, &g->mo);
+  int ninputs = g->p->ninputs, save_nv = g->outer_nv, save_var = g->loop_var;
+  g->outer_nv = g->p->nvalues;
+  g->depth++, g->ifs++;
+  body(g);
+  gen_model then = g->mo;
+  int nstor0 = before.nstor, nin_then = g->p->ninputs;
+  g->mo = before; /* the else branch starts where the then branch did */
+  g->mo.env.ctx = &g->mo;
+  for (int i = ninputs; i < g->p->ninputs; i++) gen_model_add_input(&g->mo, i); /* inputs are global */
+  end_scope(g, &g->mo, g->outer_nv);
+  if (chance(g, g->pol->p_else)) {
+    ir_add_stmt(g->p, OPS_else, -1, 0, NULL);
+    g->outer_nv = g->p->nvalues;
+    body(g);
+    end_scope(g, &g->mo, g->outer_nv);
+  }
+  g->depth--, g->ifs--;
+  ir_add_stmt(g->p, OPS_end, -1, 0, NULL);
+  /* what the then branch made inexact: storages from before the if by index, inputs it made by value */
+  for (int k = 0; k < nstor0; k++) g->mo.stor[k].inexact |= then.stor[k].inexact;
+  for (int i = ninputs; i < nin_then; i++) {
+    int v = g->p->inputs[i].value;
+    g->mo.stor[IMPL(g, v)->storage].inexact |= then.stor[then.impls[then.impl_of[v]].storage].inexact;
+  }
+  gen_model_free(&then);
+  if (!g->ifs)
+    for (int k = 0; k < g->nrebound; k++) gen_model_set_flag(&g->mo, g->rebound[k], GEN_VF_REBOUND);
+  g->outer_nv = save_nv, g->loop_var = save_var;
+  return 0;
+}
+
+/* name = op(name, n) for a name from outside the block, keeping its shape and dtype: the name
+ * now refers to a new tensor while the old one's other names keep it. */
+static int gen_rebind(gen *g) {
+  int c[512], n = 0, aliased[512], na = 0;
+  for (int v = 0; v < g->outer_nv && v < g->p->nvalues && n < 512; v++) {
+    if (!usable(g, v) || M(g, v)->dtype == AF_BOOL) continue;
+    c[n++] = v;
+    const gen_impl *im = IMPL(g, v);
+    if (im->depth > 0 || g->mo.stor[im->storage].nviews > 0) aliased[na++] = v;
+  }
+  int v = na && chance(g, 0.7) ? pick_from(g, aliased, na) : pick_from(g, c, n);
+  if (v < 0) return -1;
+  static const int ops[] = {OPS_add, OPS_mul, OPS_sub};
+  int op = ops[R(g, 0, 2)];
+  ir_arg a[2] = {{.kind = IR_ARG_VALUE, .value = v}, {.kind = IR_ARG_INT, .i = R(g, 1, 2), .value = -1}};
+  ir_stmt st = {.op = op, .out = -1, .nargs = 2, .args = a};
+  ops_effect e;
+  af_err err;
+  const ops_meta *m = M(g, v);
+  if (ops_shape_infer(&st, &g->mo.env, &e, &err) || e.out.dtype != m->dtype || e.out.rank != m->rank) return -1;
+  for (int d = 0; d < m->rank; d++)
+    if (e.out.shape[d] != m->shape[d]) return -1;
+  int inx = inexact(g, v);
+  int s = ir_add_stmt(g->p, op, v, 2, a);
+  gen_model_apply(&g->mo, s, &e);
+  if (inx) g->mo.stor[IMPL(g, v)->storage].inexact = 1;
+  if (g->ifs) note(&g->rebound, &g->nrebound, v);
+  return 0;
+}
+
 static void choose_outputs(gen *g) {
   int want = (int)R(g, 1, g->pol->max_outputs);
   int *outs = af_xcalloc((size_t)want + 1, sizeof(int));
@@ -376,6 +587,7 @@ static void choose_outputs(gen *g) {
       /* the base of a storage written through a view (an output depending on a write through
          a value it never mentions) */
       int w = g->written[R(g, 0, g->nwritten - 1)];
+      if (!usable(g, w)) continue; /* out of scope, or written in a then branch only */
       int base = g->mo.stor[IMPL(g, w)->storage].base;
       for (int u = 0; u < g->p->nvalues; u++)
         if (g->mo.impl_of[u] == base && usable(g, u)) {
@@ -396,7 +608,19 @@ static void choose_outputs(gen *g) {
       if (outs[k] == v) dup = 1;
     if (!dup) outs[n++] = v;
   }
-  if (!n) outs[n++] = g->p->nvalues - 1; /* the last value (never empty: inputs exist) */
+  for (int k = 0; k < g->nrebound; k++) { /* names rebound in a branch: what the caller sees */
+    int dup = 0;
+    for (int j = 0; j < n; j++) dup |= outs[j] == g->rebound[k];
+    if (!dup && !(g->mo.flags[g->rebound[k]] & GEN_VF_DEAD)) {
+      outs = af_xrealloc(outs, sizeof(int) * (size_t)(n + 2));
+      outs[n++] = g->rebound[k];
+    }
+  }
+  if (!n) { /* the last tensor value in scope (inputs always are) */
+    int v = g->p->nvalues - 1;
+    while (v > 0 && (g->mo.flags[v] & (GEN_VF_DEAD | GEN_VF_INT))) v--;
+    outs[n++] = v;
+  }
   g->p->noutputs = n;
   g->p->outputs = outs;
 }
@@ -429,7 +653,12 @@ static ir_program *finalize(const ir_program *p) {
   }
   for (int s = 0; s < p->nstmts; s++) {
     const ir_stmt *st = &p->stmts[s];
-    int out = st->out >= 0 ? (map[st->out] = ir_add_value(q, p->names[st->out])) : -1;
+    int out = -1;
+    if (st->out >= 0) { /* a rebind keeps its value id */
+      out = ir_find_value(q, p->names[st->out]);
+      if (out < 0) out = ir_add_value(q, p->names[st->out]);
+      map[st->out] = out;
+    }
     int k = ir_add_stmt(q, st->op, out, st->nargs, st->args);
     for (int a = 0; a < st->nargs; a++) remap_arg(&q->stmts[k].args[a], map);
   }
@@ -450,6 +679,7 @@ static int generate(const gen_policy *pol, provider *pv, const char *meta_head, 
   g.p = ir_program_new();
   gen_model_init(&g.mo, g.p);
   g.focus = g.read_storage = g.read_writer = -1;
+  g.loop_var = -1;
   g.ch = (ops_chooser){.ctx = &g, .range = cb_range, .decide = cb_decide, .index_kind = cb_index_kind,
                        .tensor = cb_tensor, .meta = cb_meta, .max_numel = pol->max_numel, .max_rank = pol->max_view_rank};
   int nin = (int)R(&g, pol->min_inputs, pol->max_inputs);
@@ -470,6 +700,7 @@ static int generate(const gen_policy *pol, provider *pv, const char *meta_head, 
   free(pdiff);
   free(g.written);
   free(g.fresh);
+  free(g.rebound);
   gen_model_free(&g.mo);
   ir_program *q = finalize(g.p);
   ir_program_free(g.p);

@@ -49,6 +49,9 @@ typedef struct gen_policy {
   int max_numel;                 /* elements of any value (<= 256) */
   int max_view_depth;            /* views of views of ... */
   int max_outputs;
+  int max_block_depth;           /* if/for nested in if/for ... (0: straight-line programs) */
+  int max_block_stmts;           /* generation steps in one block body */
+  int max_trips;                 /* for loops run 2..max_trips times */
   /* weights */
   double dtype_weight[AF_DTYPE_COUNT]; /* of data inputs and of operands any dtype fits (masks
                                           come from gt whatever the bool weight) */
@@ -68,6 +71,11 @@ typedef struct gen_policy {
   double p_new_operand;       /* an operand tensor is a new input even when a value fits */
   double p_output_base;       /* an output is the base of a written view (else any value) */
   double p_output_view;       /* an extra output is a view that was written through */
+  double p_for;               /* a step opens a for loop (while blocks may nest deeper) */
+  double p_if;                /* a step opens an if on a data-dependent condition */
+  double p_else;              /* an if has an else */
+  double p_loop_index;        /* inside a loop, an int index (select, subscript) is the loop variable */
+  double p_rebind;            /* inside a block, a step rebinds a name from outside (s = s + 1) */
 } gen_policy;
 
 /* The defaults of this generator version. */

@@ -11,6 +11,7 @@ enum {
   C_GETITEM_VIEW, C_GETITEM_COPY, C_META_INPUT, C_META_VIEW, C_META_INTER, C_META_THEN_USE, C_WRITE_VIA_VIEW,
   C_READ_BASE_AFTER, C_READ_SIBLING_AFTER, C_HIDDEN_DEP, C_INPLACE_INPUT, C_INPLACE_INPUT_VIEW, C_INPLACE_INTER,
   C_OUT_INPUT, C_OUT_VIEW, C_OUT_INTER, C_MULTI_VIEW, C_BIND_RESULT, C_WRITE_COPY_RESULT, C_REPLAY_FAILED,
+  C_IF, C_IF_ELSE, C_FOR, C_NESTED, C_LOOP_INDEX, C_LOOP_WRITE_OUTER, C_BRANCH_WRITE_OUTER, C_REBIND, C_REBIND_ALIASED,
   C_COUNT
 };
 static const char *counter_names[C_COUNT] = {
@@ -23,7 +24,10 @@ static const char *counter_names[C_COUNT] = {
     "in-place writes into an input", "in-place writes into a view of an input", "in-place writes into an intermediate",
     "out= into an input", "out= into a view", "out= into an intermediate",
     "storages with two or more views", "in-place results bound to a new name", "writes into a copy made by a maybe-view op",
-    "statements the model could not replay"};
+    "statements the model could not replay",
+    "if blocks", "if blocks with an else", "for loops", "blocks nested in blocks", "uses of a loop variable as an index",
+    "writes in a loop body into a tensor from outside the loop", "writes in a branch into a tensor from outside the branch",
+    "rebinds of a name (s = f(s))", "rebinds of a name another name still aliases"};
 
 #define NIDX OPS_IDX_KIND_COUNT
 
@@ -92,9 +96,47 @@ static void replay(const ir_program *p, gen_cov *cov, event_fn ev, void *ctx) {
     if (cov) cov->c[k]++;                       \
     if (ev) ev(ctx, NPAIR_IDS + (uint32_t)(k)); \
   } while (0)
+  /* control flow: blocks are replayed once, straight through (both branches; loop variables
+     read 0, the first iteration) */
+  char *isint = ir_loop_vars(p);
+  int64_t *zeros = af_xcalloc((size_t)p->nvalues + 1, sizeof(int64_t));
+  int *opener = af_xcalloc((size_t)p->nstmts + 1, sizeof(int)), depth = 0;
+  int *born = af_xcalloc((size_t)p->nvalues + 1, sizeof(int)); /* block depth a value was first defined at, +1 */
+  for (int i = 0; i < p->ninputs; i++) born[p->inputs[i].value] = 1;
   for (int s = 0; s < p->nstmts; s++) {
-    const ir_stmt *st = &p->stmts[s];
-    const ops_entry *oe = ops_get(st->op);
+    const ir_stmt *st0 = &p->stmts[s];
+    const ops_entry *oe = ops_get(st0->op);
+    if (oe->kind == OPS_CTRL) {
+      if (st0->op == OPS_if || st0->op == OPS_for) {
+        COUNT(st0->op == OPS_if ? (ir_block_else(p, s) >= 0 ? C_IF_ELSE : C_IF) : C_FOR);
+        if (depth) COUNT(C_NESTED);
+        opener[depth++] = s;
+        if (st0->op == OPS_for && st0->out >= 0) born[st0->out] = depth + 1;
+      }
+      if (st0->op == OPS_end && depth) depth--;
+      if (cov) cov->op_stmts[st0->op]++;
+      continue;
+    }
+    ir_stmt rst;
+    int uses_var = ir_stmt_resolve(p, st0, isint, zeros, &rst);
+    const ir_stmt *st = &rst;
+    if (uses_var) COUNT(C_LOOP_INDEX);
+    if (st->out >= 0 && born[st->out] && born[st->out] <= depth + 1 && !ops_mutates(st->op)) {
+      COUNT(C_REBIND);
+      int im = mo.impl_of[st->out];
+      for (int u = 0; im >= 0 && u < mo.nvals; u++)
+        if (u != st->out && mo.impl_of[u] >= 0 && mo.impls[mo.impl_of[u]].storage == mo.impls[im].storage) {
+          COUNT(C_REBIND_ALIASED);
+          break;
+        }
+    }
+    if (st->out >= 0 && !born[st->out]) born[st->out] = depth + 1;
+    if (depth && ops_mutates(st->op) && st->args[0].kind == IR_ARG_VALUE && born[st->args[0].value] &&
+        born[st->args[0].value] <= depth) {
+      int inner_for = 0;
+      for (int k = 0; k < depth; k++) inner_for |= p->stmts[opener[k]].op == OPS_for && born[st->args[0].value] <= k + 1;
+      COUNT(inner_for ? C_LOOP_WRITE_OUTER : C_BRANCH_WRITE_OUTER);
+    }
     if (mo.nstor + 8 > nstor_cap) {
       int cap = (mo.nstor + 8) * 2;
       tainted = af_xrealloc(tainted, (size_t)cap);
@@ -133,6 +175,7 @@ static void replay(const ir_program *p, gen_cov *cov, event_fn ev, void *ctx) {
     if (ops_shape_infer(st, &mo.env, &e, &err)) {
       COUNT(C_REPLAY_FAILED);
       gen_model_apply_unknown(&mo, s);
+      ir_stmt_clear(&rst);
       continue;
     }
     if (cov) {
@@ -205,7 +248,12 @@ static void replay(const ir_program *p, gen_cov *cov, event_fn ev, void *ctx) {
             if (mo.impl_of[x->values[k]] >= 0 && tainted[gen_model_impl(&mo, x->values[k])->storage]) tainted[mo.nstor - 1] = 1;
       }
     }
+    ir_stmt_clear(&rst);
   }
+  free(isint);
+  free(zeros);
+  free(opener);
+  free(born);
   /* an output depending on a write through a value it does not mention */
   for (int o = 0; o < p->noutputs && !hidden; o++) {
     int v = p->outputs[o];

@@ -122,6 +122,20 @@ void gen_model_apply_unknown(gen_model *mo, int s) {
   mo->impl_of[st->out] = new_impl(mo, &m, new_storage(mo, 1, -1), -1, -1);
 }
 
+void gen_model_set_flag(gen_model *mo, int v, unsigned char f) {
+  grow_vals(mo, v);
+  mo->flags[v] |= f;
+}
+
+void gen_model_copy(gen_model *dst, const gen_model *src) {
+  *dst = *src;
+  dst->env.ctx = dst;
+  dst->impl_of = src->capv ? memcpy(af_xmalloc(sizeof(int) * (size_t)src->capv), src->impl_of, sizeof(int) * (size_t)src->capv) : NULL;
+  dst->flags = src->capv ? memcpy(af_xmalloc((size_t)src->capv), src->flags, (size_t)src->capv) : NULL;
+  dst->impls = src->capi ? memcpy(af_xmalloc(sizeof(gen_impl) * (size_t)src->capi), src->impls, sizeof(gen_impl) * (size_t)src->capi) : NULL;
+  dst->stor = src->caps ? memcpy(af_xmalloc(sizeof(gen_storage) * (size_t)src->caps), src->stor, sizeof(gen_storage) * (size_t)src->caps) : NULL;
+}
+
 const gen_impl *gen_model_impl(const gen_model *mo, int value) { return &mo->impls[mo->impl_of[value]]; }
 const ops_meta *gen_model_meta(const gen_model *mo, int value) { return &mo->impls[mo->impl_of[value]].m; }
 const gen_storage *gen_model_storage(const gen_model *mo, int value) { return &mo->stor[mo->impls[mo->impl_of[value]].storage]; }

@@ -9,7 +9,10 @@
 
 #include "../harness/ops_shape.h"
 
-enum { GEN_VF_INDEX = 1, GEN_VF_MASK = 2 }; /* value flags: index tensors and masks are never written */
+/* value flags: index tensors and masks are never written; loop variables are ints; values
+ * defined in a block that has ended are out of scope; a name rebound in one branch of an if
+ * names different tensors afterwards depending on the branch taken (usable only as an output) */
+enum { GEN_VF_INDEX = 1, GEN_VF_MASK = 2, GEN_VF_INT = 4, GEN_VF_DEAD = 8, GEN_VF_REBOUND = 16 };
 
 typedef struct gen_impl {
   ops_meta m;
@@ -53,6 +56,10 @@ void gen_model_apply_unknown(gen_model *mo, int s);
 const ops_meta *gen_model_meta(const gen_model *mo, int value);
 const gen_impl *gen_model_impl(const gen_model *mo, int value);
 const gen_storage *gen_model_storage(const gen_model *mo, int value);
+/* Sets flag f on value v (which may be new to the model). */
+void gen_model_set_flag(gen_model *mo, int v, unsigned char f);
+/* dst = a deep copy of src (dst uninitialized; free with gen_model_free). */
+void gen_model_copy(gen_model *dst, const gen_model *src);
 /* OPS_LAP_* between the memory of values a and b. */
 int gen_model_overlap(const gen_model *mo, int a, int b);
 

@@ -16,12 +16,14 @@ typedef struct {
 #define LIMIT(n) {#n, offsetof(gen_policy, n)}
 static const field limits[] = {LIMIT(min_stmts),   LIMIT(max_stmts),     LIMIT(min_inputs), LIMIT(max_inputs),
                                LIMIT(max_rank),    LIMIT(max_view_rank), LIMIT(max_dim),    LIMIT(max_numel),
-                               LIMIT(max_view_depth), LIMIT(max_outputs)};
+                               LIMIT(max_view_depth), LIMIT(max_outputs),
+                               LIMIT(max_block_depth), LIMIT(max_block_stmts), LIMIT(max_trips)};
 #define CHANCE(n) {#n + 2, offsetof(gen_policy, n)}
 static const field chances[] = {CHANCE(p_view_of_view),     CHANCE(p_sibling),       CHANCE(p_strided_source),       CHANCE(p_target_view),
                                 CHANCE(p_target_input),     CHANCE(p_read_after_write), CHANCE(p_use_after_meta),
                                 CHANCE(p_bind_result),      CHANCE(p_new_operand),   CHANCE(p_output_base),
-                                CHANCE(p_output_view)};
+                                CHANCE(p_output_view),      CHANCE(p_for),           CHANCE(p_if),
+                                CHANCE(p_else),             CHANCE(p_loop_index),    CHANCE(p_rebind)};
 #define NLIMITS (int)(sizeof limits / sizeof limits[0])
 #define NCHANCES (int)(sizeof chances / sizeof chances[0])
 
@@ -129,6 +131,14 @@ void gen_policy_default(gen_policy *p) {
   p->p_new_operand = 0.2;
   p->p_output_base = 0.6;
   p->p_output_view = 0.2;
+  p->max_block_depth = 2;
+  p->max_block_stmts = 4;
+  p->max_trips = 4;
+  p->p_for = 0.06;
+  p->p_if = 0.06;
+  p->p_else = 0.6;
+  p->p_loop_index = 0.6;
+  p->p_rebind = 0.2;
 }
 
 int gen_policy_check(const gen_policy *p, af_err *err) {
@@ -140,6 +150,9 @@ int gen_policy_check(const gen_policy *p, af_err *err) {
   if (p->max_dim < 1 || p->max_dim > 16) return af_fail(err, "policy: limits.max_dim: expected 1..16");
   if (p->max_numel < 1 || p->max_numel > 256) return af_fail(err, "policy: limits.max_numel: expected 1..256");
   if (p->max_outputs < 1) return af_fail(err, "policy: limits.max_outputs: expected at least 1");
+  if (p->max_block_depth > 4) return af_fail(err, "policy: limits.max_block_depth: expected 0..4");
+  if (p->max_block_stmts < 1 || p->max_block_stmts > 32) return af_fail(err, "policy: limits.max_block_stmts: expected 1..32");
+  if (p->max_trips < 2 || p->max_trips > 8) return af_fail(err, "policy: limits.max_trips: expected 2..8");
   double s = 0;
   for (int d = 0; d < AF_DTYPE_COUNT; d++) {
     if (!(p->dtype_weight[d] >= 0)) return af_fail(err, "policy: dtypes.%s: expected a weight >= 0", af_dtype_name(d));
