@@ -103,6 +103,12 @@ static int new_data_input(gen *g, int rank, const int64_t *shape, af_dtype dt) {
   return add_input(g, "x", &g->nx, rank, shape, dt);
 }
 
+/* v is a view whose place in its storage moves with the loop variable: its layout is no longer
+ * exact, so overlap checks with other views of the storage are conservative. */
+static void moving_view(gen *g, int v) {
+  if (v >= 0 && g->mo.impl_of[v] >= 0) g->mo.impls[g->mo.impl_of[v]].m.exact = 0;
+}
+
 /* Inside a loop: makes an int index of statement s the loop variable (x[i], x[:, i], x.select(d,
  * i)) when the indexed dim has a size of at least the trip count; the shape rules ran with the
  * literal, and the result's shape does not depend on which element is picked. */
@@ -113,14 +119,23 @@ static void loop_index(gen *g, int s) {
   const ops_meta *m = M(g, st->args[0].value);
   if (st->op == OPS_select && st->args[1].kind == IR_ARG_INT && st->args[2].kind == IR_ARG_INT) {
     int64_t d = st->args[1].i < 0 ? st->args[1].i + m->rank : st->args[1].i;
-    if (d >= 0 && d < m->rank && m->shape[d] >= g->trips) st->args[2] = (ir_arg){.kind = IR_ARG_VALUE, .value = g->loop_var};
+    if (d >= 0 && d < m->rank && m->shape[d] >= g->trips) {
+      st->args[2] = (ir_arg){.kind = IR_ARG_VALUE, .value = g->loop_var};
+      moving_view(g, st->out);
+    }
     return;
   }
   if ((st->op != OPS_getitem && oe->kind != OPS_SETITEM) || st->args[1].kind != IR_ARG_INDEX) return;
+  if (oe->kind == OPS_SETITEM && st->args[2].kind == IR_ARG_VALUE &&
+      IMPL(g, st->args[2].value)->storage == IMPL(g, st->args[0].value)->storage)
+    return; /* which elements the write and the value share would change with the index */
   ir_arg *x = &st->args[1];
   for (int k = 0; k < x->n; k++) {
     if (x->index[k].kind == IR_IDX_INT) {
-      if (k < m->rank && m->shape[k] >= g->trips) x->index[k] = (ir_index){.kind = IR_IDX_TENSOR, .value = g->loop_var};
+      if (k < m->rank && m->shape[k] >= g->trips) {
+        x->index[k] = (ir_index){.kind = IR_IDX_TENSOR, .value = g->loop_var};
+        if (st->out >= 0) moving_view(g, st->out);
+      }
       return;
     }
     if (x->index[k].kind != IR_IDX_SLICE) return; /* None, ..., tensors: the dim is not k */
@@ -379,6 +394,7 @@ static void note(int **list, int *n, int v) {
 static int gen_for(gen *g);
 static int gen_if(gen *g);
 static int gen_rebind(gen *g);
+static int gen_loop_write(gen *g);
 
 static int step(gen *g) {
   int act, v = -1, op = -1;
@@ -387,6 +403,7 @@ static int step(gen *g) {
     if (chance(g, g->pol->p_if)) return gen_if(g);
   }
   if (g->depth && chance(g, g->pol->p_rebind) && gen_rebind(g) == 0) return 0;
+  if (g->loop_var >= 0 && chance(g, g->pol->p_loop_index / 2) && gen_loop_write(g) == 0) return 0;
   if (g->read_storage >= 0 && chance(g, g->pol->p_read_after_write)) {
     v = pick_reader(g);
     act = GEN_ACT_READ;
@@ -516,7 +533,7 @@ static int gen_if(gen *g) {
   ir_add_stmt(g->p, OPS_if, -1, 1, a);
   gen_model before;
   gen_model_copy(&before, &g->mo);
-  int ninputs = g->p->ninputs, save_nv = g->outer_nv, save_var = g->loop_var;
+  int ninputs = g->p->ninputs, save_nv = g->outer_nv, save_var = g->loop_var, nreb0 = g->nrebound;
   g->outer_nv = g->p->nvalues;
   g->depth++, g->ifs++;
   body(g);
@@ -524,7 +541,11 @@ static int gen_if(gen *g) {
   int nstor0 = before.nstor, nin_then = g->p->ninputs;
   g->mo = before; /* the else branch starts where the then branch did */
   g->mo.env.ctx = &g->mo;
-  for (int i = ninputs; i < g->p->ninputs; i++) gen_model_add_input(&g->mo, i); /* inputs are global */
+  for (int i = ninputs; i < g->p->ninputs; i++) { /* inputs are global; index inputs stay read-only */
+    gen_model_add_input(&g->mo, i);
+    int v = g->p->inputs[i].value;
+    gen_model_set_flag(&g->mo, v, then.flags[v] & GEN_VF_INDEX);
+  }
   end_scope(g, &g->mo, g->outer_nv);
   if (chance(g, g->pol->p_else)) {
     ir_add_stmt(g->p, OPS_else, -1, 0, NULL);
@@ -541,9 +562,51 @@ static int gen_if(gen *g) {
     g->mo.stor[IMPL(g, v)->storage].inexact |= then.stor[then.impls[then.impl_of[v]].storage].inexact;
   }
   gen_model_free(&then);
-  if (!g->ifs)
-    for (int k = 0; k < g->nrebound; k++) gen_model_set_flag(&g->mo, g->rebound[k], GEN_VF_REBOUND);
+  for (int k = nreb0; k < g->nrebound; k++) gen_model_set_flag(&g->mo, g->rebound[k], GEN_VF_REBOUND);
   g->outer_nv = save_nv, g->loop_var = save_var;
+  return 0;
+}
+
+/* A write indexed by the loop variable into a tensor from outside the loop: x[i] op= n,
+ * x[:, i] = n (a KV-cache update), or r = x.select(d, i) followed by an in-place op on r. */
+static int gen_loop_write(gen *g) {
+  int c[512], n = 0;
+  for (int v = 0; v < g->outer_nv && v < g->p->nvalues && n < 512; v++) {
+    if (!usable(g, v) || M(g, v)->dtype == AF_BOOL || ops_meta_overlaps(M(g, v))) continue;
+    for (int d = 0; d < M(g, v)->rank; d++)
+      if (M(g, v)->shape[d] >= g->trips) {
+        c[n++] = v;
+        break;
+      }
+  }
+  int v = pick_from(g, c, n);
+  if (v < 0) return -1;
+  const ops_meta *m = M(g, v);
+  int dims[AF_MAX_RANK * 2], nd = 0;
+  for (int d = 0; d < m->rank; d++)
+    if (m->shape[d] >= g->trips) dims[nd++] = d;
+  int d = dims[R(g, 0, nd - 1)];
+  if (g->pol->op_weight[OPS_select] > 0 && chance(g, 0.5)) { /* r = x.select(d, i); r.op_(...) */
+    ir_arg a[3] = {{.kind = IR_ARG_VALUE, .value = v}, {.kind = IR_ARG_INT, .i = d, .value = -1}, {.kind = IR_ARG_INT, .i = 0, .value = -1}};
+    int r = emit(g, OPS_select, 3, a, 0);
+    if (r < 0) return -1;
+    ir_stmt *st = &g->p->stmts[g->p->nstmts - 1];
+    st->args[2] = (ir_arg){.kind = IR_ARG_VALUE, .value = g->loop_var};
+    moving_view(g, r);
+    int op;
+    return apply_some_op(g, r, 1, &op) < 0 ? -1 : 0;
+  }
+  static const int ops[] = {OPS_setitem, OPS_setitem_add, OPS_setitem_mul, OPS_setitem_sub};
+  int op = ops[R(g, 0, 3)];
+  if (!(g->pol->op_weight[op] > 0)) return -1;
+  ir_index idx[AF_MAX_RANK];
+  for (int k = 0; k < d; k++) idx[k] = (ir_index){.kind = IR_IDX_SLICE, .step = 1, .value = -1};
+  idx[d] = (ir_index){.kind = IR_IDX_INT, .i = 0, .value = -1};
+  ir_arg a[3] = {{.kind = IR_ARG_VALUE, .value = v}, {.kind = IR_ARG_INDEX, .n = d + 1, .index = idx, .value = -1},
+                 {.kind = IR_ARG_INT, .i = R(g, 1, 3), .value = -1}};
+  if (emit(g, op, 3, a, 0) < 0) return -1;
+  ir_stmt *st = &g->p->stmts[g->p->nstmts - 1];
+  st->args[1].index[d] = (ir_index){.kind = IR_IDX_TENSOR, .value = g->loop_var};
   return 0;
 }
 

@@ -191,12 +191,52 @@ static int pass_rename(rstate *r) {
   return try_cand(r, c);
 }
 
+/* p with the block opened at statement s replaced by one of its bodies (which: 0 the then body or
+ * a loop's body run once with the loop variable 0, 1 the else body). new, free with
+ * ir_program_free. */
+static ir_program *unwrap(const ir_program *p, int s, int which) {
+  int end = ir_block_end(p, s), el = p->stmts[s].op == OPS_if ? ir_block_else(p, s) : -1;
+  char *isint = ir_loop_vars(p);
+  int64_t *zeros = af_xcalloc((size_t)p->nvalues + 1, sizeof(int64_t));
+  ir_program *c = ir_program_clone(p);
+  for (int k = 0; k < c->nstmts; k++) ir_stmt_clear(&c->stmts[k]);
+  c->nstmts = 0;
+  for (int k = 0; k < p->nstmts; k++) {
+    int in_block = k >= s && k <= end;
+    if (in_block && (k == s || k == end || k == el)) continue;
+    if (in_block && el >= 0 && (which == 0 ? k > el : k < el)) continue;
+    ir_stmt st;
+    ir_stmt_resolve(p, &p->stmts[k], isint, zeros, &st); /* the loop variable reads 0 (only this loop's is gone) */
+    if (!(in_block && p->stmts[s].op == OPS_for)) {
+      ir_stmt_clear(&st);
+      st = p->stmts[k];
+    }
+    ir_add_stmt(c, st.op, st.out, st.nargs, st.args);
+    if (st.args != p->stmts[k].args) ir_stmt_clear(&st);
+  }
+  free(isint);
+  free(zeros);
+  return c;
+}
+
+/* Replaces a block by one of its bodies: a finding inside an if rarely needs the if. */
+static int pass_unwrap_block(rstate *r) {
+  for (int s = 0; s < r->cur->nstmts; s++) {
+    int op = r->cur->stmts[s].op;
+    if (op != OPS_if && op != OPS_for) continue;
+    for (int which = 0; which < (op == OPS_if && ir_block_else(r->cur, s) >= 0 ? 2 : 1); which++)
+      if (try_cand(r, unwrap(r->cur, s, which))) return 1;
+  }
+  return 0;
+}
+
 static const struct {
   const char *name;
   int (*run)(rstate *r);
 } passes[] = {
     {"drop-outputs", pass_drop_outputs},
     {"ddmin-statements", pass_ddmin},
+    {"unwrap-block", pass_unwrap_block},
     {"drop-statement", pass_drop_statement},
     {"use-base", pass_use_base},
     {"drop-inputs", pass_drop_inputs},
@@ -206,7 +246,7 @@ static const struct {
 };
 #define NPASSES ((int)(sizeof passes / sizeof passes[0]))
 
-const char *const reduce_pass_names[] = {"drop-outputs", "ddmin-statements", "drop-statement", "use-base",
+const char *const reduce_pass_names[] = {"drop-outputs", "ddmin-statements", "unwrap-block", "drop-statement", "use-base",
                                          "drop-inputs", "shrink-shapes", "simplify-literals", "rename", NULL};
 
 static double now_s(void) {
