@@ -34,6 +34,7 @@ typedef struct gen {
   int loop_var, trips; /* the innermost loop's variable and trip count; -1 */
   int outer_nv;       /* values below this id were defined outside the innermost block */
   int nk;             /* loop variable names */
+  int nl;             /* list names */
   int *rebound;       /* names rebound inside a branch: forced outputs */
   int nrebound;
 } gen;
@@ -395,6 +396,7 @@ static int gen_for(gen *g);
 static int gen_if(gen *g);
 static int gen_rebind(gen *g);
 static int gen_loop_write(gen *g);
+static int gen_list(gen *g);
 
 static int step(gen *g) {
   int act, v = -1, op = -1;
@@ -403,6 +405,7 @@ static int step(gen *g) {
     if (chance(g, g->pol->p_if)) return gen_if(g);
   }
   if (g->depth && chance(g, g->pol->p_rebind) && gen_rebind(g) == 0) return 0;
+  if (chance(g, g->pol->p_list) && gen_list(g) == 0) return 0;
   if (g->loop_var >= 0 && chance(g, g->pol->p_loop_index / 2) && gen_loop_write(g) == 0) return 0;
   if (g->read_storage >= 0 && chance(g, g->pol->p_read_after_write)) {
     v = pick_reader(g);
@@ -607,6 +610,92 @@ static int gen_loop_write(gen *g) {
   if (emit(g, op, 3, a, 0) < 0) return -1;
   ir_stmt *st = &g->p->stmts[g->p->nstmts - 1];
   st->args[1].index[d] = (ir_index){.kind = IR_IDX_TENSOR, .value = g->loop_var};
+  return 0;
+}
+
+/* Appends list statement (op, args) if the model accepts it; its result value (or 0), -1 when
+ * refused. A new list is named lN. */
+static int emit_list(gen *g, int op, int nargs, ir_arg *args) {
+  ir_stmt st = {.op = op, .out = -1, .nargs = nargs, .args = args};
+  af_err err;
+  int defines = op != OPS_list_append && op != OPS_list_set;
+  if (g->loop_var >= 0) { /* the model checks the first iteration's index */
+    ir_arg copy[OPS_MAX_ARGS];
+    for (int k = 0; k < nargs; k++) {
+      copy[k] = args[k];
+      if (args[k].kind == IR_ARG_VALUE && args[k].value == g->loop_var) copy[k] = (ir_arg){.kind = IR_ARG_INT, .i = g->trips - 1, .value = -1};
+    }
+    ir_stmt last = {.op = op, .out = -1, .nargs = nargs, .args = copy};
+    if (gen_model_list(&g->mo, &last, 0, &err)) return -1;
+  }
+  if (gen_model_list(&g->mo, &st, 0, &err)) return -1;
+  char name[32];
+  if (defines) snprintf(name, sizeof name, "%s%d", op == OPS_list ? "l" : "v", op == OPS_list ? g->nl++ : g->nv++);
+  st.out = defines ? ir_add_value(g->p, name) : -1;
+  int s = ir_add_stmt(g->p, op, st.out, nargs, args);
+  ir_stmt real = g->p->stmts[s];
+  ir_arg copy[OPS_MAX_ARGS];
+  for (int k = 0; k < nargs; k++) { /* apply with the index the first iteration uses */
+    copy[k] = real.args[k];
+    if (copy[k].kind == IR_ARG_VALUE && copy[k].value == g->loop_var && g->loop_var >= 0) copy[k] = (ir_arg){.kind = IR_ARG_INT, .i = 0, .value = -1};
+  }
+  real.args = copy;
+  gen_model_list(&g->mo, &real, 1, &err);
+  if (st.out >= 0 && op != OPS_list && op != OPS_list_get) { /* cat/stack: fresh, inexact when an element is */
+    for (int k = 0; k < g->mo.nlst[args[0].value]; k++)
+      if (g->mo.stor[g->mo.impls[g->mo.lst[args[0].value][k]].storage].inexact) g->mo.stor[IMPL(g, st.out)->storage].inexact = 1;
+  }
+  return st.out >= 0 ? st.out : 0;
+}
+
+/* l = [a, b, ...] of tensors of one shape and dtype; maybe l.append(t) or l[k] = t; writes
+ * through l[k] and into the elements themselves; then torch.cat(l, d) or torch.stack(l, d).
+ * Inside a block only lists made in that block grow (a list's length must not depend on the
+ * branch taken or the iteration). */
+static int gen_list(gen *g) {
+  int a = pick_any(g);
+  if (a < 0 || M(g, a)->rank < 1) return -1;
+  const ops_meta *m = M(g, a);
+  int same[512], n = 0;
+  for (int v = 0; v < g->p->nvalues && n < 512; v++)
+    if (v != a && usable(g, v) && M(g, v)->dtype == m->dtype && M(g, v)->rank == m->rank &&
+        !memcmp(M(g, v)->shape, m->shape, sizeof(int64_t) * (size_t)m->rank))
+      same[n++] = v;
+  int elems[4] = {a}, ne = 1, want = (int)R(g, 1, 3);
+  for (int k = 0; k < want; k++)
+    elems[ne++] = n && !chance(g, g->pol->p_new_operand) ? pick_from(g, same, n) : new_data_input(g, m->rank, m->shape, m->dtype);
+  ir_arg la = {.kind = IR_ARG_VALUES, .n = ne, .values = elems, .value = -1};
+  int l = emit_list(g, OPS_list, 1, &la);
+  if (l < 0) return -1;
+  int len = ne;
+  if (chance(g, 0.5)) { /* append another tensor of the shape, or replace an element */
+    int t = n && !chance(g, g->pol->p_new_operand) ? pick_from(g, same, n) : new_data_input(g, m->rank, m->shape, m->dtype);
+    int set = chance(g, 0.3);
+    ir_arg aa[3] = {{.kind = IR_ARG_VALUE, .value = l}, {.kind = IR_ARG_VALUE, .value = t}};
+    if (set) {
+      aa[1] = (ir_arg){.kind = IR_ARG_INT, .i = R(g, -len, len - 1), .value = -1};
+      aa[2] = (ir_arg){.kind = IR_ARG_VALUE, .value = t};
+    }
+    if (emit_list(g, set ? OPS_list_set : OPS_list_append, set ? 3 : 2, aa) >= 0 && !set) len++;
+  }
+  for (int w = (int)R(g, 0, 2); w > 0; w--) { /* a write through an element, or into an element directly */
+    int t;
+    if (chance(g, 0.6)) {
+      ir_arg ga[2] = {{.kind = IR_ARG_VALUE, .value = l}, {.kind = IR_ARG_INT, .i = R(g, -len, len - 1), .value = -1}};
+      /* (not l[i] with the loop variable: which tensor it names, and so what it aliases, would
+         change between iterations) */
+      t = emit_list(g, OPS_list_get, 2, ga);
+    } else {
+      t = elems[R(g, 0, ne - 1)];
+    }
+    int op;
+    if (t >= 0 && usable(g, t)) apply_some_op(g, t, 1, &op);
+  }
+  int stack = chance(g, 0.4), rank = M(g, a)->rank + stack;
+  if (stack && rank > g->pol->max_view_rank) stack = 0, rank--;
+  ir_arg ca[2] = {{.kind = IR_ARG_VALUE, .value = l}, {.kind = IR_ARG_INT, .i = R(g, -rank, rank - 1), .value = -1}};
+  int r = emit_list(g, stack ? OPS_stack_list : OPS_cat_list, 2, ca);
+  if (r > 0) note(&g->fresh, &g->nfresh, r);
   return 0;
 }
 

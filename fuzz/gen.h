@@ -76,6 +76,7 @@ typedef struct gen_policy {
   double p_else;              /* an if has an else */
   double p_loop_index;        /* inside a loop, an int index (select, subscript) is the loop variable */
   double p_rebind;            /* inside a block, a step rebinds a name from outside (s = s + 1) */
+  double p_list;              /* a step builds a list of tensors, writes through it and cats/stacks it */
 } gen_policy;
 
 /* The defaults of this generator version. */

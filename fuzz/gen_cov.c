@@ -12,6 +12,7 @@ enum {
   C_READ_BASE_AFTER, C_READ_SIBLING_AFTER, C_HIDDEN_DEP, C_INPLACE_INPUT, C_INPLACE_INPUT_VIEW, C_INPLACE_INTER,
   C_OUT_INPUT, C_OUT_VIEW, C_OUT_INTER, C_MULTI_VIEW, C_BIND_RESULT, C_WRITE_COPY_RESULT, C_REPLAY_FAILED,
   C_IF, C_IF_ELSE, C_FOR, C_NESTED, C_LOOP_INDEX, C_LOOP_WRITE_OUTER, C_BRANCH_WRITE_OUTER, C_REBIND, C_REBIND_ALIASED,
+  C_LIST, C_LIST_GROW, C_LIST_WRITE, C_LIST_CAT, C_LIST_CAT_AFTER_WRITE,
   C_COUNT
 };
 static const char *counter_names[C_COUNT] = {
@@ -27,7 +28,9 @@ static const char *counter_names[C_COUNT] = {
     "statements the model could not replay",
     "if blocks", "if blocks with an else", "for loops", "blocks nested in blocks", "uses of a loop variable as an index",
     "writes in a loop body into a tensor from outside the loop", "writes in a branch into a tensor from outside the branch",
-    "rebinds of a name (s = f(s))", "rebinds of a name another name still aliases"};
+    "rebinds of a name (s = f(s))", "rebinds of a name another name still aliases",
+    "lists of tensors", "list appends and element replacements", "writes into a tensor a list holds",
+    "cat/stack of a list", "cat/stack of a list after a write into one of its tensors"};
 
 #define NIDX OPS_IDX_KIND_COUNT
 
@@ -102,6 +105,7 @@ static void replay(const ir_program *p, gen_cov *cov, event_fn ev, void *ctx) {
   int64_t *zeros = af_xcalloc((size_t)p->nvalues + 1, sizeof(int64_t));
   int *opener = af_xcalloc((size_t)p->nstmts + 1, sizeof(int)), depth = 0;
   int *born = af_xcalloc((size_t)p->nvalues + 1, sizeof(int)); /* block depth a value was first defined at, +1 */
+  char *list_written = af_xcalloc(4096, 1); /* per impl (mod 4096): written while a list held it */
   for (int i = 0; i < p->ninputs; i++) born[p->inputs[i].value] = 1;
   for (int s = 0; s < p->nstmts; s++) {
     const ir_stmt *st0 = &p->stmts[s];
@@ -121,6 +125,26 @@ static void replay(const ir_program *p, gen_cov *cov, event_fn ev, void *ctx) {
     int uses_var = ir_stmt_resolve(p, st0, isint, zeros, &rst);
     const ir_stmt *st = &rst;
     if (uses_var) COUNT(C_LOOP_INDEX);
+    if (oe->kind == OPS_LIST) {
+      af_err lerr;
+      if (cov) cov->op_stmts[st->op]++;
+      if (gen_model_list(&mo, st, 1, &lerr)) {
+        COUNT(C_REPLAY_FAILED);
+        if (st->out >= 0) gen_model_apply_unknown(&mo, s);
+      } else {
+        if (st->op == OPS_list) COUNT(C_LIST);
+        if (st->op == OPS_list_append || st->op == OPS_list_set) COUNT(C_LIST_GROW);
+        if (st->op == OPS_cat_list || st->op == OPS_stack_list) {
+          COUNT(C_LIST_CAT);
+          int l = st->args[0].value, after = 0;
+          for (int k = 0; l < mo.caplst && k < mo.nlst[l]; k++) after |= list_written[mo.lst[l][k] % 4096];
+          if (after) COUNT(C_LIST_CAT_AFTER_WRITE);
+        }
+      }
+      if (st->out >= 0 && !born[st->out]) born[st->out] = depth + 1;
+      ir_stmt_clear(&rst);
+      continue;
+    }
     if (st->out >= 0 && born[st->out] && born[st->out] <= depth + 1 && !ops_mutates(st->op)) {
       COUNT(C_REBIND);
       int im = mo.impl_of[st->out];
@@ -209,6 +233,12 @@ static void replay(const ir_program *p, gen_cov *cov, event_fn ev, void *ctx) {
     if (ops_mutates(st->op)) {
       int t = st->args[0].value;
       const gen_impl *im = gen_model_impl(&mo, t);
+      for (int l = 0; l < mo.caplst; l++) /* a tensor some list holds */
+        for (int k = 0; k < mo.nlst[l]; k++)
+          if (mo.lst[l][k] == mo.impl_of[t] && !list_written[mo.impl_of[t] % 4096]) {
+            list_written[mo.impl_of[t] % 4096] = 1;
+            COUNT(C_LIST_WRITE);
+          }
       const gen_storage *sg = &mo.stor[im->storage];
       int root = sg->input >= 0 ? 0 : 1;
       if (st->out >= 0) COUNT(C_BIND_RESULT);
@@ -254,6 +284,7 @@ static void replay(const ir_program *p, gen_cov *cov, event_fn ev, void *ctx) {
   free(zeros);
   free(opener);
   free(born);
+  free(list_written);
   /* an output depending on a write through a value it does not mention */
   for (int o = 0; o < p->noutputs && !hidden; o++) {
     int v = p->outputs[o];

@@ -23,6 +23,9 @@ void gen_model_init(gen_model *mo, const ir_program *p) {
 }
 
 void gen_model_free(gen_model *mo) {
+  for (int v = 0; v < mo->caplst; v++) free(mo->lst[v]);
+  free(mo->lst);
+  free(mo->nlst);
   free(mo->impl_of);
   free(mo->flags);
   free(mo->impls);
@@ -134,6 +137,77 @@ void gen_model_copy(gen_model *dst, const gen_model *src) {
   dst->flags = src->capv ? memcpy(af_xmalloc((size_t)src->capv), src->flags, (size_t)src->capv) : NULL;
   dst->impls = src->capi ? memcpy(af_xmalloc(sizeof(gen_impl) * (size_t)src->capi), src->impls, sizeof(gen_impl) * (size_t)src->capi) : NULL;
   dst->stor = src->caps ? memcpy(af_xmalloc(sizeof(gen_storage) * (size_t)src->caps), src->stor, sizeof(gen_storage) * (size_t)src->caps) : NULL;
+  dst->lst = src->caplst ? af_xcalloc((size_t)src->caplst, sizeof(int *)) : NULL;
+  dst->nlst = src->caplst ? memcpy(af_xmalloc(sizeof(int) * (size_t)src->caplst), src->nlst, sizeof(int) * (size_t)src->caplst) : NULL;
+  for (int v = 0; v < src->caplst; v++)
+    if (src->lst[v]) dst->lst[v] = memcpy(af_xmalloc(sizeof(int) * (size_t)src->nlst[v] + 1), src->lst[v], sizeof(int) * (size_t)src->nlst[v]);
+}
+
+static void grow_lists(gen_model *mo, int v) {
+  if (v < mo->caplst) return;
+  int cap = mo->caplst ? mo->caplst : 16;
+  while (cap <= v) cap *= 2;
+  mo->lst = af_xrealloc(mo->lst, sizeof(int *) * (size_t)cap);
+  mo->nlst = af_xrealloc(mo->nlst, sizeof(int) * (size_t)cap);
+  for (int k = mo->caplst; k < cap; k++) mo->lst[k] = NULL, mo->nlst[k] = 0;
+  mo->caplst = cap;
+}
+
+int gen_model_list(gen_model *mo, const ir_stmt *st, int apply, af_err *err) {
+  int l = st->args[0].value;
+  if (st->op == OPS_list) {
+    for (int k = 0; k < st->args[0].n; k++)
+      if (mo->impl_of[st->args[0].values[k]] < 0) return af_fail(err, "list element %d is not a tensor", k);
+    if (!apply) return 0;
+    grow_lists(mo, st->out);
+    grow_vals(mo, st->out);
+    free(mo->lst[st->out]);
+    mo->lst[st->out] = af_xcalloc((size_t)st->args[0].n + 1, sizeof(int));
+    for (int k = 0; k < st->args[0].n; k++) mo->lst[st->out][k] = mo->impl_of[st->args[0].values[k]];
+    mo->nlst[st->out] = st->args[0].n;
+    mo->flags[st->out] |= GEN_VF_LIST;
+    return 0;
+  }
+  if (l < 0 || l >= mo->caplst || !mo->lst[l]) return af_fail(err, "not a list");
+  int n = mo->nlst[l];
+  if (st->op == OPS_list_append) {
+    if (!apply) return 0;
+    mo->lst[l] = af_xrealloc(mo->lst[l], sizeof(int) * (size_t)(n + 2));
+    mo->lst[l][mo->nlst[l]++] = mo->impl_of[st->args[1].value];
+    return 0;
+  }
+  if (st->op == OPS_list_get || st->op == OPS_list_set) {
+    int64_t k = st->args[1].i < 0 ? st->args[1].i + n : st->args[1].i;
+    if (k < 0 || k >= n) return af_fail(err, "list index %lld out of range", (long long)st->args[1].i);
+    if (!apply) return 0;
+    if (st->op == OPS_list_set) {
+      mo->lst[l][k] = mo->impl_of[st->args[2].value];
+    } else {
+      grow_vals(mo, st->out);
+      mo->impl_of[st->out] = mo->lst[l][k];
+    }
+    return 0;
+  }
+  /* cat_list, stack_list: equal shapes, one dtype (the generator asks no more of eager) */
+  const ops_meta *m0 = &mo->impls[mo->lst[l][0]].m;
+  for (int k = 1; k < n; k++) {
+    const ops_meta *m = &mo->impls[mo->lst[l][k]].m;
+    if (m->dtype != m0->dtype || m->rank != m0->rank || memcmp(m->shape, m0->shape, sizeof(int64_t) * (size_t)m->rank))
+      return af_fail(err, "list elements differ in shape or dtype");
+    if (!m->known) return af_fail(err, "list element of unknown shape");
+  }
+  int rank = m0->rank + (st->op == OPS_stack_list);
+  int64_t d = st->args[1].i < 0 ? st->args[1].i + rank : st->args[1].i;
+  if (d < 0 || d >= rank || (st->op == OPS_cat_list && m0->rank == 0) || rank > AF_MAX_RANK) return af_fail(err, "dim out of range");
+  if (!apply) return 0;
+  int64_t shape[AF_MAX_RANK + 1];
+  for (int k = 0, j = 0; k < rank; k++) shape[k] = st->op == OPS_stack_list && k == d ? n : m0->shape[j++];
+  if (st->op == OPS_cat_list) shape[d] = m0->shape[d] * n;
+  ops_meta m;
+  ops_meta_init(&m, m0->dtype, rank, shape);
+  grow_vals(mo, st->out);
+  mo->impl_of[st->out] = new_impl(mo, &m, new_storage(mo, ops_meta_numel(&m), -1), -1, -1);
+  return 0;
 }
 
 const gen_impl *gen_model_impl(const gen_model *mo, int value) { return &mo->impls[mo->impl_of[value]]; }

@@ -12,7 +12,7 @@
 /* value flags: index tensors and masks are never written; loop variables are ints; values
  * defined in a block that has ended are out of scope; a name rebound in one branch of an if
  * names different tensors afterwards depending on the branch taken (usable only as an output) */
-enum { GEN_VF_INDEX = 1, GEN_VF_MASK = 2, GEN_VF_INT = 4, GEN_VF_DEAD = 8, GEN_VF_REBOUND = 16 };
+enum { GEN_VF_INDEX = 1, GEN_VF_MASK = 2, GEN_VF_INT = 4, GEN_VF_DEAD = 8, GEN_VF_REBOUND = 16, GEN_VF_LIST = 32 };
 
 typedef struct gen_impl {
   ops_meta m;
@@ -43,6 +43,9 @@ typedef struct gen_model {
   int nstor, caps;
   gen_storage *stor;
   ops_env env;
+  int **lst; /* value id of a list -> the impls it holds (the tensors, not the names) */
+  int *nlst;
+  int caplst;
 } gen_model;
 
 /* Starts a model of p with p's inputs (later inputs: gen_model_add_input). */
@@ -56,6 +59,11 @@ void gen_model_apply_unknown(gen_model *mo, int s);
 const ops_meta *gen_model_meta(const gen_model *mo, int value);
 const gen_impl *gen_model_impl(const gen_model *mo, int value);
 const gen_storage *gen_model_storage(const gen_model *mo, int value);
+/* A list statement (list, list_append, list_get, list_set, cat_list, stack_list; st with its
+ * loop variables resolved) against the model: 0 when eager accepts it (indices in range, cat and
+ * stack of equal shapes and one dtype); with apply, the model then has its effect (a list value
+ * gets GEN_VF_LIST). -1 with err otherwise. */
+int gen_model_list(gen_model *mo, const ir_stmt *st, int apply, af_err *err);
 /* Sets flag f on value v (which may be new to the model). */
 void gen_model_set_flag(gen_model *mo, int v, unsigned char f);
 /* dst = a deep copy of src (dst uninitialized; free with gen_model_free). */

@@ -123,6 +123,7 @@ static int read_arg(const ir_program *p, const char *code, const cJSON *j, ir_ar
   }
   switch (code[0]) {
     case 'T':
+    case 'l':
       a->kind = IR_ARG_VALUE;
       return read_value_name(p, j, &a->value, err);
     case 'S':

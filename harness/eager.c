@@ -11,8 +11,62 @@
 
 typedef struct env {
   const ir_program *p;
-  af_tensor **v; /* value id -> tensor (owned) */
+  af_tensor **v;    /* value id -> tensor (owned) */
+  af_tensor ***lst; /* value id -> the tensors of a list (owned references), or NULL */
+  int *nlst;
 } env;
+
+static int call1(const char *name, const char *overload, int nargs, const at_arg *args, const af_tensor *out, af_tensor **res,
+                 af_err *err);
+
+static void list_free(env *e, int v) {
+  for (int k = 0; k < e->nlst[v]; k++) at_tensor_free(e->lst[v][k]);
+  free(e->lst[v]);
+  e->lst[v] = NULL;
+  e->nlst[v] = 0;
+}
+
+/* Python's list index: negative counts from the end; out of range is IndexError. */
+static int list_index(const env *e, int l, int64_t i, af_err *err) {
+  int64_t k = i < 0 ? i + e->nlst[l] : i;
+  if (k < 0 || k >= e->nlst[l]) return af_fail(err, "list index %lld out of range (list of %d)", (long long)i, e->nlst[l]);
+  return (int)k;
+}
+
+/* Lists hold the tensors themselves: list_get returns the element (same TensorImpl). */
+static int exec_list(env *e, const ir_stmt *st, af_tensor **res, af_err *err) {
+  int l = st->args[0].value;
+  switch (st->op) {
+    case OPS_list:
+      list_free(e, st->out);
+      e->lst[st->out] = af_xcalloc((size_t)st->args[0].n + 1, sizeof(af_tensor *));
+      for (int k = 0; k < st->args[0].n; k++) e->lst[st->out][k] = at_tensor_ref(e->v[st->args[0].values[k]]);
+      e->nlst[st->out] = st->args[0].n;
+      return 0;
+    case OPS_list_append:
+      e->lst[l] = af_xrealloc(e->lst[l], sizeof(af_tensor *) * (size_t)(e->nlst[l] + 1));
+      e->lst[l][e->nlst[l]++] = at_tensor_ref(e->v[st->args[1].value]);
+      return 0;
+    case OPS_list_get: {
+      int k = list_index(e, l, st->args[1].i, err);
+      if (k < 0) return -1;
+      *res = at_tensor_ref(e->lst[l][k]);
+      return 0;
+    }
+    case OPS_list_set: {
+      int k = list_index(e, l, st->args[1].i, err);
+      if (k < 0) return -1;
+      at_tensor_free(e->lst[l][k]);
+      e->lst[l][k] = at_tensor_ref(e->v[st->args[2].value]);
+      return 0;
+    }
+    default: { /* cat_list, stack_list */
+      at_arg a[2] = {{.kind = AT_ARG_TENSORS, .n = e->nlst[l], .tensors = (const af_tensor **)e->lst[l]},
+                     {.kind = AT_ARG_INT, .i = st->args[1].i}};
+      return call1(ops_get(st->op)->aten, "", 2, a, NULL, res, err);
+    }
+  }
+}
 
 static int call1(const char *name, const char *overload, int nargs, const at_arg *args, const af_tensor *out, af_tensor **res,
                  af_err *err) {
@@ -204,7 +258,9 @@ static int exec_stmt(env *e, const ir_stmt *st, af_err *err) {
   const ops_entry *oe = ops_get(st->op);
   af_tensor *res = NULL;
   int rc = 0;
-  if (oe->kind == OPS_GETITEM) {
+  if (oe->kind == OPS_LIST) {
+    rc = exec_list(e, st, &res, err);
+  } else if (oe->kind == OPS_GETITEM) {
     rc = getitem(e, e->v[st->args[0].value], &st->args[1], &res, err);
   } else if (oe->kind == OPS_SETITEM) {
     const ir_arg *val = &st->args[2];
@@ -270,7 +326,8 @@ int eager_run_on(const ir_program *p, af_tensor *const *inputs, result *r, af_er
 }
 
 int eager_run_traced(const ir_program *p, af_tensor *const *inputs, eager_hook hook, void *ctx, result *r, af_err *err) {
-  env e = {p, af_xcalloc((size_t)p->nvalues + 1, sizeof(af_tensor *))};
+  env e = {p, af_xcalloc((size_t)p->nvalues + 1, sizeof(af_tensor *)), af_xcalloc((size_t)p->nvalues + 1, sizeof(af_tensor **)),
+           af_xcalloc((size_t)p->nvalues + 1, sizeof(int))};
   int rc = 0;
   for (int i = 0; i < p->ninputs; i++) e.v[i] = at_tensor_ref(inputs[i]);
   r->status = RESULT_OK;
@@ -379,8 +436,13 @@ int eager_run_traced(const ir_program *p, af_tensor *const *inputs, eager_hook h
     r->inputs = af_xcalloc((size_t)p->ninputs, sizeof(af_tensor *));
     for (int i = 0; i < p->ninputs; i++) r->inputs[i] = at_tensor_ref(inputs[i]);
   }
-  for (int v = 0; v < p->nvalues; v++) at_tensor_free(e.v[v]);
+  for (int v = 0; v < p->nvalues; v++) {
+    at_tensor_free(e.v[v]);
+    list_free(&e, v);
+  }
   free(e.v);
+  free(e.lst);
+  free(e.nlst);
   return rc;
 }
 

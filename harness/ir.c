@@ -148,6 +148,13 @@ char *ir_loop_vars(const ir_program *p) {
   return isint;
 }
 
+char *ir_list_values(const ir_program *p) {
+  char *islist = af_xcalloc((size_t)p->nvalues + 1, 1);
+  for (int s = 0; s < p->nstmts; s++)
+    if (p->stmts[s].op == OPS_list && p->stmts[s].out >= 0 && p->stmts[s].out < p->nvalues) islist[p->stmts[s].out] = 1;
+  return islist;
+}
+
 int ir_block_end(const ir_program *p, int s) {
   int depth = 0;
   for (int k = s; k < p->nstmts; k++) {
@@ -224,9 +231,13 @@ static void scope_else(scope *sc) {
   sc->has_else[sc->depth - 1] = 1;
 }
 
-static int value_ok(const ir_program *p, int v, const scope *sc, const char *isint, int want_int, af_err *err) {
+/* kinds[v]: 0 tensor, 1 loop variable (int), 2 list; want: 0 a tensor, 1 a tensor or an int
+ * (subscript elements, int arguments), 2 a list */
+static int value_ok(const ir_program *p, int v, const scope *sc, const char *kinds, int want, af_err *err) {
   if (v < 0 || v >= p->nvalues || !sc->vis[v]) return af_fail(err, "value used before it is defined (or outside its block)");
-  if (isint[v] && !want_int) return af_fail(err, "\"%s\" is a loop variable, not a tensor", p->names[v]);
+  if (kinds[v] == 1 && want != 1) return af_fail(err, "\"%s\" is a loop variable, not a %s", p->names[v], want == 2 ? "list" : "tensor");
+  if (kinds[v] == 2 && want != 2) return af_fail(err, "\"%s\" is a list, not a tensor", p->names[v]);
+  if (kinds[v] != 2 && want == 2) return af_fail(err, "\"%s\" is not a list", p->names[v]);
   return 0;
 }
 
@@ -248,8 +259,8 @@ static int arg_ok(const ir_program *p, const char *code, const ir_arg *a, const 
       break;
     case 'i':
       if (a->kind == IR_ARG_VALUE) { /* a loop variable */
-        if (a->value >= 0 && a->value < p->nvalues && !isint[a->value])
-          return af_fail(err, "expected an integer or a loop variable, got tensor \"%s\"", p->names[a->value]);
+        if (a->value >= 0 && a->value < p->nvalues && isint[a->value] != 1)
+          return af_fail(err, "expected an integer or a loop variable, got \"%s\"", p->names[a->value]);
         return value_ok(p, a->value, sc, isint, 1, err);
       }
       if (a->kind != IR_ARG_INT) return af_fail(err, optional ? "expected an integer or null" : "expected an integer");
@@ -267,6 +278,9 @@ static int arg_ok(const ir_program *p, const char *code, const ir_arg *a, const 
     case 'X':
       if (a->kind != IR_ARG_INDEX) return af_fail(err, "expected a subscript list");
       break;
+    case 'l':
+      if (a->kind != IR_ARG_VALUE) return af_fail(err, "expected a list value name");
+      return value_ok(p, a->value, sc, isint, 2, err);
     default:
       return af_fail(err, "op table has unknown schema code '%s'", code);
   }
@@ -298,7 +312,11 @@ int ir_validate(const ir_program *p, af_err *err) {
   int rc = 0;
   scope sc;
   scope_init(&sc, p);
-  char *isint = ir_loop_vars(p);
+  char *isint = ir_loop_vars(p); /* value kinds: 1 loop variable, 2 list (see value_ok) */
+  char *islist = ir_list_values(p);
+  for (int v = 0; v < p->nvalues; v++)
+    if (islist[v]) isint[v] = isint[v] ? 3 : 2;
+  free(islist);
   for (int i = 0; i < p->ninputs; i++) {
     if (p->inputs[i].value != i) {
       rc = af_fail(err, "inputs[%d]: inputs must be the first values", i);
@@ -376,8 +394,20 @@ int ir_validate(const ir_program *p, af_err *err) {
         rc = af_fail(err, "body[%d].out: no such value", s);
         goto out;
       }
-      if (isint[st->out]) {
+      if (isint[st->out] == 1 || isint[st->out] == 3) {
         rc = af_fail(err, "body[%d].out: \"%s\" is a loop variable", s, p->names[st->out]);
+        goto out;
+      }
+      if ((isint[st->out] == 2) != (st->op == OPS_list)) {
+        rc = af_fail(err, "body[%d].out: \"%s\" names a list and a tensor", s, p->names[st->out]);
+        goto out;
+      }
+      if (st->op == OPS_list && sc.vis[st->out]) {
+        rc = af_fail(err, "body[%d].out: the list \"%s\" is rebound (make a new list name)", s, p->names[st->out]);
+        goto out;
+      }
+      if (st->op == OPS_list && st->args[0].n < 1) {
+        rc = af_fail(err, "body[%d].args[0] (list): a list needs at least one tensor", s);
         goto out;
       }
       if (e->kind == OPS_SETITEM) {
@@ -385,7 +415,8 @@ int ir_validate(const ir_program *p, af_err *err) {
         goto out;
       }
       scope_define(&sc, st->out);
-    } else if (e->kind == OPS_VIEW || e->kind == OPS_FUNC || e->kind == OPS_GETITEM) {
+    } else if (e->kind == OPS_VIEW || e->kind == OPS_FUNC || e->kind == OPS_GETITEM ||
+               (e->kind == OPS_LIST && st->op != OPS_list_append && st->op != OPS_list_set)) {
       rc = af_fail(err, "body[%d].out: %s needs an \"out\" name", s, e->name);
       goto out;
     }
@@ -395,7 +426,7 @@ int ir_validate(const ir_program *p, af_err *err) {
     goto out;
   }
   for (int o = 0; o < p->noutputs; o++)
-    if (p->outputs[o] < 0 || p->outputs[o] >= p->nvalues || !sc.vis[p->outputs[o]] || isint[p->outputs[o]]) {
+    if (p->outputs[o] < 0 || p->outputs[o] >= p->nvalues || !sc.vis[p->outputs[o]] || isint[p->outputs[o]]) { /* tensors only */
       rc = af_fail(err, "outputs[%d]: value is not defined (or not a tensor)", o);
       goto out;
     }

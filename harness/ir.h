@@ -122,6 +122,8 @@ int ir_block_end(const ir_program *p, int s);
 int ir_block_else(const ir_program *p, int s);
 /* Which value ids are loop variables (ints); new array of nvalues flags, free() it. */
 char *ir_loop_vars(const ir_program *p);
+/* Which value ids are lists of tensors (made by `list`); the same kind of array. */
+char *ir_list_values(const ir_program *p);
 /* A copy of st with every loop variable (an int argument, or an int subscript element) replaced
  * by its current value ints[var]; returns 1 when something was replaced. Free with
  * ir_stmt_clear. */

@@ -4,8 +4,8 @@
 
 #include "ir.h"
 
-/* OPS_CTRL: control flow (if/else/end/for), no tensor op */
-typedef enum { OPS_VIEW, OPS_INPLACE, OPS_FUNC, OPS_OUT, OPS_SETITEM, OPS_GETITEM, OPS_CTRL } ops_kind;
+/* OPS_CTRL: control flow (if/else/end/for, assert), no tensor op; OPS_LIST: lists of tensors */
+typedef enum { OPS_VIEW, OPS_INPLACE, OPS_FUNC, OPS_OUT, OPS_SETITEM, OPS_GETITEM, OPS_CTRL, OPS_LIST } ops_kind;
 
 enum { OPF_META = 1, OPF_MAYBE_VIEW = 2, OPF_PICK = 4 };
 

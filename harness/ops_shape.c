@@ -2642,6 +2642,8 @@ static void facts_init(void) {
   FACT(diagonal_scatter, WRITE_BACK, MALL, KEEP); FACT(as_strided_scatter, WRITE_BACK, MALL, KEEP);
   FACT(if, CONTROL, MALL, KEEP); FACT(else, CONTROL, MALL, KEEP); FACT(end, CONTROL, MALL, KEEP);
   FACT(for, CONTROL, MALL, KEEP); FACT(assert, CONTROL, MALL, KEEP);
+  FACT(list, LIST, MALL, KEEP); FACT(list_append, LIST, MALL, KEEP); FACT(list_get, LIST, MALL, KEEP);
+  FACT(list_set, LIST, MALL, KEEP); FACT(cat_list, LIST, MALL, KEEP); FACT(stack_list, LIST, MALL, KEEP);
   for (int op = 0; op < OPS_COUNT; op++) { /* views; twins of in-place ops */
     const ops_entry *e = ops_get(op);
     if (e->kind == OPS_VIEW || e->kind == OPS_GETITEM)
@@ -2692,6 +2694,7 @@ static const char *const fam_names[OPS_FAM_COUNT][2] = {
     {"setitem", "Python setitem"},
     {"write_back", "write-back scatters (functionalizer output)"},
     {"control", "control flow (blocks of statements)"},
+    {"list", "lists of tensors"},
 };
 
 const char *ops_family_name(int fam) { return fam >= 0 && fam < OPS_FAM_COUNT ? fam_names[fam][0] : "?"; }

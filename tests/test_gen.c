@@ -129,6 +129,13 @@ static int trace_hook(void *ctx, int s, const ir_stmt *st0, af_tensor *const *va
     if (args[a].kind == IR_ARG_VALUE && args[a].value == t->p->nvalues) args[a].value = st.out;
   }
   st.args = args;
+  if (ops_get(st.op)->kind == OPS_LIST) {
+    if (gen_model_list(&t->mo, &st, 1, err)) {
+      af_err_prefix(err, "body[%d]: the list model refuses what the generator made", s);
+      return -1;
+    }
+    return 0;
+  }
   ops_effect e;
   if (ops_shape_infer(&st, &t->mo.env, &e, err)) {
     af_err_prefix(err, "body[%d]: the rules refuse what the generator made", s);
@@ -368,6 +375,16 @@ static void ex_replay(const ir_program *p, gen_model *mo, int from, int to, int 
     if (ops_get(op)->kind == OPS_CTRL) continue;
     ir_stmt st;
     ir_stmt_resolve(p, &p->stmts[k], isint, zeros, &st);
+    if (ops_get(op)->kind == OPS_LIST) { /* lists: elements keep their storages; cat/stack read them */
+      af_err lerr;
+      int in = 0;
+      if (st.op == OPS_cat_list || st.op == OPS_stack_list)
+        for (int j = 0; j < mo->nlst[st.args[0].value]; j++) in |= inx[mo->impls[mo->lst[st.args[0].value][j]].storage % 4096];
+      if (gen_model_list(mo, &st, 1, &lerr) == 0 && in && (st.op == OPS_cat_list || st.op == OPS_stack_list))
+        inx[gen_model_impl(mo, st.out)->storage % 4096] = 1;
+      ir_stmt_clear(&st);
+      continue;
+    }
     ops_effect e;
     af_err err;
     if (ops_shape_infer(&st, &mo->env, &e, &err)) {

@@ -80,7 +80,8 @@ static ir_program *naive_build(const ir_program *p, af_err *err) {
           map[st->out] = naive_emit(p, q, st->op, st->nargs, a, base);
         }
         break;
-      case OPS_CTRL: /* blocks as they are */
+      case OPS_CTRL: /* blocks and lists as they are */
+      case OPS_LIST:
         naive_args(map, st->nargs, st->args, a);
         if (st->out >= 0 && map[st->out] < 0) map[st->out] = naive_value(p, q, base);
         ir_add_stmt(q, st->op, st->out >= 0 ? map[st->out] : -1, st->nargs, a);

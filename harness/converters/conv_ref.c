@@ -129,6 +129,8 @@ typedef struct rf {
   rf_storage *sto;
   int nsto;
   int declined; /* the error in flight is "ref does not model this" */
+  int **lst;    /* p value id of a list -> the objects it holds */
+  int *nlst;
 } rf;
 
 /* ---------------------------------------------------------------- small helpers */
@@ -1090,6 +1092,48 @@ static int same_arg(const ir_stmt *st, af_tensor *const *values) {
   return -1;
 }
 
+/* Lists hold objects (the tensors themselves): l[i] is another name of the element's object, so
+ * a write through it is a write to the element; cat/stack of a list read the elements' current
+ * values into a fresh storage. */
+static int do_list(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *err) {
+  int l = st->args[0].value;
+  if (st->op == OPS_list) {
+    free(c->lst[st->out]);
+    c->lst[st->out] = af_xcalloc((size_t)st->args[0].n + 1, sizeof(int));
+    for (int k = 0; k < st->args[0].n; k++) c->lst[st->out][k] = c->obj[st->args[0].values[k]];
+    c->nlst[st->out] = st->args[0].n;
+    return 0;
+  }
+  if (st->op == OPS_list_append) {
+    c->lst[l] = af_xrealloc(c->lst[l], sizeof(int) * (size_t)(c->nlst[l] + 1));
+    c->lst[l][c->nlst[l]++] = c->obj[st->args[1].value];
+    return 0;
+  }
+  if (st->op == OPS_list_get || st->op == OPS_list_set) {
+    int64_t k = st->args[1].i < 0 ? st->args[1].i + c->nlst[l] : st->args[1].i;
+    if (k < 0 || k >= c->nlst[l]) return af_fail(err, "list index out of range");
+    if (st->op == OPS_list_get)
+      c->obj[st->out] = c->lst[l][k];
+    else
+      c->lst[l][k] = c->obj[st->args[2].value];
+    return 0;
+  }
+  /* cat_list, stack_list */
+  ir_arg a[2] = {{.kind = IR_ARG_VALUES, .n = c->nlst[l], .values = af_xcalloc((size_t)c->nlst[l] + 1, sizeof(int))},
+                 {.kind = IR_ARG_INT, .i = st->args[1].i, .value = -1}};
+  for (int k = 0; k < c->nlst[l]; k++)
+    if ((a[0].values[k] = obj_value(c, c->lst[l][k], err)) < 0) {
+      free(a[0].values);
+      return -1;
+    }
+  int v = emit(c, st->op == OPS_cat_list ? OPS_cat : OPS_stack, 2, a, c->p->names[st->out], st->out);
+  free(a[0].values);
+  int s = new_storage(c, v, values[st->out], -1, err);
+  if (s < 0) return -1;
+  c->obj[st->out] = new_object(c, s, NULL, st->out);
+  return 0;
+}
+
 /* `if bool(cond):` in the dry run: ref follows the branch eager takes (loops are unrolled the
  * same way, one translation per iteration) and guards the decision in the output with
  * `assert bool(cond) == taken`, computed functionally, so the output can never be silently
@@ -1112,9 +1156,9 @@ static int rf_stmt(void *ctx, int s, const ir_stmt *st, af_tensor *const *values
   int rc;
   /* x = f(x): st reads the old x as the shadow value p->nvalues (eager.h) */
   c->obj[c->p->nvalues] = st->out >= 0 ? c->obj[st->out] : -1;
-  if (st->op == OPS_if) {
-    rc = rf_guard(c, st, values, err);
-    if (rc) af_err_prefix(err, "body[%d] (if)", s);
+  if (st->op == OPS_if || oe->kind == OPS_LIST) {
+    rc = st->op == OPS_if ? rf_guard(c, st, values, err) : do_list(c, st, values, err);
+    if (rc) af_err_prefix(err, "body[%d] (%s)", s, oe->name);
     return rc;
   }
   if (st->out >= 0 && !ops_mutates(st->op) && same_arg(st, values) >= 0) {
@@ -1191,6 +1235,9 @@ static void rf_free(rf *c) {
   }
   free(c->sto);
   free(c->obj);
+  for (int v = 0; c->lst && v < c->p->nvalues; v++) free(c->lst[v]);
+  free(c->lst);
+  free(c->nlst);
   ir_program_free(c->q);
 }
 
@@ -1202,6 +1249,8 @@ int ref_functionalize(const ir_program *p, ir_program **out, int *input_out, af_
   *out = NULL;
   result_init(&dry);
   c.obj = af_xcalloc((size_t)p->nvalues + 1, sizeof(int));
+  c.lst = af_xcalloc((size_t)p->nvalues + 1, sizeof(int *));
+  c.nlst = af_xcalloc((size_t)p->nvalues + 1, sizeof(int));
   int *in_obj = af_xcalloc((size_t)p->ninputs + 1, sizeof(int)); /* an input's object, even once its name is rebound */
   for (int v = 0; v < p->nvalues; v++) c.obj[v] = -1;
   if (inputs_new(p, &in, err)) goto out;

@@ -1,0 +1,49 @@
+# aliasfuzz ref: the functional program (no in-place op, no aliasing relied on)
+# final inputs (input index: output index): {0: 1}
+def program(x: Tensor) -> Tuple[Tensor, Tensor]:
+    e = x[0, 0]
+    e_1 = torch.add(e, e)
+    tmp_1 = x[0]
+    tmp_2 = torch.select_scatter(tmp_1, e_1, 0, 0)
+    x_1 = torch.select_scatter(x, tmp_2, 0, 0)
+    e_2 = x_1[1, 0]
+    tmp_3 = tmp_2[1]
+    tmp_4 = torch.add(tmp_3, e_2)
+    tmp_5 = torch.select_scatter(tmp_2, tmp_4, 0, 1)
+    x_2 = torch.select_scatter(x_1, tmp_5, 0, 0)
+    e_3 = x_2[2, 0]
+    tmp_6 = tmp_5[2]
+    tmp_7 = torch.add(tmp_6, e_3)
+    tmp_8 = torch.select_scatter(tmp_5, tmp_7, 0, 2)
+    x_3 = torch.select_scatter(x_2, tmp_8, 0, 0)
+    e_4 = x_3[0, 1]
+    tmp_9 = x_3[1]
+    e_5 = tmp_9[0]
+    e_6 = torch.add(e_5, e_4)
+    tmp_10 = torch.select_scatter(tmp_9, e_6, 0, 0)
+    x_4 = torch.select_scatter(x_3, tmp_10, 0, 1)
+    e_7 = x_4[1, 1]
+    e_8 = torch.add(e_7, e_7)
+    tmp_11 = torch.select_scatter(tmp_10, e_8, 0, 1)
+    x_5 = torch.select_scatter(x_4, tmp_11, 0, 1)
+    e_9 = x_5[2, 1]
+    tmp_12 = tmp_11[2]
+    tmp_13 = torch.add(tmp_12, e_9)
+    tmp_14 = torch.select_scatter(tmp_11, tmp_13, 0, 2)
+    x_6 = torch.select_scatter(x_5, tmp_14, 0, 1)
+    e_10 = x_6[0, 2]
+    tmp_15 = x_6[2]
+    e_11 = tmp_15[0]
+    e_12 = torch.add(e_11, e_10)
+    tmp_16 = torch.select_scatter(tmp_15, e_12, 0, 0)
+    x_7 = torch.select_scatter(x_6, tmp_16, 0, 2)
+    e_13 = x_7[1, 2]
+    e_14 = tmp_16[1]
+    e_15 = torch.add(e_14, e_13)
+    tmp_17 = torch.select_scatter(tmp_16, e_15, 0, 1)
+    x_8 = torch.select_scatter(x_7, tmp_17, 0, 2)
+    e_16 = x_8[2, 2]
+    e_17 = torch.add(e_16, e_16)
+    tmp_18 = torch.select_scatter(tmp_17, e_17, 0, 2)
+    x_9 = torch.select_scatter(x_8, tmp_18, 0, 2)
+    return (x_9, x_9)
