@@ -112,8 +112,10 @@ static char *finding_line(int64_t it, uint64_t seed, const judgement *j, const i
 static void stamp_meta(ir_program *p, const campaign_opts *o, int64_t it, uint64_t seed) {
   af_buf b = {0};
   char *pol = gen_policy_diff_json(&o->policy);
-  af_buf_printf(&b, "{\"seed\": %llu, \"generator\": \"%s\", \"policy\": %s, \"campaign_seed\": %llu, \"iteration\": %lld}",
-                (unsigned long long)seed, GEN_VERSION, pol, (unsigned long long)o->seed, (long long)it);
+  /* JSON numbers are doubles: seeds from 2^53 on go in as strings to stay exact (as gen does) */
+  const char *q = seed < (1ULL << 53) ? "" : "\"", *cq = o->seed < (1ULL << 53) ? "" : "\"";
+  af_buf_printf(&b, "{\"seed\": %s%llu%s, \"generator\": \"%s\", \"policy\": %s, \"campaign_seed\": %s%llu%s, \"iteration\": %lld}",
+                q, (unsigned long long)seed, q, GEN_VERSION, pol, cq, (unsigned long long)o->seed, cq, (long long)it);
   free(pol);
   cJSON *j = cJSON_Parse(b.s);
   char *compact = j ? cJSON_PrintUnformatted(j) : NULL;

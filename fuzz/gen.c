@@ -35,6 +35,7 @@ typedef struct gen {
   int outer_nv;       /* values below this id were defined outside the innermost block */
   int nk;             /* loop variable names */
   int nl;             /* list names */
+  int module;         /* the program has module state: data inputs may be buffers */
   int *rebound;       /* names rebound inside a branch: forced outputs */
   int nrebound;
 } gen;
@@ -101,7 +102,9 @@ static int input_shape(gen *g, int64_t *shape) {
 }
 
 static int new_data_input(gen *g, int rank, const int64_t *shape, af_dtype dt) {
-  return add_input(g, "x", &g->nx, rank, shape, dt);
+  int v = add_input(g, "x", &g->nx, rank, shape, dt);
+  if (g->module && chance(g, g->pol->p_buffer)) g->p->inputs[g->p->ninputs - 1].buffer = 1;
+  return v;
 }
 
 /* v is a view whose place in its storage moves with the loop variable: its layout is no longer
@@ -404,7 +407,7 @@ static int step(gen *g) {
     if (chance(g, g->pol->p_for)) return gen_for(g);
     if (chance(g, g->pol->p_if)) return gen_if(g);
   }
-  if (g->depth && chance(g, g->pol->p_rebind) && gen_rebind(g) == 0) return 0;
+  if ((g->depth || g->module) && chance(g, g->pol->p_rebind) && gen_rebind(g) == 0) return 0;
   if (chance(g, g->pol->p_list) && gen_list(g) == 0) return 0;
   if (g->loop_var >= 0 && chance(g, g->pol->p_loop_index / 2) && gen_loop_write(g) == 0) return 0;
   if (g->read_storage >= 0 && chance(g, g->pol->p_read_after_write)) {
@@ -703,8 +706,11 @@ static int gen_list(gen *g) {
  * now refers to a new tensor while the old one's other names keep it. */
 static int gen_rebind(gen *g) {
   int c[512], n = 0, aliased[512], na = 0;
-  for (int v = 0; v < g->outer_nv && v < g->p->nvalues && n < 512; v++) {
+  for (int v = 0; v < g->p->nvalues && n < 512; v++) {
     if (!usable(g, v) || M(g, v)->dtype == AF_BOOL) continue;
+    int buffer = 0; /* a module buffer (self.w = self.w + 1 rebinds the module's state) */
+    for (int i = 0; i < g->p->ninputs; i++) buffer |= g->p->inputs[i].value == v && g->p->inputs[i].buffer;
+    if (!(g->depth ? v < g->outer_nv : buffer)) continue; /* in a block: names from outside it */
     c[n++] = v;
     const gen_impl *im = IMPL(g, v);
     if (im->depth > 0 || g->mo.stor[im->storage].nviews > 0) aliased[na++] = v;
@@ -797,6 +803,7 @@ static ir_program *finalize(const ir_program *p) {
     const ir_input *in = &p->inputs[i];
     int v = ir_add_input(q, p->names[in->value], in->rank, in->shape, in->dtype);
     map[in->value] = v;
+    q->inputs[i].buffer = in->buffer;
     if (in->ndata) {
       q->inputs[i].ndata = in->ndata;
       q->inputs[i].data = af_xmalloc(sizeof(double) * (size_t)in->ndata);
@@ -832,6 +839,7 @@ static int generate(const gen_policy *pol, provider *pv, const char *meta_head, 
   gen_model_init(&g.mo, g.p);
   g.focus = g.read_storage = g.read_writer = -1;
   g.loop_var = -1;
+  g.module = chance(&g, pol->p_module);
   g.ch = (ops_chooser){.ctx = &g, .range = cb_range, .decide = cb_decide, .index_kind = cb_index_kind,
                        .tensor = cb_tensor, .meta = cb_meta, .max_numel = pol->max_numel, .max_rank = pol->max_view_rank};
   int nin = (int)R(&g, pol->min_inputs, pol->max_inputs);

@@ -77,6 +77,8 @@ typedef struct gen_policy {
   double p_loop_index;        /* inside a loop, an int index (select, subscript) is the loop variable */
   double p_rebind;            /* inside a block, a step rebinds a name from outside (s = s + 1) */
   double p_list;              /* a step builds a list of tensors, writes through it and cats/stacks it */
+  double p_module;            /* the program is an nn.Module's forward with module state */
+  double p_buffer;            /* in such a program, a new data input is a buffer (self.NAME) */
 } gen_policy;
 
 /* The defaults of this generator version. */

@@ -12,7 +12,7 @@ enum {
   C_READ_BASE_AFTER, C_READ_SIBLING_AFTER, C_HIDDEN_DEP, C_INPLACE_INPUT, C_INPLACE_INPUT_VIEW, C_INPLACE_INTER,
   C_OUT_INPUT, C_OUT_VIEW, C_OUT_INTER, C_MULTI_VIEW, C_BIND_RESULT, C_WRITE_COPY_RESULT, C_REPLAY_FAILED,
   C_IF, C_IF_ELSE, C_FOR, C_NESTED, C_LOOP_INDEX, C_LOOP_WRITE_OUTER, C_BRANCH_WRITE_OUTER, C_REBIND, C_REBIND_ALIASED,
-  C_LIST, C_LIST_GROW, C_LIST_WRITE, C_LIST_CAT, C_LIST_CAT_AFTER_WRITE,
+  C_LIST, C_LIST_GROW, C_LIST_WRITE, C_LIST_CAT, C_LIST_CAT_AFTER_WRITE, C_MODULE, C_BUFFER_WRITE, C_BUFFER_REBIND,
   C_COUNT
 };
 static const char *counter_names[C_COUNT] = {
@@ -30,7 +30,9 @@ static const char *counter_names[C_COUNT] = {
     "writes in a loop body into a tensor from outside the loop", "writes in a branch into a tensor from outside the branch",
     "rebinds of a name (s = f(s))", "rebinds of a name another name still aliases",
     "lists of tensors", "list appends and element replacements", "writes into a tensor a list holds",
-    "cat/stack of a list", "cat/stack of a list after a write into one of its tensors"};
+    "cat/stack of a list", "cat/stack of a list after a write into one of its tensors",
+    "programs with module state (an nn.Module's forward with buffers)", "in-place writes into a buffer or a view of one",
+    "rebinds of a buffer (self.w = f(self.w))"};
 
 #define NIDX OPS_IDX_KIND_COUNT
 
@@ -107,6 +109,7 @@ static void replay(const ir_program *p, gen_cov *cov, event_fn ev, void *ctx) {
   int *born = af_xcalloc((size_t)p->nvalues + 1, sizeof(int)); /* block depth a value was first defined at, +1 */
   char *list_written = af_xcalloc(4096, 1); /* per impl (mod 4096): written while a list held it */
   for (int i = 0; i < p->ninputs; i++) born[p->inputs[i].value] = 1;
+  if (ir_nbuffers(p)) COUNT(C_MODULE);
   for (int s = 0; s < p->nstmts; s++) {
     const ir_stmt *st0 = &p->stmts[s];
     const ops_entry *oe = ops_get(st0->op);
@@ -147,6 +150,7 @@ static void replay(const ir_program *p, gen_cov *cov, event_fn ev, void *ctx) {
     }
     if (st->out >= 0 && born[st->out] && born[st->out] <= depth + 1 && !ops_mutates(st->op)) {
       COUNT(C_REBIND);
+      if (st->out < p->ninputs && p->inputs[st->out].buffer) COUNT(C_BUFFER_REBIND);
       int im = mo.impl_of[st->out];
       for (int u = 0; im >= 0 && u < mo.nvals; u++)
         if (u != st->out && mo.impl_of[u] >= 0 && mo.impls[mo.impl_of[u]].storage == mo.impls[im].storage) {
@@ -242,6 +246,7 @@ static void replay(const ir_program *p, gen_cov *cov, event_fn ev, void *ctx) {
       const gen_storage *sg = &mo.stor[im->storage];
       int root = sg->input >= 0 ? 0 : 1;
       if (st->out >= 0) COUNT(C_BIND_RESULT);
+      if (sg->input >= 0 && p->inputs[sg->input].buffer && !(oe->flags & OPF_META)) COUNT(C_BUFFER_WRITE);
       if (oe->flags & OPF_META) {
         COUNT(im->depth > 0 ? C_META_VIEW : root == 0 ? C_META_INPUT : C_META_INTER);
         meta_pending[t] = 1;

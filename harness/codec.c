@@ -194,7 +194,7 @@ static int read_shape(const cJSON *j, ir_input *in, af_err *err) {
 }
 
 static int read_inputs(ir_program *p, const cJSON *j, af_err *err) {
-  static const char *const keys[] = {"name", "shape", "dtype", "data", NULL};
+  static const char *const keys[] = {"name", "shape", "dtype", "data", "buffer", NULL};
   if (!cJSON_IsArray(j)) return af_fail(err, "inputs: expected an array");
   int k = 0;
   for (const cJSON *e = j->child; e; e = e->next, k++) {
@@ -226,6 +226,12 @@ static int read_inputs(ir_program *p, const cJSON *j, af_err *err) {
     }
     int v = ir_add_input(p, name->valuestring, tmp.rank, tmp.shape, tmp.dtype);
     ir_input *in = &p->inputs[v];
+    const cJSON *buffer = cJSON_GetObjectItemCaseSensitive(e, "buffer");
+    if (buffer && !cJSON_IsBool(buffer)) {
+      af_fail(err, "buffer: expected true or false");
+      goto bad;
+    }
+    in->buffer = buffer && cJSON_IsTrue(buffer);
     if (data) {
       if (!cJSON_IsArray(data) || cJSON_GetArraySize(data) == 0) {
         af_fail(err, "data: expected a non-empty array of numbers");
@@ -573,6 +579,7 @@ char *codec_write_string(const ir_program *p) {
     af_buf_puts(&b, ", \"shape\": [");
     for (int d = 0; d < in->rank; d++) af_buf_printf(&b, "%s%lld", d ? ", " : "", (long long)in->shape[d]);
     af_buf_printf(&b, "], \"dtype\": \"%s\"", af_dtype_name(in->dtype));
+    if (in->buffer) af_buf_puts(&b, ", \"buffer\": true");
     if (in->ndata) {
       af_buf_puts(&b, ", \"data\": [");
       for (int64_t k = 0; k < in->ndata; k++) {

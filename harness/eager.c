@@ -434,7 +434,8 @@ int eager_run_traced(const ir_program *p, af_tensor *const *inputs, eager_hook h
     for (int o = 0; o < p->noutputs; o++) r->outputs[o] = at_tensor_ref(e.v[p->outputs[o]]);
     r->ninputs = p->ninputs;
     r->inputs = af_xcalloc((size_t)p->ninputs, sizeof(af_tensor *));
-    for (int i = 0; i < p->ninputs; i++) r->inputs[i] = at_tensor_ref(inputs[i]);
+    for (int i = 0; i < p->ninputs; i++) /* a buffer ends as whatever `self.NAME` is bound to */
+      r->inputs[i] = at_tensor_ref(p->inputs[i].buffer && e.v[i] ? e.v[i] : inputs[i]);
   }
   for (int v = 0; v < p->nvalues; v++) {
     at_tensor_free(e.v[v]);

@@ -22,6 +22,12 @@ void emit_number(af_buf *b, const ir_arg *a) {
   }
 }
 
+/* A value's name in the source: a module buffer is an attribute, `self.NAME`. */
+static void emit_name(af_buf *b, const ir_program *p, int v) {
+  if (v < p->ninputs && p->inputs[v].buffer) af_buf_puts(b, "self.");
+  af_buf_puts(b, p->names[v]);
+}
+
 static void emit_index(af_buf *b, const ir_program *p, const ir_arg *a) {
   if (a->n == 0) {
     af_buf_puts(b, "...");
@@ -34,7 +40,7 @@ static void emit_index(af_buf *b, const ir_program *p, const ir_arg *a) {
       case IR_IDX_INT: af_buf_printf(b, "%lld", (long long)x->i); break;
       case IR_IDX_NONE: af_buf_puts(b, "None"); break;
       case IR_IDX_ELLIPSIS: af_buf_puts(b, "..."); break;
-      case IR_IDX_TENSOR: af_buf_puts(b, p->names[x->value]); break;
+      case IR_IDX_TENSOR: emit_name(b, p, x->value); break;
       case IR_IDX_SLICE:
         if (x->has_start) af_buf_printf(b, "%lld", (long long)x->start);
         af_buf_puts(b, ":");
@@ -47,7 +53,7 @@ static void emit_index(af_buf *b, const ir_program *p, const ir_arg *a) {
 
 static void emit_arg(af_buf *b, const ir_program *p, const ir_arg *a) {
   switch (a->kind) {
-    case IR_ARG_VALUE: af_buf_puts(b, p->names[a->value]); break;
+    case IR_ARG_VALUE: emit_name(b, p, a->value); break;
     case IR_ARG_INTS:
       af_buf_puts(b, "[");
       for (int k = 0; k < a->n; k++) af_buf_printf(b, "%s%lld", k ? ", " : "", (long long)a->ints[k]);
@@ -55,7 +61,13 @@ static void emit_arg(af_buf *b, const ir_program *p, const ir_arg *a) {
       break;
     case IR_ARG_VALUES:
       af_buf_puts(b, "[");
-      for (int k = 0; k < a->n; k++) af_buf_printf(b, "%s%s", k ? ", " : "", a->values[k] < 0 ? "None" : p->names[a->values[k]]);
+      for (int k = 0; k < a->n; k++) {
+        if (k) af_buf_puts(b, ", ");
+        if (a->values[k] < 0)
+          af_buf_puts(b, "None");
+        else
+          emit_name(b, p, a->values[k]);
+      }
       af_buf_puts(b, "]");
       break;
     case IR_ARG_INDEX: emit_index(b, p, a); break;
@@ -66,7 +78,10 @@ static void emit_arg(af_buf *b, const ir_program *p, const ir_arg *a) {
 void emit_stmt(af_buf *b, const ir_program *p, int s) {
   const ir_stmt *st = &p->stmts[s];
   const ops_entry *oe = ops_get(st->op);
-  if (st->out >= 0 && oe->kind != OPS_CTRL) af_buf_printf(b, "%s = ", p->names[st->out]);
+  if (st->out >= 0 && oe->kind != OPS_CTRL) {
+    emit_name(b, p, st->out);
+    af_buf_puts(b, " = ");
+  }
   for (const char *c = oe->spelling; *c; c++) {
     if (c[0] == '$' && c[1] == 'o') { /* the out name (a for loop's variable) */
       af_buf_puts(b, st->out >= 0 ? p->names[st->out] : "_");
@@ -87,8 +102,14 @@ void emit_stmt(af_buf *b, const ir_program *p, int s) {
 
 char *emit_torchscript(const ir_program *p, const char *fn) {
   af_buf b = {0};
-  af_buf_printf(&b, "def %s(", fn);
-  for (int i = 0; i < p->ninputs; i++) af_buf_printf(&b, "%s%s: Tensor", i ? ", " : "", p->names[p->inputs[i].value]);
+  /* with module state the program is the forward of an nn.Module and its buffers are attributes */
+  int module = ir_nbuffers(p) > 0, first = !module;
+  af_buf_printf(&b, "def %s(%s", module ? "forward" : fn, module ? "self" : "");
+  for (int i = 0; i < p->ninputs; i++) {
+    if (p->inputs[i].buffer) continue;
+    af_buf_printf(&b, "%s%s: Tensor", first ? "" : ", ", p->names[p->inputs[i].value]);
+    first = 0;
+  }
   if (p->noutputs == 0) {
     af_buf_puts(&b, ") -> None:\n");
   } else if (p->noutputs == 1) {
@@ -119,7 +140,10 @@ char *emit_torchscript(const ir_program *p, const char *fn) {
   } else {
     af_buf_puts(&b, "    return ");
     if (p->noutputs > 1) af_buf_puts(&b, "(");
-    for (int o = 0; o < p->noutputs; o++) af_buf_printf(&b, "%s%s", o ? ", " : "", p->names[p->outputs[o]]);
+    for (int o = 0; o < p->noutputs; o++) {
+      if (o) af_buf_puts(&b, ", ");
+      emit_name(&b, p, p->outputs[o]);
+    }
     if (p->noutputs > 1) af_buf_puts(&b, ")");
     af_buf_puts(&b, "\n");
   }

@@ -7,7 +7,9 @@
 #include "ir.h"
 
 /* `def <fn>(x: Tensor, ...) -> Tensor | Tuple[Tensor, ...] | None:` and the body, indented by 4.
- * new, free with free(). */
+ * A program with module state (buffer inputs) becomes `def forward(self, <other inputs>)` with
+ * its buffers spelled `self.NAME`: the method of an nn.Module that registers them (the shim's
+ * at_script_compile_module, repro.py). new, free with free(). */
 char *emit_torchscript(const ir_program *p, const char *fn);
 
 /* One statement's Python text (no indentation, no newline), appended to b. */

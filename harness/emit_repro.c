@@ -46,7 +46,43 @@ static const char *body =
     "        return list(r)\n"
     "    return [r]\n"
     "\n"
+    "def module_class(src):\n"
+    "    \"\"\"Module state: SRC is the forward of an nn.Module (its buffers are the inputs BUFFERS); the\n"
+    "    class comes from a file so that torch.jit.script can read its source.\"\"\"\n"
+    "    import importlib.util, os, tempfile\n"
+    "    text = ('import torch\\nfrom torch import Tensor\\nfrom typing import List, Optional, Tuple\\n\\n'\n"
+    "            'class Program(torch.nn.Module):\\n' + ''.join('    ' + l + '\\n' for l in src.splitlines()))\n"
+    "    path = os.path.join(tempfile.mkdtemp(prefix='aliasfuzz-'), 'aliasfuzz_program.py')\n"
+    "    with open(path, 'w') as f:\n"
+    "        f.write(text)\n"
+    "    spec = importlib.util.spec_from_file_location('aliasfuzz_program', path)\n"
+    "    mod = importlib.util.module_from_spec(spec)\n"
+    "    spec.loader.exec_module(mod)\n"
+    "    return mod.Program\n"
+    "\n"
+    "def make_module(src, inputs, script):\n"
+    "    m = module_class(src)()\n"
+    "    for i in BUFFERS:\n"
+    "        m.register_buffer(INPUTS[i][0], inputs[i])\n"
+    "    return torch.jit.script(m) if script else m\n"
+    "\n"
+    "def module_call(m, inputs):\n"
+    "    \"\"\"forward on the inputs that are no buffer (the buffers set first); returns (outputs, final\n"
+    "    inputs): a buffer's final state is what the module's attribute is bound to.\"\"\"\n"
+    "    for i in BUFFERS:\n"
+    "        setattr(m, INPUTS[i][0], inputs[i])\n"
+    "    outs = as_list(m(*[t for i, t in enumerate(inputs) if i not in BUFFERS]))\n"
+    "    return outs, [getattr(m, INPUTS[i][0]) if i in BUFFERS else t for i, t in enumerate(inputs)]\n"
+    "\n"
+    "def run_script(src, inputs):\n"
+    "    \"\"\"SRC scripted and run: a function, or a scripted module for module state.\"\"\"\n"
+    "    if BUFFERS:\n"
+    "        return module_call(make_module(src, inputs, True), inputs)\n"
+    "    return as_list(torch.jit.CompilationUnit(src).program(*inputs)), inputs\n"
+    "\n"
     "def run_eager(inputs):\n"
+    "    if BUFFERS:\n"
+    "        return module_call(make_module(SRC, inputs, False), inputs)\n"
     "    ns = {'torch': torch, 'Tensor': torch.Tensor, 'Tuple': Tuple, 'List': List, 'Optional': Optional}\n"
     "    exec(SRC, ns)\n"
     "    return as_list(ns['program'](*inputs)), inputs\n"
@@ -170,7 +206,11 @@ char *emit_repro_py(const ir_program *p, const repro_info *info) {
     }
     af_buf_puts(&b, "]),\n");
   }
-  af_buf_puts(&b, "]\nOUTPUT_NAMES = [");
+  af_buf_puts(&b, "]\nBUFFERS = [");
+  for (int i = 0, n = 0; i < p->ninputs; i++)
+    if (p->inputs[i].buffer) af_buf_printf(&b, "%s%d", n++ ? ", " : "", i);
+  af_buf_puts(&b, "]  # inputs that are module buffers (self.NAME): the program is an nn.Module's forward");
+  af_buf_puts(&b, "\nOUTPUT_NAMES = [");
   for (int o = 0; o < p->noutputs; o++) {
     if (o) af_buf_puts(&b, ", ");
     py_str(&b, p->names[p->outputs[o]]);

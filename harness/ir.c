@@ -119,6 +119,12 @@ void ir_set_meta(ir_program *p, const char *json) {
   p->meta = json ? af_xstrdup(json) : NULL;
 }
 
+int ir_nbuffers(const ir_program *p) {
+  int n = 0;
+  for (int i = 0; i < p->ninputs; i++) n += p->inputs[i].buffer != 0;
+  return n;
+}
+
 int64_t ir_numel(int rank, const int64_t *shape) {
   int64_t n = 1;
   for (int d = 0; d < rank; d++) n *= shape[d];
@@ -471,6 +477,7 @@ ir_program *ir_subset(const ir_program *p, const char *keep_stmt, const char *ke
     if (keep_input && !keep_input[i]) continue;
     int v = ir_add_input(q, p->names[in->value], in->rank, in->shape, in->dtype);
     map[in->value] = v;
+    q->inputs[q->ninputs - 1].buffer = in->buffer;
     scope_define(&sc, in->value);
     if (in->ndata) {
       q->inputs[q->ninputs - 1].ndata = in->ndata;

@@ -65,6 +65,9 @@ typedef struct ir_input {
   af_dtype dtype;
   int64_t ndata; /* 0: values from ir_input_default_value(); else explicit data */
   double *data;
+  int buffer; /* module state: the program is the forward of an nn.Module whose buffer this is
+                 (`self.NAME`); its final state is the buffer's final binding (`self.w = self.w + 1`
+                 rebinds the module's buffer, unlike a rebind of an argument) */
 } ir_input;
 
 typedef struct ir_program {
@@ -99,6 +102,8 @@ void ir_arg_copy(ir_arg *dst, const ir_arg *src);
 void ir_set_meta(ir_program *p, const char *json); /* copies */
 
 int64_t ir_numel(int rank, const int64_t *shape);
+/* Number of inputs that are module buffers (0: the program is a plain function). */
+int ir_nbuffers(const ir_program *p);
 
 /* The documented deterministic input value: element k (row-major) of input number i holds
  *   float/int: ((k * 7 + i * 3) % 11) - 5      (small integers: most arithmetic stays exact)

@@ -53,6 +53,17 @@ int inputs_new(const ir_program *p, af_tensor ***out, af_err *err) {
   return 0;
 }
 
+void result_take_program_outputs(result *r, int n, af_tensor **outs, const ir_program *p, af_tensor *const *inputs) {
+  int nb = ir_nbuffers(p), first = n - nb;
+  if (first < 0) first = 0;
+  result_take_outputs(r, first, outs, p->ninputs, inputs);
+  for (int i = 0, k = first; i < p->ninputs && k < n; i++)
+    if (p->inputs[i].buffer) { /* the buffer's final binding replaces the input tensor */
+      at_tensor_free(r->inputs[i]);
+      r->inputs[i] = outs[k++];
+    }
+}
+
 void result_take_outputs(result *r, int n, af_tensor **outs, int ninputs, af_tensor *const *inputs) {
   r->noutputs = n;
   r->outputs = af_xcalloc((size_t)n + 1, sizeof(af_tensor *));

@@ -33,6 +33,9 @@ const char *result_status_name(result_status s);
 /* For converters that run on the caller's input tensors: r takes the n outputs (ownership moves
  * to r) and a new reference to each input as its final state. */
 void result_take_outputs(result *r, int n, af_tensor **outs, int ninputs, af_tensor *const *inputs);
+/* The same for a run of p's TorchScript (at_script_run): with module state the last outputs are
+ * the buffers' final values, which become those inputs' final states. */
+void result_take_program_outputs(result *r, int n, af_tensor **outs, const ir_program *p, af_tensor *const *inputs);
 
 /* The program's inputs as fresh tensors (values from ir_input_value). new array of new tensors,
  * free with inputs_free. */

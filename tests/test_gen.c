@@ -78,7 +78,8 @@ TEST(generated_programs_round_trip_through_json_and_torchscript) {
       char *j2 = codec_write_string(q);
       CHECK(!strcmp(j, j2), "seed %llu: JSON round trip differs", (unsigned long long)s);
       char *t1 = emit_torchscript(p, "program"), *t2 = emit_torchscript(q, "program");
-      CHECK(!strcmp(t1, t2) && strstr(t1, "def program("), "seed %llu: TorchScript differs after the round trip", (unsigned long long)s);
+      CHECK(!strcmp(t1, t2) && strstr(t1, ir_nbuffers(p) ? "def forward(self" : "def program("),
+            "seed %llu: TorchScript differs after the round trip", (unsigned long long)s);
       free(j2), free(t1), free(t2);
       ir_program_free(q);
     }
@@ -199,13 +200,21 @@ TEST(layout_model_matches_eager_strides_offsets_and_storage) {
   CHECK(checked > 10000, "only %ld exact layouts were compared", checked);
 }
 
+/* The emitted TorchScript means what the IR means: script agrees with eager. Lists are off here:
+ * TorchScript 1.13 itself drops in-place writes into a list's tensors made after the list was
+ * built when it then cats/stacks the list (corpus/known-gaps/bug-004-...); with lists on, about 2
+ * in 1000 generated programs hit that real bug. */
 TEST(script_converter_passes_generated_programs) {
   const conv_converter *c = conv_find("script");
   CHECK(c != NULL, "no script converter");
   if (!c) return;
   int shown = 0, passed = 0;
+  gen_policy nolists = pol;
+  nolists.p_list = 0;
   for (uint64_t s = 1; s <= 200 * scale; s++) {
-    ir_program *p = gen1(s);
+    ir_program *p = NULL;
+    af_err gerr;
+    CHECK(!gen_program(&nolists, s, &p, &gerr), "seed %llu: %s", (unsigned long long)s, gerr.msg);
     if (!p) return;
     result eager, conv;
     result_init(&eager);

@@ -1,8 +1,10 @@
 /* conv.c - converter registry and the convert-then-run driver. */
 #include "conv.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "../emit.h"
 #include "conv_worker.h"
 
 static const conv_converter *const registry[] = {
@@ -40,6 +42,24 @@ const conv_converter *conv_find(const char *name) {
   for (int i = 0; i < conv_count(); i++)
     if (strcmp(conv_get(i)->name, name) == 0) return conv_get(i);
   return NULL;
+}
+
+int conv_compile(const ir_program *p, at_script **out, af_err *err) {
+  char *src = emit_torchscript(p, "program");
+  int nb = ir_nbuffers(p), rc;
+  if (!nb) {
+    rc = at_script_compile(src, "program", out, err);
+  } else {
+    const char **names = af_xcalloc((size_t)nb, sizeof(char *));
+    int *pos = af_xcalloc((size_t)nb, sizeof(int));
+    for (int i = 0, k = 0; i < p->ninputs; i++)
+      if (p->inputs[i].buffer) names[k] = p->names[p->inputs[i].value], pos[k++] = i;
+    rc = at_script_compile_module(src, nb, names, pos, out, err);
+    free(names);
+    free(pos);
+  }
+  free(src);
+  return rc;
 }
 
 int conv_execute(const conv_converter *c, const ir_program *p, result *r, af_err *err) {

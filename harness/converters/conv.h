@@ -46,6 +46,9 @@ int conv_register(const conv_converter *c);
  * outputs, final inputs). Returns 0 unless the inputs could not be built. */
 int conv_execute(const conv_converter *c, const ir_program *p, result *r, af_err *err);
 
+/* p's TorchScript compiled: a function, or with module state a module's forward (emit.h). */
+int conv_compile(const ir_program *p, at_script **out, af_err *err);
+
 /* Built-in converters */
 extern const conv_converter conv_script;
 extern const conv_converter conv_jit;                   /* conv_jit.c */

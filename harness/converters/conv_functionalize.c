@@ -32,11 +32,9 @@ static const char *fn_version(const conv_converter *c) {
 static int fn_reapply(const conv_converter *c) { return c == &conv_functionalize; }
 
 static result_status fn_convert(const conv_converter *c, const ir_program *p, void **state, result *r) {
-  char *src = emit_torchscript(p, "program");
   at_script *s = NULL;
   af_err err;
-  int rc = at_script_compile(src, "program", &s, &err);
-  free(src);
+  int rc = conv_compile(p, &s, &err);
   if (rc) {
     result_set_message(r, err.msg);
     return RESULT_ERROR;
@@ -62,7 +60,7 @@ static result_status fn_run(const conv_converter *c, void *state, const ir_progr
     result_set_message(r, err.msg);
     return rc > 0 ? RESULT_UNSUPPORTED : RESULT_ERROR;
   }
-  result_take_outputs(r, n, outs, p->ninputs, inputs);
+  result_take_program_outputs(r, n, outs, p, inputs);
   return RESULT_OK;
 }
 
@@ -80,6 +78,17 @@ const conv_converter conv_functionalize = {
     .repro_py =
         "def convert_and_run(src, converted, inputs):\n"
         "    from functorch import functionalize  # wraps inputs, syncs, copies input mutations back\n"
+        "    if BUFFERS:  # module state: the buffers are set from (functional) inputs, read back after\n"
+        "        m = make_module(src, inputs, True)\n"
+        "        nb = len(BUFFERS)\n"
+        "        def f(*a):\n"
+        "            outs, finals = module_call(m, list(a))\n"
+        "            return tuple(outs) + tuple(finals[i] for i in BUFFERS)\n"
+        "        r = as_list(functionalize(f, remove='mutations')(*inputs))\n"
+        "        finals = list(inputs)\n"
+        "        for k, i in enumerate(BUFFERS):\n"
+        "            finals[i] = r[len(r) - nb + k]\n"
+        "        return r[:len(r) - nb], finals\n"
         "    fn = torch.jit.CompilationUnit(src).program\n"
         "    return as_list(functionalize(fn, remove='mutations')(*inputs)), inputs\n",
 };
@@ -95,6 +104,17 @@ const conv_converter conv_functionalize_noviews = {
     .repro_py =
         "def convert_and_run(src, converted, inputs):\n"
         "    from functorch import functionalize\n"
+        "    if BUFFERS:  # module state: the buffers are set from (functional) inputs, read back after\n"
+        "        m = make_module(src, inputs, True)\n"
+        "        nb = len(BUFFERS)\n"
+        "        def f(*a):\n"
+        "            outs, finals = module_call(m, list(a))\n"
+        "            return tuple(outs) + tuple(finals[i] for i in BUFFERS)\n"
+        "        r = as_list(functionalize(f, remove='mutations_and_views')(*inputs))\n"
+        "        finals = list(inputs)\n"
+        "        for k, i in enumerate(BUFFERS):\n"
+        "            finals[i] = r[len(r) - nb + k]\n"
+        "        return r[:len(r) - nb], finals\n"
         "    fn = torch.jit.CompilationUnit(src).program\n"
         "    return as_list(functionalize(fn, remove='mutations_and_views')(*inputs)), inputs\n",
 };

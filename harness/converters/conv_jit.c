@@ -26,11 +26,11 @@ static const char *jit_version(const conv_converter *c) {
 
 static result_status jit_convert(const conv_converter *c, const ir_program *p, void **state, result *r) {
   (void)c;
-  char *src = emit_torchscript(p, "program");
   passes_jit *j = NULL;
+  at_script *s = NULL;
   af_err err;
-  int rc = passes_jit_new(src, "program", &j, &err);
-  free(src);
+  int rc = conv_compile(p, &s, &err);
+  if (!rc) rc = passes_jit_new(s, &j, &err);
   if (rc) {
     result_set_message(r, err.msg);
     return RESULT_ERROR;
@@ -51,7 +51,7 @@ static result_status jit_run(const conv_converter *c, void *state, const ir_prog
     result_set_message(r, err.msg);
     return RESULT_ERROR;
   }
-  result_take_outputs(r, n, outs, p->ninputs, inputs);
+  result_take_program_outputs(r, n, outs, p, inputs);
   return RESULT_OK;
 }
 
@@ -68,8 +68,20 @@ const conv_converter conv_jit = {
     .free_state = jit_free,
     .repro_py =
         "def convert_and_run(src, converted, inputs):\n"
+        "    if BUFFERS:  # module state: the pass on the forward method's graph, self first\n"
+        "        m = make_module(src, inputs, True)\n"
+        "        g = m.forward.graph.copy()\n"
+        "        torch._C._jit_pass_remove_mutation(g)\n"
+        "        fn = torch._C._create_function_from_graph('forward_nomutation', g)\n"
+        "        return _jit_module_call(m, fn, inputs)\n"
         "    g = torch.jit.CompilationUnit(src).program.graph.copy()\n"
         "    torch._C._jit_pass_remove_mutation(g)  # RemoveListMutation + RemoveTensorMutation\n"
         "    fn = torch._C._create_function_from_graph('program_nomutation', g)\n"
-        "    return as_list(fn(*inputs)), inputs\n",
+        "    return as_list(fn(*inputs)), inputs\n"
+        "\n"
+        "def _jit_module_call(m, fn, inputs):\n"
+        "    for i in BUFFERS:\n"
+        "        setattr(m, INPUTS[i][0], inputs[i])\n"
+        "    outs = as_list(fn(m._c, *[t for i, t in enumerate(inputs) if i not in BUFFERS]))\n"
+        "    return outs, [getattr(m, INPUTS[i][0]) if i in BUFFERS else t for i, t in enumerate(inputs)]\n",
 };

@@ -1282,10 +1282,12 @@ int ref_functionalize(const ir_program *p, ir_program **out, int *input_out, af_
       goto out;
     }
   for (int i = 0; i < p->ninputs; i++) {
-    const rf_object *ob = &c.objs[in_obj[i]];
+    /* a module buffer ends as whatever self.NAME is bound to; an argument as its own tensor */
+    int o = p->inputs[i].buffer ? c.obj[p->inputs[i].value] : in_obj[i];
+    const rf_object *ob = &c.objs[o];
     input_out[i] = -1;
-    if (!c.sto[ob->storage].written && ob->chain.n == 0) continue;
-    if ((outs[nout] = obj_value(&c, in_obj[i], err)) < 0) {
+    if (o == in_obj[i] && !c.sto[ob->storage].written && ob->chain.n == 0) continue;
+    if ((outs[nout] = obj_value(&c, o, err)) < 0) {
       free(outs);
       goto out;
     }

@@ -19,11 +19,9 @@ static const char *script_version(const conv_converter *c) {
 
 static result_status script_convert(const conv_converter *c, const ir_program *p, void **state, result *r) {
   (void)c;
-  char *src = emit_torchscript(p, "program");
   at_script *s = NULL;
   af_err err;
-  int rc = at_script_compile(src, "program", &s, &err);
-  free(src);
+  int rc = conv_compile(p, &s, &err);
   if (rc) {
     result_set_message(r, err.msg);
     return RESULT_ERROR;
@@ -43,7 +41,7 @@ static result_status script_run(const conv_converter *c, void *state, const ir_p
     result_set_message(r, err.msg);
     return RESULT_ERROR;
   }
-  result_take_outputs(r, n, outs, p->ninputs, inputs);
+  result_take_program_outputs(r, n, outs, p, inputs);
   return RESULT_OK;
 }
 
@@ -59,6 +57,5 @@ const conv_converter conv_script = {
     .free_state = script_free,
     .repro_py =
         "def convert_and_run(src, converted, inputs):\n"
-        "    fn = torch.jit.CompilationUnit(src).program\n"
-        "    return as_list(fn(*inputs)), inputs\n",
+        "    return run_script(src, inputs)  # torch.jit.CompilationUnit(src).program, or a scripted module\n",
 };

@@ -1029,8 +1029,12 @@ static const char *wc_version(const conv_converter *c) {
 }
 
 static result_status wc_convert(const conv_converter *c, const ir_program *p, void **state, result *r) {
-  (void)c, (void)p, (void)r;
+  (void)c;
   *state = NULL; /* a worker converts and runs in one request: see wc_run */
+  if (ir_nbuffers(p)) { /* aliasfuzz-worker/1 hands a worker a function and its arguments */
+    result_set_message(r, "module state (buffers) is not in the worker protocol aliasfuzz-worker/1 yet");
+    return RESULT_UNSUPPORTED;
+  }
   return RESULT_OK;
 }
 

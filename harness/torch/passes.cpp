@@ -12,7 +12,7 @@
 #include "shim_impl.hpp"
 
 struct passes_jit {
-  std::shared_ptr<torch::jit::CompilationUnit> cu;
+  std::unique_ptr<at_script> s; // the compiled program (and its module, for module state)
   std::shared_ptr<torch::jit::Graph> graph;
   std::unique_ptr<torch::jit::GraphFunction> fn;
 };
@@ -40,15 +40,15 @@ static void take_outputs(std::vector<c10::IValue> &stack, int max_out, af_tensor
   *noutputs = (int)out.size();
 }
 
-extern "C" int passes_jit_new(const char *source, const char *fn, passes_jit **out, af_err *err) {
+extern "C" int passes_jit_new(at_script *s, passes_jit **out, af_err *err) {
   *out = nullptr;
+  auto j = std::make_unique<passes_jit>();
+  j->s.reset(s);
   AT_GUARD(err, {
-    auto j = std::make_unique<passes_jit>();
-    j->cu = torch::jit::compile(source);
-    j->graph = torch::jit::toGraphFunction(j->cu->get_function(fn)).graph()->copy();
+    j->graph = torch::jit::toGraphFunction(*s->fn).graph()->copy();
     torch::jit::RemoveListMutation(j->graph);
     torch::jit::RemoveTensorMutation(j->graph);
-    j->fn = std::make_unique<torch::jit::GraphFunction>(std::string(fn) + "_nomutation", j->graph, nullptr);
+    j->fn = std::make_unique<torch::jit::GraphFunction>(s->fn->name() + "_nomutation", j->graph, nullptr);
     *out = j.release();
     return 0;
   })
@@ -98,9 +98,11 @@ extern "C" int passes_jit_run(passes_jit *j, int ninputs, af_tensor *const *inpu
                               int *noutputs, af_err *err) {
   *noutputs = 0;
   AT_GUARD(err, {
-    std::vector<c10::IValue> stack;
-    for (int i = 0; i < ninputs; i++) stack.emplace_back(inputs[i]->t);
+    std::vector<at::Tensor> in;
+    for (int i = 0; i < ninputs; i++) in.push_back(inputs[i]->t);
+    std::vector<c10::IValue> stack = script_stack(j->s.get(), in);
     j->fn->run(stack);
+    for (auto &b : script_buffers(j->s.get())) stack.emplace_back(b); // module state: buffers last
     take_outputs(stack, max_out, outputs, noutputs, [](const at::Tensor &t) { return t; });
     return 0;
   })
@@ -118,16 +120,14 @@ extern "C" int passes_functionalize_run(at_script *s, int reapply_views, int nin
   *noutputs = 0;
   AT_GUARD(err, {
     std::vector<at::Tensor> wrapped;
-    std::vector<c10::IValue> stack;
-    for (int i = 0; i < ninputs; i++) {
-      wrapped.push_back(fimpl::to_functional_tensor(inputs[i]->t));
-      stack.emplace_back(wrapped.back());
-    }
+    for (int i = 0; i < ninputs; i++) wrapped.push_back(fimpl::to_functional_tensor(inputs[i]->t));
+    std::vector<c10::IValue> stack = script_stack(s, wrapped); // buffers: wrapped too
     {
       c10::impl::IncludeDispatchKeyGuard functionalize(c10::DispatchKey::Functionalize);
       fimpl::FunctionalizationReapplyViewsGuard views(reapply_views != 0);
       s->fn->run(stack);
     }
+    for (auto &b : script_buffers(s)) stack.emplace_back(b); // module state: the buffers come last
     // Input mutations first (functorch syncs every input, then propagates), then outputs.
     std::vector<at::Tensor> updates(ninputs);
     for (int i = 0; i < ninputs; i++) {

@@ -14,10 +14,11 @@ extern "C" {
 
 typedef struct passes_jit passes_jit;
 
-/* Compiles source, copies function fn's graph and runs torch::jit::RemoveListMutation and
- * RemoveTensorMutation on the copy (what torch._C._jit_pass_remove_mutation does). new, free with
- * passes_jit_free. */
-int passes_jit_new(const char *source, const char *fn, passes_jit **out, af_err *err);
+/* Copies the graph of s's function (a module's forward for module state) and runs
+ * torch::jit::RemoveListMutation and RemoveTensorMutation on the copy (what
+ * torch._C._jit_pass_remove_mutation does). Takes s, also on failure. new, free with
+ * passes_jit_free. Runs as at_script_run does (module state: buffers after the outputs). */
+int passes_jit_new(at_script *s, passes_jit **out, af_err *err);
 void passes_jit_free(passes_jit *j);
 /* The converted graph as text. new, free with free(). */
 char *passes_jit_graph(const passes_jit *j);

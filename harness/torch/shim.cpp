@@ -227,15 +227,38 @@ extern "C" int at_script_compile(const char *source, const char *fn, at_script *
   })
 }
 
+extern "C" int at_script_compile_module(const char *source, int nbuf, const char *const *names, const int *positions,
+                                        at_script **out, af_err *err) {
+  *out = nullptr;
+  AT_GUARD(err, {
+    auto m = std::make_shared<torch::jit::Module>("aliasfuzz.Program");
+    std::vector<std::string> bufs;
+    std::vector<int> pos;
+    for (int k = 0; k < nbuf; k++) {
+      m->register_buffer(names[k], at::empty({0})); // the type; run sets the tensor
+      bufs.emplace_back(names[k]);
+      pos.push_back(positions[k]);
+    }
+    m->define(source);
+    auto *f = &m->get_method("forward").function();
+    *out = new at_script{nullptr, f, m, bufs, pos};
+    return 0;
+  })
+}
+
+extern "C" int at_script_nbuffers(const at_script *s) { return (int)s->bufs.size(); }
+
 extern "C" void at_script_free(at_script *s) { delete s; }
 
 extern "C" int at_script_run(at_script *s, int ninputs, af_tensor *const *inputs, int max_out, af_tensor **outputs,
                              int *noutputs, af_err *err) {
   *noutputs = 0;
   AT_GUARD(err, {
-    std::vector<c10::IValue> stack;
-    for (int i = 0; i < ninputs; i++) stack.emplace_back(inputs[i]->t);
+    std::vector<at::Tensor> in;
+    for (int i = 0; i < ninputs; i++) in.push_back(inputs[i]->t);
+    std::vector<c10::IValue> stack = script_stack(s, in);
     s->fn->run(stack);
+    for (auto &b : script_buffers(s)) stack.emplace_back(b); // module state: the buffers come last
     return collect_results(stack, max_out, outputs, noutputs);
   })
 }

@@ -71,9 +71,16 @@ int at_call(const char *name, const char *overload, int nargs, const at_arg *arg
 
 /* Compiles TorchScript source and looks up function fn. new, free with at_script_free. */
 int at_script_compile(const char *source, const char *fn, at_script **out, af_err *err);
+/* Compiles source (`def forward(self, ...)`, see emit.h) as the forward method of a new module
+ * with nbuf tensor buffers names[k]; buffer k is the program's input positions[k]. */
+int at_script_compile_module(const char *source, int nbuf, const char *const *names, const int *positions,
+                             at_script **out, af_err *err);
+int at_script_nbuffers(const at_script *s); /* 0 for a function */
 void at_script_free(at_script *s);
 /* Runs the function on inputs (passed by reference: in-place ops change them). Outputs: a tuple
- * becomes its elements, a tensor one output, None zero. Each output new, free with at_tensor_free. */
+ * becomes its elements, a tensor one output, None zero. Each output new, free with at_tensor_free.
+ * A module takes all the program's inputs too (its buffers are set to theirs) and its outputs are
+ * followed by the final value of each buffer, in buffer order. */
 int at_script_run(at_script *s, int ninputs, af_tensor *const *inputs, int max_out, af_tensor **outputs, int *noutputs, af_err *err);
 /* The function's graph as text; new, free with free(). */
 char *at_script_graph(const at_script *s);

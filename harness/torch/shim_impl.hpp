@@ -16,7 +16,36 @@ struct af_tensor {
 struct at_script {
   std::shared_ptr<torch::jit::CompilationUnit> cu;
   torch::jit::Function *fn;
+  // module state: fn is the forward of mod, whose buffers bufs[k] are the program's inputs pos[k]
+  std::shared_ptr<torch::jit::Module> mod;
+  std::vector<std::string> bufs;
+  std::vector<int> pos;
 };
+
+// The call stack for s on the program's inputs (all of them, in order): a function takes them as
+// they are; a module gets its buffers set to their inputs, and forward takes self and the rest.
+static inline std::vector<c10::IValue> script_stack(at_script *s, const std::vector<at::Tensor> &in) {
+  std::vector<c10::IValue> st;
+  std::vector<char> is_buf(in.size(), 0);
+  if (s->mod) {
+    for (size_t k = 0; k < s->bufs.size(); k++) {
+      s->mod->setattr(s->bufs[k], in.at((size_t)s->pos[k]));
+      is_buf.at((size_t)s->pos[k]) = 1;
+    }
+    st.emplace_back(s->mod->_ivalue());
+  }
+  for (size_t i = 0; i < in.size(); i++)
+    if (!is_buf[i]) st.emplace_back(in[i]);
+  return st;
+}
+
+// The final value of each buffer after a run (what `self.NAME` is bound to), in buffer order.
+static inline std::vector<at::Tensor> script_buffers(at_script *s) {
+  std::vector<at::Tensor> out;
+  if (s->mod)
+    for (const auto &b : s->bufs) out.push_back(s->mod->attr(b).toTensor());
+  return out;
+}
 
 // LibTorch messages can span many lines (TorchScript adds source context); keep them whole but
 // bounded, since they end up in reports.
