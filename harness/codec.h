@@ -20,7 +20,18 @@
  * schema O, where it stands for a whole dimension: index_put(x, [null, "idx"], v, false)). Subscript elements: an int,
  * {"slice": [start|null, stop|null, step]}, null (None), "..." (Ellipsis), or a value name (an
  * integer or boolean index tensor). Input values default to ir_input_default_value(); "data"
- * gives them explicitly (row-major, repeated if shorter). */
+ * gives them explicitly (row-major, repeated if shorter).
+ *
+ * Control flow nests: {"op": "if", "args": ["c"], "then": [...], "else": [...]} ("else" optional;
+ * c a one-element tensor, `if bool(c):`), {"out": "i", "op": "for", "args": [3], "body": [...]}
+ * (`for i in range(3):`; i is an int: an int argument or an int subscript element inside the
+ * body). A statement whose "out" names a value in scope rebinds it (`s = torch.add(s, 1)`);
+ * names defined in a block are visible to its end. Lists: {"out": "l", "op": "list", "args":
+ * [["a", "b"]]} and list_append/list_get/list_set/cat_list/stack_list (`aliasfuzz ops`). An
+ * input with "buffer": true is module state: the program is an nn.Module's forward, the input is
+ * `self.NAME`, and a rebind of it rebinds the module's buffer (its final state). In memory a block
+ * is flat (if ... else ... end, for ... end; ir.h); error messages name statements by their flat
+ * index. */
 #ifndef CODEC_H
 #define CODEC_H
 
