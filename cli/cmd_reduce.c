@@ -90,7 +90,7 @@ int cmd_reduce(int argc, char **argv) {
   reduce_stats rs;
   reduce_program(p, rpred, &x, max_tests, &min, &rs);
   judgement jm = {0};
-  if (judge_inprocess(c, min, &x.oo, &jm, &err) != 0 || isolate) {
+  if (isolate || judge_inprocess(c, min, &x.oo, &jm, &err) != 0) { /* isolated: the program may crash this process */
     judgement_clear(&jm);
     jm.verdict = j.verdict;
   }
