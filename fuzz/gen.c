@@ -658,7 +658,7 @@ static int emit_list(gen *g, int op, int nargs, ir_arg *args) {
 static int gen_list(gen *g) {
   int a = pick_any(g);
   if (a < 0 || M(g, a)->rank < 1) return -1;
-  const ops_meta *m = M(g, a);
+  const ops_meta ma = *M(g, a), *m = &ma; /* a copy: new inputs grow (move) the model's arrays */
   int same[512], n = 0;
   for (int v = 0; v < g->p->nvalues && n < 512; v++)
     if (v != a && usable(g, v) && M(g, v)->dtype == m->dtype && M(g, v)->rank == m->rank &&
