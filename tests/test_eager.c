@@ -7,8 +7,9 @@
 #include "../harness/eager.h"
 #include "tap.h"
 
-/* default input value of element k of input 0 (see ir.h) */
+/* default input value of element k of input 0 (see ir.h), and of input i */
 static double x0(int64_t k) { return (double)(((k * 7) % 11) - 5); }
+static double xi(int i, int64_t k) { return (double)(((k * 7 + i * 3) % 11) - 5); }
 
 typedef struct run {
   ir_program *p;
@@ -134,6 +135,65 @@ TEST(eager_rejection_names_the_statement) {
   ir_program_free(p);
 }
 
+/* ---- control flow, rebinding, lists, module state (issue 9) ---- */
+
+TEST(a_loop_adds_v_to_every_row_through_the_loop_variable) {
+  run u; /* for i in range(4): x[i] += v; r = 2 * x */
+  if (load(&u, "i9-cf-001-loop-slice-add-input")) return;
+  for (int k = 0; k < 12; k++) {
+    double want = xi(0, k) + xi(1, k % 3);
+    CHECK(u.in[0][k] == want, "x[%d] = %g, want %g", k, u.in[0][k], want);
+    CHECK(u.out[0][k] == 2 * want, "r[%d] = %g, want %g", k, u.out[0][k], 2 * want);
+  }
+  unload(&u);
+}
+
+TEST(a_rebind_cuts_the_alias_the_first_write_stays_in_the_caller) {
+  run u; /* y = x[0:2]; y.add_(1); x = x + 1; x.mul_(2); return y, x */
+  if (load(&u, "i9-cf-006-rebind-cuts-alias")) return;
+  for (int k = 0; k < 12; k++) {
+    double first = x0(k) + (k < 6); /* the caller's x sees only y.add_ */
+    CHECK(u.in[0][k] == first, "caller x[%d] = %g, want %g", k, u.in[0][k], first);
+    CHECK(u.out[1][k] == (first + 1) * 2, "rebound x[%d] = %g, want %g", k, u.out[1][k], (first + 1) * 2);
+    if (k < 6) CHECK(u.out[0][k] == first, "y[%d] = %g, want %g", k, u.out[0][k], first);
+  }
+  unload(&u);
+}
+
+TEST(a_false_condition_runs_the_else_branch_and_the_alias_sees_it) {
+  run u; /* a = s[0]; if sum(t) > 0 (t = [-1, -2]: no): s = s + 1 else: s[:] = v; a.mul_(2) */
+  if (load(&u, "i9-cf-009-branch-rebind-while-aliased-not-taken")) return;
+  for (int k = 0; k < 12; k++) {
+    double want = xi(1, k % 4) * (k < 4 ? 2 : 1); /* every row is v; row 0 doubled through a */
+    CHECK(u.out[0][k] == want && u.in[0][k] == want, "s[%d] = %g (caller %g), want %g", k, u.out[0][k], u.in[0][k], want);
+  }
+  for (int k = 0; k < 4; k++) CHECK(u.out[1][k] == 2 * xi(1, k), "a[%d] = %g", k, u.out[1][k]);
+  unload(&u);
+}
+
+TEST(a_list_holds_tensors_and_list_set_replaces_one) {
+  run u; /* l = [a, b]; l[1] = u; b.add_(10); r = 2 * l[1]; s = stack(l) */
+  if (load(&u, "i9-cf-045-list-set-then-write-old-element")) return;
+  for (int k = 0; k < 6; k++) {
+    CHECK(u.out[0][k] == 2 * xi(2, k), "r[%d] = %g: l[1] must be u", k, u.out[0][k]);
+    CHECK(u.out[1][k] == xi(0, k) && u.out[1][6 + k] == xi(2, k), "stack[.., %d] = %g, %g", k, u.out[1][k], u.out[1][6 + k]);
+    CHECK(u.in[1][k] == xi(1, k) + 10, "caller b[%d] = %g", k, u.in[1][k]);
+  }
+  unload(&u);
+}
+
+TEST(a_rebound_buffer_ends_as_its_new_binding) {
+  run u; /* module: old = self.w[0]; self.w = self.w + 1; old.mul_(2); r = 3 * self.w */
+  if (load(&u, "i9-cf-051-buffer-rebind-old-row-written")) return;
+  CHECK(u.p->inputs[0].buffer, "w is a buffer");
+  for (int k = 0; k < 12; k++) {
+    CHECK(u.in[0][k] == x0(k) + 1, "final self.w[%d] = %g, want %g (the new tensor, not the one old wrote)", k, u.in[0][k], x0(k) + 1);
+    CHECK(u.out[0][k] == 3 * (x0(k) + 1), "r[%d] = %g", k, u.out[0][k]);
+    if (k < 4) CHECK(u.out[1][k] == 2 * x0(k), "old[%d] = %g", k, u.out[1][k]);
+  }
+  unload(&u);
+}
+
 int main(void) {
   at_init();
   RUN(slice_assignment_into_an_input_zeroes_the_first_five_and_doubles);
@@ -143,5 +203,10 @@ int main(void) {
   RUN(reshape_of_contiguous_rows_is_a_view);
   RUN(inplace_add_on_an_input_is_seen_by_the_sum_and_the_caller);
   RUN(eager_rejection_names_the_statement);
+  RUN(a_loop_adds_v_to_every_row_through_the_loop_variable);
+  RUN(a_rebind_cuts_the_alias_the_first_write_stays_in_the_caller);
+  RUN(a_false_condition_runs_the_else_branch_and_the_alias_sees_it);
+  RUN(a_list_holds_tensors_and_list_set_replaces_one);
+  RUN(a_rebound_buffer_ends_as_its_new_binding);
   return tap_done();
 }

@@ -80,6 +80,37 @@ TEST(an_invalid_program_reduces_to_the_statement_that_fails_and_what_it_needs) {
   ir_program_free(p);
 }
 
+/* A bug inside a branch and a loop: the reducer replaces the blocks by their bodies (unwrap-block),
+ * since a shape bug of naive on unsqueeze_ needs neither the if nor the loop. */
+TEST(a_bug_inside_blocks_reduces_to_straight_line) {
+  const char *t =
+      "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}, "
+      "{\"name\": \"y\", \"shape\": [3], \"dtype\": \"float32\"}], \"body\": ["
+      "{\"out\": \"s\", \"op\": \"sum\", \"args\": [\"y\"]}, {\"out\": \"c\", \"op\": \"gt\", \"args\": [\"s\", -100]},"
+      "{\"op\": \"if\", \"args\": [\"c\"], \"then\": [{\"out\": \"i\", \"op\": \"for\", \"args\": [2], \"body\": ["
+      "{\"op\": \"setitem_add\", \"args\": [\"y\", [\"i\"], 1]}]}, {\"op\": \"unsqueeze_\", \"args\": [\"x\", 0]}],"
+      " \"else\": [{\"op\": \"zero_\", \"args\": [\"y\"]}]}, {\"out\": \"r\", \"op\": \"mul\", \"args\": [\"x\", 2]}],"
+      " \"outputs\": [\"r\", \"y\"]}";
+  ir_program *p;
+  af_err err;
+  CHECK(codec_read_string(t, "t", &p, &err) == 0, "%s", err.msg);
+  if (!p) return;
+  const conv_converter *naive = conv_find("naive");
+  judgement j;
+  CHECK(judge_inprocess(naive, p, NULL, &j, &err) == 0 && j.verdict == V_SHAPE_MISMATCH, "verdict %d", j.verdict);
+  ctx x = {naive, j.verdict, j.detail};
+  ir_program *min;
+  reduce_stats st;
+  reduce_program(p, same, &x, 500, &min, &st);
+  int blocks = 0;
+  for (int s = 0; s < min->nstmts; s++) blocks += ops_get(min->stmts[s].op)->kind == OPS_CTRL;
+  CHECK(blocks == 0 && min->nstmts <= 2, "%d statements, %d of them block markers", min->nstmts, blocks);
+  CHECK(same(min, &x), "the reduced program still fails the same way");
+  judgement_clear(&j);
+  ir_program_free(min);
+  ir_program_free(p);
+}
+
 TEST(error_classes_ignore_numbers_and_quoted_names) {
   char *a = sig_error_class("shape '[7]' is invalid for input of size 12");
   char *b = sig_error_class("shape '[9, 2]' is invalid for input of size 4\nmore");
@@ -126,6 +157,7 @@ int main(void) {
   at_init();
   RUN(subset_drops_dependents_of_a_removed_statement);
   RUN(an_invalid_program_reduces_to_the_statement_that_fails_and_what_it_needs);
+  RUN(a_bug_inside_blocks_reduces_to_straight_line);
   RUN(error_classes_ignore_numbers_and_quoted_names);
   RUN(findings_are_deduplicated_and_a_replayed_iteration_is_not_counted_twice);
   return tap_done();
