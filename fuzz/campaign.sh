@@ -159,13 +159,16 @@ execs=0
 if [ "$engine" = libfuzzer ]; then
   execs=$(grep -aoE '^#[0-9]+' "$out/engine.log" | tail -1 | tr -d '#')
   corpus_dir=$out/corpus
-  mapfile -t inputs < <(ls -1 "$out"/crashes/{crash,timeout,oom,leak}-* "$out"/recorded/* 2>/dev/null)
+  # find, not a glob: a long record-mode run leaves more inputs than an argument list holds
+  mapfile -t inputs < <(find "$out/crashes" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) 2>/dev/null
+                        find "$out/recorded" -maxdepth 1 -type f ! -name '.*' 2>/dev/null)
 else
   for s in "$out"/afl/*/fuzzer_stats; do
     [ -f "$s" ] && execs=$((execs + $(awk -F: '/^execs_done/ {gsub(/ /, "", $2); print $2}' "$s")))
   done
   corpus_dir=$out/afl/main/queue
-  mapfile -t inputs < <(ls -1 "$out"/afl/*/crashes/id:* "$out"/afl/*/hangs/id:* "$out"/recorded/* 2>/dev/null)
+  mapfile -t inputs < <(find "$out"/afl/*/crashes "$out"/afl/*/hangs -maxdepth 1 -type f -name 'id:*' 2>/dev/null
+                        find "$out/recorded" -maxdepth 1 -type f ! -name '.*' 2>/dev/null)
 fi
 execs=${execs:-0}
 if [ "$execs" = 0 ]; then
@@ -178,7 +181,7 @@ patterns=$(tr -d '\000' <"$out/patterns.map" 2>/dev/null | wc -c)
 corpus_n=$(ls "$corpus_dir" 2>/dev/null | wc -l)
 first=""
 if [ "${#inputs[@]}" -gt 0 ]; then
-  first=$(stat -c %Y "${inputs[@]}" | sort -n | head -1)
+  first=$(printf '%s\0' "${inputs[@]}" | xargs -0 stat -c %Y | sort -n | head -1)
   first=$((first - start))
 fi
 
