@@ -155,6 +155,8 @@ def exception_message(e):
             if "<--- HERE" in l and k > 0:
                 where = lines[k - 1].strip()
         msg = last if re.match(r"^\w+(Error|Exception)\b", last) else "%s: %s" % (type(e).__name__, last)
+        if re.match(r"^\w+(Error|Exception):?$", msg):  # e.g. bool() of a traced value under make_fx
+            msg = msg.rstrip(":") + ": (PyTorch gave no message)"
         return clean(msg + (" (at `%s`)" % where if where else ""))
     # otherwise the head; TorchScript compile errors and C++ messages add long excerpts
     head = " | ".join(l.strip() for l in lines[:4])
