@@ -7,7 +7,7 @@
 #
 #   bench/bench_targets.sh [--execs N] [--converters "naive ref jit functionalize functorch"]
 #                          [--ref-time SECONDS] [--build-lf DIR] [--build-afl DIR] [--work DIR]
-#                          [--no-runs] [--no-write]
+#                          [--no-runs] [--no-write] [--note TEXT]
 #
 # A libFuzzer run that a converter crash stops early can be rerun by hand into
 # WORK/x10k-<converter>-libfuzzer-fork (fuzz/campaign.sh without --execs: -fork=1 ignores
@@ -20,7 +20,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 here=$(pwd)
 execs=10000 convs="naive ref jit functionalize functorch" ref_time=600 blf=$here/build-fuzz bafl=$here/build-afl
-work=/tmp/af-bench-targets runs=1 write=1
+work=/tmp/af-bench-targets runs=1 write=1 note=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --execs) execs=$2; shift 2 ;;
@@ -31,6 +31,7 @@ while [ $# -gt 0 ]; do
     --work) work=$2; shift 2 ;;
     --no-runs) runs=0; shift ;;
     --no-write) write=0; shift ;;
+    --note) note=$2; shift 2 ;;
     *) sed -n '2,15p' "$0" >&2; exit 2 ;;
   esac
 done
@@ -69,6 +70,7 @@ section=$(
   echo "\`fuzz/campaign.sh --execs\` (libFuzzer \`-runs\` in one process, AFL++ \`-E\`), findings in record mode; a libFuzzer process"
   echo "still stops at a real crash of the converter (a sanitizer report), which is then a finding. \`functorch\` runs through"
   echo "\`fuzz_external\` (a Python worker per process)."
+  [ -z "$note" ] || { echo; echo "$note"; }
   echo
   echo "| converter | engine | executions | seconds | exec/s | finding inputs / distinct findings | end |"
   echo "| --- | --- | --- | --- | --- | --- | --- |"
