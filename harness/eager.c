@@ -311,6 +311,20 @@ static int redirect(ir_stmt *st, int from, int to) {
   return n;
 }
 
+/* The jumps of p's blocks (ir_validate has checked the nesting): match[opener] is its end and
+ * match[end] its opener, match[else] its if; other[if] is its else or -1. */
+static void link_blocks(const ir_program *p, int *match, int *other) {
+  int *stack = af_xcalloc((size_t)p->nstmts + 1, sizeof(int)), depth = 0;
+  for (int s = 0; s < p->nstmts; s++) {
+    int op = p->stmts[s].op;
+    other[s] = -1;
+    if (op == OPS_if || op == OPS_for) stack[depth++] = s;
+    if (op == OPS_else && depth) other[stack[depth - 1]] = s, match[s] = stack[depth - 1];
+    if (op == OPS_end && depth) match[s] = stack[--depth], match[match[s]] = s;
+  }
+  free(stack);
+}
+
 int eager_truth(const af_tensor *t, af_err *err) {
   if (!t) return af_fail(err, "the condition is not a tensor");
   if (at_tensor_numel(t) != 1)
@@ -333,19 +347,9 @@ int eager_run_traced(const ir_program *p, af_tensor *const *inputs, eager_hook h
   r->status = RESULT_OK;
   char *isint = ir_loop_vars(p);
   int64_t *ints = af_xcalloc((size_t)p->nvalues + 1, sizeof(int64_t));
-  int *match = af_xcalloc((size_t)p->nstmts + 1, sizeof(int)); /* opener <-> end; if -> else */
-  int *other = af_xcalloc((size_t)p->nstmts + 1, sizeof(int));
-  for (int s = 0; s < p->nstmts; s++) other[s] = -1;
-  for (int s = 0, depth = 0, *stack = af_xcalloc((size_t)p->nstmts + 1, sizeof(int)); s <= p->nstmts; s++) {
-    if (s == p->nstmts) {
-      free(stack);
-      break;
-    }
-    int op = p->stmts[s].op;
-    if (op == OPS_if || op == OPS_for) stack[depth++] = s;
-    if (op == OPS_else && depth) other[stack[depth - 1]] = s, match[s] = stack[depth - 1];
-    if (op == OPS_end && depth) match[s] = stack[--depth], match[match[s]] = s;
-  }
+  int *match = af_xcalloc((size_t)p->nstmts + 1, sizeof(int)); /* opener <-> end; else -> its if */
+  int *other = af_xcalloc((size_t)p->nstmts + 1, sizeof(int));  /* if -> its else, or -1 */
+  link_blocks(p, match, other);
   long steps = 0;
   for (int s = 0; s < p->nstmts;) {
     const ir_stmt *st = &p->stmts[s];
