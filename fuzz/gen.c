@@ -296,25 +296,45 @@ static int try_op(gen *g, int op, int v) {
 }
 
 /* Picks an op among those of the given kinds by weight and applies it to v; a few tries. */
+/* Per-op facts apply_some_op reads for every op on every call, computed once. */
+typedef struct op_static {
+  unsigned char can_sample, mutates, writes_data, exactness, kind, flags;
+} op_static;
+
+static const op_static *op_statics(void) {
+  static op_static t[OPS_COUNT];
+  static int done;
+  if (!done) {
+    for (int op = 0; op < OPS_COUNT; op++)
+      t[op] = (op_static){(unsigned char)ops_shape_can_sample(op), (unsigned char)ops_mutates(op),
+                          (unsigned char)ops_shape_writes_data(op), (unsigned char)ops_shape_exactness(op),
+                          (unsigned char)ops_get(op)->kind, (unsigned char)ops_get(op)->flags};
+    done = 1;
+  }
+  return t;
+}
+
 static int apply_some_op(gen *g, int v, int want_mutation, int *used_op) {
   double w[OPS_COUNT];
   const ops_meta *m = M(g, v);
-  int can_write = !ops_meta_overlaps(m) && m->known;
+  const op_static *fs = op_statics();
+  int can_write = !ops_meta_overlaps(m) && m->known, inx = inexact(g, v);
   for (int op = 0; op < OPS_COUNT; op++) {
-    const ops_entry *oe = ops_get(op);
+    const op_static *f = &fs[op];
     w[op] = 0;
-    if (!ops_shape_can_sample(op)) continue;
-    int mut = ops_mutates(op);
+    if (!f->can_sample) continue;
+    int mut = f->mutates;
     if (want_mutation == 1 && !mut) continue;
-    if (want_mutation == 0 && (oe->kind != OPS_VIEW && oe->kind != OPS_GETITEM)) continue;
-    if (want_mutation == 2 && oe->kind != OPS_FUNC) continue;
-    if (mut && ops_shape_writes_data(op) && !can_write) continue;
-    if (ops_shape_exactness(op) == OPS_EX_NEEDS && inexact(g, v)) continue;
+    if (want_mutation == 0 && (f->kind != OPS_VIEW && f->kind != OPS_GETITEM)) continue;
+    if (want_mutation == 2 && f->kind != OPS_FUNC) continue;
+    if (mut && f->writes_data && !can_write) continue;
+    if (f->exactness == OPS_EX_NEEDS && inx) continue;
+    const ops_entry *oe = ops_get(op);
     /* inside blocks: no metadata change, resizing out= or storage addressing (a value must look the
        same whatever branch ran and in every iteration); in loops no discontinuous op (a value an
        iteration makes inexact would reach it in the next) */
     if (g->depth && ((oe->flags & OPF_META) || oe->kind == OPS_OUT || op == OPS_as_strided)) continue;
-    if (g->loops && ops_shape_exactness(op) == OPS_EX_NEEDS) continue;
+    if (g->loops && f->exactness == OPS_EX_NEEDS) continue;
     w[op] = g->pol->op_weight[op];
     /* reshape/flatten/contiguous copy only non-contiguous tensors: favour them there */
     if ((oe->flags & OPF_MAYBE_VIEW) && m->exact && !ops_meta_is_contiguous(m)) w[op] *= 4;
@@ -799,6 +819,7 @@ static void remap_arg(ir_arg *a, const int *map) {
 static ir_program *finalize(const ir_program *p) {
   ir_program *q = ir_program_new();
   int *map = af_xcalloc((size_t)p->nvalues + 1, sizeof(int));
+  for (int v = 0; v < p->nvalues; v++) map[v] = -1;
   for (int i = 0; i < p->ninputs; i++) {
     const ir_input *in = &p->inputs[i];
     int v = ir_add_input(q, p->names[in->value], in->rank, in->shape, in->dtype);
@@ -814,9 +835,8 @@ static ir_program *finalize(const ir_program *p) {
     const ir_stmt *st = &p->stmts[s];
     int out = -1;
     if (st->out >= 0) { /* a rebind keeps its value id */
-      out = ir_find_value(q, p->names[st->out]);
-      if (out < 0) out = ir_add_value(q, p->names[st->out]);
-      map[st->out] = out;
+      if (map[st->out] < 0) map[st->out] = ir_add_value(q, p->names[st->out]);
+      out = map[st->out];
     }
     int k = ir_add_stmt(q, st->op, out, st->nargs, st->args);
     for (int a = 0; a < st->nargs; a++) remap_arg(&q->stmts[k].args[a], map);

@@ -76,7 +76,19 @@ static double family_budget(int fam, int functional) {
   }
 }
 
-void gen_policy_default(gen_policy *p) {
+static void policy_defaults(gen_policy *p);
+
+void gen_policy_default(gen_policy *p) { /* computed once: every program's meta diffs against it */
+  static gen_policy d;
+  static int done;
+  if (!done) {
+    policy_defaults(&d);
+    done = 1;
+  }
+  *p = d;
+}
+
+static void policy_defaults(gen_policy *p) {
   memset(p, 0, sizeof *p);
   p->min_stmts = 4;
   p->max_stmts = 14;
