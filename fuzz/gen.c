@@ -287,7 +287,8 @@ static int try_op(gen *g, int op, int v) {
   const ops_entry *oe = ops_get(op);
   ir_arg args[OPS_MAX_ARGS];
   g->need_exact = ops_shape_exactness(op) == OPS_EX_NEEDS;
-  int n = ops_shape_sample(op, v, M(g, v), gen_model_storage(&g->mo, v)->numel, &g->ch, args);
+  const ops_meta mv = *M(g, v); /* a copy: operands the sampler asks for may add inputs, which moves the model's arrays */
+  int n = ops_shape_sample(op, v, &mv, gen_model_storage(&g->mo, v)->numel, &g->ch, args);
   g->need_exact = 0;
   int res = -1;
   if (n >= 0) res = emit(g, op, n, args, (oe->kind == OPS_INPLACE || oe->kind == OPS_OUT) && chance(g, g->pol->p_bind_result));
