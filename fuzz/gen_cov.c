@@ -125,7 +125,7 @@ static void replay(const ir_program *p, gen_cov *cov, event_fn ev, void *ctx) {
       continue;
     }
     ir_stmt rst;
-    int uses_var = ir_stmt_resolve(p, st0, isint, zeros, &rst);
+    int uses_var = ir_stmt_resolve(st0, isint, zeros, &rst);
     const ir_stmt *st = &rst;
     if (uses_var) COUNT(C_LOOP_INDEX);
     if (oe->kind == OPS_LIST) {

@@ -206,7 +206,7 @@ static ir_program *unwrap(const ir_program *p, int s, int which) {
     if (in_block && (k == s || k == end || k == el)) continue;
     if (in_block && el >= 0 && (which == 0 ? k > el : k < el)) continue;
     ir_stmt st;
-    ir_stmt_resolve(p, &p->stmts[k], isint, zeros, &st); /* the loop variable reads 0 (only this loop's is gone) */
+    ir_stmt_resolve(&p->stmts[k], isint, zeros, &st); /* the loop variable reads 0 (only this loop's is gone) */
     if (!(in_block && p->stmts[s].op == OPS_for)) {
       ir_stmt_clear(&st);
       st = p->stmts[k];

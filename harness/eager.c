@@ -294,6 +294,21 @@ static int exec_stmt(env *e, const ir_stmt *st, af_err *err) {
   return 0;
 }
 
+/* Whether st reads a loop variable or value self (in a tensor argument, a list or a subscript). */
+static int reads(const ir_stmt *st, const char *isint, int self) {
+  for (int a = 0; a < st->nargs; a++) {
+    const ir_arg *x = &st->args[a];
+    if (x->kind == IR_ARG_VALUE && (isint[x->value] || x->value == self)) return 1;
+    if (x->kind == IR_ARG_VALUES)
+      for (int k = 0; k < x->n; k++)
+        if (x->values[k] == self && self >= 0) return 1;
+    if (x->kind == IR_ARG_INDEX)
+      for (int k = 0; k < x->n; k++)
+        if (x->index[k].kind == IR_IDX_TENSOR && (isint[x->index[k].value] || x->index[k].value == self)) return 1;
+  }
+  return 0;
+}
+
 /* Points st's references to value from at value to (tensor arguments, list elements, tensor
  * subscripts); returns how many. */
 static int redirect(ir_stmt *st, int from, int to) {
@@ -403,20 +418,22 @@ int eager_run_traced(const ir_program *p, af_tensor *const *inputs, eager_hook h
         continue;
       }
     }
-    ir_stmt rs;
+    ir_stmt rs = *st;
     if (!fail) {
-      ir_stmt_resolve(p, st, isint, ints, &rs);
-      if (rs.out >= 0 && e.v[rs.out] && redirect(&rs, rs.out, p->nvalues)) /* x = f(x): the old x as the shadow */
-        e.v[p->nvalues] = at_tensor_ref(e.v[rs.out]);
+      /* a copy only for a statement that reads a loop variable or the name it rebinds */
+      int self = st->out >= 0 && e.v[st->out] ? st->out : -1, copy = reads(st, isint, self);
+      if (copy) ir_stmt_resolve(st, isint, ints, &rs);
+      if (copy && self >= 0 && redirect(&rs, self, p->nvalues)) /* x = f(x): the old x as the shadow */
+        e.v[p->nvalues] = at_tensor_ref(e.v[self]);
       fail = exec_stmt(&e, &rs, &se) != 0;
       if (!fail && hook && hook(ctx, s, &rs, e.v, err)) {
-        ir_stmt_clear(&rs);
+        if (copy) ir_stmt_clear(&rs);
         rc = -1;
         r->status = RESULT_ERROR;
         result_set_message(r, err->msg);
         break;
       }
-      ir_stmt_clear(&rs);
+      if (copy) ir_stmt_clear(&rs);
       at_tensor_free(e.v[p->nvalues]);
       e.v[p->nvalues] = NULL;
     }

@@ -532,8 +532,7 @@ ir_program *ir_subset(const ir_program *p, const char *keep_stmt, const char *ke
   return q;
 }
 
-int ir_stmt_resolve(const ir_program *p, const ir_stmt *st, const char *isint, const int64_t *ints, ir_stmt *out) {
-  (void)p;
+int ir_stmt_resolve(const ir_stmt *st, const char *isint, const int64_t *ints, ir_stmt *out) {
   int changed = 0;
   *out = *st;
   out->args = af_xcalloc((size_t)st->nargs + 1, sizeof(ir_arg));

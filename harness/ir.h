@@ -132,7 +132,7 @@ char *ir_list_values(const ir_program *p);
 /* A copy of st with every loop variable (an int argument, or an int subscript element) replaced
  * by its current value ints[var]; returns 1 when something was replaced. Free with
  * ir_stmt_clear. */
-int ir_stmt_resolve(const ir_program *p, const ir_stmt *st, const char *isint, const int64_t *ints, ir_stmt *out);
+int ir_stmt_resolve(const ir_stmt *st, const char *isint, const int64_t *ints, ir_stmt *out);
 void ir_stmt_clear(ir_stmt *st);
 
 /* Checks structural invariants (ids in range, args match op schema, values defined before use).

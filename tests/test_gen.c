@@ -383,7 +383,7 @@ static void ex_replay(const ir_program *p, gen_model *mo, int from, int to, int 
     }
     if (ops_get(op)->kind == OPS_CTRL) continue;
     ir_stmt st;
-    ir_stmt_resolve(p, &p->stmts[k], isint, zeros, &st);
+    ir_stmt_resolve(&p->stmts[k], isint, zeros, &st);
     if (ops_get(op)->kind == OPS_LIST) { /* lists: elements keep their storages; cat/stack read them */
       af_err lerr;
       int in = 0;
