@@ -73,15 +73,9 @@ const conv_converter conv_jit = {
         "        g = m.forward.graph.copy()\n"
         "        torch._C._jit_pass_remove_mutation(g)\n"
         "        fn = torch._C._create_function_from_graph('forward_nomutation', g)\n"
-        "        return _jit_module_call(m, fn, inputs)\n"
+        "        return module_call(m, inputs, lambda *a: fn(m._c, *a))\n"
         "    g = torch.jit.CompilationUnit(src).program.graph.copy()\n"
         "    torch._C._jit_pass_remove_mutation(g)  # RemoveListMutation + RemoveTensorMutation\n"
         "    fn = torch._C._create_function_from_graph('program_nomutation', g)\n"
-        "    return as_list(fn(*inputs)), inputs\n"
-        "\n"
-        "def _jit_module_call(m, fn, inputs):\n"
-        "    for i in BUFFERS:\n"
-        "        setattr(m, INPUTS[i][0], inputs[i])\n"
-        "    outs = as_list(fn(m._c, *[t for i, t in enumerate(inputs) if i not in BUFFERS]))\n"
-        "    return outs, [getattr(m, INPUTS[i][0]) if i in BUFFERS else t for i, t in enumerate(inputs)]\n",
+        "    return as_list(fn(*inputs)), inputs\n",
 };
