@@ -320,9 +320,12 @@ int ir_validate(const ir_program *p, af_err *err) {
   scope_init(&sc, p);
   char *isint = ir_loop_vars(p); /* value kinds: 1 loop variable, 2 list (see value_ok) */
   char *islist = ir_list_values(p);
-  for (int v = 0; v < p->nvalues; v++)
-    if (islist[v]) isint[v] = isint[v] ? 3 : 2;
+  for (int v = 0; v < p->nvalues && !rc; v++) {
+    if (islist[v] && isint[v]) rc = af_fail(err, "\"%s\" names a loop variable and a list", p->names[v]);
+    if (islist[v]) isint[v] = 2;
+  }
   free(islist);
+  if (rc) goto out;
   for (int i = 0; i < p->ninputs; i++) {
     if (p->inputs[i].value != i) {
       rc = af_fail(err, "inputs[%d]: inputs must be the first values", i);
@@ -400,7 +403,7 @@ int ir_validate(const ir_program *p, af_err *err) {
         rc = af_fail(err, "body[%d].out: no such value", s);
         goto out;
       }
-      if (isint[st->out] == 1 || isint[st->out] == 3) {
+      if (isint[st->out] == 1) {
         rc = af_fail(err, "body[%d].out: \"%s\" is a loop variable", s, p->names[st->out]);
         goto out;
       }
