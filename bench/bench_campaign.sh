@@ -49,12 +49,6 @@ ${rows}
 <!-- bench_campaign:end -->
 MD
 )
-f=bench/RESULTS.md
-[ -f "$f" ] || printf '# Benchmarks\n\n' > "$f"
-if grep -q '<!-- bench_campaign:begin -->' "$f"; then
-  awk -v s="$section" 'BEGIN{skip=0} /<!-- bench_campaign:begin -->/{print s; skip=1; next} /<!-- bench_campaign:end -->/{skip=0; next} !skip' "$f" > "$f.tmp"
-  mv "$f.tmp" "$f"
-else
-  printf '\n%s\n' "$section" >> "$f"
-fi
-echo "bench_campaign: wrote $f" >&2
+. bench/section.sh
+bench_write_section bench_campaign "$section"
+echo "bench_campaign: wrote bench/RESULTS.md" >&2

@@ -147,12 +147,6 @@ section=$(
 )
 echo "$section"
 if [ "$write" = 1 ]; then
-  f=bench/RESULTS.md
-  [ -f "$f" ] || printf '# Benchmarks\n\n' >"$f"
-  if grep -q '<!-- bench_engines:begin -->' "$f"; then
-    awk -v s="$section" 'BEGIN{skip=0} /<!-- bench_engines:begin -->/{print s; skip=1; next} /<!-- bench_engines:end -->/{skip=0; next} !skip' "$f" >"$f.tmp"
-  else
-    { cat "$f"; echo; echo "$section"; } >"$f.tmp"
-  fi
-  mv "$f.tmp" "$f"
+  . bench/section.sh
+  bench_write_section bench_engines "$section"
 fi

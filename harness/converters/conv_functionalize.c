@@ -66,6 +66,25 @@ static result_status fn_run(const conv_converter *c, void *state, const ir_progr
 
 static void fn_free(void *state) { at_script_free(state); }
 
+/* repro.py: functorch.functionalize (wraps inputs, syncs, copies input mutations back) with
+ * remove=REMOVE; for module state the buffers are set from (functional) inputs and read back. */
+#define FN_REPRO_PY(REMOVE)                                                                    \
+  "def convert_and_run(src, converted, inputs):\n"                                            \
+  "    from functorch import functionalize\n"                                                 \
+  "    if BUFFERS:\n"                                                                         \
+  "        m = make_module(src, inputs, True)\n"                                              \
+  "        nb = len(BUFFERS)\n"                                                               \
+  "        def f(*a):\n"                                                                      \
+  "            outs, finals = module_call(m, list(a))\n"                                      \
+  "            return tuple(outs) + tuple(finals[i] for i in BUFFERS)\n"                      \
+  "        r = as_list(functionalize(f, remove='" REMOVE "')(*inputs))\n"                    \
+  "        finals = list(inputs)\n"                                                           \
+  "        for k, i in enumerate(BUFFERS):\n"                                                 \
+  "            finals[i] = r[len(r) - nb + k]\n"                                              \
+  "        return r[:len(r) - nb], finals\n"                                                  \
+  "    fn = torch.jit.CompilationUnit(src).program\n"                                         \
+  "    return as_list(functionalize(fn, remove='" REMOVE "')(*inputs)), inputs\n"
+
 const conv_converter conv_functionalize = {
     .name = "functionalize",
     .description = "ATen functionalization in process (functorch.functionalize's mechanism), reapplying views; "
@@ -76,21 +95,7 @@ const conv_converter conv_functionalize = {
     .run = fn_run,
     .free_state = fn_free,
     .repro_py =
-        "def convert_and_run(src, converted, inputs):\n"
-        "    from functorch import functionalize  # wraps inputs, syncs, copies input mutations back\n"
-        "    if BUFFERS:  # module state: the buffers are set from (functional) inputs, read back after\n"
-        "        m = make_module(src, inputs, True)\n"
-        "        nb = len(BUFFERS)\n"
-        "        def f(*a):\n"
-        "            outs, finals = module_call(m, list(a))\n"
-        "            return tuple(outs) + tuple(finals[i] for i in BUFFERS)\n"
-        "        r = as_list(functionalize(f, remove='mutations')(*inputs))\n"
-        "        finals = list(inputs)\n"
-        "        for k, i in enumerate(BUFFERS):\n"
-        "            finals[i] = r[len(r) - nb + k]\n"
-        "        return r[:len(r) - nb], finals\n"
-        "    fn = torch.jit.CompilationUnit(src).program\n"
-        "    return as_list(functionalize(fn, remove='mutations')(*inputs)), inputs\n",
+        FN_REPRO_PY("mutations"),
 };
 
 const conv_converter conv_functionalize_noviews = {
@@ -102,19 +107,5 @@ const conv_converter conv_functionalize_noviews = {
     .run = fn_run,
     .free_state = fn_free,
     .repro_py =
-        "def convert_and_run(src, converted, inputs):\n"
-        "    from functorch import functionalize\n"
-        "    if BUFFERS:  # module state: the buffers are set from (functional) inputs, read back after\n"
-        "        m = make_module(src, inputs, True)\n"
-        "        nb = len(BUFFERS)\n"
-        "        def f(*a):\n"
-        "            outs, finals = module_call(m, list(a))\n"
-        "            return tuple(outs) + tuple(finals[i] for i in BUFFERS)\n"
-        "        r = as_list(functionalize(f, remove='mutations_and_views')(*inputs))\n"
-        "        finals = list(inputs)\n"
-        "        for k, i in enumerate(BUFFERS):\n"
-        "            finals[i] = r[len(r) - nb + k]\n"
-        "        return r[:len(r) - nb], finals\n"
-        "    fn = torch.jit.CompilationUnit(src).program\n"
-        "    return as_list(functionalize(fn, remove='mutations_and_views')(*inputs)), inputs\n",
+        FN_REPRO_PY("mutations_and_views"),
 };
