@@ -28,4 +28,38 @@ if [ -f "$here/harness/workers/package.json" ] && [ ! -d "$here/harness/workers/
   echo "setup: installing onnxruntime-node"
   (cd "$here/harness/workers" && ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund --silent)
 fi
+# The 2.13 stack (issue 13): a virtual environment .venv/ from a Python 3.11 with the pinned
+# packages of scripts/requirements.txt. Debian's python3 (PyTorch 1.13) stays the 1.13 stack.
+venv="$here/.venv"
+req="$here/scripts/requirements.txt"
+want_torch=$(sed -n 's/^torch==\([^ ]*\).*/\1/p' "$req")
+py311=""
+for c in "${AF_VENV_PYTHON:-}" python3.11 python3 /usr/bin/python3.11; do
+  [ -n "$c" ] && command -v "$c" >/dev/null 2>&1 || continue
+  if "$c" -c 'import sys, venv, ensurepip; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null; then py311=$c; break; fi
+done
+if [ -z "$py311" ]; then
+  echo "setup: error: no Python 3.11 with venv and ensurepip found (tried \$AF_VENV_PYTHON, python3.11, python3, /usr/bin/python3.11); the 2.13 stack needs one (the torch $want_torch CPU wheel is for Python 3.11)" >&2
+  exit 1
+fi
+if [ ! -x "$venv/bin/python" ]; then
+  echo "setup: making $venv with $py311"
+  "$py311" -m venv "$venv"
+fi
+stamp="$venv/.aliasfuzz-requirements"
+if [ -f "$stamp" ] && cmp -s "$stamp" "$req" && "$venv/bin/python" -c 'import torch' 2>/dev/null; then
+  echo "setup: .venv already has scripts/requirements.txt"
+else
+  echo "setup: installing scripts/requirements.txt into .venv (torch==$want_torch)"
+  if ! "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$req" 2> >(grep -v "is ignored: it is neither" >&2); then
+    echo "setup: error: pip could not install scripts/requirements.txt into .venv (see above); the CPU wheel torch==$want_torch must be on the package index or this machine's disk" >&2
+    exit 1
+  fi
+  cp "$req" "$stamp"
+fi
+got=$("$venv/bin/python" -c 'import torch; print(torch.__version__)' 2>/dev/null || echo none)
+case "$got" in
+  "$want_torch"|"$want_torch+cpu") echo "setup: .venv has torch $got" ;;
+  *) echo "setup: error: .venv has torch $got, expected $want_torch (CPU build); remove .venv and run setup again" >&2; exit 1 ;;
+esac
 echo "setup: done"

@@ -19,9 +19,22 @@ static const at::ScalarType kTypes[AF_DTYPE_COUNT] = {at::kFloat, at::kDouble, a
 // LibTorch's warnings (deprecated out= resizing and the like) are about programs eager accepts;
 // printed from every job they would drown the progress line. Set AF_TORCH_WARNINGS=1 to see them.
 namespace {
+// The handler's interface changed after 1.13 (one c10::Warning argument; the setter moved to
+// c10::WarningUtils): one of the version differences kept inside harness/torch/.
 struct QuietWarnings : c10::WarningHandler {
+#if TORCH_VERSION_MAJOR >= 2
+  void process(const c10::Warning &) override {}
+#else
   void process(const c10::SourceLocation &, const std::string &, const bool) override {}
+#endif
 };
+void set_quiet(c10::WarningHandler *h) {
+#if TORCH_VERSION_MAJOR >= 2
+  c10::WarningUtils::set_warning_handler(h);
+#else
+  c10::Warning::set_warning_handler(h);
+#endif
+}
 }  // namespace
 
 extern "C" void at_init(void) {
@@ -29,7 +42,7 @@ extern "C" void at_init(void) {
   std::call_once(once, [] {
     static QuietWarnings quiet;
     const char *w = std::getenv("AF_TORCH_WARNINGS");
-    if (!w || std::strcmp(w, "1") != 0) c10::Warning::set_warning_handler(&quiet);
+    if (!w || std::strcmp(w, "1") != 0) set_quiet(&quiet);
     at::set_num_threads(1);
     try {
       at::set_num_interop_threads(1);
@@ -39,6 +52,24 @@ extern "C" void at_init(void) {
 }
 
 extern "C" const char *at_version(void) { return TORCH_VERSION; }
+
+#define AT_STR2(x) #x
+#define AT_STR(x) AT_STR2(x)
+extern "C" const char *at_stack(void) { return "torch-" AT_STR(TORCH_VERSION_MAJOR) "." AT_STR(TORCH_VERSION_MINOR); }
+extern "C" const char *at_stack_origin(void) {
+#ifdef AF_STACK_ORIGIN
+  return AF_STACK_ORIGIN;
+#else
+  return "unknown";
+#endif
+}
+extern "C" const char *at_stack_python(void) {
+#ifdef AF_STACK_PYTHON
+  return AF_STACK_PYTHON;
+#else
+  return "python3";
+#endif
+}
 
 extern "C" int at_tensor_new(af_dtype dt, int rank, const int64_t *shape, const double *values, af_tensor **out, af_err *err) {
   *out = nullptr;

@@ -17,6 +17,13 @@ typedef struct at_script at_script; /* a compiled TorchScript function */
  * Idempotent; call before any other shim function. */
 void at_init(void);
 const char *at_version(void); /* LibTorch version, borrowed */
+/* The PyTorch stack of this build (issue 13: one PyTorch per build, see CMakeLists.txt). All
+ * borrowed. at_stack: "torch-MAJOR.MINOR" (names the expectation folder, findings record it);
+ * at_stack_origin: where LibTorch came from ("venv: torch wheel in .venv" or "debian:
+ * libtorch-dev"); at_stack_python: the Python whose torch is this LibTorch (the workers' default). */
+const char *at_stack(void);
+const char *at_stack_origin(void);
+const char *at_stack_python(void);
 
 /* New tensor of shape/dtype with the given numel values (row-major, as doubles). new, free with
  * at_tensor_free. */
