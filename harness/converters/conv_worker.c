@@ -1179,7 +1179,11 @@ static const char repro_onnx[] =
 
 static const char repro_functorch[] =
     "def convert_and_run(src, converted, inputs):\n"
-    "    from functorch import functionalize, make_fx\n"
+    "    try:\n"
+    "        from torch.func import functionalize  # PyTorch 2.x\n"
+    "        from torch.fx.experimental.proxy_tensor import make_fx\n"
+    "    except ImportError:\n"
+    "        from functorch import functionalize, make_fx  # PyTorch 1.13\n"
     "    fn = torch.jit.CompilationUnit(src).program\n"
     "    gm = make_fx(functionalize(fn))(*[t.clone() for t in inputs])\n"
     "    print('--- functionalized FX graph ---')\n"

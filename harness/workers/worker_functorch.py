@@ -115,6 +115,20 @@ class FunctorchWorker:
                            timing={"trace_s": round(t1 - t0, 4), "run_s": round(t2 - t1, 4)})
 
 
+def functorch_api(torch, versions):
+    """functionalize and make_fx: torch.func's on PyTorch 2.x (functorch's there are deprecated
+    aliases of them), the functorch package's on 1.13."""
+    try:
+        from torch.func import functionalize
+        from torch.fx.experimental.proxy_tensor import make_fx
+        versions["functorch"] = "torch.func %s" % torch.__version__
+    except ImportError:
+        import functorch
+        from functorch import functionalize, make_fx
+        versions["functorch"] = getattr(functorch, "__version__", torch.__version__)
+    return functionalize, make_fx
+
+
 def main():
     ap = argparse.ArgumentParser(description="aliasfuzz functorch worker (speaks aliasfuzz-worker/1 on stdin/stdout)")
     ap.add_argument("--mode", choices=("script", "python"), default=os.environ.get("AF_FUNCTORCH_MODE", "script"))
@@ -127,12 +141,10 @@ def main():
     if torch is not None:
         versions["torch"] = torch.__version__
         try:
-            import functorch
-            from functorch import functionalize, make_fx
-            versions["functorch"] = getattr(functorch, "__version__", torch.__version__)
+            functionalize, make_fx = functorch_api(torch, versions)
             worker = FunctorchWorker(torch, make_fx, functionalize, args.mode, args.remove)
         except Exception as e:
-            why = "cannot import functorch (functionalize, make_fx): %s" % e
+            why = "cannot import functionalize and make_fx: %s" % e
     versions["mode"] = args.mode
     versions["remove"] = args.remove
     versions["python"] = sys.version.split()[0]

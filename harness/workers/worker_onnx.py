@@ -157,13 +157,17 @@ class OnnxWorker:
     def __init__(self, torch, onnx, runtime, opset, return_inputs):
         self.torch, self.onnx, self.rt = torch, onnx, runtime
         self.opset, self.return_inputs = opset, return_inputs
+        # PyTorch 2.x exports through torch.export by default (dynamo=True, the onnx-dynamo
+        # worker); this worker is the TorchScript-based exporter on both stacks.
+        import inspect
+        self.torchscript_kw = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
 
     def export(self, fn, args, input_names, output_names, warns):
         buf = io.BytesIO()
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             self.torch.onnx.export(fn, args, buf, opset_version=self.opset, input_names=input_names,
-                                   output_names=output_names, do_constant_folding=True)
+                                   output_names=output_names, do_constant_folding=True, **self.torchscript_kw)
         for w in caught:
             msg = afworker.clean(w.message)
             if not msg.startswith(NOISE) and msg not in warns:
