@@ -62,4 +62,53 @@ case "$got" in
   "$want_torch"|"$want_torch+cpu") echo "setup: .venv has torch $got" ;;
   *) echo "setup: error: .venv has torch $got, expected $want_torch (CPU build); remove .venv and run setup again" >&2; exit 1 ;;
 esac
+
+# ---- TVM 0.14 (Relay) for the tvm worker on the 1.13 stack (issue 18) ----
+# The tvm worker finds TVM in $AF_TVM_HOME, an installed tvm package, or the checkout's .tvm/
+# (ignored by git). When ../shared/tvm/ (next to the checkout, or AF_TVM_TARBALL) holds the TVM
+# v0.14.0 build tarball, it is unpacked into .tvm/ once, with TVM's run-time dependencies from
+# Debian. Without the tarball this is skipped: tvm stays "unavailable" (README, "Getting TVM").
+tvm_tar="${AF_TVM_TARBALL:-}"
+if [ -z "$tvm_tar" ]; then
+  for d in "$here/../shared/tvm" "$here/shared/tvm"; do
+    for f in "$d"/tvm-0.14.0-*.tar.xz; do [ -f "$f" ] && { tvm_tar=$f; break 2; }; done
+  done
+fi
+if [ -n "$tvm_tar" ]; then
+  tvm_pkgs=(libllvm14 python3-numpy python3-scipy python3-decorator python3-attr python3-psutil
+            python3-typing-extensions)
+  tvm_missing=()
+  for p in "${tvm_pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || tvm_missing+=("$p")
+  done
+  if [ ${#tvm_missing[@]} -gt 0 ]; then
+    echo "setup: installing TVM's run-time dependencies ${tvm_missing[*]}"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${tvm_missing[@]}"
+  fi
+  tvm_dir="$here/.tvm"
+  tvm_stamp="$tvm_dir/.aliasfuzz-tarball"
+  tvm_id="$(basename "$tvm_tar") $(stat -c %s "$tvm_tar")"
+  if [ -f "$tvm_stamp" ] && [ "$(cat "$tvm_stamp")" = "$tvm_id" ] && [ -f "$tvm_dir/tvm-0.14.0/lib/libtvm.so" ]; then
+    echo "setup: .tvm/ already has $(basename "$tvm_tar")"
+  else
+    echo "setup: unpacking $tvm_tar into .tvm/"
+    rm -rf "$tvm_dir.tmp"
+    mkdir -p "$tvm_dir.tmp"
+    tar -xJf "$tvm_tar" -C "$tvm_dir.tmp"
+    rm -rf "$tvm_dir"
+    mv "$tvm_dir.tmp" "$tvm_dir"
+    echo "$tvm_id" > "$tvm_stamp"
+  fi
+  if ! TOPHUB_LOCATION=NONE PYTHONPATH="$tvm_dir/tvm-0.14.0/python" TVM_LIBRARY_PATH="$tvm_dir/tvm-0.14.0/lib" \
+      /usr/bin/python3 -c 'import numpy as np
+for a, r in (("int", int), ("float", float), ("bool", bool), ("object", object), ("complex", complex), ("str", str)):
+    np.__dict__.get(a) or setattr(np, a, r)
+import tvm, tvm.relay; print("setup: .tvm/ has TVM", tvm.__version__, "(Relay) for /usr/bin/python3")'; then
+    echo "setup: error: the TVM in .tvm/ does not import with /usr/bin/python3 (see above)" >&2
+    exit 1
+  fi
+else
+  echo "setup: no ../shared/tvm/ TVM tarball here: the tvm worker needs AF_TVM_HOME or an installed TVM (README, \"Getting TVM\")"
+fi
 echo "setup: done"

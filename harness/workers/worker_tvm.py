@@ -1,9 +1,14 @@
 #!/usr/bin/env python3
 """worker_tvm.py - aliasfuzz worker `tvm`: TVM's Relay PyTorch frontend
-(relay.frontend.from_pytorch), built for the CPU and run. Speaks aliasfuzz-worker/1 (PROTOCOL.md).
+(relay.frontend.from_pytorch), run on the CPU. Speaks aliasfuzz-worker/1 (PROTOCOL.md).
 
-Written against TVM 0.11 to 0.14 (the last releases with Relay). Where TVM does not import, the
-hello says available: false, "TVM is not installed".
+Written against TVM 0.11 to 0.14 (the last releases with Relay) on the PyTorch 1.13 stack.
+
+Which TVM (the hello's versions say which, as "tvm_from"):
+  1. AF_TVM_HOME: a folder with python/ (TVM's package) and lib/ (libtvm.so), e.g. a TVM build;
+  2. else an installed `tvm` package that has Relay;
+  3. else the checkout's .tvm/tvm-*/ (scripts/setup.sh unpacks ../shared/tvm/'s tarball there).
+When there is none, the hello says available: false with the reason.
 
 With each program:
   1. the TorchScript source is compiled with torch.jit.CompilationUnit, plus a wrapper that
@@ -12,55 +17,147 @@ With each program:
   2. relay.frontend.from_pytorch(scripted_function, [(name, (shape, dtype)), ...]);
      "converted as aten::X ... side effects ignored" and other frontend log warnings go to
      "warnings";
-  3. relay.build for llvm and the graph executor (relay.create_executor("vm") for programs with
-     control flow, or --executor vm). Inputs the Relay module dropped (an input whose only use
-     was an in-place op) are not set.
+  3. the Relay module runs, by default in Relay's interpreter (relay.create_executor("debug"),
+     opt_level 0: no fusion and no optimisation passes, so the frontend is judged, not the
+     optimiser), or compiled (--executor compiled: relay.build at opt_level 3 and the graph
+     executor, or the VM for programs with control flow; graph / vm force one).
+     Every parameter of the module's main function gets its value by position: TVM 0.14 can
+     give one input several parameters of the same name (torch.cat([x, y]); torch.gt(x, y) has
+     x, x, y, y), so feeding by name would leave all but one uninitialised. A parameter that is
+     neither a program input nor one of the module's bound weights (a free variable the
+     frontend left, e.g. after a loop) is a converter error naming it. Inputs the module
+     dropped (an input whose only use was an in-place op) are simply not fed.
 When the wrapper fails to convert but the program alone converts, every input's final state
 comes back null, with a warning. A frontend NotImplementedError (unknown operators) is
-"unsupported".
+"unsupported". TVM's own errors are reported by their message (the last lines of TVM's
+backtrace), without the frames and with file paths cut to their base names, so a finding's
+signature does not depend on where TVM was built or lives.
 
 Environment, before `import tvm`: numpy's removed aliases (np.int, np.float, np.bool, ...) are
 restored, since the 0.11-0.14 frontend still uses them and otherwise takes other paths; and
 TOPHUB_LOCATION=NONE so nothing tries the network.
 
-Options: --target (default llvm), --opt-level (default 3), --executor auto|graph|vm.
+Options: --executor interp|compiled|graph|vm (default interp, or $AF_TVM_EXECUTOR), --target
+(default llvm, or $AF_TVM_TARGET), --opt-level (for the compiled executors, default 3).
 """
 
 import argparse
+import glob
+import importlib.util
 import logging
 import os
+import re
 import sys
 import time
 import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))  # the checkout (harness/workers/ is two below it)
 sys.path.insert(0, HERE)
 import afworker  # noqa: E402
 
+EXECUTORS = ("interp", "compiled", "graph", "vm")
+
+
+def restore_numpy_aliases():
+    import numpy as np
+    for alias, real in (("int", int), ("float", float), ("bool", bool), ("object", object), ("complex", complex),
+                        ("str", str)):
+        if alias not in np.__dict__:
+            setattr(np, alias, real)
+
+
+def tvm_home_of(folder):
+    """(python dir, lib dir) of a TVM folder, or None: python/tvm/__init__.py and lib/libtvm.so
+    (a build folder keeps the libraries at its top: build/libtvm.so)."""
+    py = os.path.join(folder, "python")
+    if not os.path.isfile(os.path.join(py, "tvm", "__init__.py")):
+        return None
+    for lib in (os.path.join(folder, "lib"), os.path.join(folder, "build"), folder):
+        if os.path.isfile(os.path.join(lib, "libtvm.so")):
+            return py, lib
+    return None
+
+
+def find_tvm():
+    """Where TVM comes from: (kind, python dir or None, lib dir or None, None) or
+    (None, None, None, reason). kind: "AF_TVM_HOME", "installed" or "checkout .tvm/"."""
+    env = os.environ.get("AF_TVM_HOME")
+    if env:
+        home = tvm_home_of(env)
+        if home is None:
+            return None, None, None, ("AF_TVM_HOME=%s has no TVM (wanted python/tvm/ and lib/libtvm.so in it)" % env)
+        return "AF_TVM_HOME", home[0], home[1], None
+    try:
+        spec = importlib.util.find_spec("tvm")
+    except (ImportError, ValueError):
+        spec = None
+    if spec is not None and spec.origin:
+        relay_frontend = os.path.join(os.path.dirname(spec.origin), "relay", "frontend", "pytorch.py")
+        if os.path.isfile(relay_frontend):
+            return "installed", None, None, None
+    for folder in sorted(glob.glob(os.path.join(ROOT, ".tvm", "tvm-*")), reverse=True):
+        home = tvm_home_of(folder)
+        if home is not None:
+            return "checkout .tvm/", home[0], home[1], None
+    if spec is not None:
+        return "installed", None, None, None  # without Relay: import_tvm says so
+    return None, None, None, ("TVM is not installed (no AF_TVM_HOME, no importable tvm with Relay for %s, no "
+                              "TVM in the checkout's .tvm/: run scripts/setup.sh, which unpacks ../shared/tvm/, or "
+                              "see the README's \"Getting TVM\")" % sys.executable)
+
 
 def import_tvm():
-    """(tvm, relay, graph_executor, None) or (None, None, None, reason)."""
+    """(tvm, relay, kind, None) or (None, None, None, reason)."""
     os.environ.setdefault("TOPHUB_LOCATION", "NONE")
+    kind, py, lib, why = find_tvm()
+    if kind is None:
+        return None, None, None, why
+    if py is not None:
+        sys.path.insert(0, py)
+        os.environ["TVM_LIBRARY_PATH"] = lib
     try:
-        import numpy as np
-        for alias, real in (("int", int), ("float", float), ("bool", bool), ("object", object), ("complex", complex),
-                            ("str", str)):
-            if alias not in np.__dict__:
-                setattr(np, alias, real)
+        restore_numpy_aliases()
     except ImportError as e:
         return None, None, None, "TVM is not installed (numpy missing: %s)" % e
     try:
         import tvm
         from tvm import relay
-        from tvm.contrib import graph_executor
     except ImportError as e:
-        return None, None, None, "TVM is not installed (import tvm: %s)" % e
+        return None, None, None, "TVM is not installed (import tvm from %s: %s)" % (kind, e)
     except Exception as e:  # a broken build
-        return None, None, None, "TVM does not import: %s: %s" % (type(e).__name__, e)
+        return None, None, None, "TVM (%s) does not import: %s: %s" % (kind, type(e).__name__, e)
     if not hasattr(relay, "frontend") or not hasattr(relay.frontend, "from_pytorch"):
-        return None, None, None, "TVM %s has no relay.frontend.from_pytorch (Relay was removed after 0.14)" % \
-            getattr(tvm, "__version__", "?")
-    return tvm, relay, graph_executor, None
+        return None, None, None, "TVM %s (%s) has no relay.frontend.from_pytorch (Relay was removed after 0.14)" % (
+            getattr(tvm, "__version__", "?"), kind)
+    print("worker_tvm: TVM %s from %s (%s)" % (tvm.__version__, kind, os.path.dirname(tvm.__file__)), file=sys.stderr)
+    return tvm, relay, kind, None
+
+
+_BT_FRAME = re.compile(r"^\s*(\[bt\] \(\d+\)|\d+: )")
+_PY_FRAME = re.compile(r'^\s*File "[^"]*", line \d+')
+_ABS_PATH = re.compile(r"(?<![\w.])/(?:[^\s/:\"'()\[\]]+/)+(?=[^\s/:\"'()\[\]]+)")
+
+
+def tvm_message(e):
+    """One line for an exception, TVM's own message first: a TVMError's text is a backtrace
+    ("Traceback (most recent call last):", "[bt] (k) ..." or "k: ..." frames, then
+    'File ".../interpreter.cc", line 660' and the message); keep what follows the last frame,
+    and cut absolute paths to their base names."""
+    text = str(e).strip()
+    lines = [l.rstrip() for l in text.splitlines() if l.strip()]
+    if lines and (lines[0].startswith("Traceback") or any(_BT_FRAME.match(l) for l in lines)):
+        last = -1
+        for k, l in enumerate(lines):
+            if _BT_FRAME.match(l) or _PY_FRAME.match(l) or l.startswith("Traceback"):
+                last = k
+        rest = [l.strip() for l in lines[last + 1:]]
+        if rest:
+            msg = " | ".join(rest[:4])
+            if not re.match(r"^\w+(Error|Exception)\b", msg):
+                msg = "%s: %s" % (type(e).__name__, msg)
+            return afworker.clean(_ABS_PATH.sub("", msg))
+    return afworker.clean(_ABS_PATH.sub("", afworker.exception_message(e)))
 
 
 class LogCapture(logging.Handler):
@@ -92,8 +189,8 @@ def flatten(value):
 
 
 class TvmWorker:
-    def __init__(self, torch, tvm, relay, graph_executor, target, opt_level, executor):
-        self.torch, self.tvm, self.relay, self.ge = torch, tvm, relay, graph_executor
+    def __init__(self, torch, tvm, relay, target, opt_level, executor):
+        self.torch, self.tvm, self.relay = torch, tvm, relay
         self.target, self.opt_level, self.executor = target, opt_level, executor
 
     def convert(self, fn, req, log):
@@ -110,24 +207,52 @@ class TvmWorker:
             root.removeHandler(log)
         return mod, params
 
-    def build_and_run(self, mod, params, req, use_vm):
+    def arguments(self, mod, params, req):
+        """The value of every parameter of main, in order (by name: the program's inputs, then
+        the module's bound weights). Raises LookupError naming the parameters that have none."""
+        feeds = {n: t.numpy() for n, t in zip(req.names, req.inputs)}
+        args, missing = [], []
+        for p in mod["main"].params:
+            n = p.name_hint
+            if n in feeds:
+                args.append(feeds[n])
+            elif n in params:
+                args.append(params[n].numpy())
+            else:
+                missing.append(n)
+        if missing:
+            raise LookupError("the Relay module's main has parameter%s %s that %s no program input nor bound weight "
+                              "(a free variable the frontend left)" % (
+                                  "s" if len(missing) > 1 else "", ", ".join("%%%s" % n for n in missing),
+                                  "are" if len(missing) > 1 else "is"))
+        return args
+
+    def run(self, mod, params, args, how):
+        """Runs main on args with the executor how (interp, graph or vm); a flat list of arrays."""
         tvm, relay = self.tvm, self.relay
         dev = tvm.cpu(0)
-        present = [p.name_hint for p in mod["main"].params]
-        feeds = {n: t.numpy() for n, t in zip(req.names, req.inputs)}
-        if use_vm:
+        if how == "interp":
+            with tvm.transform.PassContext(opt_level=0):
+                run = relay.create_executor("debug", mod=mod, device=dev, target=self.target).evaluate()
+                return flatten(run(*args))
+        if how == "vm":
             with tvm.transform.PassContext(opt_level=self.opt_level):
                 run = relay.create_executor("vm", mod=mod, device=dev, target=self.target).evaluate()
-            args = [tvm.nd.array(feeds[n], dev) for n in present if n in feeds]
             return flatten(run(*args))
         with tvm.transform.PassContext(opt_level=self.opt_level):
-            lib = relay.build(mod, target=self.target, params=params)
-        m = self.ge.GraphModule(lib["default"](dev))
-        for n in present:
-            if n in feeds:
-                m.set_input(n, tvm.nd.array(feeds[n], dev))
+            lib = relay.build(mod, target=self.target)
+        from tvm.contrib import graph_executor
+        m = graph_executor.GraphModule(lib["default"](dev))
+        for k, a in enumerate(args):  # by position: several parameters may share one name
+            m.set_input(k, tvm.nd.array(a, dev))
         m.run()
         return [m.get_output(k).numpy() for k in range(m.get_num_outputs())]
+
+    def executor_for(self, req):
+        if self.executor != "compiled":
+            return self.executor
+        has_control_flow = any(k in req.torchscript for k in ("\n    if ", "\n    for ", "\n    while "))
+        return "vm" if has_control_flow else "graph"
 
     def handle(self, req):
         t0 = time.perf_counter()
@@ -142,25 +267,26 @@ class TvmWorker:
                 raise
             except Exception as e:
                 log.messages.append("converting with the final inputs as extra outputs failed (%s); converting the "
-                                    "program alone, so final input states cannot be expressed"
-                                    % afworker.exception_message(e))
+                                    "program alone, so final input states cannot be expressed" % tvm_message(e))
                 with_inputs = False
                 fn = getattr(afworker.script_unit(req.torchscript), req.function)
                 mod, params = self.convert(fn, req, log)
         except NotImplementedError as e:
-            return afworker.fail("unsupported", "from_pytorch: " + afworker.exception_message(e), warnings=log.messages)
+            return afworker.fail("unsupported", "from_pytorch: " + tvm_message(e), warnings=log.messages)
         except Exception as e:
-            return afworker.fail("error", "from_pytorch: " + afworker.exception_message(e), warnings=log.messages)
+            return afworker.fail("error", "from_pytorch: " + tvm_message(e), warnings=log.messages)
         graph = mod.astext(show_meta_data=False) if hasattr(mod, "astext") else str(mod)
         t1 = time.perf_counter()
-        use_vm = self.executor == "vm" or (self.executor == "auto" and any(
-            k in req.torchscript for k in ("\n    if ", "\n    for ", "\n    while ")))
+        how = self.executor_for(req)
         try:
-            vals = self.build_and_run(mod, params, req, use_vm)
+            args = self.arguments(mod, params, req)
+        except LookupError as e:
+            return afworker.fail("error", str(e), graph=graph, warnings=log.messages)
+        try:
+            vals = self.run(mod, params, args, how)
         except Exception as e:
-            return afworker.fail("error", "build/run (%s): %s" % ("vm" if use_vm else "graph executor",
-                                                                 afworker.exception_message(e)),
-                                 graph=graph, warnings=log.messages)
+            what = {"interp": "Relay interpreter", "graph": "graph executor", "vm": "vm"}[how]
+            return afworker.fail("error", "run (%s): %s" % (what, tvm_message(e)), graph=graph, warnings=log.messages)
         t2 = time.perf_counter()
         want = req.noutputs + (len(req.names) if with_inputs else 0)
         if len(vals) != want:
@@ -169,25 +295,46 @@ class TvmWorker:
         outputs = [afworker.encode_tensor(v) for v in vals[:req.noutputs]]
         inputs = [afworker.encode_tensor(v) for v in vals[req.noutputs:]] if with_inputs else [None] * len(req.names)
         return afworker.ok(outputs, inputs, graph=graph, warnings=log.messages, residual=0,  # Relay is functional
-                           timing={"convert_s": round(t1 - t0, 4), "build_run_s": round(t2 - t1, 4)})
+                           timing={"convert_s": round(t1 - t0, 4), "run_s": round(t2 - t1, 4), "executor": how})
+
+
+def torch_too_new(torch):
+    """A reason when this torch is newer than any TVM Relay frontend was written for (2.0), else None."""
+    try:
+        major, minor = (int(x) for x in torch.__version__.split("+")[0].split(".")[:2])
+    except ValueError:
+        return None
+    if (major, minor) > (2, 0) and not os.environ.get("AF_TVM_ANY_TORCH"):
+        return ("TVM Relay's PyTorch frontend (0.11-0.14) predates torch %s; the tvm worker runs on the PyTorch "
+                "1.13 stack (cmake -DAF_TORCH=system; AF_TVM_ANY_TORCH=1 tries anyway)" % torch.__version__)
+    return None
 
 
 def main():
     ap = argparse.ArgumentParser(description="aliasfuzz tvm worker (speaks aliasfuzz-worker/1 on stdin/stdout)")
     ap.add_argument("--target", default=os.environ.get("AF_TVM_TARGET", "llvm"))
-    ap.add_argument("--opt-level", type=int, default=3)
-    ap.add_argument("--executor", choices=("auto", "graph", "vm"), default="auto")
+    ap.add_argument("--opt-level", type=int, default=3, help="opt_level of the compiled executors")
+    ap.add_argument("--executor", choices=EXECUTORS, default=os.environ.get("AF_TVM_EXECUTOR", "interp"),
+                    help="interp: Relay's interpreter (default); compiled: relay.build + graph executor, the VM "
+                         "for control flow; graph / vm: always that one")
     args = ap.parse_args()
     afworker._protect_stdout()
     versions = {}
     worker = None
-    tvm, relay, ge, why = import_tvm()
+    if args.executor not in EXECUTORS:
+        tvm, why = None, "AF_TVM_EXECUTOR=%s is none of %s" % (args.executor, ", ".join(EXECUTORS))
+    else:
+        tvm, relay, kind, why = import_tvm()
     if tvm is not None:
         versions["tvm"] = getattr(tvm, "__version__", "?")
+        versions["tvm_from"] = kind
         torch, why = afworker.find_torch()
         if torch is not None:
             versions["torch"] = torch.__version__
-            worker = TvmWorker(torch, tvm, relay, ge, args.target, args.opt_level, args.executor)
+            why = torch_too_new(torch)
+            if why is None:
+                worker = TvmWorker(torch, tvm, relay, args.target, args.opt_level, args.executor)
+    versions["executor"] = args.executor
     versions["target"] = args.target
     versions["python"] = sys.version.split()[0]
     afworker.serve("tvm", versions, worker.handle if worker else None, available=worker is not None, reason=why)
