@@ -8,7 +8,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../harness/codec.h"
 #include "../harness/converters/conv_worker.h"
@@ -22,6 +24,12 @@ static double now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void sleep_ms(int ms) {
+  struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+  while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+  }
 }
 
 /* `r = x.alias(); return r`, with meta {"misbehave": how} (how may be ""). n elements of x. */
@@ -131,6 +139,58 @@ TEST(worker_hanging_past_the_deadline_is_a_timeout_and_is_killed) {
   CHECK(conv_worker_pid(w) != pid && alive(conv_worker_pid(w)), "a fresh process serves the next program");
 }
 
+/* A process is gone once it is no more or a zombie (an orphan's zombie waits for init). */
+static int running(int pid) {
+  char path[64], st[512];
+  snprintf(path, sizeof path, "/proc/%d/stat", pid);
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  size_t n = fread(st, 1, sizeof st - 1, f);
+  fclose(f);
+  st[n] = 0;
+  const char *close_paren = strrchr(st, ')');
+  return !(close_paren && close_paren[1] == ' ' && (close_paren[2] == 'Z' || close_paren[2] == 'X'));
+}
+
+TEST(worker_dies_with_the_process_that_started_it_when_that_is_killed_mid_request) {
+  /* a campaign job: a forked child that starts the worker and is SIGKILLed while the worker is busy */
+  int fd[2];
+  CHECK(pipe(fd) == 0, "pipe");
+  fflush(NULL);
+  pid_t job = fork();
+  if (job == 0) {
+    close(fd[0]);
+    const conv_converter *c = conv_find("external:" MISBEHAVE " --orphan-test");
+    conv_worker_set_timeout(c, 60);
+    const char *why;
+    if (!c->available(c, &why)) _exit(3);
+    int wpid = conv_worker_pid(conv_worker_of(c));
+    if (write(fd[1], &wpid, sizeof wpid) != (ssize_t)sizeof wpid) _exit(4);
+    char *msg;
+    ir_program *p = echo_program("hang", 6);
+    judge(c, p, &msg); /* the worker sleeps for an hour: the parent kills us meanwhile */
+    _exit(5);
+  }
+  close(fd[1]);
+  int wpid = 0;
+  CHECK(read(fd[0], &wpid, sizeof wpid) == (ssize_t)sizeof wpid && wpid > 0, "the job reports its worker's pid");
+  close(fd[0]);
+  if (wpid <= 0) {
+    kill(job, SIGKILL);
+    waitpid(job, NULL, 0);
+    return;
+  }
+  CHECK(running(wpid), "the worker %d runs", wpid);
+  sleep_ms(300); /* the request is on its way, the worker sleeps in it */
+  kill(job, SIGKILL);
+  waitpid(job, NULL, 0);
+  double t0 = now_s();
+  while (running(wpid) && now_s() - t0 < 3) sleep_ms(20);
+  int orphan = running(wpid);
+  CHECK(!orphan, "the worker %d died with its job (still running %.1f s after the job was killed)", wpid, now_s() - t0);
+  if (orphan) kill(wpid, SIGKILL); /* the orphan this test made */
+}
+
 TEST(worker_printing_invalid_json_is_an_error_and_the_next_request_works) {
   const conv_converter *c = misbehave();
   conv_worker *w = conv_worker_of(c);
@@ -209,19 +269,23 @@ TEST(missing_worker_program_is_unavailable) {
   CHECK(why && strstr(why, "exited before its hello: exited with status 127"), "why: %s", why ? why : "(null)");
 }
 
-TEST(tvm_worker_says_tvm_is_not_installed) {
+TEST(tvm_worker_without_a_tvm_is_unavailable_with_the_reason) {
   const conv_converter *c = conv_find("tvm");
   CHECK(c != NULL, "tvm is registered");
-  if (!c) return;
-  const char *why = NULL;
-  int ok = c->available(c, &why);
-  const char *pywhy = NULL;
-  if (!conv_worker_python(&pywhy)) {
-    CHECK(!ok && why && strstr(why, "can import torch"), "no Python with torch here, and tvm says so: %s", why);
+  const char *pywhy = NULL, *py = conv_worker_python(&pywhy);
+  if (!py) {
+    const char *why = NULL;
+    CHECK(c && !c->available(c, &why) && why && strstr(why, "can import torch"), "no Python with torch here, and tvm says so: %s",
+          why ? why : "");
     return;
   }
-  CHECK(!ok, "tvm is unavailable on this machine");
-  CHECK(why && strstr(why, "TVM is not installed"), "why: %s", why ? why : "(null)");
+  /* the worker as the build starts it, told to take TVM from a folder that has none */
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "external:env AF_TVM_HOME=/nonexistent/tvm %s %s/harness/workers/worker_tvm.py", py, AF_SOURCE_DIR);
+  const conv_converter *e = conv_find(cmd);
+  const char *why = NULL;
+  CHECK(!e->available(e, &why), "unavailable");
+  CHECK(why && strstr(why, "AF_TVM_HOME=/nonexistent/tvm has no TVM"), "why: %s", why ? why : "(null)");
 }
 
 /* ---- real workers (`test_workers real`) ---- */
@@ -290,6 +354,7 @@ int main(int argc, char **argv) {
   RUN(worker_exiting_mid_request_is_a_crash_and_the_next_request_works);
   RUN(worker_killed_by_a_signal_is_a_crash_and_the_next_request_works);
   RUN(worker_hanging_past_the_deadline_is_a_timeout_and_is_killed);
+  RUN(worker_dies_with_the_process_that_started_it_when_that_is_killed_mid_request);
   RUN(worker_printing_invalid_json_is_an_error_and_the_next_request_works);
   RUN(worker_answering_wrong_tensor_sizes_is_an_error_and_the_next_request_works);
   RUN(worker_answering_another_request_id_is_an_error);
@@ -298,6 +363,6 @@ int main(int argc, char **argv) {
   RUN(worker_dying_before_its_hello_is_unavailable_with_its_stderr);
   RUN(worker_with_a_bad_hello_is_unavailable);
   RUN(missing_worker_program_is_unavailable);
-  RUN(tvm_worker_says_tvm_is_not_installed);
+  RUN(tvm_worker_without_a_tvm_is_unavailable_with_the_reason);
   return tap_done();
 }

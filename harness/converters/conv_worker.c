@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -319,25 +320,28 @@ static int spawn_worker(conv_worker *w, af_err *err) {
     return af_fail(err, "worker %s: pipe: %s", w->name, strerror(e));
   }
   ignore_sigpipe();
-  posix_spawn_file_actions_t fa;
-  posix_spawnattr_t at;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, in[0], 0);
-  posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-  posix_spawn_file_actions_adddup2(&fa, er[1], 2);
-  posix_spawnattr_init(&at);
-  sigset_t none, def;
+  /* fork + exec rather than posix_spawn: the worker must die with the process that started it
+   * (PR_SET_PDEATHSIG), since a campaign kills a job that misses its deadline with SIGKILL and
+   * only the job: a worker in its own process group would live on, still busy with the program.
+   * Between fork and exec only async-signal-safe calls. */
+  sigset_t none;
   sigemptyset(&none);
-  sigemptyset(&def);
-  sigaddset(&def, SIGPIPE);
-  posix_spawnattr_setsigmask(&at, &none);
-  posix_spawnattr_setsigdefault(&at, &def);
-  posix_spawnattr_setpgroup(&at, 0);
-  posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  pid_t pid;
-  int rc = posix_spawnp(&pid, w->argv[0], &fa, &at, w->argv, environ);
-  posix_spawn_file_actions_destroy(&fa);
-  posix_spawnattr_destroy(&at);
+  pid_t parent = getpid();
+  pid_t pid = fork();
+  int rc = pid < 0 ? errno : 0;
+  if (pid == 0) {
+    setpgid(0, 0); /* its own group: kill_worker ends anything the worker started too */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(126); /* the parent died before the line above */
+    signal(SIGPIPE, SIG_DFL);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    dup2(in[0], 0);
+    dup2(out[1], 1);
+    dup2(er[1], 2);
+    execvp(w->argv[0], w->argv);
+    _exit(127);
+  }
+  if (pid > 0) setpgid(pid, pid); /* (also here: kill(-pid) must reach it from the start) */
   close(in[0]);
   close(out[1]);
   close(er[1]);
