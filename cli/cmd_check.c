@@ -1,10 +1,14 @@
 /* cmd_check.c - `aliasfuzz check`: a conformance suite against an expectation file (the
  * pre-merge gate), and `aliasfuzz report`: re-rendering a report folder.
  *
- * Expectation file (corpus/expectations/<converter>.json), one line per case, sorted by id:
+ * Expectation file (corpus/expectations/torch-<major.minor>/<converter>.json: one folder per
+ * PyTorch stack, since a converter's verdicts differ between 1.13 and 2.x), one line per case,
+ * sorted by id:
  *   {
  *     "format": "aliasfuzz-expectations/1",
  *     "converter": "jit",
+ *     "stack": "torch-2.13", "torch": "2.13.0 (venv: ...)", "converter_version": "...",
+ *     "stack_note": "how this stack's verdicts differ from the other's (kept by --update-expect)",
  *     "cases": {
  *       "mx-slice-add_-input": "pass",
  *       "mx-slice-add_-through": {"verdict": "input-mutation-lost", "reason": "why", "issue": "URL"}
@@ -20,6 +24,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "../fuzz/findings.h"
 #include "../fuzz/judge.h"
 #include "../harness/codec.h"
 #include "../harness/emit.h"
@@ -35,8 +40,10 @@ static const char *usage_check =
     "\n"
     "Runs every case of the conformance suite in DIR (*.json, subfolders included; a case's id is\n"
     "its file name) in eager PyTorch and through the converter, and compares each verdict with the\n"
-    "expectation file (default: DIR/../expectations/NAME.json): case id -> expected verdict, with\n"
-    "an optional reason and issue. A case missing from the file is expected to pass.\n"
+    "expectation file of this build's PyTorch stack (default:\n"
+    "DIR/../expectations/torch-MAJOR.MINOR/NAME.json, named on the first line of output): case id ->\n"
+    "expected verdict, with an optional reason and issue. A case missing from the file is expected\n"
+    "to pass. A file written on another stack is refused.\n"
     "\n"
     "  --expect FILE     the expectation file\n"
     "  --junit FILE      JUnit XML: regressions fail, known failures are skipped\n"
@@ -152,7 +159,8 @@ static void put_json_str(af_buf *b, const char *s) {
 static int by_key(const void *a, const void *b) { return strcmp((*(cJSON *const *)a)->string, (*(cJSON *const *)b)->string); }
 
 /* Writes the expectation file: one line per case, sorted by id. */
-static int expect_save(const expect *x, const char *path, const char *converter, af_err *err) {
+static int expect_save(const expect *x, const char *path, const conv_converter *conv, af_err *err) {
+  const char *converter = conv->name;
   int n = cJSON_GetArraySize(x->cases), k = 0;
   cJSON **items = af_xcalloc((size_t)n + 1, sizeof(cJSON *));
   for (cJSON *c = x->cases->child; c; c = c->next) items[k++] = c;
@@ -165,6 +173,18 @@ static int expect_save(const expect *x, const char *path, const char *converter,
   put_json_str(&b, note ? note
                         : "Expected verdict of every conformance case (aliasfuzz check). Written by --update-expect; "
                           "reasons and issues are kept while a verdict stays the same. A missing case is expected to pass.");
+  af_buf_printf(&b, ",\n  \"stack\": \"%s\",\n  \"torch\": ", at_stack());
+  af_buf b2 = {0};
+  af_buf_printf(&b2, "%s (%s)", at_version(), at_stack_origin());
+  put_json_str(&b, b2.s);
+  af_buf_free(&b2);
+  af_buf_puts(&b, ",\n  \"converter_version\": ");
+  put_json_str(&b, conv->version(conv));
+  const char *snote = cJSON_GetStringValue(cJSON_GetObjectItem(x->root, "stack_note"));
+  if (snote) {
+    af_buf_puts(&b, ",\n  \"stack_note\": ");
+    put_json_str(&b, snote);
+  }
   af_buf_puts(&b, ",\n  \"cases\": {");
   for (int i = 0; i < n; i++) {
     af_buf_puts(&b, i ? ",\n    " : "\n    ");
@@ -187,7 +207,10 @@ static int expect_save(const expect *x, const char *path, const char *converter,
   }
   af_buf_puts(&b, n ? "\n  }\n}\n" : "}\n}\n");
   free(items);
-  int rc = codec_write_atomic(path, b.s, b.len, err);
+  char *folder = af_xstrdup(path);
+  int rc = findings_mkdirs(dirname(folder), err);
+  free(folder);
+  if (!rc) rc = codec_write_atomic(path, b.s, b.len, err);
   af_buf_free(&b);
   return rc;
 }
@@ -270,7 +293,7 @@ int cmd_check(int argc, char **argv) {
     char *tmp = af_xstrdup(dir);
     size_t l = strlen(tmp);
     while (l > 1 && tmp[l - 1] == '/') tmp[--l] = 0;
-    snprintf(default_expect, sizeof default_expect, "%s/expectations/%s.json", dirname(tmp), c->name);
+    snprintf(default_expect, sizeof default_expect, "%s/expectations/%s/%s.json", dirname(tmp), at_stack(), c->name);
     free(tmp);
     expect_path = default_expect;
   }
@@ -281,6 +304,16 @@ int cmd_check(int argc, char **argv) {
     cJSON_Delete(x.root);
     return 2;
   }
+
+  const char *xstack = cJSON_GetStringValue(cJSON_GetObjectItem(x.root, "stack"));
+  if (xstack && strcmp(xstack, at_stack()) != 0 && !update) {
+    fprintf(stderr, "aliasfuzz: %s: written on the %s stack, but this build is %s (LibTorch %s, %s); use the %s file\n",
+            expect_path, xstack, at_stack(), at_version(), at_stack_origin(), at_stack());
+    cJSON_Delete(x.root);
+    return 2;
+  }
+  printf("expectations: %s (stack %s: LibTorch %s, %s)\n", expect_path, at_stack(), at_version(), at_stack_origin());
+  fflush(stdout);
 
   ccase *cs = NULL;
   int ncs = 0;
@@ -305,6 +338,8 @@ int cmd_check(int argc, char **argv) {
   cJSON_AddStringToObject(doc, "converter_version", c->version(c));
   cJSON_AddStringToObject(doc, "aliasfuzz", AF_VERSION);
   cJSON_AddStringToObject(doc, "libtorch", at_version());
+  cJSON_AddStringToObject(doc, "stack", at_stack());
+  cJSON_AddStringToObject(doc, "stack_origin", at_stack_origin());
   cJSON_AddStringToObject(doc, "suite", dir);
   cJSON_AddStringToObject(doc, "expect", expect_path);
   char shard[32];
@@ -429,7 +464,7 @@ int cmd_check(int argc, char **argv) {
          c->version(c), dir, shard_n > 1 ? " shard " : "", shard_n > 1 ? shard : "", ncases, secs, counts[RC_PASS],
          counts[RC_KNOWN], counts[RC_NEWLY_PASSING], counts[RC_REGRESSION]);
   if (update) {
-    if (expect_save(&x, expect_path, c->name, &err)) {
+    if (expect_save(&x, expect_path, c, &err)) {
       fprintf(stderr, "aliasfuzz: %s\n", err.msg);
       rc = 2;
     } else {

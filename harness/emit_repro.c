@@ -6,6 +6,7 @@
 
 #include "codec.h"
 #include "emit.h"
+#include "torch/shim.h"
 
 /* A Python string literal (repr-style, double quotes). */
 static void py_str(af_buf *b, const char *s) {
@@ -125,6 +126,9 @@ static const char *body =
     "        return 2\n"
     "    try:\n"
     "        c_out, c_in = convert_and_run(SRC, CONVERTED, make_inputs())\n"
+    "    except ImportError as exc:\n"
+    "        print('RESULT: cannot run the converter here: %s' % exc)\n"
+    "        return ENV_STATUS\n"
     "    except Exception as exc:\n"
     "        import traceback\n"
     "        traceback.print_exc()\n"
@@ -176,8 +180,31 @@ char *emit_repro_py(const ir_program *p, const repro_info *info) {
     af_buf_puts(&b, "\n");
   }
   if (info->origin) af_buf_printf(&b, "# Origin: %s\n", info->origin);
-  af_buf_puts(&b, "# Run: python3 repro.py   (exit 1 while the bug is present, 0 once fixed)\n");
-  af_buf_puts(&b, "import sys\nfrom typing import List, Optional, Tuple\n\nimport torch\n\n");
+  /* the stack it was found on: repro.py refuses another torch (exit 3, not 1: 1 means "the bug
+   * reproduces"), so a run on the wrong PyTorch never reads as fixed or as reproduced */
+  char want[64];
+  size_t wn = strspn(at_version(), "0123456789.");
+  snprintf(want, sizeof want, "%.*s", (int)wn, at_version());
+  int debian = strncmp(at_stack_origin(), "debian", 6) == 0;
+  af_buf_printf(&b, "# Found on PyTorch %s (%s). Needs that PyTorch: ", at_version(), at_stack_origin());
+  if (debian) af_buf_puts(&b, "Debian 12's python3-torch (apt-get install python3-torch), run with /usr/bin/python3\n");
+  else af_buf_printf(&b, "pip install torch==%s (the CPU build)\n", want);
+  af_buf_puts(&b, "# Run: python3 repro.py   (exit 1 while the bug is present, 0 once fixed, 3 when this Python\n"
+                  "# lacks what it needs: torch of that version or the converter's package; AF_REPRO_ANY_TORCH=1\n"
+                  "# runs it on another torch anyway, to see whether a finding is fixed there)\n");
+  af_buf_puts(&b, "import os\nimport sys\nfrom typing import List, Optional, Tuple\n\n");
+  af_buf_printf(&b, "TORCH_NEEDED = \"%s\"\nENV_STATUS = 3\n", want);
+  af_buf_puts(&b,
+              "try:\n"
+              "    import torch\n"
+              "except ImportError as _e:\n"
+              "    print('repro.py needs PyTorch %s, but %s cannot import torch (%s)' % (TORCH_NEEDED, sys.executable, _e))\n"
+              "    sys.exit(ENV_STATUS)\n"
+              "_have = torch.__version__.split('+')[0]\n"
+              "if not _have.startswith(TORCH_NEEDED) and os.environ.get('AF_REPRO_ANY_TORCH') != '1':\n"
+              "    print('repro.py needs PyTorch %s; %s has torch %s (set AF_REPRO_ANY_TORCH=1 to run it anyway)' %\n"
+              "          (TORCH_NEEDED, sys.executable, torch.__version__))\n"
+              "    sys.exit(ENV_STATUS)\n\n");
   char *src = emit_torchscript(p, "program");
   af_buf_puts(&b, "SRC = ");
   py_str(&b, src);

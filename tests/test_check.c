@@ -9,6 +9,7 @@
 
 #include "../harness/codec.h"
 #include "../harness/ops.h"
+#include "../harness/torch/shim.h"
 #include "tap.h"
 
 /* Runs a shell command line; captures stdout+stderr into *out (new). Returns the exit status. */
@@ -57,9 +58,9 @@ static void small_suite(void) {
   fresh_tmp();
   char cmd[2048], *o = NULL;
   snprintf(cmd, sizeof cmd,
-           "mkdir -p %s/suite %s/expectations && cp corpus/conformance/mx-slice-add_-through.json "
+           "mkdir -p %s/suite %s/expectations/%s && cp corpus/conformance/mx-slice-add_-through.json "
            "corpus/conformance/mx-select-fill_-input.json corpus/conformance/hand/hand-003-unsqueeze-inplace-then-use.json %s/suite/",
-           tmp, tmp, tmp);
+           tmp, tmp, at_stack(), tmp);
   sh(cmd, &o);
   free(o);
 }
@@ -178,7 +179,7 @@ TEST(suite_check_names_an_edited_case_and_a_stray_generated_file) {
 TEST(flipping_a_known_failure_to_pass_makes_check_exit_1_and_name_the_case) {
   small_suite();
   char args[1024], path[512], *o = NULL;
-  snprintf(path, sizeof path, "%s/expectations/naive.json", tmp);
+  snprintf(path, sizeof path, "%s/expectations/%s/naive.json", tmp, at_stack());
   /* the naive converter loses the write through the view: value-mismatch */
   snprintf(args, sizeof args, "check %s/suite --converter naive --update-expect", tmp);
   int rc = af(args, &o);
@@ -210,7 +211,7 @@ TEST(flipping_a_known_failure_to_pass_makes_check_exit_1_and_name_the_case) {
 TEST(a_verdict_that_changes_class_is_a_regression_and_a_newly_passing_case_is_not) {
   small_suite();
   char args[1024], path[512], *o = NULL;
-  snprintf(path, sizeof path, "%s/expectations/script.json", tmp);
+  snprintf(path, sizeof path, "%s/expectations/%s/script.json", tmp, at_stack());
   write_file(path, "{\"format\": \"aliasfuzz-expectations/1\", \"converter\": \"script\", \"cases\": {\n"
                    "  \"mx-slice-add_-through\": {\"verdict\": \"value-mismatch\", \"reason\": \"was broken\"}\n}}\n");
   snprintf(args, sizeof args, "check %s/suite --converter script", tmp);
@@ -219,7 +220,7 @@ TEST(a_verdict_that_changes_class_is_a_regression_and_a_newly_passing_case_is_no
   CHECK(strstr(o, "NEWLY-PASSING mx-slice-add_-through: expected value-mismatch"), "%s", o);
   CHECK(strstr(o, "--update-expect"), "tells how to tighten: %s", o);
   free(o);
-  snprintf(path, sizeof path, "%s/expectations/naive.json", tmp);
+  snprintf(path, sizeof path, "%s/expectations/%s/naive.json", tmp, at_stack());
   write_file(path, "{\"format\": \"aliasfuzz-expectations/1\", \"converter\": \"naive\", \"cases\": {\n"
                    "  \"hand-003-unsqueeze-inplace-then-use\": \"value-mismatch\",\n"
                    "  \"mx-select-fill_-input\": \"input-mutation-lost\",\n"
@@ -235,7 +236,7 @@ TEST(a_verdict_that_changes_class_is_a_regression_and_a_newly_passing_case_is_no
 TEST(update_expect_keeps_the_reason_of_an_unchanged_verdict) {
   small_suite();
   char args[1024], path[512], *o = NULL;
-  snprintf(path, sizeof path, "%s/expectations/naive.json", tmp);
+  snprintf(path, sizeof path, "%s/expectations/%s/naive.json", tmp, at_stack());
   write_file(path, "{\"format\": \"aliasfuzz-expectations/1\", \"converter\": \"naive\", \"cases\": {\n"
                    "  \"mx-slice-add_-through\": {\"verdict\": \"value-mismatch\", \"reason\": \"drops writes through views\", "
                    "\"issue\": \"DESIGN.md\"},\n"
@@ -258,7 +259,7 @@ TEST(update_expect_keeps_the_reason_of_an_unchanged_verdict) {
 TEST(junit_output_is_valid_xml_with_failures_and_skips) {
   small_suite();
   char args[2048], path[512], *o = NULL;
-  snprintf(path, sizeof path, "%s/expectations/naive.json", tmp);
+  snprintf(path, sizeof path, "%s/expectations/%s/naive.json", tmp, at_stack());
   write_file(path, "{\"format\": \"aliasfuzz-expectations/1\", \"cases\": {\"mx-slice-add_-through\": "
                    "{\"verdict\": \"value-mismatch\", \"reason\": \"a <known> & quoted \\\"bug\\\"\"}}}");
   snprintf(args, sizeof args, "check %s/suite --converter naive --junit %s/junit.xml", tmp, tmp);
@@ -267,7 +268,7 @@ TEST(junit_output_is_valid_xml_with_failures_and_skips) {
   free(o);
   /* parse it with Python's XML parser and check the counts */
   snprintf(args, sizeof args,
-           "/usr/bin/python3 -c \"import xml.etree.ElementTree as E, sys; r = E.parse('%s/junit.xml').getroot(); "
+           "python3 -c \"import xml.etree.ElementTree as E, sys; r = E.parse('%s/junit.xml').getroot(); "
            "s = r.find('testsuite'); cs = s.findall('testcase'); "
            "print(r.tag, s.get('name'), s.get('tests'), s.get('failures'), s.get('skipped'), len(cs), "
            "sorted(c.get('name') for c in cs if c.find('failure') is not None), "
@@ -304,12 +305,37 @@ TEST(shards_split_the_suite_without_overlap) {
   free(o);
 }
 
+TEST(check_reads_the_expectations_of_its_own_stack_and_refuses_another_stacks_file) {
+  small_suite();
+  char args[1024], path[512], *o = NULL;
+  snprintf(args, sizeof args, "check %s/suite --converter script --update-expect", tmp);
+  int rc = af(args, &o);
+  CHECK(rc == 0, "update: exit %d %s", rc, o);
+  CHECK(strstr(o, at_stack()) != NULL, "check names the stack %s: %s", at_stack(), o);
+  free(o);
+  snprintf(path, sizeof path, "%s/expectations/%s/script.json", tmp, at_stack());
+  char *text = codec_slurp(path, NULL, NULL);
+  CHECK(text && strstr(text, "\"stack\": \"") && strstr(text, at_stack()), "the file records its stack: %s", text ? text : "(none)");
+  free(text);
+  /* a file that says it was written on another stack is refused, naming both */
+  const char *other = strcmp(at_stack(), "torch-1.13") ? "torch-1.13" : "torch-2.13";
+  snprintf(path, sizeof path, "%s/other.json", tmp);
+  char body[256];
+  snprintf(body, sizeof body, "{\"format\": \"aliasfuzz-expectations/1\", \"stack\": \"%s\", \"cases\": {}}", other);
+  write_file(path, body);
+  snprintf(args, sizeof args, "check %s/suite --converter script --expect %s", tmp, path);
+  rc = af(args, &o);
+  CHECK(rc == 2 && strstr(o, other) && strstr(o, at_stack()), "exit %d %s", rc, o);
+  free(o);
+  rm_tmp();
+}
+
 TEST(check_refuses_a_missing_expectation_file_and_duplicate_ids) {
   small_suite();
   char args[1024], *o = NULL;
   snprintf(args, sizeof args, "check %s/suite --converter script", tmp);
   int rc = af(args, &o);
-  CHECK(rc == 2 && strstr(o, "expectations/script.json: cannot read"), "exit %d %s", rc, o);
+  CHECK(rc == 2 && strstr(o, "script.json: cannot read"), "exit %d %s", rc, o);
   free(o);
   snprintf(args, sizeof args, "mkdir -p %s/suite/sub && cp %s/suite/mx-slice-add_-through.json %s/suite/sub/", tmp, tmp, tmp);
   sh(args, &o);
@@ -424,6 +450,7 @@ int main(void) {
   RUN(update_expect_keeps_the_reason_of_an_unchanged_verdict);
   RUN(junit_output_is_valid_xml_with_failures_and_skips);
   RUN(shards_split_the_suite_without_overlap);
+  RUN(check_reads_the_expectations_of_its_own_stack_and_refuses_another_stacks_file);
   RUN(check_refuses_a_missing_expectation_file_and_duplicate_ids);
   RUN(the_html_report_shows_the_matrix_and_loads_nothing_from_elsewhere);
   RUN(a_campaign_folder_renders_with_a_rate_chart_and_links_to_repro_py);
