@@ -17,6 +17,13 @@ static const conv_converter *const registry[] = {
     &conv_onnx,      /* external workers (conv_worker.c) */
     &conv_functorch,
     &conv_tvm,
+    &conv_export,    /* PyTorch 2.x workers (issue 14) */
+    &conv_export_decomp,
+    &conv_aot_eager,
+    &conv_inductor,
+    &conv_onnx_dynamo,
+    &conv_tvm_relax,
+    &conv_openvino,
 };
 
 #define NBUILTIN ((int)(sizeof registry / sizeof registry[0]))

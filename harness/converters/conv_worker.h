@@ -90,5 +90,13 @@ void conv_worker_shutdown_all(void);
 extern const conv_converter conv_onnx;
 extern const conv_converter conv_functorch;
 extern const conv_converter conv_tvm;
+/* PyTorch 2.x workers (issue 14) */
+extern const conv_converter conv_export;
+extern const conv_converter conv_export_decomp;
+extern const conv_converter conv_aot_eager;
+extern const conv_converter conv_inductor;
+extern const conv_converter conv_onnx_dynamo;
+extern const conv_converter conv_tvm_relax;
+extern const conv_converter conv_openvino;
 
 #endif

@@ -119,6 +119,11 @@ class Request:
         self.names = [i["name"] for i in self.input_specs]
         self.inputs = [decode_tensor(t, "input %s" % t.get("name")) for t in self.input_specs]
         self.noutputs = len(self.program.get("outputs", []))
+        # module state: positions of the inputs that are buffers of an nn.Module (`self.NAME`);
+        # the program is then that module's forward (PROTOCOL.md, "Module state")
+        specs = self.program.get("inputs", [])
+        self.buffers = [k for k, spec in enumerate(specs) if isinstance(spec, dict) and spec.get("buffer")]
+        self.args = [k for k in range(len(self.names)) if k not in self.buffers]  # forward's parameters
 
 
 def ok(outputs, inputs, graph=None, warnings=(), residual=None, **extra):
@@ -135,11 +140,13 @@ def fail(status, message, graph=None, warnings=()):
 
 
 _ADDR = re.compile(r" at 0x[0-9a-fA-F]+")
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def clean(msg, limit=2000):
-    """A message without object addresses (they defeat deduplication), bounded in length."""
-    msg = _ADDR.sub("", str(msg)).strip()
+    """A message without object addresses (they defeat deduplication) and terminal colours,
+    bounded in length."""
+    msg = _ADDR.sub("", _ANSI.sub("", str(msg))).strip()
     return msg if len(msg) <= limit else msg[:limit] + "..."
 
 
@@ -158,6 +165,17 @@ def exception_message(e):
         if re.match(r"^\w+(Error|Exception):?$", msg):  # e.g. bool() of a traced value under make_fx
             msg = msg.rstrip(":") + ": (PyTorch gave no message)"
         return clean(msg + (" (at `%s`)" % where if where else ""))
+    lines = [_ANSI.sub("", l) for l in lines]
+    # torch.onnx's exporter errors: the step that failed, then its "## Exception summary"
+    if "## Exception summary" in lines:
+        k = lines.index("## Exception summary")
+        step = re.sub(r"\. Next steps:.*$", "", lines[0].strip())
+        rest = [l.strip() for l in lines[k + 1:] if not l.startswith("(Refer to the full stack trace")]
+        return clean("%s: %s | %s" % (type(e).__name__, step, " | ".join(rest[:3])))
+    # OpenVINO's frontend: "Summary:" and the ops it could not convert
+    if "Summary:" in [l.strip() for l in lines]:
+        k = [l.strip() for l in lines].index("Summary:")
+        return clean("%s: %s | %s" % (type(e).__name__, lines[k - 1].strip(), " | ".join(l.strip() for l in lines[k + 1:k + 4])))
     # otherwise the head; TorchScript compile errors and C++ messages add long excerpts
     head = " | ".join(l.strip() for l in lines[:4])
     return clean("%s: %s" % (type(e).__name__, head))
@@ -211,12 +229,125 @@ def wrapper_source(req, name="af_returns_inputs"):
     return src, name
 
 
-def serve(name, versions, handle, available=True, reason=None, argv=None):
+def python_namespace(src):
+    """The TorchScript source executed as plain Python (it is valid Python with these names
+    defined), for converters that take Python callables (torch.export, torch.compile): a dict of
+    what it defines. TorchScript exposes every ATen op as a Tensor method and plain Python lacks
+    some (alias, fill, zero, copy, gelu_, ...), so those are added to torch.Tensor first, calling
+    the same ATen ops (repro.py does the same)."""
+    import typing
+    import torch
+    for name in sorted(set(re.findall(r"\.([A-Za-z_][A-Za-z0-9_]*)\(", src))):
+        if not hasattr(torch.Tensor, name) and hasattr(torch.ops.aten, name):
+            op = getattr(torch.ops.aten, name)
+            setattr(torch.Tensor, name, (lambda o: lambda self, *args: o(self, *args))(op))
+    g = {"torch": torch, "Tensor": torch.Tensor, "Tuple": typing.Tuple, "List": typing.List,
+         "Optional": typing.Optional}
+    exec(compile(src, "<aliasfuzz program>", "exec"), g)
+    return g
+
+
+def program_module(req, returns_state=False):
+    """The program as a torch.nn.Module (a new class each call) and the arguments of its forward.
+
+    Module state (req.buffers): the source is the module's forward and every buffer input is
+    registered with register_buffer under its name, holding a clone of the request's value.
+    Otherwise forward(self, <inputs>) calls the program function. With returns_state, forward
+    returns the program's outputs followed by the final state of every input, in program order
+    (a buffer: what `self.NAME` is bound to after the call), as one flat tuple, so a functional
+    export can express input and buffer mutations as outputs. Returns (module, [argument clones])."""
+    import torch
+    g = python_namespace(req.torchscript)
+    params = [req.names[k] for k in req.args]
+    res = "af_result"
+    while res in req.names:
+        res += "_"
+    if req.buffers:  # the source is `def forward(self, ...)`
+        inner, call = g.get(req.function) or g["forward"], "af_program(%s)" % ", ".join(["self"] + params)
+    else:
+        inner, call = g[req.function], "af_program(%s)" % ", ".join(params)
+    n = req.noutputs
+    lines = ["def forward(self%s):" % "".join(", " + p for p in params)]
+    if not returns_state:
+        lines.append("    return " + call)
+    else:
+        lines.append("    %s = %s" % (res, call))
+        items = [] if n == 0 else [res] if n == 1 else ["%s[%d]" % (res, k) for k in range(n)]
+        items += ["self." + req.names[k] if k in req.buffers else req.names[k] for k in range(len(req.names))]
+        lines.append("    return (%s,)" % ", ".join(items) if items else "    return ()")
+    ns = {"af_program": inner, "torch": torch}
+    exec(compile("\n".join(lines) + "\n", "<aliasfuzz forward>", "exec"), ns)
+    cls = type("Program", (torch.nn.Module,), {"forward": ns["forward"]})
+    m = cls().eval()  # no op here depends on the mode; exporters warn about training mode
+    for k in req.buffers:
+        m.register_buffer(req.names[k], req.inputs[k].clone())
+    return m, [req.inputs[k].clone() for k in req.args]
+
+
+def module_call(m, req, forward=None):
+    """Runs forward (m's own by default) on fresh clones of the request's inputs, the buffers of
+    m set to clones first. Returns (outputs as a list, final state of every input in program
+    order): a plain input's is its clone after the call (a converter that writes input mutations
+    back into its caller's tensors), a buffer's is what m's attribute is bound to afterwards."""
+    state = [t.clone() for t in req.inputs]
+    for k in req.buffers:
+        setattr(m, req.names[k], state[k])
+    outs = as_list((m if forward is None else forward)(*[state[k] for k in req.args]))
+    final = [getattr(m, req.names[k]) if k in req.buffers else state[k] for k in range(len(state))]
+    return outs, final
+
+
+# library chatter that says nothing about the program (deprecations inside PyTorch itself)
+WARNING_NOISE = ("`isinstance(treespec, LeafSpec)` is deprecated", "Exporting a model while it is in training mode",
+                 "`torch._prims_common.check` is deprecated")
+
+
+def add_warnings(caught, warns):
+    """Appends the messages of warnings.catch_warnings(record=True)'s list to warns, one line
+    each, without duplicates and WARNING_NOISE."""
+    for w in caught:
+        msg = clean(" | ".join(l.strip() for l in str(w.message).splitlines() if l.strip()), 500)
+        if msg and not msg.startswith(WARNING_NOISE) and msg not in warns:
+            warns.append(msg)
+    return warns
+
+
+def split_state(req, vals):
+    """The values of a program_module(returns_state=True) export: (outputs, final input states),
+    or raises ValueError when their number is not outputs + inputs."""
+    n, ni = req.noutputs, len(req.names)
+    if len(vals) != n + ni:
+        raise ValueError("the converted model has %d outputs, %d expected (%d program outputs + %d final input "
+                         "states)" % (len(vals), n + ni, n, ni))
+    return list(vals[:n]), list(vals[n:])
+
+
+def limit_memory(default_mb=None):
+    """Caps the worker's address space (RLIMIT_AS) at AF_WORKER_MEMORY_MB megabytes (default_mb
+    when unset; 0 or unset with no default: no cap), so a compile that blows up fails with a
+    MemoryError or dies (a converter-crash finding) instead of taking the machine down. Returns
+    the cap in MB, or None."""
+    import resource
+    mb = os.environ.get("AF_WORKER_MEMORY_MB")
+    mb = int(mb) if mb and mb.isdigit() else default_mb
+    if not mb:
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    want = mb << 20
+    if hard != resource.RLIM_INFINITY and want > hard:
+        want = hard
+    resource.setrlimit(resource.RLIMIT_AS, (want, hard))
+    return want >> 20
+
+
+def serve(name, versions, handle, available=True, reason=None, argv=None, module_state=False):
     """Says hello, then answers requests until end of input. handle(Request) returns an answer
-    dict (ok() / fail()); the id is added here."""
+    dict (ok() / fail()); the id is added here. module_state: the handler converts programs with
+    module buffers (the hello says so, PROTOCOL.md "Module state"); without it such a request is
+    answered unsupported here."""
     _protect_stdout()
     send({"protocol": PROTOCOL, "name": name, "versions": versions, "available": bool(available),
-          "reason": None if available else reason})
+          "reason": None if available else reason, "module_state": bool(module_state)})
     for line in sys.stdin:
         line = line.strip()
         if not line:
@@ -228,7 +359,11 @@ def serve(name, versions, handle, available=True, reason=None, argv=None):
             if not available:
                 answer = fail("error", "worker %s is not available: %s" % (name, reason))
             else:
-                answer = handle(Request(obj))
+                req = Request(obj)
+                if req.buffers and not module_state:
+                    answer = fail("unsupported", "worker %s does not convert programs with module state (buffers)" % name)
+                else:
+                    answer = handle(req)
         except Exception as e:  # a broken request or a bug in the handler: say so, keep serving
             traceback.print_exc(file=sys.stderr)
             answer = fail("error", "worker %s: %s" % (name, exception_message(e)))
