@@ -3,7 +3,9 @@
  *
  *   test_workers        the client: crashes, hangs, garbage, wrong sizes, hello failures, the tvm
  *                       worker saying it is unavailable (quick: a few seconds)
- *   test_workers real   the onnx and functorch workers on corpus cases (starts PyTorch twice) */
+ *   test_workers real   the onnx and functorch workers on corpus cases (starts PyTorch twice)
+ *   test_workers tvm    the tvm worker against a real TVM 0.11-0.14 (Relay; the 1.13 stack), and
+ *                       its repro.py run with the build's Python */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include "../harness/codec.h"
 #include "../harness/converters/conv_worker.h"
 #include "../harness/eager.h"
+#include "../harness/emit_repro.h"
 #include "../oracle/oracle.h"
 #include "tap.h"
 
@@ -340,6 +343,197 @@ TEST(functorch_passes_a_write_through_a_view_of_a_view) {
   expect_file("functorch", "corpus/seed/design-002-view-of-view-write.json", V_PASS, NULL);
 }
 
+/* ---- the tvm worker against a real TVM (`test_workers tvm`) ---- */
+
+static ir_program *program_text(const char *text) {
+  ir_program *p = NULL;
+  af_err err;
+  if (codec_read_string(text, "test", &p, &err)) fprintf(stderr, "program_text: %s\n", err.msg);
+  return p;
+}
+
+/* torch.cat([x, y], 0); torch.gt(x, y): TVM 0.14 gives main the parameters x, x, y, y */
+static const char *cat_then_gt =
+    "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [2, 3], \"dtype\": \"float32\"}, "
+    "{\"name\": \"y\", \"shape\": [2, 3], \"dtype\": \"float32\"}], \"body\": ["
+    "{\"out\": \"c\", \"op\": \"cat\", \"args\": [[\"x\", \"y\"], 0]}, {\"out\": \"g\", \"op\": \"gt\", \"args\": [\"x\", \"y\"]}], "
+    "\"outputs\": [\"c\", \"g\"]}";
+
+/* the tvm worker as the build starts it, with more arguments (its own converter and process) */
+static const conv_converter *tvm_with(const char *args) {
+  const char *why = NULL, *py = conv_worker_python(&why);
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "external:%s %s/harness/workers/worker_tvm.py %s", py ? py : "python3", AF_SOURCE_DIR, args);
+  const conv_converter *c = conv_find(cmd);
+  conv_worker_set_timeout(c, 120);
+  return c;
+}
+
+static void expect_program(const conv_converter *c, const char *what, ir_program *p, oracle_verdict want,
+                           const char *needle) {
+  const char *why = NULL;
+  if (!p || !c->available(c, &why)) {
+    CHECK(0, "%s: %s", what, why ? why : "no program");
+    ir_program_free(p);
+    return;
+  }
+  char *msg;
+  oracle_verdict v = judge(c, p, &msg);
+  CHECK(v == want, "%s: %s, want %s (%s)", what, oracle_verdict_name(v), oracle_verdict_name(want), msg);
+  if (needle) CHECK(msg && strstr(msg, needle), "%s: message names '%s': %s", what, needle, msg);
+  free(msg);
+  ir_program_free(p);
+}
+
+TEST(tvm_is_available_with_relay_and_says_where_its_tvm_comes_from) {
+  const conv_converter *c = conv_find("tvm");
+  const char *why = NULL;
+  CHECK(c && c->available(c, &why), "tvm is available: %s", why ? why : "");
+  const char *v = c ? c->version(c) : "";
+  CHECK(strstr(v, "tvm 0.1") && strstr(v, "tvm_from ") && strstr(v, "executor interp"), "version: %s", v);
+}
+
+TEST(tvm_unsqueeze_in_place_is_a_shape_mismatch_5x5_against_eager_5x5x1) {
+  const conv_converter *c = conv_find("tvm");
+  ir_program *p = NULL;
+  af_err err;
+  result eager, conv;
+  result_init(&eager);
+  result_init(&conv);
+  CHECK(codec_read_file(AF_SOURCE_DIR "/corpus/seed/design-003-unsqueeze-inplace.json", &p, &err) == 0, "%s", err.msg);
+  if (!p) return;
+  CHECK(eager_run(p, &eager, &err) == 0 && conv_execute(c, p, &conv, &err) == 0, "runs: %s", err.msg);
+  char *detail = NULL;
+  oracle_verdict v = oracle_judge(p, &eager, &conv, NULL, &detail);
+  CHECK(v == V_SHAPE_MISMATCH, "verdict %s (%s)", oracle_verdict_name(v), detail ? detail : "");
+  CHECK(detail && strstr(detail, "output 0 (r): shape [5, 5], eager [5, 5, 1]"), "detail: %s", detail ? detail : "");
+  free(detail);
+  result_clear(&eager);
+  result_clear(&conv);
+  ir_program_free(p);
+}
+
+TEST(tvm_feeds_every_parameter_of_an_input_used_twice_in_the_interpreter) {
+  expect_program(conv_find("tvm"), "cat then gt (interp)", program_text(cat_then_gt), V_PASS, NULL);
+}
+
+TEST(tvm_feeds_every_parameter_of_an_input_used_twice_in_the_graph_executor) {
+  /* fed by name, one x and one y stayed uninitialised: garbage, another each run */
+  const conv_converter *c = tvm_with("--executor compiled");
+  for (int i = 0; i < 3; i++) expect_program(c, "cat then gt (graph executor)", program_text(cat_then_gt), V_PASS, NULL);
+}
+
+TEST(tvm_names_the_parameters_the_frontend_left_free_after_a_loop) {
+  expect_file("tvm", "corpus/seed/i9-cf-018-cat-after-inplace-in-loop.json", V_ERROR,
+              "main has parameters %a.1, %b.1 that are no program input nor bound weight");
+  /* the VM was handed fewer arguments than parameters ("number of provided parameters doesn't match") */
+  const conv_converter *c = tvm_with("--executor compiled");
+  ir_program *p = NULL;
+  af_err err;
+  CHECK(codec_read_file(AF_SOURCE_DIR "/corpus/seed/i9-cf-018-cat-after-inplace-in-loop.json", &p, &err) == 0, "%s", err.msg);
+  expect_program(c, "i9-cf-018 (vm)", p, V_ERROR, "%a.1, %b.1");
+}
+
+static void expect_clean_message(const char *file, const char *needle) {
+  const conv_converter *c = conv_find("tvm");
+  ir_program *p = NULL;
+  af_err err;
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", AF_SOURCE_DIR, file);
+  CHECK(codec_read_file(path, &p, &err) == 0, "%s", err.msg);
+  if (!p) return;
+  char *msg;
+  oracle_verdict v = judge(c, p, &msg);
+  CHECK(v == V_ERROR, "%s: %s (%s)", file, oracle_verdict_name(v), msg ? msg : "");
+  CHECK(msg && strstr(msg, needle), "%s: TVM's own message '%s': %s", file, needle, msg ? msg : "");
+  int stamp = 0;
+  for (const char *m = msg; m && *m; m++)
+    if (m[0] == '[' && m[1] >= '0' && m[1] <= '9' && m[3] == ':' && m[6] == ':') stamp = 1;
+  CHECK(msg && !strstr(msg, "[bt]") && !strstr(msg, "Traceback") && !strstr(msg, "/src/") && !strstr(msg, "/include/") &&
+            !strstr(msg, ".so(") && !stamp,
+        "%s: no backtrace frames, paths or log timestamps: %s", file, msg ? msg : "");
+  free(msg);
+  ir_program_free(p);
+}
+
+TEST(tvm_reports_tvms_own_message_without_backtrace_frames_paths_or_timestamps) {
+  expect_clean_message("corpus/conformance/meta-squeeze_-input.json",
+                       "from_pytorch: InternalError: Check failed: *axis_ptr == 1 (4 vs. 1) : cannot squeeze axis with "
+                       "dimension not equal to 1");
+  expect_clean_message("corpus/conformance/ch2-t-getitem-fill_-through.json",
+                       "error while converting argument 1: packed_func.h:");
+}
+
+/* Writes the repro.py of program file (as found with verdict) into dir, runs it with the build's
+ * Python and the worker's TVM; returns its exit status, its output in *out (new). */
+static int run_repro(const char *file, const char *verdict, const char *dir, char **out) {
+  const conv_converter *c = conv_find("tvm");
+  ir_program *p = NULL;
+  af_err err;
+  char path[1024], cmd[4096];
+  *out = NULL;
+  snprintf(path, sizeof path, "%s/%s", AF_SOURCE_DIR, file);
+  if (codec_read_file(path, &p, &err)) return -1;
+  repro_info ri = {"tvm", c->version(c), verdict, NULL, c->repro_py, NULL, "test_workers tvm"};
+  char *py = emit_repro_py(p, &ri);
+  ir_program_free(p);
+  snprintf(cmd, sizeof cmd, "mkdir -p %s", dir);
+  if (system(cmd) != 0) return -1;
+  snprintf(path, sizeof path, "%s/repro.py", dir);
+  FILE *f = fopen(path, "w");
+  if (!f) return -1;
+  fputs(py, f);
+  fclose(f);
+  free(py);
+  const char *why = NULL, *python = conv_worker_python(&why);
+  const char *home = getenv("AF_TVM_HOME");
+  snprintf(cmd, sizeof cmd, "cd %s && AF_TVM_HOME=%s %s repro.py > out.txt 2>&1", dir,
+           home ? home : AF_SOURCE_DIR "/.tvm/tvm-0.14.0", python ? python : "python3");
+  int st = system(cmd);
+  snprintf(path, sizeof path, "%s/out.txt", dir);
+  f = fopen(path, "r");
+  if (f) {
+    static char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    *out = strdup(text);
+  }
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void expect_repro(const char *file, const char *verdict, int want, const char *needle) {
+  char dir[256], *out;
+  snprintf(dir, sizeof dir, "%s/tvm-repro-%d", AF_BINARY_DIR, (int)getpid());
+  int rc = run_repro(file, verdict, dir, &out);
+  const char *tail = out && strlen(out) > 1500 ? out + strlen(out) - 1500 : out;
+  CHECK(rc == want, "repro.py of %s (%s) exits %d, want %d: ...%s", file, verdict, rc, want, tail ? tail : "");
+  if (needle) CHECK(out && strstr(out, needle), "repro.py of %s prints '%s': ...%s", file, needle, tail ? tail : "");
+  free(out);
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", dir);
+}
+
+TEST(tvm_repro_py_reproduces_the_unsqueeze_shape_mismatch) {
+  expect_repro("corpus/seed/design-003-unsqueeze-inplace.json", "shape-mismatch", 1, "shape [5, 5], eager [5, 5, 1]");
+}
+
+TEST(tvm_repro_py_runs_a_loop_program_as_the_worker_does) {
+  /* the graph executor cannot run a loop: "Expected the operator to be a global var, but got relay.Let" */
+  expect_repro("corpus/seed/i9-cf-018-cat-after-inplace-in-loop.json", "converter-error", 1, "%a.1, %b.1");
+}
+
+TEST(tvm_repro_py_of_a_buffer_program_is_unsupported_as_in_the_worker) {
+  expect_repro("corpus/seed/i9-cf-049-buffer-running-mean-batchnorm.json", "converter-unsupported", 1,
+               "module state (buffers)");
+}
+
+TEST(tvm_repro_py_of_a_timeout_does_not_pass_off_another_failure_as_the_timeout) {
+  /* the program is unsupported: that is not the timeout it was found as */
+  expect_repro("corpus/seed/design-001-slice-assign-input.json", "converter-timeout", 2, "a different failure");
+}
+
 int main(int argc, char **argv) {
   at_init();
   if (argc > 1 && strcmp(argv[1], "real") == 0) {
@@ -347,6 +541,19 @@ int main(int argc, char **argv) {
     RUN(onnx_export_of_a_write_through_a_view_of_a_view_is_a_converter_error);
     RUN(onnx_keeps_the_exporter_warning_that_the_graph_changed_meaning);
     RUN(functorch_passes_a_write_through_a_view_of_a_view);
+    return tap_done();
+  }
+  if (argc > 1 && strcmp(argv[1], "tvm") == 0) {
+    RUN(tvm_is_available_with_relay_and_says_where_its_tvm_comes_from);
+    RUN(tvm_unsqueeze_in_place_is_a_shape_mismatch_5x5_against_eager_5x5x1);
+    RUN(tvm_feeds_every_parameter_of_an_input_used_twice_in_the_interpreter);
+    RUN(tvm_feeds_every_parameter_of_an_input_used_twice_in_the_graph_executor);
+    RUN(tvm_names_the_parameters_the_frontend_left_free_after_a_loop);
+    RUN(tvm_reports_tvms_own_message_without_backtrace_frames_paths_or_timestamps);
+    RUN(tvm_repro_py_reproduces_the_unsqueeze_shape_mismatch);
+    RUN(tvm_repro_py_runs_a_loop_program_as_the_worker_does);
+    RUN(tvm_repro_py_of_a_buffer_program_is_unsupported_as_in_the_worker);
+    RUN(tvm_repro_py_of_a_timeout_does_not_pass_off_another_failure_as_the_timeout);
     return tap_done();
   }
   RUN(external_names_resolve_to_one_converter_per_command);

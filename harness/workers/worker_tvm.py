@@ -19,8 +19,10 @@ With each program:
      "warnings";
   3. the Relay module runs, by default in Relay's interpreter (relay.create_executor("debug"),
      opt_level 0: no fusion and no optimisation passes, so the frontend is judged, not the
-     optimiser), or compiled (--executor compiled: relay.build at opt_level 3 and the graph
-     executor, or the VM for programs with control flow; graph / vm force one).
+     optimiser; TVM 0.14's interpreter still builds each primitive function, here with LLVM's
+     optimisation off, target "llvm -opt-level=0"), or compiled (--executor compiled:
+     relay.build at opt_level 3 for "llvm" and the graph executor, or the VM for programs with
+     control flow; graph / vm force one).
      Every parameter of the module's main function gets its value by position: TVM 0.14 can
      give one input several parameters of the same name (torch.cat([x, y]); torch.gt(x, y) has
      x, x, y, y), so feeding by name would leave all but one uninitialised. A parameter that is
@@ -38,7 +40,7 @@ restored, since the 0.11-0.14 frontend still uses them and otherwise takes other
 TOPHUB_LOCATION=NONE so nothing tries the network.
 
 Options: --executor interp|compiled|graph|vm (default interp, or $AF_TVM_EXECUTOR), --target
-(default llvm, or $AF_TVM_TARGET), --opt-level (for the compiled executors, default 3).
+(or $AF_TVM_TARGET; default above), --opt-level (for the compiled executors, default 3).
 """
 
 import argparse
@@ -137,13 +139,22 @@ def import_tvm():
 _BT_FRAME = re.compile(r"^\s*(\[bt\] \(\d+\)|\d+: )")
 _PY_FRAME = re.compile(r'^\s*File "[^"]*", line \d+')
 _ABS_PATH = re.compile(r"(?<![\w.])/(?:[^\s/:\"'()\[\]]+/)+(?=[^\s/:\"'()\[\]]+)")
+_LOG_TIME = re.compile(r"\[\d\d:\d\d:\d\d\] ")  # dmlc's log prefix: another one each run
+_NO_SPANS = "The source maps are not populated for this module. Please use `tvm.relay.transform.AnnotateSpans` " \
+            "to attach source maps for error reporting."
+
+
+def tidy(msg):
+    """Paths cut to base names, log timestamps and TVM's advice about source maps dropped."""
+    msg = _LOG_TIME.sub("", _ABS_PATH.sub("", msg)).replace(_NO_SPANS, "")
+    return afworker.clean(re.sub(r"(: | \| )\s*\| ", r"\1", msg))
 
 
 def tvm_message(e):
     """One line for an exception, TVM's own message first: a TVMError's text is a backtrace
     ("Traceback (most recent call last):", "[bt] (k) ..." or "k: ..." frames, then
     'File ".../interpreter.cc", line 660' and the message); keep what follows the last frame,
-    and cut absolute paths to their base names."""
+    tidied (tidy()) so that the same bug reads the same on every machine and run."""
     text = str(e).strip()
     lines = [l.rstrip() for l in text.splitlines() if l.strip()]
     if lines and (lines[0].startswith("Traceback") or any(_BT_FRAME.match(l) for l in lines)):
@@ -156,8 +167,8 @@ def tvm_message(e):
             msg = " | ".join(rest[:4])
             if not re.match(r"^\w+(Error|Exception)\b", msg):
                 msg = "%s: %s" % (type(e).__name__, msg)
-            return afworker.clean(_ABS_PATH.sub("", msg))
-    return afworker.clean(_ABS_PATH.sub("", afworker.exception_message(e)))
+            return tidy(msg)
+    return tidy(afworker.exception_message(e))
 
 
 class LogCapture(logging.Handler):
@@ -192,6 +203,10 @@ class TvmWorker:
     def __init__(self, torch, tvm, relay, target, opt_level, executor):
         self.torch, self.tvm, self.relay = torch, tvm, relay
         self.target, self.opt_level, self.executor = target, opt_level, executor
+        # the interpreter still lowers each primitive function and builds it for the target: with
+        # LLVM's own optimisation off that costs about 0.1 s a program instead of 0.25 s
+        self.interp_target = target or "llvm -opt-level=0"
+        self.compiled_target = target or "llvm"
 
     def convert(self, fn, req, log):
         shapes = [(n, (list(t.shape), str(t.dtype).replace("torch.", ""))) for n, t in zip(req.names, req.inputs)]
@@ -201,8 +216,9 @@ class TvmWorker:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
                 mod, params = self.relay.frontend.from_pytorch(fn, shapes)
-            for w in caught:
-                log.messages.append(afworker.clean(w.message))
+            for w in caught:  # (not the libraries' DeprecationWarnings: distutils' Version, ...)
+                if not issubclass(w.category, DeprecationWarning):
+                    log.messages.append(afworker.clean(w.message))
         finally:
             root.removeHandler(log)
         return mod, params
@@ -233,14 +249,14 @@ class TvmWorker:
         dev = tvm.cpu(0)
         if how == "interp":
             with tvm.transform.PassContext(opt_level=0):
-                run = relay.create_executor("debug", mod=mod, device=dev, target=self.target).evaluate()
+                run = relay.create_executor("debug", mod=mod, device=dev, target=self.interp_target).evaluate()
                 return flatten(run(*args))
         if how == "vm":
             with tvm.transform.PassContext(opt_level=self.opt_level):
-                run = relay.create_executor("vm", mod=mod, device=dev, target=self.target).evaluate()
+                run = relay.create_executor("vm", mod=mod, device=dev, target=self.compiled_target).evaluate()
             return flatten(run(*args))
         with tvm.transform.PassContext(opt_level=self.opt_level):
-            lib = relay.build(mod, target=self.target)
+            lib = relay.build(mod, target=self.compiled_target)
         from tvm.contrib import graph_executor
         m = graph_executor.GraphModule(lib["default"](dev))
         for k, a in enumerate(args):  # by position: several parameters may share one name
@@ -312,7 +328,8 @@ def torch_too_new(torch):
 
 def main():
     ap = argparse.ArgumentParser(description="aliasfuzz tvm worker (speaks aliasfuzz-worker/1 on stdin/stdout)")
-    ap.add_argument("--target", default=os.environ.get("AF_TVM_TARGET", "llvm"))
+    ap.add_argument("--target", default=os.environ.get("AF_TVM_TARGET"),
+                    help="TVM target (default: llvm -opt-level=0 for the interpreter, llvm compiled)")
     ap.add_argument("--opt-level", type=int, default=3, help="opt_level of the compiled executors")
     ap.add_argument("--executor", choices=EXECUTORS, default=os.environ.get("AF_TVM_EXECUTOR", "interp"),
                     help="interp: Relay's interpreter (default); compiled: relay.build + graph executor, the VM "
@@ -335,7 +352,7 @@ def main():
             if why is None:
                 worker = TvmWorker(torch, tvm, relay, args.target, args.opt_level, args.executor)
     versions["executor"] = args.executor
-    versions["target"] = args.target
+    versions["target"] = args.target or ("llvm -opt-level=0" if args.executor == "interp" else "llvm")
     versions["python"] = sys.version.split()[0]
     afworker.serve("tvm", versions, worker.handle if worker else None, available=worker is not None, reason=why)
 
