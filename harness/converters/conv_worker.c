@@ -50,6 +50,7 @@ struct conv_worker {
   char *why, *version;
   double next_id;
   int starts;
+  int module_state; /* its hello says it converts programs with module buffers */
   pthread_mutex_t mu;
 };
 
@@ -521,6 +522,7 @@ static int start_worker(conv_worker *w, af_err *err, result_status *how) {
     } else {
       w->hello_state = 1;
       w->ever_available = 1;
+      w->module_state = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, "module_state"));
       rc = 0;
     }
   }
@@ -576,7 +578,14 @@ static char *build_request(const ir_program *p, af_tensor *const *inputs, double
   char *src = emit_torchscript(p, "program");
   cJSON_AddStringToObject(root, "torchscript", src);
   free(src);
-  cJSON_AddStringToObject(root, "function", "program");
+  /* with module state the source is an nn.Module's forward; "buffers" names the inputs that are
+   * its buffers (PROTOCOL.md, "Module state") */
+  cJSON_AddStringToObject(root, "function", ir_nbuffers(p) ? "forward" : "program");
+  if (ir_nbuffers(p)) {
+    cJSON *bufs = cJSON_AddArrayToObject(root, "buffers");
+    for (int i = 0; i < p->ninputs; i++)
+      if (p->inputs[i].buffer) cJSON_AddItemToArray(bufs, cJSON_CreateString(p->names[p->inputs[i].value]));
+  }
   cJSON *arr = cJSON_AddArrayToObject(root, "inputs");
   for (int i = 0; i < p->ninputs; i++) {
     const af_tensor *t = inputs[i];
@@ -981,6 +990,7 @@ typedef struct slot {
   const char *script;  /* named: file in the workers folder */
   char *command;       /* external: shell command */
   conv_worker *w;      /* created on first use */
+  double default_s, hello_s; /* a named worker's own deadlines (0: the client's defaults) */
   char *why;           /* why no worker could be created */
   double timeout_s;    /* 0: default */
 } slot;
@@ -1037,6 +1047,10 @@ static conv_worker *slot_worker(slot *s) {
     s->w = conv_worker_new(s->c->name, argv);
     af_buf_free(&script);
   }
+  /* a named worker's own deadlines unless the environment sets them (AF_WORKER_TIMEOUT,
+   * AF_WORKER_START_TIMEOUT); --timeout (s->timeout_s) wins over both */
+  conv_worker_set_timeouts(s->w, getenv("AF_WORKER_TIMEOUT") ? 0 : s->default_s,
+                           getenv("AF_WORKER_START_TIMEOUT") ? 0 : s->hello_s);
   if (s->timeout_s > 0) conv_worker_set_timeouts(s->w, s->timeout_s, 0);
   return s->w;
 }
@@ -1081,11 +1095,15 @@ static const char *wc_version(const conv_converter *c) {
 }
 
 static result_status wc_convert(const conv_converter *c, const ir_program *p, void **state, result *r) {
-  (void)c;
   *state = NULL; /* a worker converts and runs in one request: see wc_run */
-  if (ir_nbuffers(p)) { /* aliasfuzz-worker/1 hands a worker a function and its arguments */
-    result_set_message(r, "module state (buffers) is not in the worker protocol aliasfuzz-worker/1 yet");
-    return RESULT_UNSUPPORTED;
+  if (ir_nbuffers(p)) { /* only to a worker whose hello says "module_state": true */
+    conv_worker *w = conv_worker_of(c);
+    const char *why;
+    if (w && conv_worker_available(w, &why) && !w->module_state) {
+      result_set_message(r, "this worker does not convert programs with module state (buffers): its hello has no "
+                            "\"module_state\": true");
+      return RESULT_UNSUPPORTED;
+    }
   }
   return RESULT_OK;
 }
@@ -1330,20 +1348,176 @@ WORKER_CONVERTER(conv_functorch, "functorch",
 WORKER_CONVERTER(conv_tvm, "tvm", "external worker: TVM relay.frontend.from_pytorch, run by Relay's interpreter (where TVM 0.11-0.14 is found)",
                  repro_tvm)
 
+/* repro.py snippets of the PyTorch 2.x workers (issue 14). Each builds the program the way
+ * afworker.program_module does: SRC run as Python, an nn.Module whose forward calls it (module
+ * state: whose forward it is, its buffers registered from the inputs); with returns_state the
+ * forward returns the outputs followed by every input's final state. Keep in step with
+ * harness/workers/afworker.py and worker_*.py. */
+#define REPRO_PY_MODULE                                                                                   \
+  "def program_module(src, inputs, returns_state=False):\n"                                               \
+  "    \"\"\"(nn.Module running SRC as Python, clones of its forward's arguments), as the worker.\"\"\"\n" \
+  "    names = [i[0] for i in INPUTS]\n"                                                                  \
+  "    params = [n for i, n in enumerate(names) if i not in BUFFERS]\n"                                   \
+  "    ns = {'torch': torch, 'Tensor': torch.Tensor, 'Tuple': Tuple, 'List': List, 'Optional': Optional}\n" \
+  "    exec(src, ns)\n"                                                                                   \
+  "    call = 'af_program(%s)' % ', '.join((['self'] if BUFFERS else []) + params)\n"                     \
+  "    nout = len(OUTPUT_NAMES)\n"                                                                        \
+  "    if returns_state:\n"                                                                               \
+  "        items = [] if nout == 0 else ['af_result'] if nout == 1 else ['af_result[%d]' % k for k in range(nout)]\n" \
+  "        items += ['self.' + n if i in BUFFERS else n for i, n in enumerate(names)]\n"                  \
+  "        body = '    af_result = %s\\n    return (%s)\\n' % (call, ''.join(x + ', ' for x in items))\n"  \
+  "    else:\n"                                                                                           \
+  "        body = '    return %s\\n' % call\n"                                                            \
+  "    fns = {'af_program': ns['forward'] if BUFFERS else ns['program'], 'torch': torch}\n"               \
+  "    exec('def forward(self%s):\\n%s' % (''.join(', ' + p for p in params), body), fns)\n"              \
+  "    m = type('Program', (torch.nn.Module,), {'forward': fns['forward']})().eval()\n"                   \
+  "    for i in BUFFERS:\n"                                                                               \
+  "        m.register_buffer(names[i], inputs[i].clone())\n"                                              \
+  "    return m, [t.clone() for i, t in enumerate(inputs) if i not in BUFFERS]\n"                         \
+  "\n"                                                                                                    \
+  "def need(package, pip):\n"                                                                             \
+  "    import importlib\n"                                                                                \
+  "    try:\n"                                                                                            \
+  "        return importlib.import_module(package)\n"                                                     \
+  "    except ImportError as e:\n"                                                                        \
+  "        print('ENVIRONMENT: this reproducer needs %s (pip install %s): %s' % (package, pip, e))\n"      \
+  "        sys.exit(3)\n"                                                                                 \
+  "\n"
+
+#define REPRO_PY_EXPORT(decompose)                                                                         \
+  "# Needs: pip install torch==2.13.0 (CPU wheel). torch.export.export, run through ep.module().\n"        \
+  REPRO_PY_MODULE                                                                                         \
+  "def convert_and_run(src, converted, inputs):\n"                                                        \
+  "    m, args = program_module(src, inputs)\n"                                                           \
+  "    ep = torch.export.export(m, tuple(args))\n"                                                        \
+  decompose                                                                                               \
+  "    print('--- exported program ---')\n"                                                               \
+  "    print(ep)\n"                                                                                       \
+  "    # ep.module() writes input mutations back into its arguments and buffer mutations into its buffers\n" \
+  "    return module_call(ep.module(), inputs)\n"
+
+static const char repro_export[] = REPRO_PY_EXPORT("");
+static const char repro_export_decomp[] = REPRO_PY_EXPORT("    ep = ep.run_decompositions()\n");
+
+#define REPRO_PY_COMPILE(backend, setup)                                                                    \
+  "# Needs: pip install torch==2.13.0 (CPU wheel)" setup ". torch.compile(backend='" backend "') on the CPU.\n" \
+  REPRO_PY_MODULE                                                                                         \
+  "def convert_and_run(src, converted, inputs):\n"                                                        \
+  "    import os, tempfile\n"                                                                             \
+  "    os.environ.setdefault('TORCHINDUCTOR_CACHE_DIR', tempfile.mkdtemp(prefix='aliasfuzz-inductor-'))\n" \
+  "    m, _ = program_module(src, inputs)\n"                                                              \
+  "    if BUFFERS:  # the module, compiled\n"                                                             \
+  "        compiled = torch.compile(m, backend='" backend "')\n"                                          \
+  "    else:  # the program function, compiled\n"                                                         \
+  "        ns = {'torch': torch, 'Tensor': torch.Tensor, 'Tuple': Tuple, 'List': List, 'Optional': Optional}\n" \
+  "        exec(src, ns)\n"                                                                               \
+  "        compiled = torch.compile(ns['program'], backend='" backend "')\n"                              \
+  "    from torch._dynamo.utils import counters\n"                                                        \
+  "    outs, final = module_call(m, inputs, lambda *args: compiled(*args))\n"                             \
+  "    for reason, n in counters['graph_break'].items():\n"                                               \
+  "        print('graph break (%dx): %s' % (n, str(reason).strip().splitlines()[0]))\n"                   \
+  "    return outs, final\n"
+
+static const char repro_aot_eager[] = REPRO_PY_COMPILE("aot_eager", "");
+static const char repro_inductor[] = REPRO_PY_COMPILE("inductor", " and a C++ compiler (g++)");
+
+static const char repro_onnx_dynamo[] =
+    "# Needs: pip install torch==2.13.0 onnx==1.23.2 onnxscript==0.7.2 onnxruntime==1.32.0 (CPU wheels).\n"
+    "# torch.onnx.export(dynamo=True), run in ONNX Runtime; final input states are extra model outputs.\n"
+    REPRO_PY_MODULE
+    "def convert_and_run(src, converted, inputs):\n"
+    "    for p, pip in (('onnx', 'onnx'), ('onnxscript', 'onnxscript'), ('onnxruntime', 'onnxruntime')):\n"
+    "        need(p, pip)\n"
+    "    import onnxruntime\n"
+    "    m, args = program_module(src, inputs, returns_state=True)\n"
+    "    prog = torch.onnx.export(m, tuple(args), dynamo=True, verbose=False)\n"
+    "    s = onnxruntime.InferenceSession(prog.model_proto.SerializeToString(), providers=['CPUExecutionProvider'])\n"
+    "    feeds = dict(zip([n for i, (n, *_) in enumerate(INPUTS) if i not in BUFFERS], [a.numpy() for a in args]))\n"
+    "    vals = [torch.from_numpy(v) for v in s.run(None, {i.name: feeds[i.name] for i in s.get_inputs()})]\n"
+    "    n = len(OUTPUT_NAMES)\n"
+    "    return vals[:n], vals[n:]\n";
+
+static const char repro_tvm_relax[] =
+    "# Needs: pip install torch==2.13.0 apache-tvm==0.27.0.post1 (CPU wheels). TVM Relax's\n"
+    "# from_exported_program, tvm.compile for llvm, Relax VM; final input states are extra outputs.\n"
+    REPRO_PY_MODULE
+    "def convert_and_run(src, converted, inputs):\n"
+    "    tvm = need('tvm', 'apache-tvm==0.27.0.post1')\n"
+    "    from tvm import relax\n"
+    "    from tvm.relax.frontend.torch import from_exported_program\n"
+    "    m, args = program_module(src, inputs, returns_state=True)\n"
+    "    mod = from_exported_program(torch.export.export(m, tuple(args)))\n"
+    "    print('--- Relax module ---')\n"
+    "    print(mod.script(show_meta=False))\n"
+    "    build = getattr(tvm, 'compile', None) or relax.build\n"
+    "    vm = relax.VirtualMachine(build(mod, target='llvm'), tvm.cpu(0))\n"
+    "    make = getattr(tvm.runtime, 'tensor', None) or tvm.nd.array\n"
+    "    res = vm['main'](*[make(a.numpy(), tvm.cpu(0)) for a in args])\n"
+    "    vals = [torch.from_numpy(v.numpy()) for v in ([res] if hasattr(res, 'numpy') else list(res))]\n"
+    "    n = len(OUTPUT_NAMES)\n"
+    "    return vals[:n], vals[n:]\n";
+
+static const char repro_openvino[] =
+    "# Needs: pip install torch==2.13.0 openvino==2026.4.1 (CPU wheels). openvino.convert_model of the\n"
+    "# program's torch.export ExportedProgram, compiled for CPU (f32); final input states are extra outputs.\n"
+    REPRO_PY_MODULE
+    "def convert_and_run(src, converted, inputs):\n"
+    "    ov = need('openvino', 'openvino==2026.4.1')\n"
+    "    import numpy as np\n"
+    "    m, args = program_module(src, inputs, returns_state=True)\n"
+    "    model = ov.convert_model(torch.export.export(m, tuple(args)))\n"
+    "    cm = ov.compile_model(model, 'CPU', {'INFERENCE_NUM_THREADS': 1, 'INFERENCE_PRECISION_HINT': 'f32'})\n"
+    "    res = cm([a.numpy() for a in args])\n"
+    "    vals = [torch.from_numpy(np.array(res[o])) for o in cm.outputs]\n"
+    "    n = len(OUTPUT_NAMES)\n"
+    "    return vals[:n], vals[n:]\n";
+
+WORKER_CONVERTER(conv_export, "export", "external worker: torch.export.export (PyTorch 2.x), run through ep.module()",
+                 repro_export)
+WORKER_CONVERTER(conv_export_decomp, "export-decomp",
+                 "external worker: torch.export.export + run_decompositions() (core ATen), run through ep.module()",
+                 repro_export_decomp)
+WORKER_CONVERTER(conv_aot_eager, "aot_eager", "external worker: torch.compile(backend='aot_eager') on the CPU",
+                 repro_aot_eager)
+WORKER_CONVERTER(conv_inductor, "inductor",
+                 "external worker: torch.compile(backend='inductor') on the CPU (C++ codegen), its own cache folder",
+                 repro_inductor)
+WORKER_CONVERTER(conv_onnx_dynamo, "onnx-dynamo", "external worker: torch.onnx.export(dynamo=True), run in ONNX Runtime",
+                 repro_onnx_dynamo)
+WORKER_CONVERTER(conv_tvm_relax, "tvm-relax",
+                 "external worker: TVM Relax from_exported_program (apache-tvm), built for llvm, Relax VM", repro_tvm_relax)
+WORKER_CONVERTER(conv_openvino, "openvino",
+                 "external worker: openvino.convert_model of the ExportedProgram, compiled for CPU", repro_openvino)
+
 static const struct {
   const conv_converter *c;
   const char *script;
+  double request_s, hello_s; /* its own deadlines (0: the client's defaults, 30 s and 120 s) */
 } named[] = {
-    {&conv_onnx, "worker_onnx.py"},
-    {&conv_functorch, "worker_functorch.py"},
-    {&conv_tvm, "worker_tvm.py"},
+    {&conv_onnx, "worker_onnx.py", 0, 0},
+    {&conv_functorch, "worker_functorch.py", 0, 0},
+    {&conv_tvm, "worker_tvm.py", 0, 0},
+    /* PyTorch 2.x (issue 14): compiles take seconds, a cold first one (Inductor's toolchain, TVM,
+     * OpenVINO) tens of seconds; their warm-up runs before the hello */
+    {&conv_export, "worker_export.py", 60, 300},
+    {&conv_export_decomp, "worker_export_decomp.py", 120, 300},
+    {&conv_aot_eager, "worker_aot_eager.py", 60, 300},
+    {&conv_inductor, "worker_inductor.py", 180, 600},
+    {&conv_onnx_dynamo, "worker_onnx_dynamo.py", 120, 300},
+    {&conv_tvm_relax, "worker_tvm_relax.py", 120, 300},
+    {&conv_openvino, "worker_openvino.py", 120, 300},
 };
 
 static slot *find_slot(const conv_converter *c) {
   slot *s = slot_of(c);
   if (s) return s;
   for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
-    if (named[i].c == c) return add_slot(c, named[i].script, NULL);
+    if (named[i].c == c) {
+      s = add_slot(c, named[i].script, NULL);
+      s->default_s = named[i].request_s;
+      s->hello_s = named[i].hello_s;
+      return s;
+    }
   return NULL;
 }
 
