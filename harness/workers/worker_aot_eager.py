@@ -89,6 +89,8 @@ class CompileWorker:
             graphs.append(gm)
             return real(gm, example_inputs)
 
+        backend.__name__ = self.backend  # (errors name the backend: "backend='inductor' raised")
+
         t0 = time.perf_counter()
         torch._dynamo.reset()
         counters.clear()
