@@ -6,12 +6,14 @@
 
 #include "../fuzz/campaign.h"
 #include "../harness/codec.h"
+#include "../reports/report.h"
 #include "cli.h"
 
 static const char *usage_fuzz =
     "usage: aliasfuzz fuzz --converter NAME [--seed S] [--time SECONDS | --iterations N] [--jobs J]\n"
     "                      [--out DIR] [--deadline SECONDS] [--policy FILE] [--no-reduce]\n"
-    "                      [--max-reduce-tests N] [--fail-on-residual] [--quiet]\n"
+    "                      [--max-reduce-tests N] [--reduce-share F] [--reduce-time SECONDS]\n"
+    "                      [--no-finish] [--fail-on-residual] [--quiet]\n"
     "\n"
     "Runs a campaign: generated programs (iteration i always gets the same program for a seed),\n"
     "each judged against eager PyTorch; every new finding is minimized and written to\n"
@@ -19,7 +21,17 @@ static const char *usage_fuzz =
     "At the end: DIR/report.json, DIR/report.md and DIR/report.html. Running the same command again\n"
     "resumes (Ctrl-C stops cleanly and writes the report).\n"
     "Defaults: --seed 1, --jobs 1, --out out/fuzz-<converter>, --deadline 10, --time 60 when\n"
-    "neither --time nor --iterations is given. Exit: 0 no finding, 1 findings, 2 usage or setup error.\n";
+    "neither --time nor --iterations is given. Exit: 0 no finding, 1 findings, 2 usage or setup error.\n"
+    "\n"
+    "Findings are grouped into bug classes (DIR/classes.json; report.md lists them first): each\n"
+    "minimized program is rerun with its ops replaced by the others of their op-table family and its\n"
+    "inputs' dtype by the others, and findings whose generalized patterns coincide are one class.\n"
+    "A failing program whose quick key (verdict, error key, what differs) already has a class is\n"
+    "counted, not minimized. Minimizing gets at most --reduce-share of each job's time (default\n"
+    "0.25; 1: no cap); programs over the budget are kept under DIR/deferred/, one per quick key,\n"
+    "and those whose quick key still has no class are minimized after the search (--no-finish:\n"
+    "left there). --deadline bounds the converter's work on one program;\n"
+    "minimizing one finding has its own limit, --reduce-time (default 30 s).\n";
 
 static int parse_u64(const char *s, uint64_t *out) {
   char *end;
@@ -73,6 +85,12 @@ int cmd_fuzz(int argc, char **argv) {
       o.deadline_s = atof(v), i++;
     } else if (!strcmp(a, "--max-reduce-tests") && v && atoi(v) > 0) {
       o.max_reduce_tests = atoi(v), i++;
+    } else if (!strcmp(a, "--reduce-share") && v && atof(v) > 0) {
+      o.reduce_share = atof(v), i++;
+    } else if (!strcmp(a, "--no-finish")) {
+      o.no_finish = 1;
+    } else if (!strcmp(a, "--reduce-time") && v && atof(v) > 0) {
+      o.reduce_time_s = atof(v), i++;
     } else if (!strcmp(a, "--policy") && v) {
       policy = v, i++;
     } else if (!strcmp(a, "--no-reduce")) {
@@ -102,8 +120,12 @@ int cmd_fuzz(int argc, char **argv) {
     fprintf(stderr, "aliasfuzz: %s\n", err.msg);
     return 2;
   }
-  printf("%lld programs in %.1f s (%.0f/s), %d distinct finding(s); report: %s/report.md (and report.html)\n", (long long)s.programs,
-         s.seconds, s.seconds > 0 ? s.programs / s.seconds : 0.0, s.findings, o.out);
-  return s.findings ? 1 : 0;
+  char rate[32];
+  printf("%lld programs in %.1f s (%s/s), %d bug class(es) from %d distinct finding(s), minimizing %.1f s", (long long)s.programs,
+         s.seconds, report_rate(s.seconds > 0 ? s.programs / s.seconds : 0.0, rate), s.classes, s.findings, s.reduce_seconds);
+  if (s.finish_seconds > 0) printf(" (%.1f s after the search)", s.finish_seconds);
+  if (s.deferred) printf(", %d quick key(s) deferred", s.deferred);
+  printf("; report: %s/report.md (and report.html)\n", o.out);
+  return s.findings || s.classes || s.deferred ? 1 : 0;
 }
 

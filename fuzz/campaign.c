@@ -1,5 +1,6 @@
 /* campaign.c - see campaign.h */
 #include "campaign.h"
+#include "../harness/torch/shim.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -19,6 +20,7 @@
 #include "../harness/converters/conv.h"
 #include "../oracle/signature.h"
 #include "../reports/report.h"
+#include "classes.h"
 #include "findings.h"
 #include "judge.h"
 #include "reduce.h"
@@ -58,6 +60,23 @@ static int same_bug_pred(const ir_program *cand, void *vctx) {
   return same;
 }
 
+/* classes_judge over the campaign's converter: how a variant of a minimized program fares. */
+/* Generalization variants are judged until this time (monotonic seconds). */
+static double variants_until;
+static int variant_judge(const ir_program *cand, void *vctx) {
+  pred_ctx *x = vctx;
+  judgement j;
+  if (variants_until > 0 && now_s() > variants_until) return CLASSES_INVALID; /* out of time: not run */
+  af_err err;
+  if (judge_inprocess(x->c, cand, x->oo, &j, &err)) return CLASSES_INVALID;
+  int r = j.verdict == V_INVALID_PROGRAM ? CLASSES_INVALID
+          : judge_same_bug(&j, x->v, x->detail) ? CLASSES_SAME
+          : j.verdict == V_PASS ? CLASSES_PASS
+                                : CLASSES_OTHER;
+  judgement_clear(&j);
+  return r;
+}
+
 static int isolated_pred(const ir_program *cand, void *vctx) {
   pred_ctx *x = vctx;
   judgement j;
@@ -79,9 +98,16 @@ static void send_line(int fd, const char *s, size_t n) {
 }
 
 /* JSON line describing a finding; new. */
-static char *finding_line(int64_t it, uint64_t seed, const judgement *j, const ir_program *orig, const ir_program *min,
-                          const reduce_stats *rs) {
+static char *finding_line(char kind, int64_t it, uint64_t seed, const judgement *j, const ir_program *orig, const ir_program *min,
+                          const reduce_stats *rs, const char *quick, const classes_gen *g) {
   cJSON *o = cJSON_CreateObject();
+  if (quick) cJSON_AddStringToObject(o, "quick", quick);
+  if (g && g->pattern) {
+    cJSON_AddStringToObject(o, "pattern", g->pattern);
+    cJSON_AddStringToObject(o, "gen", g->table ? g->table : "[]");
+    cJSON_AddNumberToObject(o, "reruns", g->reruns);
+    cJSON_AddNumberToObject(o, "reproduced", g->reproduced);
+  }
   cJSON_AddNumberToObject(o, "iteration", (double)it);
   char s[32];
   snprintf(s, sizeof s, "%llu", (unsigned long long)seed);
@@ -89,9 +115,9 @@ static char *finding_line(int64_t it, uint64_t seed, const judgement *j, const i
   cJSON_AddNumberToObject(o, "verdict", j->verdict);
   cJSON_AddStringToObject(o, "detail", j->detail ? j->detail : "");
   cJSON_AddStringToObject(o, "graph", j->graph ? j->graph : "");
-  char *a = codec_write_string(orig), *b = codec_write_string(min);
+  char *a = codec_write_string(orig), *b = min ? codec_write_string(min) : NULL;
   cJSON_AddStringToObject(o, "original", a);
-  cJSON_AddStringToObject(o, "minimized", b);
+  if (b) cJSON_AddStringToObject(o, "minimized", b);
   free(a);
   free(b);
   if (rs) {
@@ -103,7 +129,7 @@ static char *finding_line(int64_t it, uint64_t seed, const judgement *j, const i
   char *text = cJSON_PrintUnformatted(o);
   cJSON_Delete(o);
   af_buf line = {0};
-  af_buf_printf(&line, "F %s\n", text);
+  af_buf_printf(&line, "%c %s\n", kind, text);
   cJSON_free(text);
   return af_buf_take(&line);
 }
@@ -125,18 +151,83 @@ static void stamp_meta(ir_program *p, const campaign_opts *o, int64_t it, uint64
   af_buf_free(&b);
 }
 
-/* Whether a verdict's signature is known before minimizing (it is its error class). */
-static int sig_before_reduce(oracle_verdict v) {
-  return v == V_ERROR || v == V_UNSUPPORTED || v == V_CRASH || v == V_INVALID_PROGRAM || v == V_TIMEOUT;
+static uint64_t hash_str(const char *t) { return sig_fnv1a(t, strlen(t), 0); }
+
+/* Minimizes and generalizes the failing program p of iteration it and sends its F line (after an
+ * R line that carries p as found). Returns the seconds spent. */
+static double minimize_and_send(const campaign_opts *o, const conv_converter *c, const oracle_opts *oo, int64_t it, uint64_t seed,
+                                const ir_program *p, judgement *j, const char *qk, int fd) {
+  char *rl = finding_line('R', it, seed, j, p, NULL, NULL, qk, NULL);
+  send_line(fd, rl, strlen(rl));
+  free(rl);
+  double r0 = now_s();
+  ir_program *min = NULL;
+  reduce_stats rs = {0};
+  pred_ctx x = {c, oo, j->verdict, j->detail};
+  reduce_program_within(p, same_bug_pred, &x, o->max_reduce_tests, o->reduce_time_s, &min, &rs);
+  judgement jm;
+  af_err err;
+  if (judge_inprocess(c, min, oo, &jm, &err) == 0) {
+    if (judge_same_bug(&jm, j->verdict, j->detail)) {
+      judgement_clear(j);
+      *j = jm;
+    } else {
+      judgement_clear(&jm);
+    }
+  }
+  classes_gen g;
+  pred_ctx y = {c, oo, j->verdict, j->detail};
+  variants_until = now_s() + o->reduce_time_s / 2;
+  classes_generalize(min, variant_judge, &y, 120, 3, &g);
+  double spent = now_s() - r0;
+  rs.seconds = spent;
+  char *fl = finding_line('F', it, seed, j, p, min, &rs, qk, &g);
+  classes_gen_clear(&g);
+  ir_program_free(min);
+  send_line(fd, fl, strlen(fl));
+  free(fl);
+  return spent;
+}
+
+/* One failing program, in a job: counted by its quick key, deferred (over the minimization
+ * budget), or minimized and generalized. Minimization is announced with an R line that carries
+ * the program as found, so that the parent applies the minimization deadline instead of the
+ * per-program one, and keeps the program when minimization does not finish. */
+static void job_failing(const campaign_opts *o, const conv_converter *c, const oracle_opts *oo, int64_t it, uint64_t seed,
+                        ir_program *p, judgement *j, uint64_t *seen, int *nseen, double t0, double *reduce_s, int fd) {
+  char *qk = classes_quick_key(p, j->verdict, j->detail);
+  uint64_t h = hash_str(qk);
+  int known = 0;
+  for (int q = 0; q < *nseen; q++) known |= seen[q] == h;
+  double elapsed = now_s() - t0, share = o->reduce_share;
+  int under = share >= 1 || *reduce_s <= share * elapsed;
+  int spare = share >= 1 || *reduce_s <= share * 0.5 * elapsed;
+  char *fl = NULL;
+  if (o->no_reduce) {
+    classes_gen g = {classes_plain_pattern(p), NULL, 0, 0, 0};
+    fl = finding_line('F', it, seed, j, p, p, NULL, qk, &g);
+    classes_gen_clear(&g);
+  } else if (known && (classes_by_error(j->verdict) || !spare)) {
+    fl = finding_line('Q', it, seed, j, p, NULL, NULL, qk, NULL); /* counted, not minimized again */
+  } else if (!known && !under) {
+    fl = finding_line('P', it, seed, j, p, NULL, NULL, qk, NULL); /* deferred: over the budget */
+  } else {
+    *reduce_s += minimize_and_send(o, c, oo, it, seed, p, j, qk, fd);
+    if (*nseen < 2048) seen[(*nseen)++] = h;
+  }
+  if (fl) send_line(fd, fl, strlen(fl));
+  free(fl);
+  free(qk);
 }
 
 static void job_main(const campaign_opts *o, const conv_converter *c, int job, int64_t start, int fd) {
   oracle_opts oo = {o->fail_on_residual};
   char line[128];
-  /* Signatures this job already reported whose identity does not depend on the minimized
-   * program: later hits are counted without minimizing again. */
-  uint64_t seen[1024];
+  /* Quick keys this job minimized already: later programs with one are counted, not minimized
+   * again (unless the budget has room to look for another class behind the same key). */
+  uint64_t seen[2048];
   int nseen = 0;
+  double t0 = now_s(), reduce_s = 0;
   for (int64_t it = start; (o->iterations == 0 || it < o->iterations) && !stop_requested; it += o->jobs) {
     int n = snprintf(line, sizeof line, "B %lld\n", (long long)it);
     send_line(fd, line, (size_t)n);
@@ -154,38 +245,7 @@ static void job_main(const campaign_opts *o, const conv_converter *c, int job, i
         j.detail = af_xstrdup(err.msg);
       }
     }
-    if (j.verdict != V_PASS && p) {
-      ir_program *min = NULL;
-      reduce_stats rs = {0};
-      int known = 0;
-      if (sig_before_reduce(j.verdict)) {
-        char *text, id[64];
-        sig_make(c->name, j.verdict, p, j.detail, &text, id);
-        uint64_t h = sig_fnv1a(text, strlen(text), 0);
-        free(text);
-        for (int q = 0; q < nseen; q++) known |= seen[q] == h;
-        if (!known && nseen < 1024) seen[nseen++] = h;
-      }
-      if (!o->no_reduce && !known) {
-        pred_ctx x = {c, &oo, j.verdict, j.detail};
-        reduce_program(p, same_bug_pred, &x, o->max_reduce_tests, &min, &rs);
-      } else {
-        min = ir_program_clone(p);
-      }
-      judgement jm;
-      if (judge_inprocess(c, min, &oo, &jm, &err) == 0) {
-        if (judge_same_bug(&jm, j.verdict, j.detail)) {
-          judgement_clear(&j);
-          j = jm;
-        } else {
-          judgement_clear(&jm);
-        }
-      }
-      char *fl = finding_line(it, seed, &j, p, min, o->no_reduce ? NULL : &rs);
-      send_line(fd, fl, strlen(fl));
-      free(fl);
-      ir_program_free(min);
-    }
+    if (j.verdict != V_PASS && p) job_failing(o, c, &oo, it, seed, p, &j, seen, &nseen, t0, &reduce_s, fd);
     n = snprintf(line, sizeof line, "D %lld %d\n", (long long)it, (int)j.verdict);
     send_line(fd, line, (size_t)n);
     judgement_clear(&j);
@@ -207,6 +267,8 @@ typedef struct job {
   int64_t programs;
   int64_t verdicts[V_COUNT];
   int finished;
+  int reducing;   /* minimizing a finding of iteration inflight: its own deadline applies */
+  char *pending;  /* that finding as found (the R line's JSON), kept when minimization dies */
 } job;
 
 typedef struct camp {
@@ -222,6 +284,10 @@ typedef struct camp {
   double *hist_t;
   int64_t *hist_n;
   int nhist;
+  cJSON *idx;         /* the class index (classes.h) */
+  int idx_dirty;
+  double reduce_seconds; /* spent minimizing (all jobs, this run and the runs it resumes) */
+  double finish_seconds; /* of which after the search (finish_deferred) */
 } camp;
 
 static void history_add(camp *k, double t, int64_t n) {
@@ -241,12 +307,14 @@ static void history_add(camp *k, double t, int64_t n) {
 
 static char *options_json(const campaign_opts *o, const conv_converter *c) {
   af_buf b = {0};
-  af_buf_printf(&b, "{\"aliasfuzz\": \"%s\", \"converter\": \"%s\", \"converter_version\": \"%s\", \"seed\": %llu, \"jobs\": %d, "
+  af_buf_printf(&b, "{\"aliasfuzz\": \"%s\", \"stack\": \"%s\", \"torch\": \"%s (%s)\", ", AF_VERSION, at_stack(), at_version(),
+                at_stack_origin());
+  af_buf_printf(&b, "\"converter\": \"%s\", \"converter_version\": \"%s\", \"seed\": %llu, \"jobs\": %d, "
                     "\"iterations\": %lld, \"time\": %g, \"deadline\": %g, \"fail_on_residual\": %s, \"reduce\": %s, "
-                    "\"max_reduce_tests\": %d, \"policy\": %s}",
-                AF_VERSION, c->name, c->version(c), (unsigned long long)o->seed, o->jobs, (long long)o->iterations,
+                    "\"max_reduce_tests\": %d, \"reduce_share\": %g, \"reduce_time\": %g, \"policy\": %s}",
+                c->name, c->version(c), (unsigned long long)o->seed, o->jobs, (long long)o->iterations,
                 o->time_s, o->deadline_s, o->fail_on_residual ? "true" : "false", o->no_reduce ? "false" : "true",
-                o->max_reduce_tests, o->policy_json ? o->policy_json : "{}");
+                o->max_reduce_tests, o->reduce_share, o->reduce_time_s, o->policy_json ? o->policy_json : "{}");
   cJSON *j = cJSON_Parse(b.s);
   af_buf_free(&b);
   char *s = cJSON_PrintUnformatted(j);
@@ -263,6 +331,7 @@ static int write_state(camp *k, double elapsed, af_err *err) {
   cJSON_AddStringToObject(s, "format", "aliasfuzz-campaign-state/1");
   cJSON_AddItemToObject(s, "options", cJSON_Parse(k->options_json));
   cJSON_AddNumberToObject(s, "seconds", k->prior_seconds + elapsed);
+  cJSON_AddNumberToObject(s, "reduce_seconds", k->reduce_seconds);
   int64_t total = 0;
   for (int j = 0; j < k->o->jobs; j++) total += k->jobs[j].programs;
   history_add(k, k->prior_seconds + elapsed, total);
@@ -335,6 +404,8 @@ static int load_state(camp *k, af_err *err) {
       history_add(k, cJSON_GetNumberValue(cJSON_GetArrayItem(pt, 0)), (int64_t)cJSON_GetNumberValue(cJSON_GetArrayItem(pt, 1)));
   }
   k->prior_seconds = cJSON_GetNumberValue(cJSON_GetObjectItem(s, "seconds"));
+  k->reduce_seconds = cJSON_GetNumberValue(cJSON_GetObjectItem(s, "reduce_seconds"));
+  if (k->reduce_seconds != k->reduce_seconds) k->reduce_seconds = 0;
   if (k->prior_seconds != k->prior_seconds) k->prior_seconds = 0; /* NaN: absent */
   k->resumed = 1;
 out:
@@ -392,22 +463,73 @@ static int spawn(camp *k, int j, af_err *err) {
   return 0;
 }
 
-static void record(camp *k, const finding *f) {
-  int is_new = 0, counted = 0;
-  char id[64];
+/* Records f in the findings store and in its class. quick: its quick key, may be NULL. */
+static void record(camp *k, finding *f, const char *quick) {
+  int is_new = 0, counted = 0, class_new = 0;
+  char id[64], cid[64];
   af_err err;
+  char *plain = NULL;
+  if (!f->pattern) f->pattern = plain = classes_plain_pattern(f->minimized);
+  char *key = classes_key(f->converter, f->verdict, f->detail, f->pattern);
+  classes_id(key, cid);
+  free(key);
+  f->class_id = cid;
   if (findings_record(k->o->out, f, &is_new, &counted, id, &err)) {
     fprintf(stderr, "\naliasfuzz: could not record a finding (iteration %lld, seed %llu): %s\n", (long long)f->iteration,
             (unsigned long long)f->seed, err.msg);
+    free(plain);
     return;
   }
+  classes_member m = {f->converter, f->verdict, f->detail, f->pattern, id,
+                      f->minimized->nstmts, f->generalization, f->reruns, f->reproduced, f->seed, f->iteration, f->job, quick};
+  cJSON *c = classes_index_add(k->idx, &m, &class_new);
+  k->idx_dirty = 1;
   if (is_new) {
     k->distinct[f->verdict]++;
     k->distinct_total++;
+  }
+  if (class_new) {
     if (k->o->progress) fprintf(stderr, "\n");
-    fprintf(stderr, "aliasfuzz: new finding %s (%d -> %d statements) in %s/findings/%s\n", id,
+    fprintf(stderr, "aliasfuzz: new class %s: %s `%s` (%d -> %d statements) in %s/findings/%s\n", cid,
+            oracle_verdict_name(f->verdict),
+            classes_keyed_by_error(f->verdict, f->pattern) ? cJSON_GetStringValue(cJSON_GetObjectItem(c, "error_key")) : f->pattern,
             f->reduction ? f->reduction->stmts_before : f->original->nstmts, f->minimized->nstmts, k->o->out, id);
   }
+  free(plain);
+}
+
+/* A program not minimized: counted in the class its quick key maps to, else kept (one per quick
+ * key) under DIR/deferred/, for finish_deferred(). */
+static void defer(camp *k, int j, const char *json, cJSON *o) {
+  const char *qk = cJSON_GetStringValue(cJSON_GetObjectItem(o, "quick"));
+  int64_t it = (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "iteration"));
+  if (!qk) return;
+  k->idx_dirty = 1;
+  if (classes_index_count_quick(k->idx, qk, j, it)) return;
+  cJSON *d = cJSON_GetObjectItem(k->idx, "deferred"), *e = cJSON_GetObjectItem(d, qk);
+  if (e) {
+    cJSON *n = cJSON_GetObjectItem(e, "count");
+    cJSON_SetNumberValue(n, n->valuedouble + 1);
+    return;
+  }
+  char rel[64], path[4200];
+  snprintf(rel, sizeof rel, "deferred/%lld.json", (long long)it);
+  snprintf(path, sizeof path, "%s/deferred", k->o->out);
+  af_err err;
+  if (findings_mkdirs(path, &err)) {
+    fprintf(stderr, "\naliasfuzz: %s\n", err.msg);
+    return;
+  }
+  snprintf(path, sizeof path, "%s/%s", k->o->out, rel);
+  cJSON *copy = cJSON_Parse(json);
+  cJSON_AddNumberToObject(copy, "job", j);
+  char *text = cJSON_Print(copy);
+  cJSON_Delete(copy);
+  if (codec_write_atomic(path, text, strlen(text), &err)) fprintf(stderr, "\naliasfuzz: %s\n", err.msg);
+  cJSON_free(text);
+  e = cJSON_AddObjectToObject(d, qk);
+  cJSON_AddNumberToObject(e, "count", 1);
+  cJSON_AddStringToObject(e, "file", rel);
 }
 
 static void handle_finding_line(camp *k, int j, const char *json) {
@@ -416,6 +538,8 @@ static void handle_finding_line(camp *k, int j, const char *json) {
   af_err err;
   const char *orig_s = o ? cJSON_GetStringValue(cJSON_GetObjectItem(o, "original")) : NULL;
   const char *min_s = o ? cJSON_GetStringValue(cJSON_GetObjectItem(o, "minimized")) : NULL;
+  cJSON *spent = o ? cJSON_GetObjectItem(o, "seconds") : NULL;
+  if (spent) k->reduce_seconds += spent->valuedouble;
   if (!orig_s || !min_s || codec_read_string(orig_s, "finding", &orig, &err) || codec_read_string(min_s, "finding", &min, &err)) {
     fprintf(stderr, "\naliasfuzz: job %d sent a malformed finding; ignored\n", j);
     goto out;
@@ -446,9 +570,14 @@ static void handle_finding_line(camp *k, int j, const char *json) {
       .job = j,
       .options_json = k->options_json,
       .rerun = rerun,
+      .pattern = cJSON_GetStringValue(cJSON_GetObjectItem(o, "pattern")),
+      .generalization = cJSON_GetStringValue(cJSON_GetObjectItem(o, "gen")),
+      .reruns = (int)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "reruns")),
+      .reproduced = (int)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "reproduced")),
   };
+  if (f.reruns < 0) f.reruns = 0; /* NaN: absent */
   if (f.verdict >= V_COUNT) f.verdict = V_ERROR;
-  record(k, &f);
+  record(k, &f, cJSON_GetStringValue(cJSON_GetObjectItem(o, "quick")));
 out:
   ir_program_free(orig);
   ir_program_free(min);
@@ -493,7 +622,7 @@ static void job_lost(camp *k, int j, int64_t it, oracle_verdict v, const char *w
       .job = j,
       .options_json = k->options_json,
   };
-  record(k, &f);
+  record(k, &f, NULL);
   judgement_clear(&conf);
   ir_program_free(p);
   ir_program_free(min);
@@ -514,10 +643,23 @@ static void process_lines(camp *k, int j) {
       int v = (int)strtol(end, NULL, 10);
       jb->watermark = it;
       jb->inflight = -1;
+      jb->reducing = 0;
       jb->programs++;
       if (v >= 0 && v < V_COUNT) jb->verdicts[v]++;
+    } else if (start[0] == 'R') { /* minimizing: the minimization deadline applies from now */
+      jb->reducing = 1;
+      jb->since = now_s();
+      free(jb->pending);
+      jb->pending = af_xstrdup(start + 2);
     } else if (start[0] == 'F') {
       handle_finding_line(k, j, start + 2);
+      jb->reducing = 0;
+      free(jb->pending);
+      jb->pending = NULL;
+    } else if (start[0] == 'Q' || start[0] == 'P') {
+      cJSON *o = cJSON_Parse(start + 2);
+      if (o) defer(k, j, start + 2, o);
+      cJSON_Delete(o);
     } else if (start[0] == 'E') {
       jb->finished = 1;
     }
@@ -541,8 +683,28 @@ static void reap(camp *k, int j, int killed_for_timeout) {
   jb->fd = -1;
   jb->pid = -1;
   af_buf_free(&jb->in);
-  if (jb->finished || stop_requested) return;
-  if (jb->inflight >= 0) {
+  int reducing = jb->reducing;
+  char *pending = jb->pending;
+  jb->reducing = 0;
+  jb->pending = NULL;
+  if (jb->finished || stop_requested) {
+    free(pending);
+    return;
+  }
+  if (jb->inflight >= 0 && reducing && pending) {
+    /* the program itself was judged; its minimization ran out of time or a candidate crashed the
+     * converter: the program is kept as found, deferred, and its verdict counted */
+    cJSON *o = cJSON_Parse(pending);
+    int v = o ? (int)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "verdict")) : V_ERROR;
+    if (o) defer(k, j, pending, o);
+    cJSON_Delete(o);
+    fprintf(stderr, "\naliasfuzz: job %d: minimizing the finding of iteration %lld %s; the program is kept under %s/deferred/\n", j,
+            (long long)jb->inflight, killed_for_timeout ? "ran past its deadline" : "crashed the job", k->o->out);
+    jb->watermark = jb->inflight;
+    jb->programs++;
+    if (v >= 0 && v < V_COUNT) jb->verdicts[v]++;
+    jb->inflight = -1;
+  } else if (jb->inflight >= 0) {
     char why[160];
     oracle_verdict v = killed_for_timeout ? V_TIMEOUT : V_CRASH;
     if (killed_for_timeout) snprintf(why, sizeof why, "no answer within %.1f s (job killed)", k->o->deadline_s);
@@ -555,14 +717,99 @@ static void reap(camp *k, int j, int killed_for_timeout) {
     jb->verdicts[v]++;
     jb->inflight = -1;
   }
+  free(pending);
+}
+
+/* The end of a campaign: each deferred program whose quick key no class has yet is minimized
+ * (in a child, under the minimization deadline), then its deferred entry joins the class. */
+static void finish_deferred(camp *k) {
+  oracle_opts oo = {k->o->fail_on_residual};
+  int done = 0;
+  double t0 = now_s();
+  for (;;) {
+    cJSON *e = cJSON_GetObjectItem(k->idx, "deferred")->child;
+    while (e && classes_index_absorb(k->idx, e->string, (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(e, "count"))))
+      e = cJSON_GetObjectItem(k->idx, "deferred")->child; /* counted in the class that has its key now */
+    if (!e || stop_requested) break;
+    char *qk = af_xstrdup(e->string);
+    int64_t n = (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(e, "count"));
+    char path[4600];
+    snprintf(path, sizeof path, "%s/%s", k->o->out, cJSON_GetStringValue(cJSON_GetObjectItem(e, "file")));
+    cJSON_DeleteItemFromObject(cJSON_GetObjectItem(k->idx, "deferred"), qk); /* tried once, whatever comes of it */
+    k->idx_dirty = 1;
+    char *text = codec_slurp(path, NULL, NULL);
+    cJSON *o = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    ir_program *p = NULL;
+    af_err err;
+    const char *orig = o ? cJSON_GetStringValue(cJSON_GetObjectItem(o, "original")) : NULL;
+    int fd[2] = {-1, -1};
+    if (!orig || codec_read_string(orig, path, &p, &err) || pipe(fd) != 0) goto next;
+    int from_job = (int)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "job"));
+    int64_t it = (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "iteration"));
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+      close(fd[0]);
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      judgement j = {0};
+      j.verdict = (oracle_verdict)(int)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "verdict"));
+      j.detail = af_xstrdup(cJSON_GetStringValue(cJSON_GetObjectItem(o, "detail")));
+      minimize_and_send(k->o, k->c, &oo, it, strtoull(cJSON_GetStringValue(cJSON_GetObjectItem(o, "seed")), NULL, 10), p, &j, qk, fd[1]);
+      _exit(0);
+    }
+    close(fd[1]);
+    af_buf in = {0};
+    double until = now_s() + 1.5 * k->o->reduce_time_s + 2 * k->o->deadline_s + 5;
+    while (pid > 0) {
+      struct pollfd pf = {fd[0], POLLIN, 0};
+      double left = until - now_s();
+      if (left <= 0) {
+        kill(pid, SIGKILL);
+        break;
+      }
+      if (poll(&pf, 1, (int)(left * 1000) + 1) <= 0) continue;
+      char chunk[65536];
+      ssize_t got = read(fd[0], chunk, sizeof chunk - 1);
+      if (got <= 0) break;
+      chunk[got] = 0;
+      af_buf_puts(&in, chunk);
+    }
+    close(fd[0]);
+    if (pid > 0)
+      while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
+      }
+    for (char *line = in.s; line && *line;) {
+      char *nl = strchr(line, '\n');
+      if (!nl) break;
+      *nl = 0;
+      if (line[0] == 'F') {
+        int64_t before = classes_index_total(k->idx);
+        handle_finding_line(k, from_job, line + 2);
+        classes_index_absorb(k->idx, qk, n - (classes_index_total(k->idx) - before));
+        done++;
+      }
+      line = nl + 1;
+    }
+    af_buf_free(&in);
+  next:
+    ir_program_free(p);
+    cJSON_Delete(o);
+    free(qk);
+  }
+  if (done)
+    fprintf(stderr, "aliasfuzz: minimized %d deferred program(s) after the search in %.1f s\n", done, now_s() - t0);
+  k->finish_seconds += now_s() - t0;
 }
 
 static void progress(camp *k, double elapsed, int final) {
   int64_t programs = 0;
   for (int j = 0; j < k->o->jobs; j++) programs += k->jobs[j].programs;
   af_buf b = {0};
-  af_buf_printf(&b, "[%6.0fs] %lld programs, %.0f/s, findings %d", elapsed, (long long)programs,
-                elapsed > 0 ? (double)programs / (k->prior_seconds + elapsed) : 0.0, k->distinct_total);
+  char rate[32];
+  af_buf_printf(&b, "[%6.0fs] %lld programs, %s/s, classes %d, findings %d", elapsed, (long long)programs,
+                report_rate(elapsed > 0 ? (double)programs / (k->prior_seconds + elapsed) : 0.0, rate), classes_index_count(k->idx),
+                k->distinct_total);
   int first = 1;
   for (int v = 0; v < V_COUNT; v++)
     if (k->distinct[v]) {
@@ -590,6 +837,8 @@ int campaign_run(campaign_opts *o, campaign_summary *sum, af_err *err) {
   if (o->jobs < 1) o->jobs = 1;
   if (o->deadline_s <= 0) o->deadline_s = 10;
   if (o->max_reduce_tests <= 0) o->max_reduce_tests = 400;
+  if (o->reduce_share <= 0) o->reduce_share = 0.25;
+  if (o->reduce_time_s <= 0) o->reduce_time_s = 30;
   char path[4096];
   snprintf(path, sizeof path, "%s/findings", o->out);
   if (findings_mkdirs(path, err)) return -1;
@@ -602,6 +851,10 @@ int campaign_run(campaign_opts *o, campaign_summary *sum, af_err *err) {
   }
   int rc = load_state(&k, err);
   if (rc) goto out;
+  if (!(k.idx = classes_index_load(o->out, err))) {
+    rc = -1;
+    goto out;
+  }
   count_existing_findings(&k);
   sum->resumed = k.resumed;
   if (k.resumed) fprintf(stderr, "aliasfuzz: resuming the campaign in %s\n", o->out);
@@ -649,7 +902,9 @@ int campaign_run(campaign_opts *o, campaign_summary *sum, af_err *err) {
     t = now_s();
     for (int j = 0; j < o->jobs; j++) {
       job *jb = &k.jobs[j];
-      if (jb->pid > 0 && jb->inflight >= 0 && t - jb->since > o->deadline_s) {
+      /* the per-program deadline covers the converter's own work; minimizing has its own */
+      double limit = jb->reducing ? 1.5 * o->reduce_time_s + 2 * o->deadline_s + 5 : o->deadline_s;
+      if (jb->pid > 0 && jb->inflight >= 0 && t - jb->since > limit) {
         kill(jb->pid, SIGKILL);
         reap(&k, j, 1);
         if ((rc = spawn(&k, j, err))) goto out_stop;
@@ -657,6 +912,7 @@ int campaign_run(campaign_opts *o, campaign_summary *sum, af_err *err) {
     }
     if (t - last_state >= 1.0) {
       af_err e2;
+      if (k.idx_dirty && classes_index_save(o->out, k.idx, &e2) == 0) k.idx_dirty = 0;
       if (write_state(&k, t - t0, &e2)) fprintf(stderr, "\naliasfuzz: %s\n", e2.msg);
       last_state = t;
     }
@@ -676,6 +932,11 @@ out_stop:
   {
     double elapsed = now_s() - t0;
     af_err e2;
+    if (!stop_requested && !o->no_reduce && !o->no_finish) {
+      finish_deferred(&k);
+      elapsed = now_s() - t0;
+    }
+    if (classes_index_save(o->out, k.idx, &e2)) fprintf(stderr, "aliasfuzz: %s\n", e2.msg);
     if (write_state(&k, elapsed, &e2)) fprintf(stderr, "aliasfuzz: %s\n", e2.msg);
     if (o->progress) progress(&k, elapsed, 1);
     for (int j = 0; j < o->jobs; j++) {
@@ -683,12 +944,17 @@ out_stop:
       for (int v = 0; v < V_COUNT; v++) sum->verdicts[v] += k.jobs[j].verdicts[v];
     }
     sum->findings = k.distinct_total;
+    sum->classes = classes_index_count(k.idx);
+    sum->deferred = classes_index_unclassified(k.idx);
+    sum->reduce_seconds = k.reduce_seconds;
+    sum->finish_seconds = k.finish_seconds;
     sum->seconds = k.prior_seconds + elapsed;
-    report_campaign_figures fig = {sum->programs, sum->seconds, sum->verdicts, k.options_json};
+    report_campaign_figures fig = {sum->programs, sum->seconds, sum->verdicts, k.options_json, k.reduce_seconds};
     if (report_write_campaign(o->out, &fig, &e2) || report_campaign_html(o->out, &e2))
       fprintf(stderr, "aliasfuzz: report: %s\n", e2.msg);
   }
 out:
+  cJSON_Delete(k.idx);
   free(k.options_json);
   free(k.jobs);
   free(k.hist_t);

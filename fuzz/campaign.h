@@ -3,9 +3,13 @@
  * Iteration i of a campaign with seed S always runs the program gen_program(policy,
  * campaign_program_seed(S, i)), whatever the job count; job j of J runs iterations j, j+J, ...
  * Each job is a forked child that judges programs in process and reports over a pipe; the parent
- * alone writes the findings store and DIR/state.json. A job that dies becomes a converter-crash
- * finding for the iteration it was running, one that outlives the per-program deadline a
- * converter-timeout finding; the job is restarted after that iteration and the campaign goes on.
+ * alone writes the findings store, the class index (DIR/classes.json, classes.h) and
+ * DIR/state.json. A job that dies becomes a converter-crash finding for the iteration it was
+ * running, one that outlives the per-program deadline a converter-timeout finding; the job is
+ * restarted after that iteration and the campaign goes on. The per-program deadline covers the
+ * converter's own work: while a job minimizes a finding (it says so on the pipe) the finding's
+ * minimization deadline applies instead, and a job killed there keeps its program as deferred,
+ * not as a timeout.
  * state.json (per-job watermarks and figures) is written atomically every second, and findings
  * remember which (job, iteration) they counted, so a campaign killed with SIGKILL and run again
  * with the same command resumes without losing or double-counting anything. */
@@ -23,8 +27,17 @@ typedef struct campaign_opts {
   double time_s;       /* wall-clock budget of this run; 0: no limit */
   int jobs;
   const char *out;     /* campaign folder */
-  double deadline_s;   /* per program; default 10 */
+  double deadline_s;   /* per program, the converter's own work only; default 10 */
   int max_reduce_tests;/* per new finding; default 400 */
+  double reduce_share; /* at most this share of each job's time goes to minimizing and
+                          generalizing (default 0.25; >= 1: no cap). A failing program over the
+                          budget is deferred: kept under DIR/deferred/ (one per quick key);
+                          after the search, those whose quick key still has no class are
+                          minimized (unless no_finish) */
+  int no_finish;       /* 1: leave deferred programs for `aliasfuzz reduce --deferred` instead of
+                          minimizing them after the search */
+  double reduce_time_s;/* per minimized finding, its own deadline (default 30): minimizing and
+                          generalizing stop there and keep the best so far */
   int no_reduce;
   int fail_on_residual;
   int progress;        /* 1: live progress line on stderr */
@@ -36,6 +49,10 @@ typedef struct campaign_summary {
   int64_t programs;
   int64_t verdicts[V_COUNT];
   int findings;      /* distinct signatures in the store */
+  int classes;       /* bug classes (classes.h) */
+  int deferred;      /* quick keys of deferred programs that no class has yet */
+  double reduce_seconds; /* spent minimizing and generalizing, summed over jobs (after the search too) */
+  double finish_seconds; /* after the search: the deferred programs no class had */
   double seconds;
   int resumed;
 } campaign_summary;

@@ -1,5 +1,6 @@
 /* findings.c - see findings.h */
 #include "findings.h"
+#include "../harness/torch/shim.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -49,12 +50,16 @@ static char *readme(const finding *f, const char *id, const char *sigtext) {
   af_buf_printf(&b, "- converter: `%s` %s\n- verdict: `%s`\n- signature: `%s`\n", f->converter,
                 f->converter_version ? f->converter_version : "", oracle_verdict_name(f->verdict), sigtext);
   af_buf_printf(&b, "- detail: %s\n", f->detail ? f->detail : "-");
+  af_buf_printf(&b, "- PyTorch: %s (stack %s, %s)\n", at_version(), at_stack(), at_stack_origin());
   af_buf_printf(&b, "- found by: aliasfuzz %s, program seed %llu", AF_VERSION, (unsigned long long)f->seed);
   if (f->iteration >= 0) af_buf_printf(&b, " (campaign iteration %lld, job %d)", (long long)f->iteration, f->job);
   af_buf_puts(&b, "\n");
   if (f->reduction)
     af_buf_printf(&b, "- minimized: %d statements -> %d (%d tests, %.2f s)\n", f->reduction->stmts_before,
                   f->reduction->stmts_after, f->reduction->tests, f->reduction->seconds);
+  if (f->class_id) af_buf_printf(&b, "- class: `%s`, pattern `%s` (see the campaign's report.md)\n", f->class_id, f->pattern ? f->pattern : "");
+  if (f->reruns > 0)
+    af_buf_printf(&b, "- reproduces: %d of %d reruns%s\n", f->reproduced, f->reruns, f->reproduced < f->reruns ? " (flaky)" : "");
   af_buf_puts(&b, "\n## Program\n\n```python\n");
   char *src = emit_torchscript(f->minimized, "program");
   af_buf_puts(&b, src);
@@ -83,6 +88,9 @@ static int write_new(const char *root, const char *final_dir, const finding *f, 
   cJSON_AddStringToObject(j, "converter", f->converter);
   cJSON_AddStringToObject(j, "converter_version", f->converter_version ? f->converter_version : "");
   cJSON_AddStringToObject(j, "aliasfuzz", AF_VERSION);
+  cJSON_AddStringToObject(j, "stack", at_stack());
+  cJSON_AddStringToObject(j, "torch", at_version());
+  cJSON_AddStringToObject(j, "torch_origin", at_stack_origin());
   cJSON_AddStringToObject(j, "verdict", oracle_verdict_name(f->verdict));
   cJSON_AddStringToObject(j, "detail", f->detail ? f->detail : "");
   cJSON_AddNumberToObject(j, "count", 1);
@@ -93,6 +101,14 @@ static int write_new(const char *root, const char *final_dir, const finding *f, 
   snprintf(job, sizeof job, "%d", f->job);
   cJSON_AddNumberToObject(counted, job, (double)f->iteration);
   cJSON_AddNumberToObject(j, "statements", f->minimized->nstmts);
+  if (f->class_id) cJSON_AddStringToObject(j, "class", f->class_id);
+  if (f->pattern) cJSON_AddStringToObject(j, "pattern", f->pattern);
+  cJSON *gen = f->generalization ? cJSON_Parse(f->generalization) : NULL;
+  if (gen) cJSON_AddItemToObject(j, "generalization", gen);
+  if (f->reruns > 0) {
+    cJSON_AddNumberToObject(j, "reruns", f->reruns);
+    cJSON_AddNumberToObject(j, "reproduced", f->reproduced);
+  }
   if (f->reduction) {
     cJSON *r = cJSON_AddObjectToObject(j, "reduction");
     cJSON_AddNumberToObject(r, "statements_before", f->reduction->stmts_before);

@@ -27,6 +27,10 @@ typedef struct finding {
   int job;                   /* campaign job that found it */
   const char *options_json;  /* campaign options (compact JSON object), may be NULL */
   const char *rerun;         /* the command that reruns it, may be NULL */
+  const char *class_id;      /* the bug class it belongs to (classes.h), may be NULL */
+  const char *pattern;       /* its generalized pattern, may be NULL */
+  const char *generalization;/* the generalization rows (JSON array text), may be NULL */
+  int reruns, reproduced;    /* flakiness: reruns of the minimized program, how many failed the same way */
 } finding;
 
 /* Records f under dir/findings/. *is_new says whether the signature was new; *counted whether

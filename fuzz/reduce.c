@@ -10,19 +10,44 @@
 #include <string.h>
 #include <time.h>
 
+#include "../harness/codec.h"
 #include "../harness/ops.h"
 
 typedef struct rstate {
   ir_program *cur;
+  char *cur_text; /* cur serialized: a candidate equal to it is no progress */
   reduce_pred pred;
   void *ctx;
   int tests, max_tests;
+  double until; /* monotonic deadline, 0: none */
+  int out_of_time;
 } rstate;
 
-/* Tries cand (takes ownership): keeps it when interesting. Returns 1 when kept. */
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Whether the budget (tests or time) is spent. */
+static int spent(rstate *r) {
+  if (r->tests >= r->max_tests) return 1;
+  if (r->until > 0 && now_s() >= r->until) r->out_of_time = 1;
+  return r->out_of_time;
+}
+
+/* Tries cand (takes ownership): keeps it when interesting. Returns 1 when kept. A candidate that
+ * is the current program again (a rebind of its own argument has itself as its base; a block
+ * whose markers were all that changed) is no progress and costs no test. */
 static int try_cand(rstate *r, ir_program *cand) {
   af_err err;
-  if (r->tests >= r->max_tests || ir_validate(cand, &err) != 0) {
+  if (spent(r) || ir_validate(cand, &err) != 0) {
+    ir_program_free(cand);
+    return 0;
+  }
+  char *text = codec_write_string(cand);
+  if (r->cur_text && strcmp(text, r->cur_text) == 0) {
+    free(text);
     ir_program_free(cand);
     return 0;
   }
@@ -30,16 +55,21 @@ static int try_cand(rstate *r, ir_program *cand) {
   if (r->pred(cand, r->ctx)) {
     ir_program_free(r->cur);
     r->cur = cand;
+    free(r->cur_text);
+    r->cur_text = text;
     return 1;
   }
+  free(text);
   ir_program_free(cand);
   return 0;
 }
 
 /* ---- passes ---- */
 
+/* Outputs go one by one, the last one too when what is left still shows the bug (a lost write to
+ * an input needs no output). */
 static int pass_drop_outputs(rstate *r) {
-  for (int o = 0; o < r->cur->noutputs && r->cur->noutputs > 1; o++) {
+  for (int o = 0; o < r->cur->noutputs; o++) {
     char *keep = af_xcalloc((size_t)r->cur->noutputs, 1);
     memset(keep, 1, (size_t)r->cur->noutputs);
     keep[o] = 0;
@@ -54,7 +84,7 @@ static int pass_drop_outputs(rstate *r) {
 static int pass_ddmin(rstate *r) {
   int changed = 0;
   int n = r->cur->nstmts;
-  for (int chunk = n / 2; chunk >= 1 && r->tests < r->max_tests; chunk /= 2) {
+  for (int chunk = n / 2; chunk >= 1 && !spent(r); chunk /= 2) {
     for (int start = 0; start < r->cur->nstmts;) {
       int m = r->cur->nstmts;
       char *keep = af_xcalloc((size_t)m + 1, 1);
@@ -105,6 +135,41 @@ static int pass_use_base(rstate *r) {
     c->outputs[o] = b;
     if (try_cand(r, c)) return 1;
   }
+  return 0;
+}
+
+/* An output made by an op is replaced by one of the op's operands (`v = clone(w); return v` ->
+ * `return w`): what reads the result often only surfaces the bug. */
+static int pass_operand_as_output(rstate *r) {
+  for (int o = 0; o < r->cur->noutputs; o++) {
+    int v = r->cur->outputs[o], d = -1;
+    for (int s = r->cur->nstmts - 1; s >= 0 && d < 0; s--)
+      if (r->cur->stmts[s].out == v) d = s;
+    if (d < 0) continue;
+    for (int a = 0; a < r->cur->stmts[d].nargs; a++) {
+      const ir_arg *arg = &r->cur->stmts[d].args[a];
+      if (arg->kind != IR_ARG_VALUE || arg->value == v) continue;
+      ir_program *c = ir_program_clone(r->cur);
+      c->outputs[o] = arg->value;
+      if (try_cand(r, c)) return 1;
+    }
+  }
+  return 0;
+}
+
+/* A tensor argument made inside the program is replaced by an input (`v1 = gt(sum(x), 0);
+ * v1.unsqueeze_(1)` -> `y.unsqueeze_(1)`): the statements that made it then go as unused. */
+static int pass_use_input(rstate *r) {
+  for (int s = 0; s < r->cur->nstmts; s++)
+    for (int a = 0; a < r->cur->stmts[s].nargs; a++) {
+      const ir_arg *arg = &r->cur->stmts[s].args[a];
+      if (arg->kind != IR_ARG_VALUE || arg->value < r->cur->ninputs) continue;
+      for (int i = 0; i < r->cur->ninputs; i++) {
+        ir_program *c = ir_program_clone(r->cur);
+        c->stmts[s].args[a].value = r->cur->inputs[i].value;
+        if (try_cand(r, c)) return 1;
+      }
+    }
   return 0;
 }
 
@@ -192,12 +257,13 @@ static int pass_rename(rstate *r) {
 }
 
 /* p with the block opened at statement s replaced by one of its bodies (which: 0 the then body or
- * a loop's body run once with the loop variable 0, 1 the else body). new, free with
- * ir_program_free. */
-static ir_program *unwrap(const ir_program *p, int s, int which) {
+ * a loop's body run once with the loop variable `iter`, as literal indices; 1 the else body). new,
+ * free with ir_program_free. */
+static ir_program *unwrap(const ir_program *p, int s, int which, int64_t iter) {
   int end = ir_block_end(p, s), el = p->stmts[s].op == OPS_if ? ir_block_else(p, s) : -1;
   char *isint = ir_loop_vars(p);
   int64_t *zeros = af_xcalloc((size_t)p->nvalues + 1, sizeof(int64_t));
+  if (p->stmts[s].op == OPS_for && p->stmts[s].out >= 0) zeros[p->stmts[s].out] = iter;
   ir_program *c = ir_program_clone(p);
   for (int k = 0; k < c->nstmts; k++) ir_stmt_clear(&c->stmts[k]);
   c->nstmts = 0;
@@ -206,7 +272,7 @@ static ir_program *unwrap(const ir_program *p, int s, int which) {
     if (in_block && (k == s || k == end || k == el)) continue;
     if (in_block && el >= 0 && (which == 0 ? k > el : k < el)) continue;
     ir_stmt st;
-    ir_stmt_resolve(&p->stmts[k], isint, zeros, &st); /* the loop variable reads 0 (only this loop's is gone) */
+    ir_stmt_resolve(&p->stmts[k], isint, zeros, &st); /* this loop's variable reads iter (only this loop's is gone) */
     if (!(in_block && p->stmts[s].op == OPS_for)) {
       ir_stmt_clear(&st);
       st = p->stmts[k];
@@ -219,13 +285,74 @@ static ir_program *unwrap(const ir_program *p, int s, int which) {
   return c;
 }
 
-/* Replaces a block by one of its bodies: a finding inside an if rarely needs the if. */
+/* Replaces a block by one of its bodies: a finding inside an if rarely needs the if, one inside a
+ * loop often needs one iteration only (the first, the last or the second, as straight-line code). */
 static int pass_unwrap_block(rstate *r) {
   for (int s = 0; s < r->cur->nstmts; s++) {
     int op = r->cur->stmts[s].op;
-    if (op != OPS_if && op != OPS_for) continue;
-    for (int which = 0; which < (op == OPS_if && ir_block_else(r->cur, s) >= 0 ? 2 : 1); which++)
-      if (try_cand(r, unwrap(r->cur, s, which))) return 1;
+    if (op == OPS_if) {
+      for (int which = 0; which < (ir_block_else(r->cur, s) >= 0 ? 2 : 1); which++)
+        if (try_cand(r, unwrap(r->cur, s, which, 0))) return 1;
+    } else if (op == OPS_for) {
+      int64_t trips = r->cur->stmts[s].nargs > 0 && r->cur->stmts[s].args[0].kind == IR_ARG_INT ? r->cur->stmts[s].args[0].i : 1;
+      int64_t iters[3] = {0, trips - 1, 1};
+      for (int k = 0; k < 3; k++) {
+        if (iters[k] < 0 || iters[k] >= trips || (k > 0 && (iters[k] == iters[0] || iters[k] == iters[k - 1]))) continue;
+        if (try_cand(r, unwrap(r->cur, s, 0, iters[k]))) return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+/* Replaces value `from` by `to` in every argument and output from statement s on. */
+static void replace_uses(ir_program *c, int s, int from, int to) {
+  for (int k = s; k < c->nstmts; k++)
+    for (int a = 0; a < c->stmts[k].nargs; a++) {
+      ir_arg *arg = &c->stmts[k].args[a];
+      if (arg->kind == IR_ARG_VALUE && arg->value == from) arg->value = to;
+      if (arg->kind == IR_ARG_VALUES)
+        for (int q = 0; q < arg->n; q++)
+          if (arg->values[q] == from) arg->values[q] = to;
+      if (arg->kind == IR_ARG_INDEX)
+        for (int q = 0; q < arg->n; q++)
+          if (arg->index[q].kind == IR_IDX_TENSOR && arg->index[q].value == from) arg->index[q].value = to;
+    }
+  for (int o = 0; o < c->noutputs; o++)
+    if (c->outputs[o] == from) c->outputs[o] = to;
+}
+
+/* List scaffolding: `l = [a, b]; v = l[0]` reads `a` itself, so uses of v become uses of a and
+ * the list_get goes (the list then goes with the other unused statements). Only for a list that
+ * nothing appends to or sets in between. */
+static int pass_resolve_lists(rstate *r) {
+  const ir_program *p = r->cur;
+  for (int s = 0; s < p->nstmts; s++) {
+    const ir_stmt *st = &p->stmts[s];
+    if (st->op != OPS_list_get || st->out < 0 || st->nargs < 2 || st->args[0].kind != IR_ARG_VALUE || st->args[1].kind != IR_ARG_INT)
+      continue;
+    int l = st->args[0].value, d = -1;
+    for (int k = s - 1; k >= 0 && d < 0; k--) {
+      if (p->stmts[k].out == l) d = k;
+      else if ((p->stmts[k].op == OPS_list_append || p->stmts[k].op == OPS_list_set) && p->stmts[k].args[0].kind == IR_ARG_VALUE &&
+               p->stmts[k].args[0].value == l)
+        break;
+    }
+    if (d < 0 || p->stmts[d].op != OPS_list || p->stmts[d].args[0].kind != IR_ARG_VALUES) continue;
+    int n = p->stmts[d].args[0].n;
+    int64_t i = st->args[1].i < 0 ? st->args[1].i + n : st->args[1].i;
+    if (i < 0 || i >= n) continue;
+    int elem = p->stmts[d].args[0].values[i];
+    if (elem < 0 || elem == st->out) continue;
+    ir_program *c = ir_program_clone(p);
+    replace_uses(c, s + 1, st->out, elem);
+    char *keep = af_xcalloc((size_t)c->nstmts, 1);
+    memset(keep, 1, (size_t)c->nstmts);
+    keep[s] = 0;
+    ir_program *q = ir_subset(c, keep, NULL, NULL);
+    free(keep);
+    ir_program_free(c);
+    if (try_cand(r, q)) return 1;
   }
   return 0;
 }
@@ -237,8 +364,11 @@ static const struct {
     {"drop-outputs", pass_drop_outputs},
     {"ddmin-statements", pass_ddmin},
     {"unwrap-block", pass_unwrap_block},
+    {"resolve-lists", pass_resolve_lists},
     {"drop-statement", pass_drop_statement},
     {"use-base", pass_use_base},
+    {"operand-as-output", pass_operand_as_output},
+    {"use-input", pass_use_input},
     {"drop-inputs", pass_drop_inputs},
     {"shrink-shapes", pass_shrink_shapes},
     {"simplify-literals", pass_simplify_literals},
@@ -246,29 +376,30 @@ static const struct {
 };
 #define NPASSES ((int)(sizeof passes / sizeof passes[0]))
 
-const char *const reduce_pass_names[] = {"drop-outputs", "ddmin-statements", "unwrap-block", "drop-statement", "use-base",
+const char *const reduce_pass_names[] = {"drop-outputs", "ddmin-statements", "unwrap-block", "resolve-lists", "drop-statement", "use-base", "operand-as-output", "use-input",
                                          "drop-inputs", "shrink-shapes", "simplify-literals", "rename", NULL};
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+int reduce_program(const ir_program *p, reduce_pred pred, void *ctx, int max_tests, ir_program **out, reduce_stats *st) {
+  return reduce_program_within(p, pred, ctx, max_tests, 0, out, st);
 }
 
-int reduce_program(const ir_program *p, reduce_pred pred, void *ctx, int max_tests, ir_program **out, reduce_stats *st) {
+int reduce_program_within(const ir_program *p, reduce_pred pred, void *ctx, int max_tests, double max_seconds, ir_program **out,
+                          reduce_stats *st) {
   double t0 = now_s();
-  rstate r = {ir_program_clone(p), pred, ctx, 0, max_tests > 0 ? max_tests : 5000};
+  rstate r = {ir_program_clone(p), NULL, pred, ctx, 0, max_tests > 0 ? max_tests : 5000, max_seconds > 0 ? t0 + max_seconds : 0, 0};
+  r.cur_text = codec_write_string(r.cur);
   for (int round = 0; round < 1000; round++) {
     int changed = 0;
     for (int k = 0; k < NPASSES && !changed; k++) changed = passes[k].run(&r);
-    if (!changed || r.tests >= r.max_tests) break;
+    if (!changed || spent(&r)) break;
   }
+  free(r.cur_text);
   if (st) {
     st->stmts_before = p->nstmts;
     st->stmts_after = r.cur->nstmts;
     st->tests = r.tests;
     st->seconds = now_s() - t0;
-    st->budget_hit = r.tests >= r.max_tests;
+    st->budget_hit = r.tests >= r.max_tests || r.out_of_time;
   }
   *out = r.cur;
   return 0;

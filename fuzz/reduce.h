@@ -13,12 +13,16 @@ typedef struct reduce_stats {
   int stmts_before, stmts_after;
   int tests;       /* predicate calls */
   double seconds;
-  int budget_hit;  /* stopped at max_tests */
+  int budget_hit;  /* stopped at max_tests or the time limit */
 } reduce_stats;
 
 /* Reduces p. *out is the smallest interesting program found (new, free with ir_program_free);
  * p itself when nothing smaller was. max_tests bounds predicate calls (0: 5000). */
 int reduce_program(const ir_program *p, reduce_pred pred, void *ctx, int max_tests, ir_program **out, reduce_stats *st);
+/* The same within max_seconds of wall-clock time as well (0: no limit): the best program found
+ * when the time is up. */
+int reduce_program_within(const ir_program *p, reduce_pred pred, void *ctx, int max_tests, double max_seconds, ir_program **out,
+                          reduce_stats *st);
 
 /* Names of the passes in priority order, for reports; NULL-terminated. */
 extern const char *const reduce_pass_names[];

@@ -40,33 +40,74 @@ const char *sig_key_line(const char *msg) {
   return best;
 }
 
+static void sig_putc(af_buf *b, char c) {
+  char s[2] = {c, 0};
+  af_buf_puts(b, s);
+}
+
+/* Whether c starts a number: 12, -3, 1.5e-3, 0x7f (a '-' only when no word precedes it). */
+static int sig_number_at(const char *line, const char *c) {
+  if (isdigit((unsigned char)*c)) return 1;
+  if ((*c == '-' || *c == '.') && isdigit((unsigned char)c[1]))
+    return c == line || !(isalnum((unsigned char)c[-1]) || c[-1] == '_');
+  return 0;
+}
+
 char *sig_error_class(const char *msg) {
   af_buf b = {0};
-  int quote = 0, n = 0;
-  for (const char *c = sig_key_line(msg); *c && *c != '\n' && n < 160; c++, n++) {
-    if (*c == '\'' || *c == '"') {
-      if (!quote) af_buf_puts(&b, "'…'");
-      quote = !quote;
-    } else if (quote) {
-      continue;
-    } else if (*c == '[' || *c == '(') { /* sizes, strides, dims: their length varies too */
-      char close = *c == '[' ? ']' : ')';
-      const char *e = strchr(c, close);
-      const char *nl = strchr(c, '\n');
-      if (e && (!nl || e < nl) && e - c < 80) {
+  const char *line = sig_key_line(msg);
+  const char *end = strchr(line, '\n');
+  if (!end) end = line + strlen(line);
+  for (const char *c = line; c < end; c++) /* c moves past what a branch consumed */ {
+    if (*c == '\'' || *c == '"' || *c == '`') { /* quoted text: names, types, source snippets */
+      const char *q = memchr(c + 1, *c, (size_t)(end - c - 1));
+      if (q) {
+        af_buf_puts(&b, "'…'");
+        c = q;
+        continue;
+      }
+      sig_putc(&b, *c);
+    } else if (*c == '[' || *c == '(' || *c == '{') { /* sizes, strides, dims, tuples: any length */
+      char close = *c == '[' ? ']' : *c == '(' ? ')' : '}';
+      int depth = 0;
+      const char *e = c;
+      for (; e < end; e++) {
+        if (*e == *c) depth++;
+        else if (*e == close && --depth == 0) break;
+      }
+      if (e < end) {
         af_buf_printf(&b, "%c…%c", *c, close);
-        n += (int)(e - c);
         c = e;
       } else {
-        af_buf_printf(&b, "%c", *c);
+        sig_putc(&b, *c);
       }
-    } else if (isdigit((unsigned char)*c)) {
+    } else if (*c == '%' && (isalnum((unsigned char)c[1]) || c[1] == '_')) { /* TorchScript value names */
+      while (c + 1 < end && (isalnum((unsigned char)c[1]) || c[1] == '_' || c[1] == '.')) c++;
+      af_buf_puts(&b, "%…");
+    } else if (*c == '/' && (c == line || isspace((unsigned char)c[-1])) && c + 1 < end && c[1] != ' ') { /* a path */
+      while (c + 1 < end && !isspace((unsigned char)c[1]) && c[1] != ':' && c[1] != ',' && c[1] != ')') c++;
+      af_buf_puts(&b, "<path>");
+    } else if (sig_number_at(line, c)) { /* numbers of any length, signed, fractional, hex */
+      if (*c == '-' || *c == '.') c++;
+      int hex = c[0] == '0' && (c[1] == 'x' || c[1] == 'X');
+      if (hex) c += 2;
+      for (;;) {
+        const char *n = c + 1;
+        if (n >= end) break;
+        if (isdigit((unsigned char)*n) || *n == '.' || (hex && isxdigit((unsigned char)*n))) c = n;
+        else if (!hex && (*n == 'e' || *n == 'E') && (isdigit((unsigned char)n[1]) || ((n[1] == '-' || n[1] == '+') && isdigit((unsigned char)n[2]))))
+          c = n + 1;
+        else break;
+      }
       if (b.len == 0 || b.s[b.len - 1] != '#') af_buf_puts(&b, "#");
+    } else if (isspace((unsigned char)*c)) { /* runs of blanks are one */
+      if (b.len && b.s[b.len - 1] != ' ') sig_putc(&b, ' ');
     } else {
-      char ch[2] = {*c, 0};
-      af_buf_puts(&b, ch);
+      sig_putc(&b, *c);
     }
   }
+  while (b.len && b.s[b.len - 1] == ' ') b.s[--b.len] = 0;
+  if (!b.s) af_buf_puts(&b, "");
   return af_buf_take(&b);
 }
 

@@ -60,6 +60,154 @@ static void md_cell(af_buf *b, const char *s, size_t max) {
   if (s && *s && *s != '\n') af_buf_puts(b, "…");
 }
 
+const char *report_rate(double r, char buf[32]) {
+  snprintf(buf, 32, r < 1 ? "%.2f" : r < 10 ? "%.1f" : "%.0f", r);
+  return buf;
+}
+
+/* DIR/classes.json's classes, new (an empty array when there is none), new ones (not in the
+ * baseline) first, then by count. */
+static int by_class_order(const void *a, const void *b) {
+  const cJSON *x = *(const cJSON *const *)a, *y = *(const cJSON *const *)b;
+  int bx = cJSON_IsTrue(cJSON_GetObjectItem(x, "in_baseline")), by = cJSON_IsTrue(cJSON_GetObjectItem(y, "in_baseline"));
+  if (bx != by) return bx - by;
+  double cx = cJSON_GetNumberValue(cJSON_GetObjectItem(x, "count")), cy = cJSON_GetNumberValue(cJSON_GetObjectItem(y, "count"));
+  if (cx != cy) return cx < cy ? 1 : -1;
+  return strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(x, "id")), cJSON_GetStringValue(cJSON_GetObjectItem(y, "id")));
+}
+
+static cJSON *load_classes(const char *dir, cJSON **deferred) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/classes.json", dir);
+  char *text = codec_slurp(path, NULL, NULL);
+  cJSON *idx = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  cJSON *arr = cJSON_CreateArray();
+  *deferred = cJSON_CreateObject();
+  cJSON *cls = idx ? cJSON_GetObjectItem(idx, "classes") : NULL;
+  int n = cJSON_GetArraySize(cls);
+  cJSON **items = af_xcalloc((size_t)n + 1, sizeof(cJSON *));
+  for (int i = 0; i < n; i++) items[i] = cJSON_Duplicate(cJSON_GetArrayItem(cls, i), 1);
+  if (n) qsort(items, (size_t)n, sizeof(cJSON *), by_class_order);
+  for (int i = 0; i < n; i++) {
+    cJSON_DeleteItemFromObject(items[i], "counted_upto");
+    cJSON_AddItemToArray(arr, items[i]);
+  }
+  free(items);
+  /* deferred programs whose quick key no class has */
+  cJSON *d = idx ? cJSON_GetObjectItem(idx, "deferred") : NULL, *e;
+  for (e = d ? d->child : NULL; e; e = e->next) {
+    int classified = 0;
+    cJSON *c;
+    cJSON_ArrayForEach(c, arr) {
+      cJSON *q;
+      cJSON_ArrayForEach(q, cJSON_GetObjectItem(c, "quick_keys")) classified |= cJSON_IsString(q) && !strcmp(q->valuestring, e->string);
+    }
+    if (!classified) cJSON_AddItemToObject(*deferred, e->string, cJSON_Duplicate(e, 1));
+  }
+  cJSON_Delete(idx);
+  return arr;
+}
+
+/* "same: a, b; passes: c; other failure: d; eager rejects 3" for one generalization row. */
+static void gen_row(af_buf *b, const cJSON *row) {
+  static const char *const keys[] = {"same", "pass", "other"};
+  static const char *const says[] = {"fails the same way", "passes", "fails otherwise"};
+  int first = 1;
+  for (int k = 0; k < 3; k++) {
+    const cJSON *a = cJSON_GetObjectItem(row, keys[k]), *e;
+    if (!cJSON_GetArraySize(a)) continue;
+    af_buf_printf(b, "%s%s: ", first ? "" : "; ", says[k]);
+    int n = 0;
+    cJSON_ArrayForEach(e, a) {
+      if (n < 12) af_buf_printf(b, "%s`%s`", n ? ", " : "", e->valuestring);
+      n++;
+    }
+    if (n > 12) af_buf_printf(b, " and %d more", n - 12);
+    first = 0;
+  }
+  double inv = cJSON_GetNumberValue(cJSON_GetObjectItem(row, "invalid"));
+  if (inv > 0) af_buf_printf(b, "%seager rejects %.0f", first ? "" : "; ", inv);
+  else if (first) af_buf_puts(b, "no variant");
+}
+
+static void class_section(af_buf *b, const char *dir, int n, const cJSON *c) {
+  const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(c, "id"));
+  const char *verdict = cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict"));
+  const char *ek = cJSON_GetStringValue(cJSON_GetObjectItem(c, "error_key"));
+  const char *pat = cJSON_GetStringValue(cJSON_GetObjectItem(c, "pattern"));
+  const char *smallest = cJSON_GetStringValue(cJSON_GetObjectItem(c, "smallest"));
+  af_buf_printf(b, "### %d. %s `%s`", n, verdict, ek ? ek : pat ? pat : "");
+  const cJSON *vs = cJSON_GetObjectItem(c, "verdicts"), *v;
+  if (cJSON_GetArraySize(vs) > 1) {
+    af_buf_puts(b, " (seen as");
+    cJSON_ArrayForEach(v, vs) af_buf_printf(b, " %s", v->valuestring);
+    af_buf_puts(b, ")");
+  }
+  if (cJSON_IsTrue(cJSON_GetObjectItem(c, "in_baseline"))) af_buf_puts(b, " (also in the baseline)");
+  af_buf_printf(b, "\n\n`%s`: %.0f program(s), %d finding(s), smallest %.0f statement(s)", id,
+                cJSON_GetNumberValue(cJSON_GetObjectItem(c, "count")), cJSON_GetArraySize(cJSON_GetObjectItem(c, "findings")),
+                cJSON_GetNumberValue(cJSON_GetObjectItem(c, "statements")));
+  cJSON *first = cJSON_GetObjectItem(c, "first");
+  if (first)
+    af_buf_printf(b, ", first seen at iteration %.0f (program seed %s)", cJSON_GetNumberValue(cJSON_GetObjectItem(first, "iteration")),
+                  cJSON_GetStringValue(cJSON_GetObjectItem(first, "seed")) ? cJSON_GetStringValue(cJSON_GetObjectItem(first, "seed")) : "?");
+  af_buf_puts(b, ".\n\n");
+  if (smallest) {
+    char path[4600];
+    snprintf(path, sizeof path, "%s/findings/%s/program.py", dir, smallest);
+    char *src = codec_slurp(path, NULL, NULL);
+    if (src) {
+      af_buf_printf(b, "```python\n%s```\n\n", src);
+      free(src);
+    }
+  }
+  const char *detail = cJSON_GetStringValue(cJSON_GetObjectItem(c, "detail"));
+  af_buf_puts(b, "- gave: ");
+  md_cell(b, sig_key_line(detail), 300);
+  af_buf_puts(b, "\n");
+  const cJSON *errs = cJSON_GetObjectItem(c, "errors"), *e;
+  if (cJSON_GetArraySize(errs) > 1) {
+    af_buf_printf(b, "- surfaced as %d different errors:", cJSON_GetArraySize(errs));
+    cJSON_ArrayForEach(e, errs) {
+      af_buf_puts(b, " `");
+      md_cell(b, e->valuestring, 100);
+      af_buf_puts(b, "`;");
+    }
+    af_buf_puts(b, "\n");
+  }
+  double reruns = cJSON_GetNumberValue(cJSON_GetObjectItem(c, "reruns")), rep = cJSON_GetNumberValue(cJSON_GetObjectItem(c, "reproduced"));
+  if (reruns > 0) af_buf_printf(b, "- reproduces: %.0f of %.0f reruns%s\n", rep, reruns, rep < reruns ? " (**flaky**)" : "");
+  const char *trig = cJSON_GetStringValue(cJSON_GetObjectItem(c, "trigger"));
+  if (trig) af_buf_printf(b, "- trigger: %s\n", trig);
+  const char *other = cJSON_GetStringValue(cJSON_GetObjectItem(c, "other_stack"));
+  if (other) af_buf_printf(b, "- other stack: %s\n", other);
+  const cJSON *gen = cJSON_GetObjectItem(c, "generalization"), *row;
+  if (cJSON_GetArraySize(gen)) {
+    af_buf_puts(b, "- generalization (each statement's op replaced by the others of its family, the inputs' dtype by the others):\n");
+    cJSON_ArrayForEach(row, gen) {
+      const char *op = cJSON_GetStringValue(cJSON_GetObjectItem(row, "op"));
+      if (op)
+        af_buf_printf(b, "  - statement %.0f `%s` (%s%s): ", cJSON_GetNumberValue(cJSON_GetObjectItem(row, "statement")), op,
+                      cJSON_GetStringValue(cJSON_GetObjectItem(row, "family")),
+                      cJSON_IsTrue(cJSON_GetObjectItem(row, "generalized")) ? ", generalized" : "");
+      else
+        af_buf_printf(b, "  - dtype %s: ", cJSON_GetStringValue(cJSON_GetObjectItem(row, "dtype")));
+      gen_row(b, row);
+      af_buf_puts(b, "\n");
+    }
+  }
+  af_buf_puts(b, "- findings:");
+  const cJSON *f;
+  int k = 0;
+  cJSON_ArrayForEach(f, cJSON_GetObjectItem(c, "findings")) {
+    if (k < 20) af_buf_printf(b, " [%s](findings/%s/README.md)", f->valuestring, f->valuestring);
+    k++;
+  }
+  if (k > 20) af_buf_printf(b, " and %d more", k - 20);
+  af_buf_puts(b, "\n\n");
+}
+
 int report_write_campaign(const char *dir, const report_campaign_figures *fig, af_err *err) {
   cJSON *r = cJSON_CreateObject();
   cJSON_AddStringToObject(r, "format", "aliasfuzz-campaign-report/1");
@@ -71,6 +219,10 @@ int report_write_campaign(const char *dir, const report_campaign_figures *fig, a
   cJSON *v = cJSON_AddObjectToObject(r, "verdicts");
   for (int q = 0; q < V_COUNT; q++)
     if (fig->verdicts[q]) cJSON_AddNumberToObject(v, oracle_verdict_name((oracle_verdict)q), (double)fig->verdicts[q]);
+  cJSON_AddNumberToObject(r, "reduce_seconds", fig->reduce_seconds);
+  cJSON *deferred = NULL, *classes = load_classes(dir, &deferred);
+  cJSON_AddItemToObject(r, "classes", classes);
+  cJSON_AddItemToObject(r, "deferred", deferred);
   cJSON *findings = load_findings(dir);
   cJSON_AddItemToObject(r, "findings", findings);
   char *json = cJSON_Print(r);
@@ -88,13 +240,48 @@ int report_write_campaign(const char *dir, const report_campaign_figures *fig, a
                   cJSON_GetStringValue(cJSON_GetObjectItem(opts, "converter_version")),
                   cJSON_GetNumberValue(cJSON_GetObjectItem(opts, "seed")), cJSON_GetNumberValue(cJSON_GetObjectItem(opts, "jobs")));
   }
-  af_buf_printf(&b, "- %lld programs in %.1f s (%.0f programs/s)\n", (long long)fig->programs, fig->seconds,
-                fig->seconds > 0 ? (double)fig->programs / fig->seconds : 0.0);
+  char rate[32];
+  af_buf_printf(&b, "- %lld programs in %.1f s (%s programs/s)\n", (long long)fig->programs, fig->seconds,
+                report_rate(fig->seconds > 0 ? (double)fig->programs / fig->seconds : 0.0, rate));
+  double jobs = opts ? cJSON_GetNumberValue(cJSON_GetObjectItem(opts, "jobs")) : 1;
+  if (!(jobs >= 1)) jobs = 1;
+  if (fig->seconds > 0)
+    af_buf_printf(&b, "- minimizing and generalizing: %.1f s of %.1f job-seconds (%.0f%%)\n", fig->reduce_seconds, fig->seconds * jobs,
+                  100.0 * fig->reduce_seconds / (fig->seconds * jobs));
   af_buf_puts(&b, "- verdicts:");
   for (int q = 0; q < V_COUNT; q++)
     if (fig->verdicts[q]) af_buf_printf(&b, " %s %lld;", oracle_verdict_name((oracle_verdict)q), (long long)fig->verdicts[q]);
-  af_buf_printf(&b, "\n- distinct findings: %d\n\n", cJSON_GetArraySize(findings));
+  int ndef = 0;
+  for (cJSON *e = deferred->child; e; e = e->next) ndef += (int)cJSON_GetNumberValue(cJSON_GetObjectItem(e, "count"));
+  af_buf_printf(&b, "\n- **%d bug class(es)** from %d distinct finding(s)\n", cJSON_GetArraySize(classes), cJSON_GetArraySize(findings));
+  if (ndef)
+    af_buf_printf(&b, "- %d program(s) of %d quick key(s) no class has were not minimized (over the minimization budget; "
+                      "kept under %s/deferred/): the campaign's command run again without --no-finish minimizes them\n",
+                  ndef, cJSON_GetArraySize(deferred), dir);
+  af_buf_puts(&b, "\n");
+  if (cJSON_GetArraySize(classes)) {
+    af_buf_puts(&b, "## Classes\n\n| # | verdict | pattern or error | programs | findings | statements | reproduces | baseline |\n"
+                    "|---:|---|---|---:|---:|---:|---|---|\n");
+    int n = 0;
+    cJSON *c;
+    cJSON_ArrayForEach(c, classes) {
+      const char *ek = cJSON_GetStringValue(cJSON_GetObjectItem(c, "error_key"));
+      double reruns = cJSON_GetNumberValue(cJSON_GetObjectItem(c, "reruns"));
+      cJSON *inb = cJSON_GetObjectItem(c, "in_baseline");
+      af_buf_printf(&b, "| %d | %s | `", ++n, cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict")));
+      md_cell(&b, ek ? ek : cJSON_GetStringValue(cJSON_GetObjectItem(c, "pattern")), 100);
+      af_buf_printf(&b, "` | %.0f | %d | %.0f | ", cJSON_GetNumberValue(cJSON_GetObjectItem(c, "count")),
+                    cJSON_GetArraySize(cJSON_GetObjectItem(c, "findings")), cJSON_GetNumberValue(cJSON_GetObjectItem(c, "statements")));
+      if (reruns > 0) af_buf_printf(&b, "%.0f/%.0f", cJSON_GetNumberValue(cJSON_GetObjectItem(c, "reproduced")), reruns);
+      else af_buf_puts(&b, "-");
+      af_buf_printf(&b, " | %s |\n", !inb ? "-" : cJSON_IsTrue(inb) ? "also" : "**new**");
+    }
+    af_buf_puts(&b, "\n");
+    n = 0;
+    cJSON_ArrayForEach(c, classes) class_section(&b, dir, ++n, c);
+  }
   if (cJSON_GetArraySize(findings)) {
+    af_buf_puts(&b, "## Findings\n\n");
     af_buf_puts(&b, "| finding | verdict | count | statements | first seed | detail |\n|---|---|---:|---:|---|---|\n");
     cJSON *f;
     cJSON_ArrayForEach(f, findings) {

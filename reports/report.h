@@ -1,6 +1,8 @@
 /* report.h - report writers. Campaign reports: DIR/report.json and DIR/report.md, with the
- * campaign's figures and one row per finding (read back from DIR/findings/<id>/finding.json, so
- * a report can always be re-rendered from what the campaign wrote). */
+ * campaign's figures, its bug classes first (DIR/classes.json, fuzz/classes.h: the smallest
+ * program inline, what it gave, the generalization table, reproducibility, count, first seen, the
+ * findings inside) and then one row per finding (read back from DIR/findings/<id>/finding.json,
+ * so a report can always be re-rendered from what the campaign wrote). */
 #ifndef REPORT_H
 #define REPORT_H
 
@@ -11,7 +13,12 @@ typedef struct report_campaign_figures {
   double seconds;
   const int64_t *verdicts; /* V_COUNT entries (oracle.h) */
   const char *options_json;
+  double reduce_seconds; /* spent minimizing and generalizing (all jobs) */
 } report_campaign_figures;
+
+/* A rate for people: decimals under 10 per second ("0.47", "3.2"), none above ("31"). Borrowed
+ * from buf. */
+const char *report_rate(double per_s, char buf[32]);
 
 int report_write_campaign(const char *dir, const report_campaign_figures *fig, af_err *err);
 

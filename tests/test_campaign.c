@@ -1,6 +1,7 @@
 /* test_campaign.c - campaigns: naive's seed bugs found and minimized with working reproducers, a
- * crashing converter becomes one converter-crash finding while the campaign goes on, and a
- * campaign killed with SIGKILL resumes without losing or double-counting findings. */
+ * crashing converter becomes one converter-crash finding while the campaign goes on, a
+ * campaign killed with SIGKILL resumes without losing or double-counting findings, and the
+ * per-program deadline does not cover minimization (issue 18's false timeouts). */
 #include <dirent.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -12,11 +13,12 @@
 #include "../fuzz/campaign.h"
 #include "../harness/codec.h"
 #include "../harness/converters/conv.h"
+#include "../harness/torch/shim.h"
 #include "tap.h"
 
 static const char *python(void) {
   const char *p = getenv("AF_PYTHON");
-  return p ? p : "/usr/bin/python3";
+  return p ? p : at_stack_python(); /* the build's stack: its torch is LibTorch's */
 }
 
 static char *tmpdir(void) {
@@ -96,19 +98,20 @@ TEST(a_naive_campaign_finds_the_shape_and_the_view_write_bugs_minimized_with_fai
 TEST(a_campaign_killed_with_sigkill_resumes_without_losing_or_duplicating_findings) {
   char *ref = tmpdir(), *d = tmpdir();
   char args[1024];
-  snprintf(args, sizeof args, "fuzz --converter naive --seed 3 --iterations 150 --jobs 2 --out %s --quiet", ref);
+  /* --reduce-share 1: no time budget, so that what is minimized does not depend on timing */
+  snprintf(args, sizeof args, "fuzz --converter naive --seed 3 --iterations 150 --jobs 2 --reduce-share 1 --out %s --quiet", ref);
   run_cli(args);
   char *want = finding_counts(ref);
   CHECK(strlen(want) > 0, "the reference campaign found something");
 
-  snprintf(args, sizeof args, "fuzz --converter naive --seed 3 --iterations 150 --jobs 2 --out %s --quiet", d);
+  snprintf(args, sizeof args, "fuzz --converter naive --seed 3 --iterations 150 --jobs 2 --reduce-share 1 --out %s --quiet", d);
   pid_t pid = fork();
   if (pid == 0) {
     char cmd[1200];
     snprintf(cmd, sizeof cmd, "%s/aliasfuzz", AF_BINARY_DIR);
     freopen("/dev/null", "w", stdout);
     freopen("/dev/null", "w", stderr);
-    execl(cmd, cmd, "fuzz", "--converter", "naive", "--seed", "3", "--iterations", "150", "--jobs", "2", "--out", d,
+    execl(cmd, cmd, "fuzz", "--converter", "naive", "--seed", "3", "--iterations", "150", "--jobs", "2", "--reduce-share", "1", "--out", d,
           "--quiet", (char *)NULL);
     _exit(127);
   }
@@ -184,10 +187,51 @@ TEST(a_converter_that_crashes_gives_one_crash_finding_and_the_campaign_goes_on) 
   free(d);
 }
 
+/* A converter that takes 0.2 s for every program (a stand-in for Inductor, TVM or OpenVINO) and
+ * otherwise is naive, so that most programs fail and minimizing one takes many times the
+ * per-program deadline. */
+static result_status slow_convert(const conv_converter *c, const ir_program *p, void **state, result *r) {
+  usleep(200000);
+  return conv_naive.convert(c, p, state, r);
+}
+
+static conv_converter slow;
+
+TEST(the_per_program_deadline_covers_the_converters_work_not_the_minimization_of_a_finding) {
+  slow = conv_naive;
+  slow.name = "slow-naive";
+  slow.convert = slow_convert;
+  CHECK(conv_register(&slow) == 0, "register");
+  char *d = tmpdir();
+  campaign_opts o = {0};
+  o.converter = "slow-naive";
+  o.seed = 11;
+  o.iterations = 4;
+  o.jobs = 1;
+  o.out = d;
+  o.deadline_s = 1.0;    /* each program takes 0.2 s: well within */
+  o.reduce_time_s = 3.0; /* minimizing one finding: up to 3 s, 3x the deadline */
+  o.no_finish = 1;
+  gen_policy_default(&o.policy);
+  o.policy_json = gen_policy_to_json(&o.policy);
+  campaign_summary s;
+  af_err err;
+  CHECK(campaign_run(&o, &s, &err) == 0, "%s", err.msg);
+  CHECK(s.programs == 4, "all 4 programs were run (got %lld)", (long long)s.programs);
+  CHECK(s.verdicts[V_TIMEOUT] == 0, "%lld false converter-timeout verdicts", (long long)s.verdicts[V_TIMEOUT]);
+  CHECK(s.reduce_seconds > o.deadline_s, "a minimization ran past the per-program deadline (%.1f s), so the test shows something",
+        s.reduce_seconds);
+  CHECK(s.classes >= 1, "the minimized finding has its class");
+  free(o.policy_json);
+  rmrf(d);
+  free(d);
+}
+
 int main(void) {
   at_init();
   RUN(a_naive_campaign_finds_the_shape_and_the_view_write_bugs_minimized_with_failing_reproducers);
   RUN(a_campaign_killed_with_sigkill_resumes_without_losing_or_duplicating_findings);
   RUN(a_converter_that_crashes_gives_one_crash_finding_and_the_campaign_goes_on);
+  RUN(the_per_program_deadline_covers_the_converters_work_not_the_minimization_of_a_finding);
   return tap_done();
 }

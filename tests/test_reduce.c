@@ -119,6 +119,26 @@ TEST(error_classes_ignore_numbers_and_quoted_names) {
   free(b);
 }
 
+TEST(error_keys_normalize_names_numbers_and_shapes_and_are_never_cut_by_length) {
+  /* node names of different lengths, past the 160th character: one key (a length cut made two) */
+  char *a = sig_error_class("RuntimeError: The following operation failed in the TorchScript interpreter at a point well past the first one "
+                            "hundred and sixty characters of the message: %v12.3 = aten::add(%x, %input_name_long.1) "
+                            "size mismatch [5, 5] vs [5, 1] at dim -1 (got 2.5e-3)");
+  char *b = sig_error_class("RuntimeError: The following operation failed in the TorchScript interpreter at a point well past the first one "
+                            "hundred and sixty characters of the message: %v1 = aten::add(%y, %z) "
+                            "size mismatch [7] vs [1, 1, 1] at dim 0 (got 7)");
+  CHECK(strcmp(a, b) == 0, "'%s' vs '%s'", a, b);
+  CHECK(strstr(a, "RuntimeError: ") == a, "the key keeps the error's type: '%s'", a);
+  /* but a different cause past the cut is another key */
+  char *c = sig_error_class("RuntimeError: The following operation failed in the TorchScript interpreter at a point well past the first one "
+                            "hundred and sixty characters of the message: %v1 = aten::mul(%y, %z) "
+                            "dtype mismatch [7] vs [1, 1, 1] at dim 0 (got 7)");
+  CHECK(strcmp(a, c) != 0, "different messages after 160 characters give different keys: '%s'", c);
+  free(a);
+  free(b);
+  free(c);
+}
+
 TEST(findings_are_deduplicated_and_a_replayed_iteration_is_not_counted_twice) {
   char dir[] = "/tmp/af_findings_XXXXXX";
   CHECK(mkdtemp(dir) != NULL, "mkdtemp");
@@ -159,6 +179,7 @@ int main(void) {
   RUN(an_invalid_program_reduces_to_the_statement_that_fails_and_what_it_needs);
   RUN(a_bug_inside_blocks_reduces_to_straight_line);
   RUN(error_classes_ignore_numbers_and_quoted_names);
+  RUN(error_keys_normalize_names_numbers_and_shapes_and_are_never_cut_by_length);
   RUN(findings_are_deduplicated_and_a_replayed_iteration_is_not_counted_twice);
   return tap_done();
 }

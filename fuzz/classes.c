@@ -1,0 +1,604 @@
+/* classes.c - see classes.h */
+#include "classes.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../harness/ops.h"
+#include "../oracle/signature.h"
+
+const char *classes_family(int op) {
+  const ops_entry *e = ops_get(op);
+  if (!e) return NULL;
+  switch (e->kind) {
+    case OPS_VIEW:
+    case OPS_GETITEM: return "view";
+    case OPS_INPLACE: return (e->flags & OPF_META) ? "shape-write" : "write";
+    case OPS_SETITEM: /* x[i] = v and torch.f(..., out=x) write x as much as x.f_() does */
+    case OPS_OUT: return "write";
+    case OPS_FUNC: return "op";
+    case OPS_LIST: return "list";
+    case OPS_CTRL: return NULL;
+  }
+  return NULL;
+}
+
+int classes_by_error(oracle_verdict v) {
+  return v == V_ERROR || v == V_UNSUPPORTED || v == V_CRASH || v == V_INVALID_PROGRAM || v == V_TIMEOUT;
+}
+
+/* The statement before s that last defined value v, or -1 (an input, or undefined). */
+static int def_before(const ir_program *p, int s, int v) {
+  for (int k = s - 1; k >= 0; k--)
+    if (p->stmts[k].out == v) return k;
+  return -1;
+}
+
+/* Where the write of statement s lands: "@in", "@view-of-in", "@view" or "@tmp". */
+static const char *placement(const ir_program *p, int s) {
+  const ir_stmt *st = &p->stmts[s];
+  if (st->nargs < 1 || st->args[0].kind != IR_ARG_VALUE) return "";
+  int v = st->args[0].value, k = s, through_view = 0;
+  for (int hops = 0; hops < 64; hops++) {
+    if (v < p->ninputs) return through_view ? "@view-of-in" : "@in";
+    int d = def_before(p, k, v);
+    if (d < 0) break;
+    const ops_entry *e = ops_get(p->stmts[d].op);
+    int viewish = (e->kind == OPS_VIEW || e->kind == OPS_GETITEM || e->kind == OPS_INPLACE) && p->stmts[d].nargs > 0 &&
+                  p->stmts[d].args[0].kind == IR_ARG_VALUE;
+    if (!viewish) break;
+    if (e->kind != OPS_INPLACE) through_view = 1;
+    v = p->stmts[d].args[0].value;
+    k = d;
+  }
+  return through_view ? "@view" : "@tmp";
+}
+
+char *classes_core(const ir_program *p) {
+  char *core = af_xcalloc((size_t)p->nstmts + 1, 1);
+  int writes = 0;
+  for (int s = 0; s < p->nstmts; s++) {
+    if (!ops_mutates(p->stmts[s].op)) continue;
+    writes++;
+    core[s] = 1;
+    /* the views the written tensor was made through */
+    if (p->stmts[s].nargs < 1 || p->stmts[s].args[0].kind != IR_ARG_VALUE) continue;
+    int v = p->stmts[s].args[0].value, k = s;
+    for (int hops = 0; hops < 64 && v >= p->ninputs; hops++) {
+      int d = def_before(p, k, v);
+      if (d < 0) break;
+      const ops_entry *e = ops_get(p->stmts[d].op);
+      if (!((e->kind == OPS_VIEW || e->kind == OPS_GETITEM || e->kind == OPS_INPLACE) && p->stmts[d].nargs > 0 &&
+            p->stmts[d].args[0].kind == IR_ARG_VALUE))
+        break;
+      core[d] = 1;
+      v = p->stmts[d].args[0].value;
+      k = d;
+    }
+  }
+  if (!writes) memset(core, 1, (size_t)p->nstmts);
+  return core;
+}
+
+static void put_token(af_buf *b, const ir_program *p, int s, const char *name) {
+  if (b->len) af_buf_puts(b, " ");
+  af_buf_puts(b, name);
+  if (ops_mutates(p->stmts[s].op)) af_buf_puts(b, placement(p, s));
+}
+
+char *classes_plain_pattern(const ir_program *p) {
+  af_buf b = {0};
+  char *core = classes_core(p);
+  for (int s = 0; s < p->nstmts; s++)
+    if (core[s]) put_token(&b, p, s, ops_get(p->stmts[s].op)->name);
+  free(core);
+  if (!b.s) af_buf_puts(&b, "");
+  return af_buf_take(&b);
+}
+
+/* A literal or value for argument kind code k of a variant whose original had none there; 0 when
+ * there is no sensible one (the variant is skipped). */
+static int synth_arg(const char *k, const ir_stmt *st, ir_arg *out) {
+  memset(out, 0, sizeof *out);
+  switch (k[0]) {
+    case 'T':
+      out->kind = IR_ARG_VALUE;
+      out->value = st->args[0].value; /* x.copy_(x), x.add_(x): valid whenever x is */
+      for (int a = 1; a < st->nargs; a++)
+        if (st->args[a].kind == IR_ARG_VALUE) {
+          out->value = st->args[a].value;
+          break;
+        }
+      return 1;
+    case 'S':
+    case 's':
+      if (k[1] == '?') {
+        out->kind = IR_ARG_NONE;
+        return 1;
+      }
+      out->kind = IR_ARG_INT;
+      out->i = 2; /* no write's identity (add 0, mul 1, pow 1): the variant changes something */
+      return 1;
+    case 'i': out->kind = IR_ARG_INT; return 1;
+    case 'b': out->kind = IR_ARG_BOOL; return 1;
+    default: return 0;
+  }
+}
+
+/* p with statement s running op q instead (arguments kept where the schemas agree, made up where
+ * they do not); NULL when no argument list fits. new, free with ir_program_free. */
+static ir_program *with_op(const ir_program *p, int s, int q) {
+  const ops_entry *from = ops_get(p->stmts[s].op), *to = ops_get(q);
+  const ir_stmt *st = &p->stmts[s];
+  ir_arg args[OPS_MAX_ARGS];
+  int n = 0, ok = to->nargs >= 1 && st->nargs >= 1;
+  for (; ok && n < to->nargs; n++) {
+    int literal = n < st->nargs && st->args[n].kind != IR_ARG_VALUE && (to->argk[n][0] == 'S' || to->argk[n][0] == 's');
+    int loose = to->kind == OPS_INPLACE || to->kind == OPS_SETITEM || to->kind == OPS_OUT;
+    if (n < st->nargs && n < from->nargs && strcmp(from->argk[n], to->argk[n]) == 0 && !(literal && loose))
+      ir_arg_copy(&args[n], &st->args[n]);
+    else if (n == 0) ok = 0;
+    else ok = synth_arg(to->argk[n], st, &args[n]);
+    if (!ok) break;
+  }
+  ir_program *c = NULL;
+  if (ok) {
+    c = ir_program_clone(p);
+    ir_stmt_clear(&c->stmts[s]);
+    c->stmts[s].op = q;
+    c->stmts[s].out = st->out;
+    c->stmts[s].nargs = n;
+    c->stmts[s].args = af_xcalloc((size_t)n + 1, sizeof(ir_arg));
+    for (int a = 0; a < n; a++) ir_arg_copy(&c->stmts[s].args[a], &args[a]);
+  }
+  for (int a = 0; a < n; a++) ir_arg_free(&args[a]);
+  return c;
+}
+
+/* Candidate ops for statement s: same family; views, functional ops, out= and list ops also the
+ * same schema (their arguments mean different things otherwise), writes any schema. At most
+ * max, spread over the family, same-schema ones first. Returns how many. */
+static int variants(const ir_program *p, int s, int *out, int max) {
+  int op = p->stmts[s].op;
+  const char *fam = classes_family(op);
+  const ops_entry *e = ops_get(op);
+  int loose = fam && (!strcmp(fam, "write") || !strcmp(fam, "shape-write"));
+  int same[OPS_COUNT], other[OPS_COUNT], ns = 0, no = 0;
+  for (int q = 0; q < OPS_COUNT && fam; q++) {
+    if (q == op || !classes_family(q) || strcmp(classes_family(q), fam) != 0) continue;
+    if (strcmp(ops_get(q)->schema, e->schema) == 0) same[ns++] = q;
+    else if (loose) other[no++] = q;
+  }
+  int n = 0;
+  for (int k = 0; k < ns && n < max; k++) out[n++] = same[ns <= max ? k : k * ns / max];
+  int left = max - n;
+  for (int k = 0; k < no && left > 0 && k < left; k++) out[n++] = other[no <= left ? k : k * no / left];
+  return n;
+}
+
+static cJSON *names_array(const int *ops, int n) {
+  cJSON *a = cJSON_CreateArray();
+  for (int k = 0; k < n; k++) cJSON_AddItemToArray(a, cJSON_CreateString(ops_get(ops[k])->name));
+  return a;
+}
+
+int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int max_tests, int reruns, classes_gen *out) {
+  memset(out, 0, sizeof *out);
+  if (max_tests <= 0) max_tests = 120;
+  int nslots = 0;
+  for (int s = 0; s < p->nstmts; s++) nslots += classes_family(p->stmts[s].op) != NULL;
+  int per_slot = nslots ? (max_tests - 3 < 8 * nslots ? 8 : (max_tests - 3) / nslots) : 0;
+  if (per_slot > 40) per_slot = 40;
+  cJSON *table = cJSON_CreateArray();
+  af_buf pat = {0};
+  char *core = classes_core(p);
+  for (int s = 0; s < p->nstmts; s++) {
+    const char *fam = classes_family(p->stmts[s].op);
+    const char *name = ops_get(p->stmts[s].op)->name;
+    if (!fam) {
+      if (core[s]) put_token(&pat, p, s, name);
+      continue;
+    }
+    int cand[OPS_COUNT], nc = variants(p, s, cand, per_slot);
+    int same[OPS_COUNT], pass[OPS_COUNT], other[OPS_COUNT], ns = 0, np = 0, no = 0, ninv = 0;
+    for (int k = 0; k < nc && out->tests < max_tests; k++) {
+      ir_program *c = with_op(p, s, cand[k]);
+      af_err err;
+      int r = CLASSES_INVALID;
+      if (c && ir_validate(c, &err) == 0) {
+        out->tests++;
+        r = judge(c, ctx);
+      }
+      ir_program_free(c);
+      if (r == CLASSES_SAME) same[ns++] = cand[k];
+      else if (r == CLASSES_PASS) pass[np++] = cand[k];
+      else if (r == CLASSES_OTHER) other[no++] = cand[k];
+      else ninv++;
+    }
+    /* the family stands in unless its members pass more often than they fail the same way (with
+     * no valid variant there is no evidence that the bug is the op's own) */
+    int general = ns >= np;
+    if (core[s]) put_token(&pat, p, s, general ? fam : name);
+    cJSON *row = cJSON_CreateObject();
+    cJSON_AddNumberToObject(row, "statement", s);
+    cJSON_AddStringToObject(row, "op", name);
+    cJSON_AddStringToObject(row, "family", fam);
+    cJSON_AddBoolToObject(row, "generalized", general);
+    cJSON_AddItemToObject(row, "same", names_array(same, ns));
+    cJSON_AddItemToObject(row, "pass", names_array(pass, np));
+    cJSON_AddItemToObject(row, "other", names_array(other, no));
+    cJSON_AddNumberToObject(row, "invalid", ninv);
+    cJSON_AddItemToArray(table, row);
+  }
+  /* dtypes: every input of the program's first input's dtype switched to another */
+  if (p->ninputs > 0) {
+    af_dtype d0 = p->inputs[0].dtype;
+    cJSON *row = cJSON_CreateObject(), *same = cJSON_CreateArray(), *pass = cJSON_CreateArray(), *other = cJSON_CreateArray();
+    int ninv = 0;
+    cJSON_AddStringToObject(row, "dtype", af_dtype_name(d0));
+    for (int d = 0; d < AF_DTYPE_COUNT; d++) {
+      if ((af_dtype)d == d0) continue;
+      ir_program *c = ir_program_clone(p);
+      for (int i = 0; i < c->ninputs; i++)
+        if (c->inputs[i].dtype == d0) c->inputs[i].dtype = (af_dtype)d;
+      af_err err;
+      int r = CLASSES_INVALID;
+      if (ir_validate(c, &err) == 0) {
+        out->tests++;
+        r = judge(c, ctx);
+      }
+      ir_program_free(c);
+      cJSON *name = cJSON_CreateString(af_dtype_name((af_dtype)d));
+      if (r == CLASSES_SAME) cJSON_AddItemToArray(same, name);
+      else if (r == CLASSES_PASS) cJSON_AddItemToArray(pass, name);
+      else if (r == CLASSES_OTHER) cJSON_AddItemToArray(other, name);
+      else {
+        cJSON_Delete(name);
+        ninv++;
+      }
+    }
+    cJSON_AddItemToObject(row, "same", same);
+    cJSON_AddItemToObject(row, "pass", pass);
+    cJSON_AddItemToObject(row, "other", other);
+    cJSON_AddNumberToObject(row, "invalid", ninv);
+    cJSON_AddItemToArray(table, row);
+  }
+  for (int k = 0; k < reruns; k++) {
+    out->reruns++;
+    out->reproduced += judge(p, ctx) == CLASSES_SAME;
+  }
+  free(core);
+  if (!pat.s) af_buf_puts(&pat, "");
+  out->pattern = af_buf_take(&pat);
+  char *t = cJSON_PrintUnformatted(table);
+  out->table = af_xstrdup(t);
+  cJSON_free(t);
+  cJSON_Delete(table);
+  return 0;
+}
+
+void classes_gen_clear(classes_gen *g) {
+  free(g->pattern);
+  free(g->table);
+  memset(g, 0, sizeof *g);
+}
+
+int classes_pattern_writes(const char *pattern) { return pattern && strchr(pattern, '@') != NULL; }
+
+int classes_keyed_by_error(oracle_verdict v, const char *pattern) {
+  return classes_by_error(v) && !(v == V_ERROR && classes_pattern_writes(pattern));
+}
+
+const char *classes_verdict_group(oracle_verdict v, const char *pattern) {
+  if (v == V_VALUE_MISMATCH || v == V_SHAPE_MISMATCH || v == V_DTYPE_MISMATCH || (v == V_ERROR && classes_pattern_writes(pattern)))
+    return "wrong-result";
+  return oracle_verdict_name(v);
+}
+
+char *classes_key(const char *converter, oracle_verdict v, const char *detail, const char *pattern) {
+  af_buf b = {0};
+  /* an error downstream of a write is that write's bug: it keys on the pattern like a mismatch */
+  int by_error = classes_keyed_by_error(v, pattern);
+  char *what = v == V_TIMEOUT ? af_xstrdup("timeout") : by_error ? sig_error_class(detail) : af_xstrdup(pattern ? pattern : "");
+  af_buf_printf(&b, "%s|%s|%s", converter, classes_verdict_group(v, pattern), what);
+  free(what);
+  return af_buf_take(&b);
+}
+
+/* What kind of value v of p is, for the quick key: "input" or the family of what made it last,
+ * and whether a write targets it directly. */
+static void value_kind(af_buf *b, const ir_program *p, int v) {
+  if (v < 0) {
+    af_buf_puts(b, "?");
+    return;
+  }
+  int d = def_before(p, p->nstmts, v), written = 0;
+  for (int s = 0; s < p->nstmts; s++)
+    written |= ops_mutates(p->stmts[s].op) && p->stmts[s].nargs > 0 && p->stmts[s].args[0].kind == IR_ARG_VALUE &&
+               p->stmts[s].args[0].value == v;
+  const char *fam = d >= 0 ? classes_family(p->stmts[d].op) : NULL;
+  af_buf_printf(b, "%s%s", v < p->ninputs ? "input" : fam ? fam : "?", written ? "+written" : "");
+}
+
+char *classes_quick_key(const ir_program *p, oracle_verdict v, const char *detail) {
+  af_buf b = {0};
+  af_buf_printf(&b, "%s|", oracle_verdict_name(v));
+  if (v == V_TIMEOUT) {
+    af_buf_puts(&b, "timeout");
+  } else if (classes_by_error(v)) {
+    char *k = sig_error_class(detail);
+    af_buf_puts(&b, k);
+    free(k);
+  } else {
+    const char *d = detail ? detail : "";
+    /* which thing differs (an output or an input) and what kind of value it is, then what was
+     * wrong with it */
+    int k = -1;
+    char name[128] = "";
+    if (p && sscanf(d, "output %d", &k) == 1 && k >= 0 && k < p->noutputs) {
+      af_buf_puts(&b, "output:");
+      value_kind(&b, p, p->outputs[k]);
+    } else if (p && sscanf(d, "input %127[^:]", name) == 1) {
+      af_buf_puts(&b, "input:");
+      value_kind(&b, p, ir_find_value(p, name));
+    } else {
+      af_buf_puts(&b, "?");
+    }
+    const char *colon = strchr(d, ':');
+    char *e = sig_error_class(colon ? colon + 1 : d);
+    af_buf_printf(&b, ":%s", e);
+    free(e);
+  }
+  return af_buf_take(&b);
+}
+
+void classes_id(const char *key, char id[64]) {
+  snprintf(id, 64, "class-%016llx", (unsigned long long)sig_fnv1a(key, strlen(key), 0));
+}
+
+/* ------------------------------------------------------------------ the class index */
+
+#include "../harness/codec.h"
+#include <unistd.h>
+
+cJSON *classes_index_load(const char *dir, af_err *err) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/classes.json", dir);
+  if (access(path, F_OK) != 0) {
+    cJSON *idx = cJSON_CreateObject();
+    cJSON_AddStringToObject(idx, "format", "aliasfuzz-classes/1");
+    cJSON_AddArrayToObject(idx, "classes");
+    cJSON_AddObjectToObject(idx, "deferred");
+    return idx;
+  }
+  char *text = codec_slurp(path, NULL, err);
+  if (!text) return NULL;
+  cJSON *idx = cJSON_Parse(text);
+  free(text);
+  const char *fmt = idx ? cJSON_GetStringValue(cJSON_GetObjectItem(idx, "format")) : NULL;
+  if (!fmt || strcmp(fmt, "aliasfuzz-classes/1") != 0 || !cJSON_IsArray(cJSON_GetObjectItem(idx, "classes"))) {
+    cJSON_Delete(idx);
+    af_fail(err, "%s: not a class index (expected format aliasfuzz-classes/1 with a classes array)", path);
+    return NULL;
+  }
+  if (!cJSON_IsObject(cJSON_GetObjectItem(idx, "deferred"))) cJSON_AddObjectToObject(idx, "deferred");
+  return idx;
+}
+
+int classes_index_save(const char *dir, const cJSON *idx, af_err *err) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/classes.json", dir);
+  char *text = cJSON_Print(idx);
+  int rc = codec_write_atomic(path, text, strlen(text), err);
+  cJSON_free(text);
+  return rc;
+}
+
+int classes_index_count(const cJSON *idx) { return cJSON_GetArraySize(cJSON_GetObjectItem(idx, "classes")); }
+
+static cJSON *find_class(const cJSON *idx, const char *id) {
+  cJSON *c;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "classes")) {
+    const char *x = cJSON_GetStringValue(cJSON_GetObjectItem(c, "id"));
+    if (x && !strcmp(x, id)) return c;
+  }
+  return NULL;
+}
+
+static int has_string(const cJSON *arr, const char *s) {
+  const cJSON *e;
+  cJSON_ArrayForEach(e, arr) {
+    if (cJSON_IsString(e) && !strcmp(e->valuestring, s)) return 1;
+  }
+  return 0;
+}
+
+/* Counts (job, iteration) once: 1 when counted now. */
+static int count_once(cJSON *c, int job, int64_t it) {
+  cJSON *cu = cJSON_GetObjectItem(c, "counted_upto");
+  if (!cJSON_IsObject(cu)) cu = cJSON_AddObjectToObject(c, "counted_upto");
+  char j[16];
+  snprintf(j, sizeof j, "%d", job);
+  cJSON *upto = cJSON_GetObjectItem(cu, j);
+  if (it >= 0 && upto && upto->valuedouble >= (double)it) return 0;
+  if (it >= 0) {
+    if (upto) cJSON_SetNumberValue(upto, (double)it);
+    else cJSON_AddNumberToObject(cu, j, (double)it);
+  }
+  cJSON *n = cJSON_GetObjectItem(c, "count");
+  cJSON_SetNumberValue(n, n->valuedouble + 1);
+  return 1;
+}
+
+static cJSON *occurrence(uint64_t seed, int64_t it, int job) {
+  cJSON *o = cJSON_CreateObject();
+  char s[32];
+  snprintf(s, sizeof s, "%llu", (unsigned long long)seed);
+  cJSON_AddStringToObject(o, "seed", s);
+  cJSON_AddNumberToObject(o, "iteration", (double)it);
+  cJSON_AddNumberToObject(o, "job", job);
+  return o;
+}
+
+static void set_example(cJSON *c, const classes_member *m) {
+  cJSON_DeleteItemFromObject(c, "smallest");
+  cJSON_DeleteItemFromObject(c, "statements");
+  cJSON_DeleteItemFromObject(c, "detail");
+  cJSON_AddStringToObject(c, "smallest", m->finding);
+  cJSON_AddNumberToObject(c, "statements", m->statements);
+  cJSON_AddStringToObject(c, "detail", m->detail ? m->detail : "");
+  if (m->pattern) {
+    cJSON_DeleteItemFromObject(c, "pattern");
+    cJSON_AddStringToObject(c, "pattern", m->pattern);
+  }
+  cJSON *t = m->table ? cJSON_Parse(m->table) : NULL;
+  if (t) {
+    cJSON_DeleteItemFromObject(c, "generalization");
+    cJSON_AddItemToObject(c, "generalization", t);
+  }
+  if (m->reruns > 0) {
+    cJSON_DeleteItemFromObject(c, "reruns");
+    cJSON_DeleteItemFromObject(c, "reproduced");
+    cJSON_AddNumberToObject(c, "reruns", m->reruns);
+    cJSON_AddNumberToObject(c, "reproduced", m->reproduced);
+  }
+}
+
+/* Whether two pattern tokens name the same thing: equal, or one is the family of the other's op
+ * at the same placement ("shape-write@tmp" and "as_strided_@tmp"). */
+static int token_match(const char *a, const char *b) {
+  if (!strcmp(a, b)) return 1;
+  const char *pa = strchr(a, '@'), *pb = strchr(b, '@');
+  if (!pa || !pb || strcmp(pa, pb) != 0) return 0;
+  char na[64], nb[64];
+  snprintf(na, sizeof na, "%.*s", (int)(pa - a), a);
+  snprintf(nb, sizeof nb, "%.*s", (int)(pb - b), b);
+  int oa = ops_find(na), ob = ops_find(nb);
+  if (oa < 0 && ob >= 0) return classes_family(ob) && !strcmp(classes_family(ob), na);
+  if (ob < 0 && oa >= 0) return classes_family(oa) && !strcmp(classes_family(oa), nb);
+  return 0;
+}
+
+/* Whether every token of small matches a token of big, in order. */
+static int tokens_within(const char *small, const char *big) {
+  char *a = af_xstrdup(small), *b = af_xstrdup(big), *sa = NULL, *sb = NULL;
+  int ok = *small != 0;
+  char *u = strtok_r(b, " ", &sb);
+  for (char *t = strtok_r(a, " ", &sa); t && ok; t = strtok_r(NULL, " ", &sa)) {
+    while (u && !token_match(t, u)) u = strtok_r(NULL, " ", &sb);
+    if (!u) ok = 0;
+    else u = strtok_r(NULL, " ", &sb);
+  }
+  free(a);
+  free(b);
+  return ok;
+}
+
+/* The class with the longest pattern contained in key's pattern (same converter and verdict
+ * group), or NULL: findings whose patterns contain one another are one class. */
+static cJSON *containing_class(const cJSON *idx, const char *key) {
+  const char *bar = strrchr(key, '|');
+  if (!bar || !classes_pattern_writes(bar + 1)) return NULL;
+  size_t prefix = (size_t)(bar - key) + 1;
+  cJSON *c, *best = NULL;
+  size_t best_len = 0;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "classes")) {
+    const char *k = cJSON_GetStringValue(cJSON_GetObjectItem(c, "key"));
+    const char *pat = k ? strrchr(k, '|') : NULL;
+    if (!pat || (size_t)(pat - k) + 1 != prefix || strncmp(k, key, prefix) != 0 || !classes_pattern_writes(pat + 1)) continue;
+    if ((tokens_within(pat + 1, bar + 1) || tokens_within(bar + 1, pat + 1)) && strlen(pat + 1) > best_len) {
+      best = c;
+      best_len = strlen(pat + 1);
+    }
+  }
+  return best;
+}
+
+cJSON *classes_index_add(cJSON *idx, const classes_member *m, int *is_new) {
+  char *key = classes_key(m->converter, m->verdict, m->detail, m->pattern);
+  char id[64];
+  classes_id(key, id);
+  cJSON *c = find_class(idx, id);
+  if (!c) c = containing_class(idx, key);
+  *is_new = c == NULL;
+  if (!c) {
+    c = cJSON_CreateObject();
+    cJSON_AddStringToObject(c, "id", id);
+    cJSON_AddStringToObject(c, "key", key);
+    cJSON_AddStringToObject(c, "converter", m->converter);
+    cJSON_AddStringToObject(c, "verdict", oracle_verdict_name(m->verdict));
+    if (classes_keyed_by_error(m->verdict, m->pattern)) {
+      char *ek = m->verdict == V_TIMEOUT ? af_xstrdup("timeout") : sig_error_class(m->detail);
+      cJSON_AddStringToObject(c, "error_key", ek);
+      free(ek);
+    }
+    if (!strcmp(classes_verdict_group(m->verdict, m->pattern), "wrong-result"))
+      cJSON_AddArrayToObject(c, "errors"); /* the error keys this write's bug surfaced as, if any */
+    cJSON_AddStringToObject(c, "pattern", m->pattern ? m->pattern : "");
+    cJSON_AddNumberToObject(c, "count", 0);
+    cJSON_AddArrayToObject(c, "findings");
+    cJSON_AddItemToObject(c, "first", occurrence(m->seed, m->iteration, m->job));
+    cJSON_AddArrayToObject(c, "quick_keys");
+    set_example(c, m);
+    cJSON_AddItemToArray(cJSON_GetObjectItem(idx, "classes"), c);
+  } else if (m->finding && m->statements < cJSON_GetNumberValue(cJSON_GetObjectItem(c, "statements"))) {
+    set_example(c, m);
+  }
+  free(key);
+  cJSON *fs = cJSON_GetObjectItem(c, "findings");
+  if (m->finding && !has_string(fs, m->finding)) cJSON_AddItemToArray(fs, cJSON_CreateString(m->finding));
+  cJSON *vs = cJSON_GetObjectItem(c, "verdicts");
+  if (!vs) vs = cJSON_AddArrayToObject(c, "verdicts");
+  if (!has_string(vs, oracle_verdict_name(m->verdict))) cJSON_AddItemToArray(vs, cJSON_CreateString(oracle_verdict_name(m->verdict)));
+  cJSON *errs = cJSON_GetObjectItem(c, "errors");
+  if (errs && m->verdict == V_ERROR) {
+    char *ek = sig_error_class(m->detail);
+    if (!has_string(errs, ek) && cJSON_GetArraySize(errs) < 50) cJSON_AddItemToArray(errs, cJSON_CreateString(ek));
+    free(ek);
+  }
+  cJSON *qs = cJSON_GetObjectItem(c, "quick_keys");
+  if (m->quick && !has_string(qs, m->quick)) cJSON_AddItemToArray(qs, cJSON_CreateString(m->quick));
+  count_once(c, m->job, m->iteration);
+  return c;
+}
+
+cJSON *classes_index_count_quick(cJSON *idx, const char *qk, int job, int64_t iteration) {
+  cJSON *c, *found = NULL;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "classes")) {
+    if (has_string(cJSON_GetObjectItem(c, "quick_keys"), qk)) found = c; /* the latest class of that key */
+  }
+  if (found) count_once(found, job, iteration);
+  return found;
+}
+
+int classes_index_unclassified(const cJSON *idx) {
+  int n = 0;
+  const cJSON *e, *c;
+  for (e = cJSON_GetObjectItem(idx, "deferred")->child; e; e = e->next) {
+    int has = 0;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "classes")) has |= has_string(cJSON_GetObjectItem(c, "quick_keys"), e->string);
+    n += !has;
+  }
+  return n;
+}
+
+int64_t classes_index_total(const cJSON *idx) {
+  int64_t n = 0;
+  const cJSON *c;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "classes")) n += (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(c, "count"));
+  return n;
+}
+
+int classes_index_absorb(cJSON *idx, const char *qk, int64_t n) {
+  cJSON *c, *found = NULL;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "classes")) {
+    if (has_string(cJSON_GetObjectItem(c, "quick_keys"), qk)) found = c;
+  }
+  if (!found) return 0;
+  cJSON *cnt = cJSON_GetObjectItem(found, "count");
+  if (n > 0) cJSON_SetNumberValue(cnt, cnt->valuedouble + (double)n);
+  cJSON_DeleteItemFromObject(cJSON_GetObjectItem(idx, "deferred"), qk);
+  return 1;
+}

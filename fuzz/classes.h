@@ -1,0 +1,124 @@
+/* classes.h - bug classes: one bug, one entry.
+ *
+ * A finding is one failing program; a class is one bug. After a finding is minimized,
+ * classes_generalize() reruns its program with each statement's op replaced by the other ops of
+ * its family in the op table (views by views of the same schema, writes by the other writes,
+ * setitems by setitems, ...) and its inputs' dtype replaced by the other dtypes, and records which
+ * variants fail the same way, which pass and which eager rejects. A statement whose variants fail
+ * as often as they pass stands for its whole family in the class pattern ("write@in"); one whose
+ * variants pass keeps its own op name ("unfold write@view-of-in": a write through unfold, any
+ * write). Writes carry where they land: @in (an input), @view-of-in (a view of an input), @view
+ * (a view of an intermediate), @tmp (an intermediate).
+ *
+ * The pattern keeps the writes and the views their targets were made through (classes_core).
+ * The class key is (converter, verdict, pattern) for value/shape/dtype/input-mutation verdicts
+ * and converter errors downstream of a write, and (converter, verdict, error key) for other
+ * errors, crashes and unsupported programs: findings whose keys coincide are one class. The quick key (verdict, error key, which output differs) is known
+ * before minimizing: a program whose quick key already maps to a class is counted, not minimized. */
+#ifndef CLASSES_H
+#define CLASSES_H
+
+#include "../harness/ir.h"
+#include "../oracle/oracle.h"
+
+/* Outcome of one variant, from the caller's judge. */
+enum { CLASSES_INVALID = -1, CLASSES_PASS = 0, CLASSES_SAME = 1, CLASSES_OTHER = 2 };
+
+/* Judges a variant: CLASSES_SAME (the same bug), CLASSES_PASS, CLASSES_OTHER (another failure) or
+ * CLASSES_INVALID (eager rejects it or it does not validate). */
+typedef int (*classes_judge)(const ir_program *cand, void *ctx);
+
+typedef struct classes_gen {
+  char *pattern;   /* generalized pattern, new */
+  char *table;     /* the generalization rows as a compact JSON array, new */
+  int tests;       /* judge calls spent */
+  int reruns;      /* reruns of the program itself (flakiness) */
+  int reproduced;  /* how many of them showed the same bug */
+} classes_gen;
+
+/* Generalizes the minimized program p (which the caller saw fail): at most max_tests variant
+ * judgements (0: 120), then `reruns` reruns of p itself. 0 on success; out is filled either way
+ * (clear with classes_gen_clear). */
+int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int max_tests, int reruns, classes_gen *out);
+void classes_gen_clear(classes_gen *g);
+
+/* Family of an op ("view", "write", "shape-write", "setitem", "out=", "op", "list"); NULL for
+ * control flow. Borrowed. */
+const char *classes_family(int op);
+
+/* The pattern of p without generalization: every op by name, writes with their placement
+ * ("slice fill_@view-of-in mul"). new, free with free(). */
+char *classes_plain_pattern(const ir_program *p);
+
+/* The statements a class pattern keeps (new array of nstmts flags, free it): the writes and the
+ * views their targets were made through. What produced an intermediate and what reads the
+ * result only surface the bug. A program without writes keeps everything. */
+char *classes_core(const ir_program *p);
+/* Whether a pattern holds a write (a token with a placement). */
+int classes_pattern_writes(const char *pattern);
+
+/* Whether a verdict's class is its error key (errors, crashes, unsupported, timeouts); a
+ * converter-error whose pattern holds a write keys on the pattern instead (the error surfaces a
+ * mis-converted write). */
+int classes_by_error(oracle_verdict v);
+/* Whether the class of a finding with this verdict and pattern keys on its error key. */
+int classes_keyed_by_error(oracle_verdict v, const char *pattern);
+
+/* The verdict part of a class key: "wrong-result" for value, shape and dtype mismatches and for
+ * errors downstream of a write (one mis-converted write shows as any of them), else the verdict's
+ * name. Borrowed. */
+const char *classes_verdict_group(oracle_verdict v, const char *pattern);
+/* "converter|verdict group|pattern-or-error-key"; new. */
+char *classes_key(const char *converter, oracle_verdict v, const char *detail, const char *pattern);
+/* Quick key, known before minimizing: "verdict|error key", or for mismatches "verdict|output:KIND:
+ * normalized detail" where KIND says what the differing value is (an input, a view, an op's
+ * result; "+written" when a write targets it). p: the program as found. new. */
+char *classes_quick_key(const ir_program *p, oracle_verdict v, const char *detail);
+/* Folder-safe id of a key: "class-<16 hex digits>". */
+void classes_id(const char *key, char id[64]);
+
+/* ---- the class index: DIR/classes.json ----
+ * {"format": "aliasfuzz-classes/1",
+ *  "classes": [{"id", "key", "converter", "verdict", "pattern", "detail", "count", "findings": [ids],
+ *               "smallest": finding id, "statements", "first": {"seed", "iteration", "job"},
+ *               "generalization": [rows], "reruns", "reproduced", "quick_keys": [...],
+ *               "counted_upto": {job: iteration}}, ...],
+ *  "deferred": {"<quick key>": {"count": n, "file": "deferred/<iteration>.json"}}}
+ * One process writes it (the campaign parent); it is rewritten atomically. */
+#include <cjson/cJSON.h>
+
+typedef struct classes_member {
+  const char *converter;
+  oracle_verdict verdict;
+  const char *detail;
+  const char *pattern;      /* generalized pattern; NULL for error-keyed verdicts */
+  const char *finding;      /* finding id (signature) */
+  int statements;
+  const char *table;        /* generalization JSON, may be NULL */
+  int reruns, reproduced;
+  uint64_t seed;
+  int64_t iteration;
+  int job;
+  const char *quick;        /* quick key, may be NULL */
+} classes_member;
+
+/* The index of dir (new; an empty one when dir has none); NULL with err on a malformed file. */
+cJSON *classes_index_load(const char *dir, af_err *err);
+int classes_index_save(const char *dir, const cJSON *idx, af_err *err);
+/* Adds m to its class (made when new: *is_new = 1). Counts it unless (job, iteration) was
+ * counted already (a resumed campaign replaying iterations). Returns the class entry, borrowed. */
+cJSON *classes_index_add(cJSON *idx, const classes_member *m, int *is_new);
+/* Counts one more program of quick key qk in the class it maps to; NULL (nothing counted) when
+ * no class has that quick key yet. */
+cJSON *classes_index_count_quick(cJSON *idx, const char *qk, int job, int64_t iteration);
+/* Number of classes. */
+int classes_index_count(const cJSON *idx);
+/* Programs counted in all classes. */
+int64_t classes_index_total(const cJSON *idx);
+/* Moves the deferred entry of quick key qk into the class that has qk now, adding n programs to
+ * its count; 0 (nothing done) when no class has qk. */
+int classes_index_absorb(cJSON *idx, const char *qk, int64_t n);
+/* Number of deferred quick keys that no class has. */
+int classes_index_unclassified(const cJSON *idx);
+
+#endif
