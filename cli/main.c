@@ -173,9 +173,13 @@ static int cmd_run(int argc, char **argv) {
 
 static int cmd_converters(int argc, char **argv) {
   if (argc > 0 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
-    puts("usage: aliasfuzz converters\n\nLists every converter: name, availability, version, description.");
+    puts("usage: aliasfuzz converters\n\nLists every converter: name, availability, version, description, after\n"
+         "the build's PyTorch stack (every converter of a build runs on that one PyTorch).");
     return 0;
   }
+  const char *pywhy = NULL, *py = conv_worker_python(&pywhy);
+  printf("stack %s: LibTorch %s (%s); workers' Python: %s\n\n", at_stack(), at_version(), at_stack_origin(),
+         py ? py : pywhy);
   conv_worker_start_all(); /* the external workers say hello in parallel */
   for (int i = 0; i < conv_count(); i++) {
     const conv_converter *c = conv_get(i);
@@ -294,7 +298,7 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 2, argv + 2);
   if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
-    printf("aliasfuzz %s (LibTorch %s)\n", AF_VERSION, at_version());
+    printf("aliasfuzz %s (LibTorch %s, stack %s: %s)\n", AF_VERSION, at_version(), at_stack(), at_stack_origin());
     return 0;
   }
   return cli_usage_error(usage_main, "unknown command '%s'", cmd);

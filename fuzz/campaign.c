@@ -1,6 +1,5 @@
 /* campaign.c - see campaign.h */
 #include "campaign.h"
-#include "../harness/torch/shim.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -17,6 +16,7 @@
 #include <unistd.h>
 
 #include "../harness/codec.h"
+#include "../harness/torch/shim.h"
 #include "../harness/converters/conv.h"
 #include "../oracle/signature.h"
 #include "../reports/report.h"

@@ -1,6 +1,5 @@
 /* findings.c - see findings.h */
 #include "findings.h"
-#include "../harness/torch/shim.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -11,6 +10,7 @@
 #include <unistd.h>
 
 #include "../harness/codec.h"
+#include "../harness/torch/shim.h"
 #include "../harness/emit.h"
 #include "../harness/emit_repro.h"
 #include "../oracle/signature.h"
