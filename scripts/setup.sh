@@ -91,6 +91,8 @@ if [ -n "$tvm_tar" ]; then
   tvm_id="$(basename "$tvm_tar") $(stat -c %s "$tvm_tar")"
   if [ -f "$tvm_stamp" ] && [ "$(cat "$tvm_stamp")" = "$tvm_id" ] && [ -f "$tvm_dir/tvm-0.14.0/lib/libtvm.so" ]; then
     echo "setup: .tvm/ already has $(basename "$tvm_tar")"
+  elif [ ! -f "$tvm_stamp" ] && [ -f "$tvm_dir/tvm-0.14.0/lib/libtvm.so" ]; then
+    echo "setup: .tvm/tvm-0.14.0 holds a TVM of your own (scripts/build_tvm.sh?): kept"
   else
     echo "setup: unpacking $tvm_tar into .tvm/"
     rm -rf "$tvm_dir.tmp"

@@ -24,3 +24,9 @@ if [ "${AF_SKIP_FUZZ:-0}" != 1 ] && command -v clang-14 >/dev/null; then
     AFL_QUIET=1 cmake --build build-afl-ci -j"$jobs" --target fuzz_naive
   fi
 fi
+# The tvm worker against a real TVM (issue 18), on the 1.13 stack: only where its build found a
+# TVM at configure time (ctest label tvm; scripts/setup.sh unpacks ../shared/tvm/ into .tvm/).
+if [ "${AF_SKIP_TVM:-0}" != 1 ] && [ -f build-113/CTestTestfile.cmake ] &&
+   (cd build-113 && ctest -N -L tvm | grep -q "Total Tests: [1-9]"); then
+  (cd build-113 && ctest --output-on-failure -L tvm)
+fi
