@@ -464,6 +464,24 @@ TEST(tvm_reports_tvms_own_message_without_backtrace_frames_paths_or_timestamps) 
                        "error while converting argument 1: packed_func.h:");
 }
 
+TEST(tvm_names_the_missing_operators_in_one_order_whatever_the_process_hash_seed) {
+  /* the frontend lists them from a set of strings, whose order follows the per-process hash seed */
+  const char *seeds[] = {"1", "3", "5", "6"};
+  for (int i = 0; i < 4; i++) {
+    const char *why = NULL, *py = conv_worker_python(&why);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "external:env PYTHONHASHSEED=%s %s %s/harness/workers/worker_tvm.py", seeds[i],
+             py ? py : "python3", AF_SOURCE_DIR);
+    const conv_converter *c = conv_find(cmd);
+    ir_program *p = NULL;
+    af_err err;
+    CHECK(codec_read_file(AF_SOURCE_DIR "/corpus/seed/design-001-slice-assign-input.json", &p, &err) == 0, "%s", err.msg);
+    expect_program(c, "design-001 with PYTHONHASHSEED", p, V_UNSUPPORTED,
+                   "The following operators are not implemented: ['aten::copy_', 'prim::dtype']");
+    conv_worker_shutdown_all();
+  }
+}
+
 /* Writes the repro.py of program file (as found with verdict) into dir, runs it with the build's
  * Python and the worker's TVM; returns its exit status, its output in *out (new). */
 static int run_repro(const char *file, const char *verdict, const char *dir, char **out) {
@@ -550,6 +568,7 @@ int main(int argc, char **argv) {
     RUN(tvm_feeds_every_parameter_of_an_input_used_twice_in_the_graph_executor);
     RUN(tvm_names_the_parameters_the_frontend_left_free_after_a_loop);
     RUN(tvm_reports_tvms_own_message_without_backtrace_frames_paths_or_timestamps);
+    RUN(tvm_names_the_missing_operators_in_one_order_whatever_the_process_hash_seed);
     RUN(tvm_repro_py_reproduces_the_unsqueeze_shape_mismatch);
     RUN(tvm_repro_py_runs_a_loop_program_as_the_worker_does);
     RUN(tvm_repro_py_of_a_buffer_program_is_unsupported_as_in_the_worker);

@@ -44,6 +44,7 @@ Options: --executor interp|compiled|graph|vm (default interp, or $AF_TVM_EXECUTO
 """
 
 import argparse
+import ast
 import glob
 import importlib.util
 import logging
@@ -144,9 +145,22 @@ _NO_SPANS = "The source maps are not populated for this module. Please use `tvm.
             "to attach source maps for error reporting."
 
 
+_MISSING_OPS = re.compile(r"(not implemented: )(\[[^\]]*\])")
+
+
+def _sorted_ops(m):
+    try:
+        return m.group(1) + repr(sorted(ast.literal_eval(m.group(2))))
+    except (ValueError, SyntaxError, TypeError):
+        return m.group(0)
+
+
 def tidy(msg):
-    """Paths cut to base names, log timestamps and TVM's advice about source maps dropped."""
+    """Paths cut to base names, log timestamps and TVM's advice about source maps dropped, and
+    the frontend's list of missing operators sorted (it comes from a set: another order in each
+    process, since Python's string hashes are seeded per process)."""
     msg = _LOG_TIME.sub("", _ABS_PATH.sub("", msg)).replace(_NO_SPANS, "")
+    msg = _MISSING_OPS.sub(_sorted_ops, msg)
     return afworker.clean(re.sub(r"(: | \| )\s*\| ", r"\1", msg))
 
 
