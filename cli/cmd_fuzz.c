@@ -14,6 +14,7 @@ static const char *usage_fuzz =
     "                      [--out DIR] [--deadline SECONDS] [--policy FILE] [--no-reduce]\n"
     "                      [--max-reduce-tests N] [--reduce-share F] [--reduce-time SECONDS]\n"
     "                      [--no-finish] [--fail-on-residual] [--quiet]\n"
+    "                      [--baseline NAME|DIR] [--other-stack AFBIN] [--no-triggers]\n"
     "\n"
     "Runs a campaign: generated programs (iteration i always gets the same program for a seed),\n"
     "each judged against eager PyTorch; every new finding is minimized and written to\n"
@@ -31,7 +32,22 @@ static const char *usage_fuzz =
     "0.25; 1: no cap); programs over the budget are kept under DIR/deferred/, one per quick key,\n"
     "and those whose quick key still has no class are minimized after the search (--no-finish:\n"
     "left there). --deadline bounds the converter's work on one program;\n"
-    "minimizing one finding has its own limit, --reduce-time (default 30 s).\n";
+    "minimizing one finding has its own limit, --reduce-time (default 30 s).\n"
+    "\n"
+    "After the search each class's smallest program is rerun:\n"
+    "  --baseline NAME   through converter NAME: classes it fails the same way are marked \"also in\n"
+    "                    the baseline\" and listed after the new ones; the exit status is then 1\n"
+    "                    only for new classes (what a pre-merge job wants: what the change broke)\n"
+    "  --baseline DIR    against a previous campaign's folder (its classes.json): a class whose key\n"
+    "                    matches one of its classes (same verdict group, same error key or patterns\n"
+    "                    that contain one another, whatever the converter) is in the baseline\n"
+    "  --other-stack AFBIN  with the other PyTorch stack's build (e.g. build-113/aliasfuzz):\n"
+    "                    `AFBIN run repro.json --converter NAME --json`; each class says \"also fails\n"
+    "                    on torch-1.13\", \"new in torch-2.13\" or \"fixed in torch-2.13\"\n"
+    "  switches          for converters with cheap switches (functionalize's reapply_views, jit\n"
+    "                    without its passes, functorch's remove= and mode, onnx's opset, export's\n"
+    "                    strict), the class's program with each switch flipped: which one makes it\n"
+    "                    pass is the class's trigger (--no-triggers: skip)\n";
 
 static int parse_u64(const char *s, uint64_t *out) {
   char *end;
@@ -97,6 +113,12 @@ int cmd_fuzz(int argc, char **argv) {
       o.no_reduce = 1;
     } else if (!strcmp(a, "--fail-on-residual")) {
       o.fail_on_residual = 1;
+    } else if (!strcmp(a, "--baseline") && v) {
+      o.baseline = v, i++;
+    } else if (!strcmp(a, "--other-stack") && v) {
+      o.other_stack = v, i++;
+    } else if (!strcmp(a, "--no-triggers")) {
+      o.no_triggers = 1;
     } else if (!strcmp(a, "--quiet")) {
       o.progress = 0;
     } else if (!strcmp(a, "--progress")) {
@@ -121,11 +143,15 @@ int cmd_fuzz(int argc, char **argv) {
     return 2;
   }
   char rate[32];
-  printf("%lld programs in %.1f s (%s/s), %d bug class(es) from %d distinct finding(s), minimizing %.1f s", (long long)s.programs,
-         s.seconds, report_rate(s.seconds > 0 ? s.programs / s.seconds : 0.0, rate), s.classes, s.findings, s.reduce_seconds);
-  if (s.finish_seconds > 0) printf(" (%.1f s after the search)", s.finish_seconds);
+  printf("%lld programs in %.1f s (%s/s), %d bug class(es) from %d distinct finding(s)", (long long)s.programs, s.seconds,
+         report_rate(s.seconds > 0 ? s.programs / s.seconds : 0.0, rate), s.classes, s.findings);
+  if (o.baseline) printf(" (%d new, %d also in baseline %s)", s.new_classes, s.classes - s.new_classes, o.baseline);
+  printf(", minimizing %.1f s during the search", s.search_reduce_seconds);
+  if (s.finish_seconds > 0) printf(" and %.1f s after it (%d deferred program(s))", s.finish_seconds, s.finished);
   if (s.deferred) printf(", %d quick key(s) deferred", s.deferred);
   printf("; report: %s/report.md (and report.html)\n", o.out);
+  /* with a baseline only what it lacks fails the run */
+  if (o.baseline) return s.new_classes || s.deferred ? 1 : 0;
   return s.findings || s.classes || s.deferred ? 1 : 0;
 }
 

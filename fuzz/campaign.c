@@ -20,6 +20,7 @@
 #include "../harness/converters/conv.h"
 #include "../oracle/signature.h"
 #include "../reports/report.h"
+#include "annotate.h"
 #include "classes.h"
 #include "findings.h"
 #include "judge.h"
@@ -287,7 +288,11 @@ typedef struct camp {
   cJSON *idx;         /* the class index (classes.h) */
   int idx_dirty;
   double reduce_seconds; /* spent minimizing (all jobs, this run and the runs it resumes) */
-  double finish_seconds; /* of which after the search (finish_deferred) */
+  double finish_reduce_seconds; /* of which after the search (finish_deferred) */
+  double finish_seconds; /* wall time after the search (finish_deferred) */
+  int finished;          /* deferred programs finish_deferred minimized */
+  int finishing;         /* 1 while finish_deferred runs */
+  double annotate_seconds; /* wall time of annotate_classes */
 } camp;
 
 static void history_add(camp *k, double t, int64_t n) {
@@ -317,6 +322,8 @@ static char *options_json(const campaign_opts *o, const conv_converter *c) {
                 o->max_reduce_tests, o->reduce_share, o->reduce_time_s, o->policy_json ? o->policy_json : "{}");
   cJSON *j = cJSON_Parse(b.s);
   af_buf_free(&b);
+  if (j && o->baseline) cJSON_AddStringToObject(j, "baseline", o->baseline);
+  if (j && o->other_stack) cJSON_AddStringToObject(j, "other_stack", o->other_stack);
   char *s = cJSON_PrintUnformatted(j);
   cJSON_Delete(j);
   char *r = af_xstrdup(s);
@@ -332,6 +339,10 @@ static int write_state(camp *k, double elapsed, af_err *err) {
   cJSON_AddItemToObject(s, "options", cJSON_Parse(k->options_json));
   cJSON_AddNumberToObject(s, "seconds", k->prior_seconds + elapsed);
   cJSON_AddNumberToObject(s, "reduce_seconds", k->reduce_seconds);
+  cJSON_AddNumberToObject(s, "finish_reduce_seconds", k->finish_reduce_seconds);
+  cJSON_AddNumberToObject(s, "finish_seconds", k->finish_seconds);
+  cJSON_AddNumberToObject(s, "finished", k->finished);
+  cJSON_AddNumberToObject(s, "annotate_seconds", k->annotate_seconds);
   int64_t total = 0;
   for (int j = 0; j < k->o->jobs; j++) total += k->jobs[j].programs;
   history_add(k, k->prior_seconds + elapsed, total);
@@ -406,6 +417,14 @@ static int load_state(camp *k, af_err *err) {
   k->prior_seconds = cJSON_GetNumberValue(cJSON_GetObjectItem(s, "seconds"));
   k->reduce_seconds = cJSON_GetNumberValue(cJSON_GetObjectItem(s, "reduce_seconds"));
   if (k->reduce_seconds != k->reduce_seconds) k->reduce_seconds = 0;
+  k->finish_reduce_seconds = cJSON_GetNumberValue(cJSON_GetObjectItem(s, "finish_reduce_seconds"));
+  k->finish_seconds = cJSON_GetNumberValue(cJSON_GetObjectItem(s, "finish_seconds"));
+  k->finished = (int)cJSON_GetNumberValue(cJSON_GetObjectItem(s, "finished"));
+  k->annotate_seconds = cJSON_GetNumberValue(cJSON_GetObjectItem(s, "annotate_seconds"));
+  if (k->finish_reduce_seconds != k->finish_reduce_seconds) k->finish_reduce_seconds = 0; /* NaN: absent (older state) */
+  if (k->finish_seconds != k->finish_seconds) k->finish_seconds = 0;
+  if (k->finished < 0) k->finished = 0;
+  if (k->annotate_seconds != k->annotate_seconds) k->annotate_seconds = 0;
   if (k->prior_seconds != k->prior_seconds) k->prior_seconds = 0; /* NaN: absent */
   k->resumed = 1;
 out:
@@ -540,6 +559,7 @@ static void handle_finding_line(camp *k, int j, const char *json) {
   const char *min_s = o ? cJSON_GetStringValue(cJSON_GetObjectItem(o, "minimized")) : NULL;
   cJSON *spent = o ? cJSON_GetObjectItem(o, "seconds") : NULL;
   if (spent) k->reduce_seconds += spent->valuedouble;
+  if (spent && k->finishing) k->finish_reduce_seconds += spent->valuedouble;
   if (!orig_s || !min_s || codec_read_string(orig_s, "finding", &orig, &err) || codec_read_string(min_s, "finding", &min, &err)) {
     fprintf(stderr, "\naliasfuzz: job %d sent a malformed finding; ignored\n", j);
     goto out;
@@ -726,6 +746,7 @@ static void finish_deferred(camp *k) {
   oracle_opts oo = {k->o->fail_on_residual};
   int done = 0;
   double t0 = now_s();
+  k->finishing = 1;
   for (;;) {
     cJSON *e = cJSON_GetObjectItem(k->idx, "deferred")->child;
     while (e && classes_index_absorb(k->idx, e->string, (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(e, "count"))))
@@ -800,6 +821,8 @@ static void finish_deferred(camp *k) {
   if (done)
     fprintf(stderr, "aliasfuzz: minimized %d deferred program(s) after the search in %.1f s\n", done, now_s() - t0);
   k->finish_seconds += now_s() - t0;
+  k->finished += done;
+  k->finishing = 0;
 }
 
 static void progress(camp *k, double elapsed, int final) {
@@ -834,6 +857,9 @@ int campaign_run(campaign_opts *o, campaign_summary *sum, af_err *err) {
   if (!k.c) return af_fail(err, "unknown converter '%s'", o->converter);
   const char *why = NULL;
   if (!k.c->available(k.c, &why)) return af_fail(err, "converter %s is not available here: %s", k.c->name, why ? why : "?");
+  annotate_opts ao = {o->out, k.c, o->baseline, o->other_stack, o->no_triggers, o->deadline_s > 0 ? o->deadline_s : 10,
+                      o->fail_on_residual};
+  if (annotate_check(&ao, err)) return -1;
   if (o->jobs < 1) o->jobs = 1;
   if (o->deadline_s <= 0) o->deadline_s = 10;
   if (o->max_reduce_tests <= 0) o->max_reduce_tests = 400;
@@ -936,6 +962,13 @@ out_stop:
       finish_deferred(&k);
       elapsed = now_s() - t0;
     }
+    if (!stop_requested) {
+      /* the baseline, the converter's switches and the other stack, on each class's program */
+      double a0 = now_s();
+      if (annotate_classes(k.idx, &ao, &e2)) fprintf(stderr, "aliasfuzz: %s\n", e2.msg);
+      k.annotate_seconds += now_s() - a0;
+      elapsed = now_s() - t0;
+    }
     if (classes_index_save(o->out, k.idx, &e2)) fprintf(stderr, "aliasfuzz: %s\n", e2.msg);
     if (write_state(&k, elapsed, &e2)) fprintf(stderr, "aliasfuzz: %s\n", e2.msg);
     if (o->progress) progress(&k, elapsed, 1);
@@ -947,9 +980,20 @@ out_stop:
     sum->classes = classes_index_count(k.idx);
     sum->deferred = classes_index_unclassified(k.idx);
     sum->reduce_seconds = k.reduce_seconds;
+    sum->search_reduce_seconds = k.reduce_seconds - k.finish_reduce_seconds;
     sum->finish_seconds = k.finish_seconds;
+    sum->finished = k.finished;
+    sum->annotate_seconds = k.annotate_seconds;
+    {
+      cJSON *c;
+      cJSON_ArrayForEach(c, cJSON_GetObjectItem(k.idx, "classes")) sum->new_classes += !annotate_in_baseline(c);
+    }
     sum->seconds = k.prior_seconds + elapsed;
     report_campaign_figures fig = {sum->programs, sum->seconds, sum->verdicts, k.options_json, k.reduce_seconds};
+    fig.finish_reduce_seconds = k.finish_reduce_seconds;
+    fig.finish_seconds = k.finish_seconds;
+    fig.finished = k.finished;
+    fig.annotate_seconds = k.annotate_seconds;
     if (report_write_campaign(o->out, &fig, &e2) || report_campaign_html(o->out, &e2))
       fprintf(stderr, "aliasfuzz: report: %s\n", e2.msg);
   }

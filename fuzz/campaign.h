@@ -40,6 +40,11 @@ typedef struct campaign_opts {
                           generalizing stop there and keep the best so far */
   int no_reduce;
   int fail_on_residual;
+  const char *baseline;   /* NULL, a converter or a previous campaign's folder: classes it also has
+                             are marked (annotate.h) and listed after the new ones */
+  const char *other_stack;/* NULL or the other PyTorch stack's aliasfuzz binary: each class's
+                             program is rerun there (annotate.h) */
+  int no_triggers;        /* 1: do not try the converter's switches on each class */
   int progress;        /* 1: live progress line on stderr */
   gen_policy policy;
   char *policy_json;   /* the policy as JSON (recorded in every artifact) */
@@ -52,7 +57,11 @@ typedef struct campaign_summary {
   int classes;       /* bug classes (classes.h) */
   int deferred;      /* quick keys of deferred programs that no class has yet */
   double reduce_seconds; /* spent minimizing and generalizing, summed over jobs (after the search too) */
-  double finish_seconds; /* after the search: the deferred programs no class had */
+  double search_reduce_seconds; /* of which during the search (what --reduce-share caps) */
+  double finish_seconds; /* wall time after the search minimizing the deferred programs no class had */
+  int finished;          /* deferred programs minimized after the search */
+  double annotate_seconds; /* wall time of the baseline, switch and other-stack reruns */
+  int new_classes;       /* classes not in the baseline (all of them without one) */
   double seconds;
   int resumed;
 } campaign_summary;

@@ -516,6 +516,17 @@ static cJSON *containing_class(const cJSON *idx, const char *key) {
   return best;
 }
 
+int classes_keys_match(const char *a, const char *conv_a, const char *b, const char *conv_b) {
+  size_t la = strlen(conv_a), lb = strlen(conv_b);
+  if (strncmp(a, conv_a, la) != 0 || a[la] != '|' || strncmp(b, conv_b, lb) != 0 || b[lb] != '|') return 0;
+  const char *ra = a + la + 1, *rb = b + lb + 1; /* "group|what" */
+  const char *ba = strchr(ra, '|'), *bb = strchr(rb, '|');
+  if (!ba || !bb || ba - ra != bb - rb || strncmp(ra, rb, (size_t)(ba - ra)) != 0) return 0;
+  if (!strcmp(ba + 1, bb + 1)) return 1;
+  return classes_pattern_writes(ba + 1) && classes_pattern_writes(bb + 1) &&
+         (tokens_within(ba + 1, bb + 1) || tokens_within(bb + 1, ba + 1));
+}
+
 cJSON *classes_index_add(cJSON *idx, const classes_member *m, int *is_new) {
   char *key = classes_key(m->converter, m->verdict, m->detail, m->pattern);
   char id[64];

@@ -74,6 +74,10 @@ char *classes_key(const char *converter, oracle_verdict v, const char *detail, c
  * normalized detail" where KIND says what the differing value is (an input, a view, an op's
  * result; "+written" when a write targets it). p: the program as found. new. */
 char *classes_quick_key(const ir_program *p, oracle_verdict v, const char *detail);
+/* Whether two class keys, of converters conv_a and conv_b, name the same bug whatever the
+ * converter: the same verdict group and either the same error key or patterns of which one
+ * contains the other (the rule that merges findings into a class). */
+int classes_keys_match(const char *key_a, const char *conv_a, const char *key_b, const char *conv_b);
 /* Folder-safe id of a key: "class-<16 hex digits>". */
 void classes_id(const char *key, char id[64]);
 

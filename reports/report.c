@@ -182,6 +182,16 @@ static void class_section(af_buf *b, const char *dir, int n, const cJSON *c) {
   if (trig) af_buf_printf(b, "- trigger: %s\n", trig);
   const char *other = cJSON_GetStringValue(cJSON_GetObjectItem(c, "other_stack"));
   if (other) af_buf_printf(b, "- other stack: %s\n", other);
+  const cJSON *base = cJSON_GetObjectItem(c, "baseline");
+  if (base) {
+    const char *bv = cJSON_GetStringValue(cJSON_GetObjectItem(base, "verdict"));
+    const char *bm = cJSON_GetStringValue(cJSON_GetObjectItem(base, "matched"));
+    af_buf_printf(b, "- baseline `%s`: %s", cJSON_GetStringValue(cJSON_GetObjectItem(base, "name")),
+                  cJSON_IsTrue(cJSON_GetObjectItem(c, "in_baseline")) ? "has it too" : "**does not have it**");
+    if (bm) af_buf_printf(b, " (its class `%s`)", bm);
+    else if (bv) af_buf_printf(b, " (the program gives %s there)", bv);
+    af_buf_puts(b, "\n");
+  }
   const cJSON *gen = cJSON_GetObjectItem(c, "generalization"), *row;
   if (cJSON_GetArraySize(gen)) {
     af_buf_puts(b, "- generalization (each statement's op replaced by the others of its family, the inputs' dtype by the others):\n");
@@ -220,6 +230,10 @@ int report_write_campaign(const char *dir, const report_campaign_figures *fig, a
   for (int q = 0; q < V_COUNT; q++)
     if (fig->verdicts[q]) cJSON_AddNumberToObject(v, oracle_verdict_name((oracle_verdict)q), (double)fig->verdicts[q]);
   cJSON_AddNumberToObject(r, "reduce_seconds", fig->reduce_seconds);
+  cJSON_AddNumberToObject(r, "finish_reduce_seconds", fig->finish_reduce_seconds);
+  cJSON_AddNumberToObject(r, "finish_seconds", fig->finish_seconds);
+  cJSON_AddNumberToObject(r, "finished", fig->finished);
+  cJSON_AddNumberToObject(r, "annotate_seconds", fig->annotate_seconds);
   cJSON *deferred = NULL, *classes = load_classes(dir, &deferred);
   cJSON_AddItemToObject(r, "classes", classes);
   cJSON_AddItemToObject(r, "deferred", deferred);
@@ -239,29 +253,65 @@ int report_write_campaign(const char *dir, const report_campaign_figures *fig, a
                   cJSON_GetStringValue(cJSON_GetObjectItem(opts, "aliasfuzz")), conv,
                   cJSON_GetStringValue(cJSON_GetObjectItem(opts, "converter_version")),
                   cJSON_GetNumberValue(cJSON_GetObjectItem(opts, "seed")), cJSON_GetNumberValue(cJSON_GetObjectItem(opts, "jobs")));
+    const char *torch = cJSON_GetStringValue(cJSON_GetObjectItem(opts, "torch"));
+    const char *stack = cJSON_GetStringValue(cJSON_GetObjectItem(opts, "stack"));
+    if (torch) af_buf_printf(&b, "- PyTorch %s, stack %s\n", torch, stack ? stack : "?");
   }
   char rate[32];
   af_buf_printf(&b, "- %lld programs in %.1f s (%s programs/s)\n", (long long)fig->programs, fig->seconds,
                 report_rate(fig->seconds > 0 ? (double)fig->programs / fig->seconds : 0.0, rate));
   double jobs = opts ? cJSON_GetNumberValue(cJSON_GetObjectItem(opts, "jobs")) : 1;
   if (!(jobs >= 1)) jobs = 1;
-  if (fig->seconds > 0)
-    af_buf_printf(&b, "- minimizing and generalizing: %.1f s of %.1f job-seconds (%.0f%%)\n", fig->reduce_seconds, fig->seconds * jobs,
-                  100.0 * fig->reduce_seconds / (fig->seconds * jobs));
+  /* The search phase and the phase after it are told apart: --reduce-share caps the first (each
+   * job's share of its own time); the second minimizes deferred programs one at a time while the
+   * other jobs are done. */
+  double search_s = fig->seconds - fig->finish_seconds - fig->annotate_seconds;
+  double search_reduce = fig->reduce_seconds - fig->finish_reduce_seconds;
+  double share = opts ? cJSON_GetNumberValue(cJSON_GetObjectItem(opts, "reduce_share")) : 0;
+  if (search_s > 0) {
+    af_buf_printf(&b, "- minimizing and generalizing during the search: %.1f s of %.1f job-seconds (%.0f%%", search_reduce,
+                  search_s * jobs, 100.0 * search_reduce / (search_s * jobs));
+    if (share > 0 && share < 1) af_buf_printf(&b, "; --reduce-share caps it at %.0f%% of each job's time", 100.0 * share);
+    af_buf_puts(&b, ")\n");
+  }
+  if (fig->finish_seconds > 0) {
+    af_buf_printf(&b, "- after the search: %.1f s minimizing %d deferred program(s) whose quick key no class had (one at a time)\n",
+                  fig->finish_seconds, fig->finished);
+    double all = search_s * jobs + fig->finish_seconds;
+    if (all > 0)
+      af_buf_printf(&b, "- minimizing in all: %.1f s of %.1f job-seconds (%.0f%%: the search's %.1f job-seconds and the %.1f s after it)\n",
+                    search_reduce + fig->finish_seconds, all, 100.0 * (search_reduce + fig->finish_seconds) / all, search_s * jobs,
+                    fig->finish_seconds);
+  }
+  if (fig->annotate_seconds > 0.05)
+    af_buf_printf(&b, "- rerunning each class's program (baseline, switches, other stack): %.1f s\n", fig->annotate_seconds);
   af_buf_puts(&b, "- verdicts:");
   for (int q = 0; q < V_COUNT; q++)
     if (fig->verdicts[q]) af_buf_printf(&b, " %s %lld;", oracle_verdict_name((oracle_verdict)q), (long long)fig->verdicts[q]);
   int ndef = 0;
   for (cJSON *e = deferred->child; e; e = e->next) ndef += (int)cJSON_GetNumberValue(cJSON_GetObjectItem(e, "count"));
   af_buf_printf(&b, "\n- **%d bug class(es)** from %d distinct finding(s)\n", cJSON_GetArraySize(classes), cJSON_GetArraySize(findings));
+  const char *base = opts ? cJSON_GetStringValue(cJSON_GetObjectItem(opts, "baseline")) : NULL;
+  if (base) {
+    int nb = 0, nn = 0;
+    cJSON *c;
+    cJSON_ArrayForEach(c, classes) {
+      cJSON *inb = cJSON_GetObjectItem(c, "in_baseline");
+      nb += cJSON_IsTrue(inb);
+      nn += cJSON_IsFalse(inb);
+    }
+    af_buf_printf(&b, "- baseline `%s`: **%d new** class(es), %d also in the baseline (listed after the new ones)\n", base, nn, nb);
+  }
+  const char *other = opts ? cJSON_GetStringValue(cJSON_GetObjectItem(opts, "other_stack")) : NULL;
+  if (other) af_buf_printf(&b, "- other stack: each class's program rerun with `%s run repro.json --converter %s --json`\n", other, conv);
   if (ndef)
     af_buf_printf(&b, "- %d program(s) of %d quick key(s) no class has were not minimized (over the minimization budget; "
                       "kept under %s/deferred/): the campaign's command run again without --no-finish minimizes them\n",
                   ndef, cJSON_GetArraySize(deferred), dir);
   af_buf_puts(&b, "\n");
   if (cJSON_GetArraySize(classes)) {
-    af_buf_puts(&b, "## Classes\n\n| # | verdict | pattern or error | programs | findings | statements | reproduces | baseline |\n"
-                    "|---:|---|---|---:|---:|---:|---|---|\n");
+    af_buf_puts(&b, "## Classes\n\n| # | verdict | pattern or error | programs | findings | statements | reproduces | baseline | other stack |\n"
+                    "|---:|---|---|---:|---:|---:|---|---|---|\n");
     int n = 0;
     cJSON *c;
     cJSON_ArrayForEach(c, classes) {
@@ -274,7 +324,10 @@ int report_write_campaign(const char *dir, const report_campaign_figures *fig, a
                     cJSON_GetArraySize(cJSON_GetObjectItem(c, "findings")), cJSON_GetNumberValue(cJSON_GetObjectItem(c, "statements")));
       if (reruns > 0) af_buf_printf(&b, "%.0f/%.0f", cJSON_GetNumberValue(cJSON_GetObjectItem(c, "reproduced")), reruns);
       else af_buf_puts(&b, "-");
-      af_buf_printf(&b, " | %s |\n", !inb ? "-" : cJSON_IsTrue(inb) ? "also" : "**new**");
+      af_buf_printf(&b, " | %s | ", !inb ? "-" : cJSON_IsTrue(inb) ? "also" : "**new**");
+      const char *os = cJSON_GetStringValue(cJSON_GetObjectItem(c, "other_stack"));
+      md_cell(&b, os ? os : "-", 48);
+      af_buf_puts(&b, " |\n");
     }
     af_buf_puts(&b, "\n");
     n = 0;

@@ -13,7 +13,11 @@ typedef struct report_campaign_figures {
   double seconds;
   const int64_t *verdicts; /* V_COUNT entries (oracle.h) */
   const char *options_json;
-  double reduce_seconds; /* spent minimizing and generalizing (all jobs) */
+  double reduce_seconds; /* spent minimizing and generalizing (all jobs), after the search too */
+  double finish_reduce_seconds; /* of which after the search (the deferred programs) */
+  double finish_seconds;   /* wall time after the search minimizing deferred programs (one at a time) */
+  int finished;            /* deferred programs minimized after the search */
+  double annotate_seconds; /* wall time rerunning classes on the baseline, switches, other stack */
 } report_campaign_figures;
 
 /* A rate for people: decimals under 10 per second ("0.47", "3.2"), none above ("31"). Borrowed

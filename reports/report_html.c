@@ -523,6 +523,12 @@ static int campaign_markdown(const char *dir, af_err *err) {
   }
   char *opts = cJSON_GetObjectItem(rep, "options") ? cJSON_PrintUnformatted(cJSON_GetObjectItem(rep, "options")) : NULL;
   report_campaign_figures fig = {(int64_t)d_of(rep, "programs"), d_of(rep, "seconds"), verdicts, opts};
+  /* the minimization figures too (a re-rendered report said 0 s before) */
+  fig.reduce_seconds = d_of(rep, "reduce_seconds");
+  fig.finish_reduce_seconds = d_of(rep, "finish_reduce_seconds");
+  fig.finish_seconds = d_of(rep, "finish_seconds");
+  fig.finished = (int)d_of(rep, "finished");
+  fig.annotate_seconds = d_of(rep, "annotate_seconds");
   int rc = report_write_campaign(dir, &fig, err);
   if (opts) cJSON_free(opts);
   cJSON_Delete(rep);

@@ -1,7 +1,9 @@
 /* test_campaign.c - campaigns: naive's seed bugs found and minimized with working reproducers, a
  * crashing converter becomes one converter-crash finding while the campaign goes on, a
  * campaign killed with SIGKILL resumes without losing or double-counting findings, and the
- * per-program deadline does not cover minimization (issue 18's false timeouts). */
+ * per-program deadline does not cover minimization (issue 18's false timeouts), and a baseline
+ * (another converter, or a previous campaign's folder) marks every class but the one a planted
+ * mistake adds (issue 17). */
 #include <dirent.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -11,7 +13,10 @@
 #include <unistd.h>
 
 #include "../fuzz/campaign.h"
+#include <cjson/cJSON.h>
+
 #include "../harness/codec.h"
+#include "../harness/ops.h"
 #include "../harness/converters/conv.h"
 #include "../harness/torch/shim.h"
 #include "tap.h"
@@ -227,11 +232,208 @@ TEST(the_per_program_deadline_covers_the_converters_work_not_the_minimization_of
   free(d);
 }
 
-int main(void) {
+/* naive with one deliberate mistake more: torch.mean lowered as torch.sum (a wrong entry in a
+ * frontend's op map). mean has no in-place or out= twin, so the mistake is one bug, apart from
+ * naive's own. */
+static result_status planted_convert(const conv_converter *c, const ir_program *p, void **state, result *r) {
+  result_status st = conv_naive.convert(c, p, state, r);
+  ir_program *q = st == RESULT_OK ? *state : NULL;
+  for (int s = 0; q && s < q->nstmts; s++)
+    if (q->stmts[s].op == ops_find("mean")) q->stmts[s].op = ops_find("sum");
+  return st;
+}
+
+static conv_converter planted;
+
+static void register_planted(void) {
+  if (conv_find("naive-planted")) return;
+  planted = conv_naive;
+  planted.name = "naive-planted";
+  planted.convert = planted_convert;
+  planted.repro_py = NULL;
+  conv_register(&planted);
+}
+
+/* Runs a 160-program campaign of conv into dir with baseline (may be NULL). */
+static int planted_campaign(const char *conv, const char *dir, const char *baseline, campaign_summary *s, af_err *err) {
+  campaign_opts o = {0};
+  o.converter = conv;
+  o.seed = 3;
+  o.iterations = 160;
+  o.jobs = 2;
+  o.out = dir;
+  o.max_reduce_tests = 150;
+  o.reduce_share = 1; /* no cap: every class of these 160 programs, whatever the machine's load */
+  o.baseline = baseline;
+  gen_policy_default(&o.policy);
+  o.policy_json = gen_policy_to_json(&o.policy);
+  int rc = campaign_run(&o, s, err);
+  free(o.policy_json);
+  return rc;
+}
+
+/* Checks the classes of dir: exactly one not in the baseline, with mean in its pattern, first in
+ * report.md, and at least one in the baseline (else the test shows nothing). */
+static void check_only_the_planted_class_is_new(const char *dir) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/classes.json", dir);
+  char *text = codec_slurp(path, NULL, NULL);
+  cJSON *idx = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  cJSON *c;
+  int fresh = 0, also = 0, unmarked = 0, mean_new = 0;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "classes")) {
+    cJSON *inb = cJSON_GetObjectItem(c, "in_baseline");
+    const char *pat = cJSON_GetStringValue(cJSON_GetObjectItem(c, "pattern"));
+    if (!cJSON_IsBool(inb)) unmarked++;
+    else if (cJSON_IsTrue(inb)) also++;
+    else {
+      fresh++;
+      mean_new += pat && strstr(pat, "mean") != NULL;
+      CHECK(pat && strstr(pat, "mean"), "a class not in the baseline that is not the planted mistake: %s",
+            cJSON_GetStringValue(cJSON_GetObjectItem(c, "key")));
+    }
+  }
+  CHECK(unmarked == 0, "%d class(es) without a baseline mark", unmarked);
+  CHECK(fresh == 1 && mean_new == 1, "one new class, the planted mean -> sum (got %d new)", fresh);
+  CHECK(also >= 1, "naive's own classes are marked as in the baseline (got %d)", also);
+  cJSON_Delete(idx);
+  snprintf(path, sizeof path, "%s/report.md", dir);
+  text = codec_slurp(path, NULL, NULL);
+  const char *first = text ? strstr(text, "\n### 1. ") : NULL, *second = text ? strstr(text, "\n### 2. ") : NULL;
+  CHECK(first && strstr(first, "mean") && (!second || strstr(first, "mean") < second), "report.md's first class is the planted one");
+  CHECK(first && (!second || !strstr(first, "(also in the baseline)") || strstr(first, "(also in the baseline)") > second),
+        "the first class is not marked as in the baseline");
+  for (int n = 2; text && n < 100; n++) {
+    char head[32];
+    snprintf(head, sizeof head, "\n### %d. ", n);
+    const char *h = strstr(text, head);
+    if (!h) break;
+    const char *eol = strchr(h + 1, '\n'), *mark = strstr(h, "(also in the baseline)");
+    CHECK(eol && mark && mark < eol, "class %d is marked as in the baseline", n);
+  }
+  free(text);
+}
+
+TEST(a_baseline_converter_marks_every_class_but_the_planted_mistake_and_lists_that_one_first) {
+  register_planted();
+  char *d = tmpdir();
+  campaign_summary s;
+  af_err err;
+  CHECK(planted_campaign("naive-planted", d, "naive", &s, &err) == 0, "%s", err.msg);
+  CHECK(s.new_classes == 1, "one class not in the baseline, got %d of %d", s.new_classes, s.classes);
+  check_only_the_planted_class_is_new(d);
+  rmrf(d);
+  free(d);
+}
+
+TEST(a_baseline_campaign_folder_marks_the_classes_it_has_whatever_its_converter) {
+  register_planted();
+  char *base = tmpdir(), *d = tmpdir();
+  campaign_summary s;
+  af_err err;
+  CHECK(planted_campaign("naive", base, NULL, &s, &err) == 0, "%s", err.msg);
+  CHECK(planted_campaign("naive-planted", d, base, &s, &err) == 0, "%s", err.msg);
+  check_only_the_planted_class_is_new(d);
+  rmrf(base);
+  rmrf(d);
+  free(base);
+  free(d);
+}
+
+TEST(a_baseline_that_is_neither_a_converter_nor_a_campaign_folder_is_refused_before_the_campaign) {
+  char *d = tmpdir();
+  campaign_summary s;
+  af_err err;
+  CHECK(planted_campaign("naive", d, "no-such-converter-or-folder", &s, &err) == -1, "refused");
+  CHECK(strstr(err.msg, "--baseline") != NULL, "the message names the option: %s", err.msg);
+  CHECK(s.programs == 0, "no program was run");
+  rmrf(d);
+  free(d);
+}
+
+/* A stand-in for the other stack's aliasfuzz: says it is the other stack, and fails every
+ * program with an unsqueeze_ (shape-mismatch, as naive does) and passes the others. */
+TEST(the_other_stack_says_which_classes_fail_there_too_and_which_are_new_or_fixed) {
+  char *d = tmpdir(), *bin = tmpdir();
+  int here_2x = strcmp(at_stack(), "torch-2.0") > 0;
+  const char *other = here_2x ? "torch-1.13" : "torch-2.13";
+  char fake[1200];
+  snprintf(fake, sizeof fake, "%s/aliasfuzz", bin);
+  FILE *f = fopen(fake, "w");
+  fprintf(f, "#!/bin/sh\n"
+             "case \"$1\" in\n"
+             "--version) echo 'aliasfuzz 0.1.0 (LibTorch %s.0, stack %s: a stand-in)' ;;\n"
+             "run) if grep -q '\"unsqueeze_\"' \"$2\"; then v=shape-mismatch; else v=pass; fi\n"
+             "     echo \"{\\\"file\\\": \\\"$2\\\", \\\"converter\\\": \\\"$4\\\", \\\"verdict\\\": \\\"$v\\\", \\\"detail\\\": null}\" ;;\n"
+             "esac\n",
+          other + 6, other);
+  fclose(f);
+  chmod(fake, 0755);
+  campaign_opts o = {0};
+  o.converter = "naive";
+  o.seed = 3;
+  o.iterations = 60;
+  o.jobs = 2;
+  o.out = d;
+  o.max_reduce_tests = 100;
+  o.reduce_share = 1;
+  o.other_stack = fake;
+  gen_policy_default(&o.policy);
+  o.policy_json = gen_policy_to_json(&o.policy);
+  campaign_summary s;
+  af_err err;
+  CHECK(campaign_run(&o, &s, &err) == 0, "%s", err.msg);
+  free(o.policy_json);
+  char path[1024];
+  snprintf(path, sizeof path, "%s/classes.json", d);
+  char *text = codec_slurp(path, NULL, NULL);
+  cJSON *idx = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  cJSON *c;
+  int also = 0, passes = 0, wrong = 0;
+  char want_also[64], want_pass[96];
+  snprintf(want_also, sizeof want_also, "also fails on %s (shape-mismatch)", other);
+  if (here_2x) snprintf(want_pass, sizeof want_pass, "new in %s: passes on %s", at_stack(), other);
+  else snprintf(want_pass, sizeof want_pass, "fixed in %s: passes there", other);
+  cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "classes")) {
+    const char *line = cJSON_GetStringValue(cJSON_GetObjectItem(c, "other_stack"));
+    const char *pat = cJSON_GetStringValue(cJSON_GetObjectItem(c, "pattern"));
+    const char *verdict = cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict"));
+    int fails_there = pat && strstr(pat, "unsqueeze_") && verdict && !strcmp(verdict, "shape-mismatch");
+    if (line && fails_there && !strcmp(line, want_also)) also++;
+    else if (line && !fails_there && strstr(pat ? pat : "", "unsqueeze_") == NULL && !strcmp(line, want_pass)) passes++;
+    else if (!pat || !strstr(pat, "unsqueeze_")) wrong++, CHECK(0, "class %s says: %s", pat ? pat : "?", line ? line : "(nothing)");
+  }
+  CHECK(also >= 1, "a shape-mismatch unsqueeze_ class fails on the stand-in too (%d)", also);
+  CHECK(passes >= 1, "a class without unsqueeze_ passes there: '%s' (%d)", want_pass, passes);
+  CHECK(wrong == 0, "%d class(es) with the wrong line", wrong);
+  cJSON_Delete(idx);
+  snprintf(path, sizeof path, "%s/report.md", d);
+  text = codec_slurp(path, NULL, NULL);
+  CHECK(text && strstr(text, want_also) && strstr(text, want_pass), "report.md has both lines");
+  free(text);
+  rmrf(d);
+  rmrf(bin);
+  free(d);
+  free(bin);
+}
+
+/* test_campaign [WORD]: only the tests whose name holds WORD */
+static const char *only;
+#define RUN_IF(name) \
+  if (!only || strstr(#name, only)) RUN(name)
+
+int main(int argc, char **argv) {
+  only = argc > 1 ? argv[1] : NULL;
   at_init();
-  RUN(a_naive_campaign_finds_the_shape_and_the_view_write_bugs_minimized_with_failing_reproducers);
-  RUN(a_campaign_killed_with_sigkill_resumes_without_losing_or_duplicating_findings);
-  RUN(a_converter_that_crashes_gives_one_crash_finding_and_the_campaign_goes_on);
-  RUN(the_per_program_deadline_covers_the_converters_work_not_the_minimization_of_a_finding);
+  RUN_IF(a_naive_campaign_finds_the_shape_and_the_view_write_bugs_minimized_with_failing_reproducers);
+  RUN_IF(a_campaign_killed_with_sigkill_resumes_without_losing_or_duplicating_findings);
+  RUN_IF(a_converter_that_crashes_gives_one_crash_finding_and_the_campaign_goes_on);
+  RUN_IF(the_per_program_deadline_covers_the_converters_work_not_the_minimization_of_a_finding);
+  RUN_IF(a_baseline_that_is_neither_a_converter_nor_a_campaign_folder_is_refused_before_the_campaign);
+  RUN_IF(a_baseline_converter_marks_every_class_but_the_planted_mistake_and_lists_that_one_first);
+  RUN_IF(a_baseline_campaign_folder_marks_the_classes_it_has_whatever_its_converter);
+  RUN_IF(the_other_stack_says_which_classes_fail_there_too_and_which_are_new_or_fixed);
   return tap_done();
 }

@@ -1,0 +1,57 @@
+/* annotate.h - what a campaign learns about each bug class after the search (issue 17): whether
+ * a baseline has it, which of the converter's switches turns it off, and how the other PyTorch
+ * stack fares on it. Each answer comes from rerunning the class's smallest program (the
+ * smallest finding's repro.json) and is written into the class's entry in DIR/classes.json:
+ *
+ *   "in_baseline": true|false, "baseline": {"name", "how": "converter"|"campaign", "verdict",
+ *                  "detail" | "matched": class id in the baseline campaign}
+ *   "trigger": one line ("passes with reapply_views=False (functionalize-noviews)"),
+ *   "switches": [{"switch", "converter", "verdict", "same"}]
+ *   "other_stack": one line ("also fails on torch-1.13 (value-mismatch)", "new in torch-2.13:
+ *                  passes on torch-1.13", "fixed in torch-2.13: fails on torch-1.13 ..."),
+ *   "other_stack_result": {"stack", "binary", "verdict", "detail"}
+ *
+ * A class is "the same bug" on another converter or stack when that run's verdict is in the
+ * class's verdict group (classes_verdict_group: value, shape and dtype mismatches are one) and,
+ * for classes keyed by an error, its error key is the class's. Entries already annotated for the
+ * same smallest finding and the same question are kept (a resumed campaign does not redo them). */
+#ifndef ANNOTATE_H
+#define ANNOTATE_H
+
+#include <cjson/cJSON.h>
+
+#include "../harness/af.h"
+#include "../harness/converters/conv.h"
+
+typedef struct annotate_opts {
+  const char *dir;                /* the campaign folder (its findings/ hold the programs) */
+  const conv_converter *c;        /* the campaign's converter */
+  const char *baseline;           /* NULL, a converter name or a campaign folder (with classes.json) */
+  const char *other_stack;        /* NULL or the other build's aliasfuzz binary */
+  int no_triggers;                /* 1: do not try the converter's switches */
+  double deadline_s;              /* per rerun of a program (in-process converters run in a child) */
+  int fail_on_residual;
+} annotate_opts;
+
+/* Checks o->baseline and o->other_stack before a campaign runs: the baseline must be a folder
+ * with a classes.json or a converter available here; the other stack an executable file. -1 with
+ * err otherwise. */
+int annotate_check(const annotate_opts *o, af_err *err);
+
+/* Annotates every class of idx (classes.h) as described above; progress lines on stderr. 0 on
+ * success, -1 with err when the baseline folder cannot be read (classes are then left as they
+ * are). */
+int annotate_classes(cJSON *idx, const annotate_opts *o, af_err *err);
+
+/* Whether a class entry is marked as in the baseline. */
+int annotate_in_baseline(const cJSON *cls);
+
+/* The switches aliasfuzz knows for a converter, as "switch" lines, for --help and tests: the
+ * number of them, and the i-th one's converter name (new) and description (borrowed) through
+ * the out-parameters; 0 when it has none. */
+int annotate_switches(const char *converter, int i, char **variant, const char **what);
+
+/* The stack an aliasfuzz binary was built for, from its --version ("torch-1.13"); 0 on success. */
+int annotate_binary_stack(const char *binary, char stack[32], af_err *err);
+
+#endif
