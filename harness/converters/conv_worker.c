@@ -1369,7 +1369,7 @@ WORKER_CONVERTER(conv_tvm, "tvm", "external worker: TVM relay.frontend.from_pyto
   "    nout = len(OUTPUT_NAMES)\n"                                                                        \
   "    if returns_state:\n"                                                                               \
   "        items = [] if nout == 0 else ['af_result'] if nout == 1 else ['af_result[%d]' % k for k in range(nout)]\n" \
-  "        items += ['self.' + n if i in BUFFERS else n for i, n in enumerate(names)]\n"                  \
+  "        items += [('self.' if i in BUFFERS else '') + n + '.clone()' for i, n in enumerate(names)]\n"   \
   "        body = '    af_result = %s\\n    return (%s)\\n' % (call, ''.join(x + ', ' for x in items))\n"  \
   "    else:\n"                                                                                           \
   "        body = '    return %s\\n' % call\n"                                                            \

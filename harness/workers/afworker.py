@@ -254,7 +254,7 @@ def program_module(req, returns_state=False):
     registered with register_buffer under its name, holding a clone of the request's value.
     Otherwise forward(self, <inputs>) calls the program function. With returns_state, forward
     returns the program's outputs followed by the final state of every input, in program order
-    (a buffer: what `self.NAME` is bound to after the call), as one flat tuple, so a functional
+    (a buffer: what `self.NAME` is bound to after the call; each a clone), as one flat tuple, so a functional
     export can express input and buffer mutations as outputs. Returns (module, [argument clones])."""
     import torch
     g = python_namespace(req.torchscript)
@@ -273,7 +273,11 @@ def program_module(req, returns_state=False):
     else:
         lines.append("    %s = %s" % (res, call))
         items = [] if n == 0 else [res] if n == 1 else ["%s[%d]" % (res, k) for k in range(n)]
-        items += ["self." + req.names[k] if k in req.buffers else req.names[k] for k in range(len(req.names))]
+        # each final state as a clone, a tensor of its own: a program that returns an input would
+        # otherwise hand the converter one tensor as two outputs (OpenVINO 2026.4's frontend
+        # rejects that: "Tensor name is not a number"), which is no aliasing bug of the program
+        items += ["self.%s.clone()" % req.names[k] if k in req.buffers else "%s.clone()" % req.names[k]
+                  for k in range(len(req.names))]
         lines.append("    return (%s,)" % ", ".join(items) if items else "    return ()")
     ns = {"af_program": inner, "torch": torch}
     exec(compile("\n".join(lines) + "\n", "<aliasfuzz forward>", "exec"), ns)
