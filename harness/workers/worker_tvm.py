@@ -352,19 +352,19 @@ def main():
     afworker._protect_stdout()
     versions = {}
     worker = None
-    if args.executor not in EXECUTORS:
-        tvm, why = None, "AF_TVM_EXECUTOR=%s is none of %s" % (args.executor, ", ".join(EXECUTORS))
-    else:
+    tvm = None
+    torch, why = afworker.find_torch()  # first: on the 2.x stack the reason is the stack, not TVM
+    if torch is not None:
+        versions["torch"] = torch.__version__
+        why = torch_too_new(torch)
+    if why is None and args.executor not in EXECUTORS:
+        why = "AF_TVM_EXECUTOR=%s is none of %s" % (args.executor, ", ".join(EXECUTORS))
+    if why is None:
         tvm, relay, kind, why = import_tvm()
     if tvm is not None:
         versions["tvm"] = getattr(tvm, "__version__", "?")
         versions["tvm_from"] = kind
-        torch, why = afworker.find_torch()
-        if torch is not None:
-            versions["torch"] = torch.__version__
-            why = torch_too_new(torch)
-            if why is None:
-                worker = TvmWorker(torch, tvm, relay, args.target, args.opt_level, args.executor)
+        worker = TvmWorker(torch, tvm, relay, args.target, args.opt_level, args.executor)
     versions["executor"] = args.executor
     versions["target"] = args.target or ("llvm -opt-level=0" if args.executor == "interp" else "llvm")
     versions["python"] = sys.version.split()[0]
