@@ -58,6 +58,23 @@ char *sig_error_class(const char *msg) {
   const char *line = sig_key_line(msg);
   const char *end = strchr(line, '\n');
   if (!end) end = line + strlen(line);
+  /* A message the shim cut (900 characters and "...", harness/torch/shim_impl.hpp) ends at a point
+   * that depends on how long the TorchScript traceback before its key line was: the same error
+   * gave one key per traceback length. When the key line runs into the cut, only its first
+   * sentence is kept, marked with " …". */
+  int cut = 0;
+  if (end - line >= 3 && !strncmp(end - 3, "...", 3) && !end[0]) {
+    const char *type = strstr(line, "Error: ");
+    const char *from = type && type < end ? type + 7 : line;
+    for (const char *c = from; c + 1 < end; c++)
+      if (*c == '.' && (c[1] == ' ' || c[1] == '\n')) {
+        end = c + 1;
+        cut = 1;
+        break;
+      }
+    if (!cut) end -= 3; /* no sentence end: what comes before the marker */
+    cut = 1;
+  }
   for (const char *c = line; c < end; c++) /* c moves past what a branch consumed */ {
     if (*c == '\'' || *c == '"' || *c == '`') { /* quoted text: names, types, source snippets */
       const char *q = memchr(c + 1, *c, (size_t)(end - c - 1));
@@ -107,6 +124,7 @@ char *sig_error_class(const char *msg) {
     }
   }
   while (b.len && b.s[b.len - 1] == ' ') b.s[--b.len] = 0;
+  if (cut) af_buf_puts(&b, " …");
   if (!b.s) af_buf_puts(&b, "");
   return af_buf_take(&b);
 }

@@ -139,6 +139,24 @@ TEST(error_keys_normalize_names_numbers_and_shapes_and_are_never_cut_by_length) 
   free(c);
 }
 
+/* The shim cuts a message at 900 characters plus "..."; a longer traceback before the key line
+ * moves the cut, as in a 1.13 functionalize campaign where one abs_ error had 60 quick keys. */
+TEST(error_keys_of_one_message_cut_at_different_points_are_one_key) {
+  const char *full = "RuntimeError: Could not run 'aten::abs.out' with arguments from the 'Meta' backend. This could be because the "
+                     "operator doesn't exist for this backend. 'aten::abs.out' is only available for these backends: [CPU, SparseCPU, "
+                     "SparseCsrCPU, BackendSelect, Python, FuncTorchDynamicLayerBackMode, Functionalize, Named, Conjugate].";
+  char m1[1200], m2[1200];
+  snprintf(m1, sizeof m1, "Traceback of TorchScript:\n  v0.abs_()\n%.*s...", 230, full);
+  snprintf(m2, sizeof m2, "Traceback of TorchScript:\n  v1 = x2[1:2:3]\n  v0.abs_()\n%.*s...", 270, full);
+  char *a = sig_error_class(m1), *b = sig_error_class(m2), *c = sig_error_class(full);
+  CHECK(strcmp(a, b) == 0, "'%s' vs '%s'", a, b);
+  CHECK(strstr(a, "RuntimeError: Could not run") == a && strstr(a, "backend. …"), "the first sentence, marked as cut: '%s'", a);
+  CHECK(strcmp(a, c) != 0 && strstr(c, "only available"), "an uncut message keeps all of it: '%s'", c);
+  free(a);
+  free(b);
+  free(c);
+}
+
 TEST(findings_are_deduplicated_and_a_replayed_iteration_is_not_counted_twice) {
   char dir[] = "/tmp/af_findings_XXXXXX";
   CHECK(mkdtemp(dir) != NULL, "mkdtemp");
@@ -180,6 +198,7 @@ int main(void) {
   RUN(a_bug_inside_blocks_reduces_to_straight_line);
   RUN(error_classes_ignore_numbers_and_quoted_names);
   RUN(error_keys_normalize_names_numbers_and_shapes_and_are_never_cut_by_length);
+  RUN(error_keys_of_one_message_cut_at_different_points_are_one_key);
   RUN(findings_are_deduplicated_and_a_replayed_iteration_is_not_counted_twice);
   return tap_done();
 }
