@@ -741,17 +741,30 @@ static void reap(camp *k, int j, int killed_for_timeout) {
 }
 
 /* The end of a campaign: each deferred program whose quick key no class has yet is minimized
- * (in a child, under the minimization deadline), then its deferred entry joins the class. */
-static void finish_deferred(camp *k) {
+ * (in a child, under the minimization deadline), then its deferred entry joins the class. The
+ * minimization budget holds for the whole campaign: with search_job_s job-seconds of search,
+ * minimizing during the search and after it together stay within --reduce-share of the search's
+ * job-seconds plus the time after it, except that the time after the search may always reach
+ * one finding's minimization deadline (--reduce-time: a short campaign still gets its deferred
+ * programs minimized); what is left stays deferred. */
+static void finish_deferred(camp *k, double search_job_s) {
   oracle_opts oo = {k->o->fail_on_residual};
   int done = 0;
-  double t0 = now_s();
+  double t0 = now_s(), f0 = k->finish_seconds, share = k->o->reduce_share;
+  double search_reduce = k->reduce_seconds - k->finish_reduce_seconds;
   k->finishing = 1;
   for (;;) {
     cJSON *e = cJSON_GetObjectItem(k->idx, "deferred")->child;
     while (e && classes_index_absorb(k->idx, e->string, (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(e, "count"))))
       e = cJSON_GetObjectItem(k->idx, "deferred")->child; /* counted in the class that has its key now */
     if (!e || stop_requested) break;
+    double f = f0 + now_s() - t0;
+    if (share < 1 && f >= k->o->reduce_time_s && search_reduce + f > share * (search_job_s + f)) {
+      int left = classes_index_unclassified(k->idx);
+      fprintf(stderr, "aliasfuzz: the minimization budget (--reduce-share %g) is spent: %d deferred quick key(s) left under %s/deferred/\n",
+              share, left, k->o->out);
+      break;
+    }
     char *qk = af_xstrdup(e->string);
     int64_t n = (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(e, "count"));
     char path[4600];
@@ -785,7 +798,7 @@ static void finish_deferred(camp *k) {
     while (pid > 0) {
       struct pollfd pf = {fd[0], POLLIN, 0};
       double left = until - now_s();
-      if (left <= 0) {
+      if (left <= 0 || stop_requested) {
         kill(pid, SIGKILL);
         break;
       }
@@ -954,12 +967,13 @@ out_stop:
       k.jobs[j].finished = 1; /* in-flight iterations are not counted: a resumed run redoes them */
       reap(&k, j, 0);
     }
-  sigaction(SIGINT, &old_int, NULL);
   {
+    /* Ctrl-C still stops cleanly while deferred programs are minimized and classes annotated
+     * (the default action killed the campaign there, with no report) */
     double elapsed = now_s() - t0;
     af_err e2;
     if (!stop_requested && !o->no_reduce && !o->no_finish) {
-      finish_deferred(&k);
+      finish_deferred(&k, (k.prior_seconds + elapsed - k.finish_seconds - k.annotate_seconds) * o->jobs);
       elapsed = now_s() - t0;
     }
     if (!stop_requested) {
@@ -997,6 +1011,7 @@ out_stop:
     if (report_write_campaign(o->out, &fig, &e2) || report_campaign_html(o->out, &e2))
       fprintf(stderr, "aliasfuzz: report: %s\n", e2.msg);
   }
+  sigaction(SIGINT, &old_int, NULL);
 out:
   cJSON_Delete(k.idx);
   free(k.options_json);

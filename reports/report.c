@@ -305,8 +305,10 @@ int report_write_campaign(const char *dir, const report_campaign_figures *fig, a
   const char *other = opts ? cJSON_GetStringValue(cJSON_GetObjectItem(opts, "other_stack")) : NULL;
   if (other) af_buf_printf(&b, "- other stack: each class's program rerun with `%s run repro.json --converter %s --json`\n", other, conv);
   if (ndef)
-    af_buf_printf(&b, "- %d program(s) of %d quick key(s) no class has were not minimized (over the minimization budget; "
-                      "kept under %s/deferred/): the campaign's command run again without --no-finish minimizes them\n",
+    af_buf_printf(&b, "- %d program(s) of %d quick key(s) no class has were not minimized (over the minimization budget, "
+                      "which covers the search and the time after it; kept under %s/deferred/): the campaign's command "
+                      "run again with --reduce-share 1 (and without --no-finish) minimizes them, after searching again for "
+                      "its --time if it has one\n",
                   ndef, cJSON_GetArraySize(deferred), dir);
   af_buf_puts(&b, "\n");
   if (cJSON_GetArraySize(classes)) {
