@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../fuzz/classes.h"
 #include "../fuzz/findings.h"
 #include "../fuzz/judge.h"
 #include "../fuzz/reduce.h"
@@ -157,6 +158,30 @@ TEST(error_keys_of_one_message_cut_at_different_points_are_one_key) {
   free(c);
 }
 
+/* Every variant of the view is "invalid" (as unfold's arguments fit few other views), every
+ * variant of the write fails the same way: the write stands for its family, the view keeps its
+ * name. */
+static int only_unfold_is_valid(const ir_program *cand, void *unused) {
+  (void)unused;
+  return cand->stmts[0].op == ops_find("unfold") ? CLASSES_SAME : CLASSES_INVALID;
+}
+
+TEST(a_view_with_no_valid_variant_keeps_its_name_in_the_class_pattern) {
+  const char *t = "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [5, 5], \"dtype\": \"float32\"}],"
+                  " \"body\": [{\"out\": \"v\", \"op\": \"unfold\", \"args\": [\"x\", 1, 1, 2]},"
+                  " {\"op\": \"fill_\", \"args\": [\"v\", 1]}, {\"out\": \"r\", \"op\": \"mul\", \"args\": [\"x\", 2]}],"
+                  " \"outputs\": [\"r\"]}";
+  ir_program *p = NULL;
+  af_err err;
+  CHECK(codec_read_string(t, "t", &p, &err) == 0, "%s", err.msg);
+  if (!p) return;
+  classes_gen g;
+  classes_generalize(p, only_unfold_is_valid, NULL, 120, 0, &g);
+  CHECK(g.pattern && !strcmp(g.pattern, "unfold write@view-of-in"), "pattern '%s'", g.pattern ? g.pattern : "(none)");
+  classes_gen_clear(&g);
+  ir_program_free(p);
+}
+
 TEST(findings_are_deduplicated_and_a_replayed_iteration_is_not_counted_twice) {
   char dir[] = "/tmp/af_findings_XXXXXX";
   CHECK(mkdtemp(dir) != NULL, "mkdtemp");
@@ -199,6 +224,7 @@ int main(void) {
   RUN(error_classes_ignore_numbers_and_quoted_names);
   RUN(error_keys_normalize_names_numbers_and_shapes_and_are_never_cut_by_length);
   RUN(error_keys_of_one_message_cut_at_different_points_are_one_key);
+  RUN(a_view_with_no_valid_variant_keeps_its_name_in_the_class_pattern);
   RUN(findings_are_deduplicated_and_a_replayed_iteration_is_not_counted_twice);
   return tap_done();
 }
