@@ -66,6 +66,13 @@ def find_torch():
         return None, "cannot import torch with %s: %s: %s" % (sys.executable, type(e).__name__, e)
 
 
+def torch2_reason(torch):
+    """None when torch has torch.export (PyTorch 2.x), else why a 2.x worker cannot serve."""
+    if hasattr(torch, "export") and hasattr(torch.export, "export"):
+        return None
+    return "torch %s has no torch.export (PyTorch 2.x only)" % torch.__version__
+
+
 def torch_dtype(name):
     import torch
     return {"float32": torch.float32, "float64": torch.float64, "int64": torch.int64, "bool": torch.bool}[name]

@@ -99,6 +99,8 @@ def main():
     worker = None
     if torch is not None:
         versions["torch"] = torch.__version__
+        why = afworker.torch2_reason(torch)
+    if torch is not None and why is None:
         try:
             import onnx
             import onnxruntime

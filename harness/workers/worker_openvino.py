@@ -100,6 +100,8 @@ def main():
     worker = None
     if torch is not None:
         versions["torch"] = torch.__version__
+        why = afworker.torch2_reason(torch)
+    if torch is not None and why is None:
         try:
             import openvino as ov
             versions["openvino"] = ov.get_version() if hasattr(ov, "get_version") else ov.__version__

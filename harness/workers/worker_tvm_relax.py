@@ -110,6 +110,8 @@ def main():
     worker = None
     if torch is not None:
         versions["torch"] = torch.__version__
+        why = afworker.torch2_reason(torch)
+    if torch is not None and why is None:
         tvm, relax, from_ep, why = import_tvm()
         if tvm is not None:
             versions["tvm"] = getattr(tvm, "__version__", "?")
