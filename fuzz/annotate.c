@@ -352,6 +352,14 @@ static cJSON *other_run(const char *bin, const char *file, const char *conv, dou
     if (*line) last = line;
     if (!nl) break;
   }
+  if (!res && st > 128 && st <= 128 + 64 && st != 137) {
+    /* the other build's run died (functionalize segfaults on boolean masks in 2.13): a crash there */
+    char d[200];
+    snprintf(d, sizeof d, "the other build's `run` was killed by signal %d (%s)", st - 128, strsignal(st - 128));
+    res = cJSON_CreateObject();
+    cJSON_AddStringToObject(res, "verdict", "converter-crash");
+    cJSON_AddStringToObject(res, "detail", d);
+  }
   if (!res || !str_of(res, "verdict")) {
     cJSON_Delete(res);
     res = NULL;
