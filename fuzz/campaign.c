@@ -228,6 +228,11 @@ static void job_main(const campaign_opts *o, const conv_converter *c, int job, i
    * again (unless the budget has room to look for another class behind the same key). */
   uint64_t seen[2048];
   int nseen = 0;
+  /* a worker converter's process starts and warms up (seconds, tens of seconds for Inductor)
+   * before the first program's clock runs: under the worker's own start deadline, not --deadline
+   * (else every job's first program was a converter-timeout finding) */
+  const char *why = NULL;
+  (void)c->available(c, &why);
   double t0 = now_s(), reduce_s = 0;
   for (int64_t it = start; (o->iterations == 0 || it < o->iterations) && !stop_requested; it += o->jobs) {
     int n = snprintf(line, sizeof line, "B %lld\n", (long long)it);
