@@ -419,6 +419,49 @@ TEST(the_other_stack_says_which_classes_fail_there_too_and_which_are_new_or_fixe
   free(bin);
 }
 
+/* functionalize's switch is reapply_views: each class says what functionalize-noviews gives on
+ * its program, and a class whose program passes there has that as its trigger. */
+TEST(each_functionalize_class_records_what_reapply_views_false_gives_and_a_pass_is_its_trigger) {
+  char *d = tmpdir();
+  campaign_opts o = {0};
+  o.converter = "functionalize";
+  o.seed = 1;
+  o.iterations = 40;
+  o.jobs = 2;
+  o.out = d;
+  o.max_reduce_tests = 100;
+  o.reduce_share = 1;
+  gen_policy_default(&o.policy);
+  o.policy_json = gen_policy_to_json(&o.policy);
+  campaign_summary s;
+  af_err err;
+  CHECK(campaign_run(&o, &s, &err) == 0, "%s", err.msg);
+  free(o.policy_json);
+  char path[1024];
+  snprintf(path, sizeof path, "%s/classes.json", d);
+  char *text = codec_slurp(path, NULL, NULL);
+  cJSON *idx = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  cJSON *c;
+  int n = 0;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "classes")) {
+    cJSON *sw = cJSON_GetArrayItem(cJSON_GetObjectItem(c, "switches"), 0);
+    const char *conv = cJSON_GetStringValue(cJSON_GetObjectItem(sw, "converter"));
+    const char *v = cJSON_GetStringValue(cJSON_GetObjectItem(sw, "verdict"));
+    const char *trig = cJSON_GetStringValue(cJSON_GetObjectItem(c, "trigger"));
+    oracle_verdict q;
+    CHECK(conv && !strcmp(conv, "functionalize-noviews"), "class %d tried functionalize-noviews", n);
+    CHECK(v && oracle_verdict_parse(v, &q) == 0, "class %d: a verdict there (%s)", n, v ? v : "none");
+    CHECK(trig && (strncmp(trig, "passes with reapply_views=False", 31) == 0) == (v && !strcmp(v, "pass")),
+          "class %d: the trigger line says what the switch gave (%s: %s)", n, v ? v : "?", trig ? trig : "none");
+    n++;
+  }
+  CHECK(n >= 1, "40 functionalize programs give a class (got %d), so the test shows something", n);
+  cJSON_Delete(idx);
+  rmrf(d);
+  free(d);
+}
+
 /* test_campaign [WORD]: only the tests whose name holds WORD */
 static const char *only;
 #define RUN_IF(name) \
@@ -435,5 +478,6 @@ int main(int argc, char **argv) {
   RUN_IF(a_baseline_converter_marks_every_class_but_the_planted_mistake_and_lists_that_one_first);
   RUN_IF(a_baseline_campaign_folder_marks_the_classes_it_has_whatever_its_converter);
   RUN_IF(the_other_stack_says_which_classes_fail_there_too_and_which_are_new_or_fixed);
+  RUN_IF(each_functionalize_class_records_what_reapply_views_false_gives_and_a_pass_is_its_trigger);
   return tap_done();
 }
