@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../harness/eager.h"
 #include "gen_model.h"
 #include "provider.h"
 
@@ -815,6 +816,23 @@ static void remap_arg(ir_arg *a, const int *map) {
       if (a->index[k].kind == IR_IDX_TENSOR) a->index[k].value = map[a->index[k].value];
 }
 
+/* An eager hook for programs with layouts: a write into a tensor whose elements repeat (a zero
+ * stride over more than one element, as an expanded input has) is refused even where eager lets
+ * it happen (index_put_, out=): its result depends on which copy eager writes last. */
+static int no_repeated_write(void *ctx, int s, const ir_stmt *st, af_tensor *const *values, af_err *err) {
+  (void)ctx;
+  if (!ops_mutates(st->op) || !st->nargs || st->args[0].kind != IR_ARG_VALUE || !values[st->args[0].value]) return 0;
+  const af_tensor *t = values[st->args[0].value];
+  int64_t sh[AF_MAX_RANK * 2], str[AF_MAX_RANK * 2];
+  int r = at_tensor_rank(t);
+  if (r > AF_MAX_RANK * 2) return 0;
+  at_tensor_shape(t, sh);
+  at_tensor_strides(t, str);
+  for (int d = 0; d < r; d++)
+    if (sh[d] > 1 && str[d] == 0) return af_fail(err, "body[%d]: a write into repeated elements", s);
+  return 0;
+}
+
 /* The program with the inputs renumbered first (inputs are added while generating, so their
  * value ids interleave with statement results). new, free with ir_program_free. */
 static ir_program *finalize(const ir_program *p) {
@@ -831,7 +849,9 @@ static ir_program *finalize(const ir_program *p) {
       q->inputs[i].data = af_xmalloc(sizeof(double) * (size_t)in->ndata);
       memcpy(q->inputs[i].data, in->data, sizeof(double) * (size_t)in->ndata);
     }
+    if (in->base) ir_set_layout(q, i, in->base - 1, in->strides, in->offset); /* positions stay */
   }
+  ir_copy_bases(q, p, NULL);
   for (int s = 0; s < p->nstmts; s++) {
     const ir_stmt *st = &p->stmts[s];
     int out = -1;
@@ -884,6 +904,27 @@ static int generate(const gen_policy *pol, provider *pv, const char *meta_head, 
   free(g.rebound);
   gen_model_free(&g.mo);
   ir_program *q = finalize(g.p);
+  /* input layouts from a stream of their own (programs without them stay as they were); eager
+     decides whether one is kept (gen_layout.c) */
+  uint64_t ls = 0xcbf29ce484222325ULL;
+  for (const char *c = meta_head; *c; c++) ls = (ls ^ (unsigned char)*c) * 0x100000001b3ULL;
+  if ((double)(ls >> 11) / 9007199254740992.0 < pol->p_layout && gen_layouts(g.p, ls)) {
+    ir_program *l = finalize(g.p);
+    result r;
+    af_err le;
+    result_init(&r);
+    af_tensor **in = NULL;
+    int ok = !ir_validate(l, &le) && !inputs_new(l, &in, &le) && !eager_run_traced(l, in, no_repeated_write, NULL, &r, &le) &&
+             r.status == RESULT_OK;
+    inputs_free(in ? ir_ntensors(l) : 0, in);
+    if (ok) {
+      ir_program_free(q);
+      q = l;
+    } else {
+      ir_program_free(l);
+    }
+    result_clear(&r);
+  }
   ir_program_free(g.p);
   q->meta = af_buf_take(&b);
   if (ir_validate(q, err)) {

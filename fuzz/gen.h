@@ -79,6 +79,9 @@ typedef struct gen_policy {
   double p_list;              /* a step builds a list of tensors, writes through it and cats/stacks it */
   double p_module;            /* the program is an nn.Module's forward with module state */
   double p_buffer;            /* in such a program, a new data input is a buffer (self.NAME) */
+  double p_layout;            /* the program's inputs get layouts (issue 16, gen_layout.c): an offset,
+                                 transposed, stepped or expanded input, an input that views another,
+                                 two windows of a hidden base; kept only when eager accepts it */
 } gen_policy;
 
 /* The defaults of this generator version. */
@@ -98,6 +101,12 @@ int gen_policy_check(const gen_policy *p, af_err *err);
 /* PRNG-driven: the same (policy, seed) gives the same program, byte for byte.
  * *out new, free with ir_program_free. -1 with err only for a bad policy. */
 int gen_program(const gen_policy *pol, uint64_t seed, ir_program **out, af_err *err);
+
+/* The layout pass (gen_layout.c) on a program whose inputs are not yet renumbered: gives one
+ * input a layout (and may add an input that shares its memory, with a write through it), drawn
+ * from seed alone. 1 when it changed p; 0 when p keeps plain inputs (it has an in-place change of
+ * shape, or no input fits). */
+int gen_layouts(ir_program *p, uint64_t seed);
 
 /* Byte-driven: the generator's decisions read from data (libFuzzer/AFL++ bytes) through the
  * provider's decoder; running out of bytes takes each decision's default, so every byte string,

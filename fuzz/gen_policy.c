@@ -24,7 +24,8 @@ static const field chances[] = {CHANCE(p_view_of_view),     CHANCE(p_sibling),  
                                 CHANCE(p_bind_result),      CHANCE(p_new_operand),   CHANCE(p_output_base),
                                 CHANCE(p_output_view),      CHANCE(p_for),           CHANCE(p_if),
                                 CHANCE(p_else),             CHANCE(p_loop_index),    CHANCE(p_rebind),
-                                CHANCE(p_list),             CHANCE(p_module),        CHANCE(p_buffer)};
+                                CHANCE(p_list),             CHANCE(p_module),        CHANCE(p_buffer),
+                                CHANCE(p_layout)};
 #define NLIMITS (int)(sizeof limits / sizeof limits[0])
 #define NCHANCES (int)(sizeof chances / sizeof chances[0])
 
@@ -155,6 +156,7 @@ static void policy_defaults(gen_policy *p) {
   p->p_list = 0.04;
   p->p_module = 0.15;
   p->p_buffer = 0.5;
+  p->p_layout = 0.15;
 }
 
 int gen_policy_check(const gen_policy *p, af_err *err) {

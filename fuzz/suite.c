@@ -1061,6 +1061,116 @@ static void fam_maybe_view(gen *g) {
         }
 }
 
+/* ---- aliased inputs (issue 16): inputs that share memory, strided, offset and expanded inputs.
+ * Each layout is written with a few in-place ops; eager is asked as for every case. */
+
+typedef struct alay {
+  const char *name, *note;
+  int hidden;         /* size of a hidden base "buf" (0: none) */
+  int ninputs;        /* 1..3 inputs of float32 */
+  const char *names[3];
+  int rank[3];
+  int64_t shape[3][2], strides[3][2], offset[3];
+  int view_of[3];     /* -2: plain; -1: own storage (size storage[k]); 9: the hidden base; else an earlier input */
+  int64_t storage[3];
+  int first, second;  /* inputs written (second -1: one write) */
+  int read;           /* the input read into the output y = read * 2 */
+} alay;
+
+static const alay alayouts[] = {
+    {"base-and-slice", "b is a[1:3], passed as its own input; both are written", 0, 2, {"a", "b"}, {2, 2},
+     {{4, 6}, {2, 6}}, {{6, 1}, {6, 1}}, {0, 6}, {-2, 0}, {0}, 0, 1, 0},
+    {"slice-written-base-read", "b is a[1:3]; only b is written, a is read and returned", 0, 2, {"a", "b"}, {2, 2},
+     {{4, 6}, {2, 6}}, {{6, 1}, {6, 1}}, {0, 6}, {-2, 0}, {0}, 1, -1, 0},
+    {"overlapping-windows", "w1 and w2 are 3x4 windows of one buffer the caller owns, two rows apart (overlapping)", 24, 2,
+     {"w1", "w2"}, {2, 2}, {{3, 4}, {3, 4}}, {{4, 1}, {4, 1}}, {0, 8}, {9, 9}, {0}, 0, 1, 1},
+    {"disjoint-windows", "w1 and w2 are disjoint halves of one buffer the caller owns", 24, 2, {"w1", "w2"}, {2, 2},
+     {{3, 4}, {3, 4}}, {{4, 1}, {4, 1}}, {0, 12}, {9, 9}, {0}, 0, -1, 1},
+    {"transposed", "w is a transposed weight (strides [1, 6]) written through", 0, 1, {"w"}, {2}, {{6, 4}}, {{1, 6}}, {0},
+     {-1}, {24}, 0, -1, 0},
+    {"offset", "x starts 5 elements into a storage of 30", 0, 1, {"x"}, {2}, {{4, 5}}, {{5, 1}}, {5}, {-1}, {30}, 0, -1, 0},
+    {"stepped-view", "b is a[:, ::2] (stride 2), passed as its own input; b is written, a read", 0, 2, {"a", "b"}, {2, 2},
+     {{4, 6}, {4, 3}}, {{6, 1}, {6, 2}}, {0, 0}, {-2, 0}, {0}, 1, -1, 0},
+    {"transposed-view", "b is a.t(), passed as its own input; b is written, a read", 0, 2, {"a", "b"}, {2, 2},
+     {{4, 6}, {6, 4}}, {{6, 1}, {1, 6}}, {0, 0}, {-2, 0}, {0}, 1, -1, 0},
+    {"expanded-read", "e is buf expanded to 4x6 (stride 0), row is buf itself: a write through row shows in every row of e", 6, 2,
+     {"e", "row"}, {2, 1}, {{4, 6}, {6}}, {{0, 1}, {1}}, {0, 0}, {9, 9}, {0}, 1, -1, 0},
+};
+
+static const char *const alay_writes[] = {"add_", "mul_", "fill_", "zero_", "neg_", "abs_", "relu_", "clamp_", NULL};
+
+static int alay_write(ir_program *p, int op, int v) {
+  const ops_entry *e = ops_get(op);
+  ir_arg a[3] = {{.kind = IR_ARG_VALUE, .value = v}, {.kind = IR_ARG_INT, .i = op == ops_find("mul_") ? -2 : 3, .value = -1},
+                 {.kind = IR_ARG_INT, .i = 2, .value = -1}};
+  if (op == ops_find("clamp_")) a[1].i = -1;
+  return ir_add_stmt(p, op, -1, e->nargs, a);
+}
+
+static void fam_aliased(gen *g) {
+  for (size_t li = 0; li < sizeof alayouts / sizeof alayouts[0]; li++)
+    for (int wi = 0; alay_writes[wi]; wi++) {
+      const alay *L = &alayouts[li];
+      const char *W = alay_writes[wi];
+      int wop = ops_find(W);
+      char id[128], fields[256], note[384];
+      snprintf(id, sizeof id, "ali-%s-%s", L->name, W);
+      if (wop < 0) continue;
+      ir_program *p = ir_program_new();
+      int hb = L->hidden ? ir_add_base(p, "buf", -1, L->hidden, AF_FLOAT32) : -1;
+      for (int k = 0; k < L->ninputs; k++) {
+        ir_add_input(p, L->names[k], L->rank[k], L->shape[k], AF_FLOAT32);
+        int vo = L->view_of[k];
+        if (vo == -2) continue;
+        int b = vo == 9 ? hb : vo == -1 ? ir_add_base(p, L->names[k], k, L->storage[k], AF_FLOAT32) : -1;
+        if (vo >= 0 && vo != 9) { /* a view of an earlier input: that input's storage */
+          if (!p->inputs[vo].base) {
+            int64_t st[AF_MAX_RANK];
+            ir_contiguous_strides(p->inputs[vo].rank, p->inputs[vo].shape, st);
+            ir_set_layout(p, vo, ir_add_base(p, L->names[vo], vo, ir_numel(p->inputs[vo].rank, p->inputs[vo].shape), AF_FLOAT32), st, 0);
+          }
+          b = p->inputs[vo].base - 1;
+        }
+        ir_set_layout(p, k, b, L->strides[k], L->offset[k]);
+      }
+      alay_write(p, wop, L->first);
+      if (L->second >= 0) alay_write(p, wop, L->second);
+      int r = ir_add_value(p, "y");
+      ir_arg a[2] = {{.kind = IR_ARG_VALUE, .value = L->read}, {.kind = IR_ARG_INT, .i = 2, .value = -1}};
+      ir_add_stmt(p, ops_find("mul"), r, 2, a);
+      p->noutputs = 2;
+      p->outputs = af_xcalloc(2, sizeof(int));
+      p->outputs[0] = r, p->outputs[1] = L->first;
+      af_err why;
+      result res;
+      result_init(&res);
+      if (ir_validate(p, &why) || eager_run(p, &res, &why) || res.status != RESULT_OK) {
+        add_skip(g, id, res.message ? res.message : why.msg);
+        result_clear(&res);
+        ir_program_free(p);
+        continue;
+      }
+      result_clear(&res);
+      snprintf(fields, sizeof fields, ", \"family\": \"aliased-input\", \"layout\": \"%s\", \"write\": \"%s\"", L->name, W);
+      snprintf(note, sizeof note, "%s; %s.%s(...)%s%s; return %s * 2, %s", L->note, L->names[L->first], W,
+               L->second >= 0 ? ", then " : "", L->second >= 0 ? L->names[L->second] : "", L->names[L->read], L->names[L->first]);
+      af_buf m = {0};
+      af_buf_puts(&m, "{\"id\": ");
+      json_str(&m, id);
+      af_buf_puts(&m, fields);
+      af_buf_puts(&m, ", \"note\": ");
+      json_str(&m, note);
+      af_buf_puts(&m, ", \"generator\": \"aliasfuzz " AF_VERSION " " SUITE_VERSION "\"}");
+      ir_set_meta(p, m.s);
+      af_buf_free(&m);
+      suite *s = g->s;
+      s->cases = af_xrealloc(s->cases, sizeof(suite_case) * (size_t)(s->ncases + 1));
+      s->cases[s->ncases].id = af_xstrdup(id);
+      s->cases[s->ncases].p = p;
+      s->ncases++;
+    }
+}
+
 int suite_generate(suite **out, af_err *err) {
   gen g = {af_xcalloc(1, sizeof(suite))};
   for (int op = 0; op < OPS_COUNT; op++) {
@@ -1095,6 +1205,7 @@ int suite_generate(suite **out, af_err *err) {
   fam_siblings(&g);
   fam_meta(&g);
   fam_maybe_view(&g);
+  fam_aliased(&g);
   *out = g.s;
   return 0;
 }

@@ -193,8 +193,182 @@ static int read_shape(const cJSON *j, ir_input *in, af_err *err) {
   return 0;
 }
 
+/* ---- layouts (issue 16): hidden bases, and inputs that view a storage ---- */
+
+static int read_bases(ir_program *p, const cJSON *j, af_err *err) {
+  static const char *const keys[] = {"name", "size", "dtype", "data", NULL};
+  if (!j) return 0;
+  if (!cJSON_IsArray(j)) return af_fail(err, "bases: expected an array");
+  int k = 0;
+  for (const cJSON *e = j->child; e; e = e->next, k++) {
+    if (!cJSON_IsObject(e)) return af_fail(err, "bases[%d]: expected an object", k);
+    if (check_keys(e, keys, err)) goto bad;
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(e, "name");
+    const cJSON *dtype = cJSON_GetObjectItemCaseSensitive(e, "dtype");
+    const cJSON *data = cJSON_GetObjectItemCaseSensitive(e, "data");
+    int64_t size = 0;
+    af_dtype dt;
+    if (!cJSON_IsString(name) || !ir_name_ok(name->valuestring)) {
+      af_fail(err, "name: expected an identifier");
+      goto bad;
+    }
+    for (int b = 0; b < p->nbases; b++)
+      if (!strcmp(p->bases[b].name, name->valuestring)) {
+        af_fail(err, "name: \"%s\" is defined twice", name->valuestring);
+        goto bad;
+      }
+    if (!is_int(cJSON_GetObjectItemCaseSensitive(e, "size"), &size) || size < 1 || size > (1 << 22)) {
+      af_fail(err, "size: expected the number of elements, 1..%d", 1 << 22);
+      goto bad;
+    }
+    if (!cJSON_IsString(dtype) || af_dtype_parse(dtype->valuestring, &dt)) {
+      af_fail(err, "dtype: expected one of float32, float64, int64, bool");
+      goto bad;
+    }
+    int b = ir_add_base(p, name->valuestring, -1, size, dt);
+    if (data) {
+      if (!cJSON_IsArray(data) || cJSON_GetArraySize(data) == 0) {
+        af_fail(err, "data: expected a non-empty array of numbers");
+        goto bad;
+      }
+      p->bases[b].ndata = cJSON_GetArraySize(data);
+      p->bases[b].data = af_xcalloc((size_t)p->bases[b].ndata, sizeof(double));
+      int d = 0;
+      for (const cJSON *x = data->child; x; x = x->next, d++) {
+        if (!cJSON_IsNumber(x) && !cJSON_IsBool(x)) {
+          af_fail(err, "data[%d]: expected a number", d);
+          goto bad;
+        }
+        p->bases[b].data[d] = cJSON_IsBool(x) ? cJSON_IsTrue(x) : x->valuedouble;
+      }
+    }
+  }
+  return 0;
+bad:
+  af_err_prefix(err, "bases[%d]", k);
+  return -1;
+}
+
+/* The storage "view_of" names: a hidden base, or an earlier input (which then lies in a storage
+ * of its own, if it did not already). */
+static int layout_base(ir_program *p, const cJSON *v, int *base, af_err *err) {
+  if (!cJSON_IsString(v)) return af_fail(err, "view_of: expected the name of an earlier input or of a base");
+  for (int b = 0; b < p->nbases; b++)
+    if (p->bases[b].owner < 0 && !strcmp(p->bases[b].name, v->valuestring)) return *base = b, 0;
+  int j = ir_find_value(p, v->valuestring);
+  if (j < 0 || j >= p->ninputs) return af_fail(err, "view_of: \"%s\" names no earlier input and no base", v->valuestring);
+  ir_input *o = &p->inputs[j];
+  if (o->buffer) return af_fail(err, "view_of: \"%s\" is a module buffer", v->valuestring);
+  if (!o->base) {
+    int64_t n = ir_numel(o->rank, o->shape), st[AF_MAX_RANK];
+    if (n < 1) return af_fail(err, "view_of: \"%s\" has no elements", v->valuestring);
+    ir_contiguous_strides(o->rank, o->shape, st);
+    ir_set_layout(p, j, ir_add_base(p, p->names[j], j, n, o->dtype), st, 0);
+  }
+  *base = p->inputs[j].base - 1;
+  return 0;
+}
+
+/* "as": one view op ["slice", 0, 1, 3, 1] or a chain [["t"], ["slice", 0, 1, 3, 1]], applied
+ * to the layout of what view_of names (a base: its flat storage). */
+static int read_as(const ir_program *p, const cJSON *as, int base, const cJSON *view_of, int *rank, int64_t *shape,
+                   int64_t *strides, int64_t *offset, af_err *err) {
+  int j = p->bases[base].owner < 0 ? -1 : ir_find_value(p, view_of->valuestring);
+  const ir_input *o = j >= 0 && j < p->ninputs - 1 ? &p->inputs[j] : NULL;
+  if (o) {
+    *rank = o->rank;
+    memcpy(shape, o->shape, sizeof(int64_t) * (size_t)o->rank);
+    memcpy(strides, o->strides, sizeof(int64_t) * (size_t)o->rank);
+    *offset = o->offset;
+  } else {
+    *rank = 1, shape[0] = p->bases[base].numel, strides[0] = 1, *offset = 0;
+  }
+  if (!cJSON_IsArray(as) || !as->child) return af_fail(err, "as: expected a view op and its arguments, [\"slice\", 0, 1, 3, 1]");
+  int chain = cJSON_IsArray(as->child);
+  int step = 0;
+  for (const cJSON *op = chain ? as->child : as; op; op = chain ? op->next : NULL, step++) {
+    ir_arg args[8];
+    int n = 0, rc = 0;
+    memset(args, 0, sizeof args);
+    if (!cJSON_IsArray(op) || !cJSON_IsString(op->child)) {
+      rc = af_fail(err, "expected [\"op\", args...]");
+    } else {
+      for (const cJSON *a = op->child->next; a && !rc; a = a->next, n++) {
+        if (n >= 8) {
+          rc = af_fail(err, "too many arguments");
+        } else if (cJSON_IsArray(a)) {
+          args[n].kind = IR_ARG_INTS;
+          args[n].n = cJSON_GetArraySize(a);
+          args[n].ints = af_xcalloc((size_t)args[n].n + 1, sizeof(int64_t));
+          int k = 0;
+          for (const cJSON *x = a->child; x && !rc; x = x->next, k++)
+            if (!is_int(x, &args[n].ints[k])) rc = af_fail(err, "argument %d: expected ints", n);
+        } else if (!is_int(a, &args[n].i)) {
+          rc = af_fail(err, "argument %d: expected an int or a list of ints", n);
+        } else {
+          args[n].kind = IR_ARG_INT;
+        }
+      }
+      if (!rc) rc = ir_layout_apply(op->child->valuestring, n, args, rank, shape, strides, offset, err);
+    }
+    for (int k = 0; k < 8; k++) ir_arg_free(&args[k]);
+    if (rc) {
+      if (chain) af_err_prefix(err, "[%d]", step);
+      af_err_prefix(err, "as");
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static int read_ints(const cJSON *j, int n, int64_t *out, const char *what, af_err *err) {
+  if (!cJSON_IsArray(j) || cJSON_GetArraySize(j) != n) return af_fail(err, "%s: expected %d ints (one per dimension)", what, n);
+  int k = 0;
+  for (const cJSON *x = j->child; x; x = x->next, k++)
+    if (!is_int(x, &out[k])) return af_fail(err, "%s[%d]: expected an int", what, k);
+  return 0;
+}
+
+/* Input v's layout from view_of/as/strides/offset/storage (shape and dtype are read). */
+static int read_layout(ir_program *p, int v, const cJSON *e, int base, int has_shape, af_err *err) {
+  const cJSON *as = cJSON_GetObjectItemCaseSensitive(e, "as");
+  const cJSON *strides = cJSON_GetObjectItemCaseSensitive(e, "strides");
+  const cJSON *offset = cJSON_GetObjectItemCaseSensitive(e, "offset");
+  const cJSON *storage = cJSON_GetObjectItemCaseSensitive(e, "storage");
+  ir_input *in = &p->inputs[v];
+  int64_t st[AF_MAX_RANK], off = 0, size = 0;
+  if (as && base < 0) return af_fail(err, "as: needs view_of (what the view op is applied to)");
+  if (as && (strides || offset || storage)) return af_fail(err, "as: give either as or strides/offset, not both");
+  if (base >= 0 && storage) return af_fail(err, "storage: a view's storage is the one view_of names");
+  if (base < 0 && !strides && !offset && !storage) return 0; /* a plain input */
+  if (as) {
+    int rank;
+    int64_t sh[AF_MAX_RANK];
+    if (read_as(p, as, base, cJSON_GetObjectItemCaseSensitive(e, "view_of"), &rank, sh, st, &off, err)) return -1;
+    if (has_shape && (rank != in->rank || memcmp(sh, in->shape, sizeof(int64_t) * (size_t)rank)))
+      return af_fail(err, "shape: the view op gives another shape than \"shape\" says");
+    in->rank = rank;
+    memcpy(in->shape, sh, sizeof(int64_t) * (size_t)rank);
+  } else {
+    if (strides) {
+      if (read_ints(strides, in->rank, st, "strides", err)) return -1;
+    } else {
+      ir_contiguous_strides(in->rank, in->shape, st);
+    }
+    if (offset && !is_int(offset, &off)) return af_fail(err, "offset: expected an int (elements into the storage)");
+  }
+  if (base < 0) { /* strided or offset inside a storage of its own */
+    int64_t ext = ir_layout_extent(in->rank, in->shape, st, off);
+    if (storage && (!is_int(storage, &size) || size < 1)) return af_fail(err, "storage: expected the storage's size in elements");
+    if (!storage) size = ext > 0 ? ext : 1;
+    base = ir_add_base(p, p->names[v], v, size, in->dtype);
+  }
+  ir_set_layout(p, v, base, st, off);
+  return 0;
+}
+
 static int read_inputs(ir_program *p, const cJSON *j, af_err *err) {
-  static const char *const keys[] = {"name", "shape", "dtype", "data", "buffer", NULL};
+  static const char *const keys[] = {"name", "shape", "dtype", "data", "buffer", "view_of", "as", "strides", "offset", "storage", NULL};
   if (!cJSON_IsArray(j)) return af_fail(err, "inputs: expected an array");
   int k = 0;
   for (const cJSON *e = j->child; e; e = e->next, k++) {
@@ -212,15 +386,23 @@ static int read_inputs(ir_program *p, const cJSON *j, af_err *err) {
       af_fail(err, "name: \"%s\" is not a usable identifier", name->valuestring);
       goto bad;
     }
-    if (ir_find_value(p, name->valuestring) >= 0) {
+    int clash = ir_find_value(p, name->valuestring) >= 0;
+    for (int b = 0; b < p->nbases; b++) clash |= p->bases[b].owner < 0 && !strcmp(p->bases[b].name, name->valuestring);
+    if (clash) {
       af_fail(err, "name: \"%s\" is defined twice", name->valuestring);
       goto bad;
     }
-    if (read_shape(cJSON_GetObjectItemCaseSensitive(e, "shape"), &tmp, err)) {
+    const cJSON *shape = cJSON_GetObjectItemCaseSensitive(e, "shape");
+    const cJSON *view_of = cJSON_GetObjectItemCaseSensitive(e, "view_of");
+    int base = -1; /* the storage view_of names, when it does */
+    if (view_of && layout_base(p, view_of, &base, err)) goto bad;
+    if (base >= 0 && !dtype) tmp.dtype = p->bases[base].dtype;
+    if ((shape || !cJSON_GetObjectItemCaseSensitive(e, "as")) && read_shape(shape, &tmp, err)) {
       af_err_prefix(err, "shape");
       goto bad;
     }
-    if (!cJSON_IsString(dtype) || af_dtype_parse(dtype->valuestring, &tmp.dtype)) {
+    if (base >= 0 && !dtype) {
+    } else if (!cJSON_IsString(dtype) || af_dtype_parse(dtype->valuestring, &tmp.dtype)) {
       af_fail(err, "dtype: expected one of float32, float64, int64, bool");
       goto bad;
     }
@@ -248,6 +430,7 @@ static int read_inputs(ir_program *p, const cJSON *j, af_err *err) {
         in->data[d] = cJSON_IsBool(x) ? cJSON_IsTrue(x) : x->valuedouble;
       }
     }
+    if (read_layout(p, v, e, base, shape != NULL, err)) goto bad;
   }
   return 0;
 bad:
@@ -333,7 +516,7 @@ static int read_block(ir_program *p, const cJSON *j, const char *where, af_err *
 static int read_body(ir_program *p, const cJSON *j, af_err *err) { return read_block(p, j, "body", err); }
 
 int codec_read_string(const char *text, const char *where, ir_program **out, af_err *err) {
-  static const char *const keys[] = {"format", "inputs", "body", "outputs", "meta", NULL};
+  static const char *const keys[] = {"format", "bases", "inputs", "body", "outputs", "meta", NULL};
   *out = NULL;
   const char *end = NULL;
   cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
@@ -365,7 +548,8 @@ int codec_read_string(const char *text, const char *where, ir_program **out, af_
     goto fail;
   }
   p = ir_program_new();
-  if (read_inputs(p, cJSON_GetObjectItemCaseSensitive(root, "inputs"), err) ||
+  if (read_bases(p, cJSON_GetObjectItemCaseSensitive(root, "bases"), err) ||
+      read_inputs(p, cJSON_GetObjectItemCaseSensitive(root, "inputs"), err) ||
       read_body(p, cJSON_GetObjectItemCaseSensitive(root, "body"), err)) {
     af_err_prefix(err, "%s", where);
     goto fail;
@@ -569,9 +753,49 @@ static void write_block(af_buf *b, const ir_program *p, int *s, int indent) {
   }
 }
 
+/* An input's layout: nothing for an owner laid out as a plain tensor, else strides and offset (and
+ * the storage's size, or what it views). */
+static void put_layout(af_buf *b, const ir_program *p, int i) {
+  const ir_input *in = &p->inputs[i];
+  const ir_base *B = &p->bases[in->base - 1];
+  int64_t c[AF_MAX_RANK];
+  ir_contiguous_strides(in->rank, in->shape, c);
+  int plain = in->offset == 0 && B->numel == ir_numel(in->rank, in->shape);
+  for (int d = 0; d < in->rank; d++) plain &= in->strides[d] == c[d] || in->shape[d] <= 1;
+  if (B->owner == i && plain) return;
+  if (B->owner != i) {
+    af_buf_puts(b, ", \"view_of\": ");
+    put_string(b, B->owner >= 0 ? p->names[p->inputs[B->owner].value] : B->name);
+  }
+  af_buf_puts(b, ", \"strides\": [");
+  for (int d = 0; d < in->rank; d++) af_buf_printf(b, "%s%lld", d ? ", " : "", (long long)in->strides[d]);
+  af_buf_printf(b, "], \"offset\": %lld", (long long)in->offset);
+  if (B->owner == i && B->numel != ir_layout_extent(in->rank, in->shape, in->strides, in->offset))
+    af_buf_printf(b, ", \"storage\": %lld", (long long)B->numel);
+}
+
 char *codec_write_string(const ir_program *p) {
   af_buf b = {0};
-  af_buf_puts(&b, "{\n  \"format\": \"" CODEC_FORMAT "\",\n  \"inputs\": [");
+  af_buf_puts(&b, "{\n  \"format\": \"" CODEC_FORMAT "\",\n");
+  int nhidden = 0;
+  for (int k = 0; k < p->nbases; k++) {
+    const ir_base *B = &p->bases[k];
+    if (B->owner >= 0) continue;
+    af_buf_puts(&b, nhidden++ ? ",\n    {\"name\": " : "  \"bases\": [\n    {\"name\": ");
+    put_string(&b, B->name);
+    af_buf_printf(&b, ", \"size\": %lld, \"dtype\": \"%s\"", (long long)B->numel, af_dtype_name(B->dtype));
+    if (B->ndata) {
+      af_buf_puts(&b, ", \"data\": [");
+      for (int64_t d = 0; d < B->ndata; d++) {
+        if (d) af_buf_puts(&b, ", ");
+        codec_put_float(&b, B->data[d]);
+      }
+      af_buf_puts(&b, "]");
+    }
+    af_buf_puts(&b, "}");
+  }
+  if (nhidden) af_buf_puts(&b, "\n  ],\n");
+  af_buf_puts(&b, "  \"inputs\": [");
   for (int i = 0; i < p->ninputs; i++) {
     const ir_input *in = &p->inputs[i];
     af_buf_puts(&b, i ? ",\n    {\"name\": " : "\n    {\"name\": ");
@@ -580,6 +804,7 @@ char *codec_write_string(const ir_program *p) {
     for (int d = 0; d < in->rank; d++) af_buf_printf(&b, "%s%lld", d ? ", " : "", (long long)in->shape[d]);
     af_buf_printf(&b, "], \"dtype\": \"%s\"", af_dtype_name(in->dtype));
     if (in->buffer) af_buf_puts(&b, ", \"buffer\": true");
+    if (in->base) put_layout(&b, p, i);
     if (in->ndata) {
       af_buf_puts(&b, ", \"data\": [");
       for (int64_t k = 0; k < in->ndata; k++) {

@@ -31,7 +31,17 @@
  * input with "buffer": true is module state: the program is an nn.Module's forward, the input is
  * `self.NAME`, and a rebind of it rebinds the module's buffer (its final state). In memory a block
  * is flat (if ... else ... end, for ... end; ir.h); error messages name statements by their flat
- * index. */
+ * index.
+ *
+ * Input layouts (issue 16, ir.h): {"name": "b", "view_of": "a", "as": ["slice", 0, 1, 3, 1]} is
+ * a view of input a (a chain: [["t"], ["slice", 0, 1, 3, 1]]; shape and dtype may be left out);
+ * {"name": "b", "shape": [2, 5], "dtype": "float32", "view_of": "a", "strides": [5, 1], "offset":
+ * 5} says the same in elements of a's storage (the canonical form). view_of may name a hidden
+ * base instead, declared before the inputs: "bases": [{"name": "buf", "size": 12, "dtype":
+ * "float32"}] (optional "data"). An input without view_of but with "strides"/"offset" (and
+ * optionally "storage": its storage's size) is strided, offset or expanded in memory of its own.
+ * Impossible layouts (outside the storage, negative strides or offset, another dtype, a view of a
+ * later input, data on a view) are rejected with a message naming the input. */
 #ifndef CODEC_H
 #define CODEC_H
 

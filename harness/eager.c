@@ -457,6 +457,9 @@ int eager_run_traced(const ir_program *p, af_tensor *const *inputs, eager_hook h
     r->inputs = af_xcalloc((size_t)p->ninputs, sizeof(af_tensor *));
     for (int i = 0; i < p->ninputs; i++) /* a buffer ends as whatever `self.NAME` is bound to */
       r->inputs[i] = at_tensor_ref(p->inputs[i].buffer && e.v[i] ? e.v[i] : inputs[i]);
+    r->nbases = p->nbases; /* the storages the inputs view, as the run left them */
+    r->bases = af_xcalloc((size_t)p->nbases + 1, sizeof(af_tensor *));
+    for (int b = 0; b < p->nbases; b++) r->bases[b] = at_tensor_ref(inputs[p->ninputs + b]);
   }
   for (int v = 0; v < p->nvalues; v++) {
     at_tensor_free(e.v[v]);
@@ -472,6 +475,6 @@ int eager_run(const ir_program *p, result *r, af_err *err) {
   af_tensor **in;
   if (inputs_new(p, &in, err)) return -1;
   int rc = eager_run_on(p, in, r, err);
-  inputs_free(p->ninputs, in);
+  inputs_free(ir_ntensors(p), in);
   return rc;
 }

@@ -13,7 +13,9 @@
  * could not be built (-1, err). */
 int eager_run(const ir_program *p, result *r, af_err *err);
 
-/* Same, on the given input tensors (mutated in place). inputs are borrowed. */
+/* Same, on the given input tensors (mutated in place): ir_ntensors(p) of them, laid out as
+ * inputs_new makes them (the inputs, then the bases' storages). inputs are borrowed. r->bases
+ * holds the storages' final states. */
 int eager_run_on(const ir_program *p, af_tensor *const *inputs, result *r, af_err *err);
 
 /* Control flow: `if` reads its one-element condition (bool(c), as Python does; more than one

@@ -24,21 +24,36 @@ static void py_str(af_buf *b, const char *s) {
 
 static const char *body =
     "\n"
-    "def make_inputs():\n"
+    "def default_values(i, n, dtype, data):\n"
     "    \"\"\"Element k of input i is ((7k + 3i) % 11) - 5 (bool: (k + i) % 3 == 0) unless data is given.\"\"\"\n"
+    "    if data:\n"
+    "        return [data[k % len(data)] for k in range(n)]\n"
+    "    if dtype == torch.bool:\n"
+    "        return [float((k + i) % 3 == 0) for k in range(n)]\n"
+    "    return [float(((k * 7 + i * 3) % 11) - 5) for k in range(n)]\n"
+    "\n"
+    "def make_inputs(with_bases=False):\n"
+    "    \"\"\"The inputs; an input with a layout (LAYOUTS) is torch.as_strided of its storage (BASES: the\n"
+    "    storage of the input `owner`, filled as that input would be, or a hidden base the caller\n"
+    "    owns), so inputs that view one storage share it, as they did when the bug was found.\"\"\"\n"
+    "    bases, hidden = [], 0\n"
+    "    for name, n, dtype, owner in BASES:\n"
+    "        if owner >= 0:\n"
+    "            vals = default_values(owner, n, dtype, INPUTS[owner][3])\n"
+    "        else:\n"
+    "            vals, hidden = default_values(len(INPUTS) + hidden, n, dtype, []), hidden + 1\n"
+    "        bases.append(torch.tensor(vals, dtype=torch.float64).to(dtype))\n"
     "    out = []\n"
     "    for i, (name, shape, dtype, data) in enumerate(INPUTS):\n"
+    "        if LAYOUTS[i] is not None:\n"
+    "            b, strides, offset = LAYOUTS[i]\n"
+    "            out.append(bases[b].as_strided(shape, strides, offset))\n"
+    "            continue\n"
     "        n = 1\n"
     "        for d in shape:\n"
     "            n *= d\n"
-    "        if data:\n"
-    "            vals = [data[k % len(data)] for k in range(n)]\n"
-    "        elif dtype == torch.bool:\n"
-    "            vals = [float((k + i) % 3 == 0) for k in range(n)]\n"
-    "        else:\n"
-    "            vals = [float(((k * 7 + i * 3) % 11) - 5) for k in range(n)]\n"
-    "        out.append(torch.tensor(vals, dtype=torch.float64).reshape(shape).to(dtype))\n"
-    "    return out\n"
+    "        out.append(torch.tensor(default_values(i, n, dtype, data), dtype=torch.float64).reshape(shape).to(dtype))\n"
+    "    return (out, bases) if with_bases else out\n"
     "\n"
     "def as_list(r):\n"
     "    if r is None:\n"
@@ -113,9 +128,10 @@ static const char *body =
     "    print('PyTorch', torch.__version__)\n"
     "    print('--- program (TorchScript) ---')\n"
     "    print(SRC)\n"
-    "    initial = make_inputs()\n"
+    "    initial, initial_bases = make_inputs(True)\n"
+    "    e_args, e_bases = make_inputs(True)\n"
     "    try:\n"
-    "        e_out, e_in = run_eager(make_inputs())\n"
+    "        e_out, e_in = run_eager(e_args)\n"
     "    except Exception as exc:\n"
     "        print('RESULT: eager PyTorch itself rejects the program (invalid program): %s' % str(exc).splitlines()[0])\n"
     "        return 1\n"
@@ -125,7 +141,8 @@ static const char *body =
     "            print('output %d:' % k, describe(t))\n"
     "        return 2\n"
     "    try:\n"
-    "        c_out, c_in = convert_and_run(SRC, CONVERTED, make_inputs())\n"
+    "        c_args, c_bases = make_inputs(True)\n"
+    "        c_out, c_in = convert_and_run(SRC, CONVERTED, c_args)\n"
     "    except ImportError as exc:\n"
     "        print('RESULT: cannot run the converter here: %s' % exc)\n"
     "        return ENV_STATUS\n"
@@ -157,6 +174,11 @@ static const char *body =
     "            print('input %s after the run: eager %s' % (INPUTS[i][0], describe(want)))\n"
     "            print('input %s after the run: converted %s' % (INPUTS[i][0], describe(got)))\n"
     "            bad.append('input %s: %s' % (INPUTS[i][0], d))\n"
+    "    for k, (name, n, dtype, owner) in enumerate(BASES):  # hidden bases: memory the caller owns\n"
+    "        if owner < 0 and differs(e_bases[k], c_bases[k]):\n"
+    "            print('base %s after the run: eager %s' % (name, describe(e_bases[k])))\n"
+    "            print('base %s after the run: converted %s' % (name, describe(c_bases[k])))\n"
+    "            bad.append('base %s: %s' % (name, differs(e_bases[k], c_bases[k])))\n"
     "    if bad:\n"
     "        print('RESULT: MISMATCH (the bug reproduces): ' + '; '.join(bad))\n"
     "        return 1\n"
@@ -233,7 +255,24 @@ char *emit_repro_py(const ir_program *p, const repro_info *info) {
     }
     af_buf_puts(&b, "]),\n");
   }
-  af_buf_puts(&b, "]\nBUFFERS = [");
+  af_buf_puts(&b, "]\nLAYOUTS = [");
+  for (int i = 0; i < p->ninputs; i++) { /* issue 16: (base, strides, offset) or None */
+    const ir_input *in = &p->inputs[i];
+    if (!in->base) {
+      af_buf_printf(&b, "%sNone", i ? ", " : "");
+      continue;
+    }
+    af_buf_printf(&b, "%s(%d, [", i ? ", " : "", in->base - 1);
+    for (int d = 0; d < in->rank; d++) af_buf_printf(&b, "%s%lld", d ? ", " : "", (long long)in->strides[d]);
+    af_buf_printf(&b, "], %lld)", (long long)in->offset);
+  }
+  af_buf_puts(&b, "]  # inputs that view a storage of BASES: (base, strides, offset)\nBASES = [");
+  for (int k = 0; k < p->nbases; k++) {
+    af_buf_printf(&b, "%s(", k ? ", " : "");
+    py_str(&b, ir_base_name(p, k));
+    af_buf_printf(&b, ", %lld, %s, %d)", (long long)p->bases[k].numel, af_dtype_torch(p->bases[k].dtype), p->bases[k].owner);
+  }
+  af_buf_puts(&b, "]  # (name, elements, dtype, owner input or -1 for a hidden base)\nBUFFERS = [");
   for (int i = 0, n = 0; i < p->ninputs; i++)
     if (p->inputs[i].buffer) af_buf_printf(&b, "%s%d", n++ ? ", " : "", i);
   af_buf_puts(&b, "]  # inputs that are module buffers (self.NAME): the program is an nn.Module's forward");

@@ -29,6 +29,11 @@ void ir_program_free(ir_program *p) {
   if (!p) return;
   for (int i = 0; i < p->ninputs; i++) free(p->inputs[i].data);
   free(p->inputs);
+  for (int b = 0; b < p->nbases; b++) {
+    free(p->bases[b].name);
+    free(p->bases[b].data);
+  }
+  free(p->bases);
   for (int s = 0; s < p->nstmts; s++) {
     for (int a = 0; a < p->stmts[s].nargs; a++) ir_arg_free(&p->stmts[s].args[a]);
     free(p->stmts[s].args);
@@ -39,6 +44,18 @@ void ir_program_free(ir_program *p) {
   free(p->names);
   free(p->meta);
   free(p);
+}
+
+void ir_copy_bases(ir_program *q, const ir_program *p, const int *input_map) {
+  for (int b = 0; b < p->nbases; b++) {
+    const ir_base *B = &p->bases[b];
+    int owner = B->owner >= 0 && input_map ? input_map[B->owner] : B->owner;
+    int k = ir_add_base(q, B->name, owner, B->numel, B->dtype);
+    if (B->ndata) {
+      q->bases[k].ndata = B->ndata;
+      q->bases[k].data = memcpy(af_xmalloc(sizeof(double) * (size_t)B->ndata), B->data, sizeof(double) * (size_t)B->ndata);
+    }
+  }
 }
 
 ir_program *ir_program_clone(const ir_program *p) {
@@ -52,6 +69,7 @@ ir_program *ir_program_clone(const ir_program *p) {
       q->inputs[i].data = memcpy(af_xmalloc(sizeof(double) * (size_t)p->inputs[i].ndata), p->inputs[i].data,
                                  sizeof(double) * (size_t)p->inputs[i].ndata);
   }
+  ir_copy_bases(q, p, NULL);
   for (int s = 0; s < p->nstmts; s++) ir_add_stmt(q, p->stmts[s].op, p->stmts[s].out, p->stmts[s].nargs, p->stmts[s].args);
   q->noutputs = p->noutputs;
   q->outputs = af_xcalloc((size_t)p->noutputs, sizeof(int));
@@ -341,6 +359,7 @@ int ir_validate(const ir_program *p, af_err *err) {
     }
     scope_define(&sc, i);
   }
+  if ((rc = ir_validate_layouts(p, err))) goto out;
   for (int s = 0; s < p->nstmts; s++) {
     const ir_stmt *st = &p->stmts[s];
     const ops_entry *e = ops_get(st->op);
@@ -487,6 +506,22 @@ ir_program *ir_subset(const ir_program *p, const char *keep_stmt, const char *ke
       q->inputs[q->ninputs - 1].data = memcpy(af_xmalloc(sizeof(double) * (size_t)in->ndata), in->data, sizeof(double) * (size_t)in->ndata);
     }
   }
+  /* layouts: the bases kept inputs use, in their order; a base whose owner went becomes hidden */
+  int *bmap = af_xcalloc((size_t)p->nbases + 1, sizeof(int));
+  for (int i = 0; i < p->ninputs; i++)
+    if (p->inputs[i].base && map[i] >= 0) bmap[p->inputs[i].base - 1] = 1;
+  for (int b = 0; b < p->nbases; b++) {
+    if (!bmap[b]) continue;
+    const ir_base *B = &p->bases[b];
+    bmap[b] = ir_add_base(q, B->name, B->owner >= 0 ? map[B->owner] : -1, B->numel, B->dtype) + 1;
+    if (B->ndata) {
+      q->bases[bmap[b] - 1].ndata = B->ndata;
+      q->bases[bmap[b] - 1].data = memcpy(af_xmalloc(sizeof(double) * (size_t)B->ndata), B->data, sizeof(double) * (size_t)B->ndata);
+    }
+  }
+  for (int i = 0; i < p->ninputs; i++)
+    if (p->inputs[i].base && map[i] >= 0) ir_set_layout(q, map[i], bmap[p->inputs[i].base - 1] - 1, p->inputs[i].strides, p->inputs[i].offset);
+  free(bmap);
   int skipping = 0; /* depth inside a dropped block */
   for (int s = 0; s < p->nstmts; s++) {
     const ir_stmt *st = &p->stmts[s];

@@ -65,14 +65,39 @@ typedef struct ir_input {
   af_dtype dtype;
   int64_t ndata; /* 0: values from ir_input_default_value(); else explicit data */
   double *data;
+  /* Layout (issue 16). base 0: the input owns fresh contiguous memory of its shape. base b + 1:
+   * the input is torch.as_strided(storage, shape, strides, offset) of p->bases[b]: strides and
+   * offset in elements of that flat storage, as torch.as_strided takes them. Inputs with the same
+   * base share memory (a write through one shows in the others); a stride of 0 expands. */
+  int base;
+  int64_t strides[AF_MAX_RANK];
+  int64_t offset;
   int buffer; /* module state: the program is the forward of an nn.Module whose buffer this is
                  (`self.NAME`); its final state is the buffer's final binding (`self.w = self.w + 1`
                  rebinds the module's buffer, unlike a rebind of an argument) */
 } ir_input;
 
+/* A storage that inputs view (issue 16): flat, contiguous, numel elements of dtype. Either a
+ * hidden base the caller owns (owner -1: no program name refers to it; its final state is checked
+ * after the run like an input's) or the memory of input `owner` (an input with a layout of its
+ * own, or one that other inputs are declared views of). Values: element k is
+ * ir_input_value(owner's input, owner, k) for an owned storage (the owner's "data" fills the
+ * storage), else the base's own data or ir_input_default_value(ninputs + h, k) for the h-th
+ * hidden base. */
+typedef struct ir_base {
+  char *name; /* the hidden base's name; for an owned storage the owner's name (borrowed copy) */
+  int owner;
+  int64_t numel;
+  af_dtype dtype;
+  int64_t ndata;
+  double *data;
+} ir_base;
+
 typedef struct ir_program {
   int ninputs;
   ir_input *inputs;
+  int nbases;
+  ir_base *bases;
   int nstmts;
   ir_stmt *stmts;
   int noutputs;
@@ -102,6 +127,43 @@ void ir_arg_copy(ir_arg *dst, const ir_arg *src);
 void ir_set_meta(ir_program *p, const char *json); /* copies */
 
 int64_t ir_numel(int rank, const int64_t *shape);
+
+/* ---- input layouts (issue 16) ---- */
+/* Adds a base of numel elements; returns its index. name NULL or an identifier. owner as in
+ * ir_base. The name is copied. */
+int ir_add_base(ir_program *p, const char *name, int owner, int64_t numel, af_dtype dt);
+/* Gives input i a layout into base b (-1: plain again; sets inputs[i].base to b + 1). strides:
+ * rank entries. */
+void ir_set_layout(ir_program *p, int i, int b, const int64_t *strides, int64_t offset);
+/* Appends copies of p's bases to q (q's bases keep p's indices when q had none); input_map, when
+ * not NULL, maps p's input positions to q's for owners (-1: the owner is gone, the base hidden). */
+void ir_copy_bases(ir_program *q, const ir_program *p, const int *input_map);
+/* Whether any input has a layout (p->nbases > 0 with a user). */
+int ir_has_layouts(const ir_program *p);
+/* A base's name: the hidden base's own, or its owner input's current name. Borrowed. */
+const char *ir_base_name(const ir_program *p, int b);
+/* Number of tensors a run takes: the inputs, then one per base (inputs_new, eager_run_on). */
+int ir_ntensors(const ir_program *p);
+/* Value of element k of base b's flat storage. */
+double ir_base_value(const ir_program *p, int b, int64_t k);
+/* Largest storage index a layout reaches plus one (0 for an empty shape). */
+int64_t ir_layout_extent(int rank, const int64_t *shape, const int64_t *strides, int64_t offset);
+/* Contiguous strides of a shape. */
+void ir_contiguous_strides(int rank, const int64_t *shape, int64_t *strides);
+/* Whether input i's memory is shared with another input, or it has strides/offset of its own. */
+int ir_input_aliased(const ir_program *p, int i);
+/* The layout part of ir_validate: every base has a size and a usable name (hidden ones), every
+ * owner is an input whose layout is in its own storage, every layout has strides >= 0, offset >= 0
+ * and stays inside its storage, has its storage's dtype; a module buffer, and an input whose
+ * values come from its storage, have no "data" of their own. Messages name the input. */
+int ir_validate_layouts(const ir_program *p, af_err *err);
+/* Applies view op `op` (a name: slice, select, narrow, transpose, t, permute, unsqueeze, squeeze,
+ * expand, diagonal, unfold, as_strided, view of a contiguous layout) with its int arguments to a
+ * layout in place (rank, shape, strides, offset). -1 with err when the op is unknown or its
+ * arguments do not fit, as PyTorch would reject them. args: IR_ARG_INT or IR_ARG_INTS, in the
+ * op's own order without its tensor (slice: dim, start, end, step). */
+int ir_layout_apply(const char *op, int nargs, const ir_arg *args, int *rank, int64_t *shape, int64_t *strides,
+                    int64_t *offset, af_err *err);
 /* Number of inputs that are module buffers (0: the program is a plain function). */
 int ir_nbuffers(const ir_program *p);
 

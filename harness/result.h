@@ -23,6 +23,10 @@ typedef struct result {
   int ninputs;
   af_tensor **inputs; /* final state of each input; an entry is NULL when the converter cannot
                          express that input's final state */
+  int nbases;
+  af_tensor **bases; /* final state of each storage of the program's bases (ir.h), flat; NULL
+                        entries as for inputs. conv_execute fills them from the caller's storages
+                        when a converter leaves them unset (it ran on the caller's tensors) */
 } result;
 
 void result_init(result *r);
@@ -37,8 +41,10 @@ void result_take_outputs(result *r, int n, af_tensor **outs, int ninputs, af_ten
  * the buffers' final values, which become those inputs' final states. */
 void result_take_program_outputs(result *r, int n, af_tensor **outs, const ir_program *p, af_tensor *const *inputs);
 
-/* The program's inputs as fresh tensors (values from ir_input_value). new array of new tensors,
- * free with inputs_free. */
+/* The program's inputs as fresh tensors (values from ir_input_value), laid out as declared: an
+ * input with a layout is torch.as_strided of its storage, which is made first (values from
+ * ir_base_value). The array holds ir_ntensors(p) tensors: the inputs, then each base's flat
+ * storage. new array of new tensors, free with inputs_free(ir_ntensors(p), ...). */
 int inputs_new(const ir_program *p, af_tensor ***out, af_err *err);
 void inputs_free(int n, af_tensor **t);
 

@@ -180,7 +180,37 @@ oracle_verdict oracle_judge(const ir_program *p, const result *eager, const resu
         cur = (af_buf){0};
       }
     }
-    inputs_free(p->ninputs, initial);
+    /* the hidden bases: storage the caller owns that no program name refers to */
+    for (int b = 0; b < p->nbases && b < eager->nbases; b++) {
+      if (p->bases[b].owner >= 0) continue;
+      snprintf(what, sizeof what, "base %s", p->bases[b].name);
+      af_buf_free(&cur);
+      af_buf scratch = {0};
+      const af_tensor *init = initial[p->ninputs + b];
+      int eager_changed = compare(init, eager->bases[b], what, &scratch) != V_PASS;
+      af_buf_free(&scratch);
+      const af_tensor *got = b < conv->nbases ? conv->bases[b] : NULL;
+      oracle_verdict w;
+      if (!got) {
+        w = eager_changed ? V_INPUT_MUTATION_LOST : V_PASS;
+        if (w) af_buf_printf(&cur, "%s: eager wrote it through an input; the converter cannot express its final state", what);
+      } else {
+        w = compare(eager->bases[b], got, what, &cur);
+        if (w != V_PASS && eager_changed && compare(init, got, what, &scratch) == V_PASS) {
+          af_buf_free(&cur);
+          af_buf_printf(&cur, "%s: eager wrote it through an input; the converter left it unchanged", what);
+          w = V_INPUT_MUTATION_LOST;
+        }
+        af_buf_free(&scratch);
+      }
+      if (rank_of(w) > rank_of(v)) {
+        v = w;
+        af_buf_free(&d);
+        d = cur;
+        cur = (af_buf){0};
+      }
+    }
+    inputs_free(ir_ntensors(p), initial);
   }
   af_buf_free(&cur);
   if (v == V_PASS && o && o->fail_on_residual && conv->residual > 0) {

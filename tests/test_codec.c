@@ -57,6 +57,10 @@ TEST(every_corpus_file_round_trips_byte_identically) {
 
 #define HEAD "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3, 4], \"dtype\": \"float32\"}], "
 
+/* a [3, 4] float input a, then the second input; TAIL closes the program */
+#define LAY "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"a\", \"shape\": [3, 4], \"dtype\": \"float32\"}, "
+#define TAIL ", \"body\": [], \"outputs\": []}"
+
 static const struct {
   const char *name, *text, *expect;
 } bad[] = {
@@ -94,6 +98,21 @@ static const struct {
     {"unknown statement field", HEAD "\"body\": [{\"op\": \"zero_\", \"args\": [\"x\"], \"comment\": 1}], \"outputs\": []}", "body[0]: unknown field \"comment\""},
     {"int list expected", HEAD "\"body\": [{\"out\": \"v\", \"op\": \"view\", \"args\": [\"x\", [2, \"a\"]]}], \"outputs\": []}", "args[1] (view): [1]: expected an integer"},
     {"meta not an object", HEAD "\"body\": [], \"outputs\": [], \"meta\": 3}", "meta: expected an object"},
+    /* input layouts (issue 16): impossible layouts are rejected naming the input */
+    {"view past its storage", LAY "{\"name\": \"b\", \"shape\": [3, 4], \"view_of\": \"a\", \"strides\": [4, 1], \"offset\": 1}]" TAIL, "input b: shape, strides and offset 1 reach element 12 of a storage of 12 elements"},
+    {"negative stride", LAY "{\"name\": \"b\", \"shape\": [2], \"view_of\": \"a\", \"strides\": [-1], \"offset\": 5}]" TAIL, "input b: negative stride -1"},
+    {"negative offset", "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\", \"offset\": -2}]" TAIL, "input x: negative storage offset -2"},
+    {"view of a later input", "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"b\", \"shape\": [2], \"dtype\": \"float32\", \"view_of\": \"a\", \"strides\": [1]}, {\"name\": \"a\", \"shape\": [3], \"dtype\": \"float32\"}]" TAIL, "inputs[0]: view_of: \"a\" names no earlier input and no base"},
+    {"view of another dtype", LAY "{\"name\": \"b\", \"shape\": [2], \"dtype\": \"int64\", \"view_of\": \"a\", \"strides\": [1]}]" TAIL, "input b: dtype int64, but the storage it views (a) is float32"},
+    {"strides of the wrong rank", LAY "{\"name\": \"b\", \"shape\": [2, 2], \"view_of\": \"a\", \"strides\": [1]}]" TAIL, "inputs[1]: strides: expected 2 ints"},
+    {"view op out of range", LAY "{\"name\": \"b\", \"view_of\": \"a\", \"as\": [\"select\", 0, 3]}]" TAIL, "inputs[1]: as: select index 3 out of range for size 3"},
+    {"view op shape disagrees", LAY "{\"name\": \"b\", \"shape\": [3], \"view_of\": \"a\", \"as\": [\"select\", 0, 1]}]" TAIL, "the view op gives another shape"},
+    {"unknown view op in as", LAY "{\"name\": \"b\", \"view_of\": \"a\", \"as\": [\"frob\", 0]}]" TAIL, "\"frob\" is no view op"},
+    {"as without view_of", "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\", \"as\": [\"t\"]}]" TAIL, "as: needs view_of"},
+    {"data on a view", LAY "{\"name\": \"b\", \"shape\": [2], \"view_of\": \"a\", \"strides\": [1], \"data\": [1]}]" TAIL, "input b: a view of a takes its values from that storage"},
+    {"base without a size", "{\"format\": \"aliasfuzz-program/1\", \"bases\": [{\"name\": \"buf\", \"dtype\": \"float32\"}], \"inputs\": []" TAIL, "bases[0]: size: expected the number of elements"},
+    {"input named like a base", "{\"format\": \"aliasfuzz-program/1\", \"bases\": [{\"name\": \"buf\", \"size\": 4, \"dtype\": \"float32\"}], \"inputs\": [{\"name\": \"buf\", \"shape\": [3], \"dtype\": \"float32\"}]" TAIL, "inputs[0]: name: \"buf\" is defined twice"},
+    {"buffer with a layout", LAY "{\"name\": \"b\", \"shape\": [2], \"view_of\": \"a\", \"strides\": [1], \"buffer\": true}]" TAIL, "input b: a module buffer cannot have a layout"},
     {"empty data", "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\", \"data\": []}], \"body\": [], \"outputs\": []}", "data: expected a non-empty array"},
 };
 
@@ -132,9 +151,41 @@ TEST(floats_ints_and_forced_floats_keep_their_kind) {
   ir_program_free(p);
 }
 
+/* A view op chain in "as" reads as the strides and offset ATen gives it; the canonical form writes
+ * strides and offset, and the input that others view stays a plain input. */
+TEST(input_layouts_written_as_view_ops_read_as_their_strides_and_offset) {
+  static const char *as_form =
+      "{\"format\": \"aliasfuzz-program/1\", \"bases\": [{\"name\": \"buf\", \"size\": 12, \"dtype\": \"float32\"}], "
+      "\"inputs\": [{\"name\": \"a\", \"shape\": [3, 6], \"dtype\": \"float32\"}, "
+      "{\"name\": \"odd\", \"view_of\": \"a\", \"as\": [[\"slice\", 1, 1, 6, 2], [\"t\"]]}, "
+      "{\"name\": \"d\", \"view_of\": \"odd\", \"as\": [\"diagonal\", 0, 0, 1]}, "
+      "{\"name\": \"e\", \"view_of\": \"buf\", \"as\": [[\"narrow\", 0, 2, 4], [\"unsqueeze\", 0], [\"expand\", [3, 4]]]}, "
+      "{\"name\": \"w\", \"shape\": [4, 3], \"dtype\": \"float32\", \"strides\": [1, 4], \"offset\": 2, \"storage\": 20}], "
+      "\"body\": [], \"outputs\": []}";
+  ir_program *p = NULL;
+  af_err err;
+  CHECK(codec_read_string(as_form, "as.json", &p, &err) == 0, "%s", err.msg);
+  if (!p) return;
+  char *out = codec_write_string(p);
+  CHECK(strstr(out, "{\"name\": \"a\", \"shape\": [3, 6], \"dtype\": \"float32\"}"), "a stays plain: %s", out);
+  CHECK(strstr(out, "\"name\": \"odd\", \"shape\": [3, 3], \"dtype\": \"float32\", \"view_of\": \"a\", \"strides\": [2, 6], \"offset\": 1"), "odd: %s", out);
+  CHECK(strstr(out, "\"name\": \"d\", \"shape\": [3], \"dtype\": \"float32\", \"view_of\": \"a\", \"strides\": [8], \"offset\": 1"), "d: %s", out);
+  CHECK(strstr(out, "\"name\": \"e\", \"shape\": [3, 4], \"dtype\": \"float32\", \"view_of\": \"buf\", \"strides\": [0, 1], \"offset\": 2"), "e: %s", out);
+  CHECK(strstr(out, "\"name\": \"w\", \"shape\": [4, 3], \"dtype\": \"float32\", \"strides\": [1, 4], \"offset\": 2, \"storage\": 20"), "w: %s", out);
+  ir_program *q = NULL;
+  CHECK(codec_read_string(out, "canonical.json", &q, &err) == 0, "%s", err.msg);
+  char *again = q ? codec_write_string(q) : NULL;
+  CHECK(again && strcmp(again, out) == 0, "the canonical form reads back to itself");
+  free(again);
+  ir_program_free(q);
+  free(out);
+  ir_program_free(p);
+}
+
 int main(void) {
   RUN(every_corpus_file_round_trips_byte_identically);
   RUN(malformed_programs_are_rejected_with_a_message_naming_the_problem);
+  RUN(input_layouts_written_as_view_ops_read_as_their_strides_and_offset);
   RUN(missing_file_is_an_error_naming_the_path);
   RUN(floats_ints_and_forced_floats_keep_their_kind);
   return tap_done();

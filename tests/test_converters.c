@@ -113,8 +113,14 @@ TEST(ref_output_is_functional_and_matches_the_golden_files) {
   for (int k = 0; k < ncases; k++) {
     ir_program *p = load_case(cases[k]), *q = NULL;
     if (!p) continue;
-    int *input_out = calloc((size_t)p->ninputs + 1, sizeof(int));
     af_err err;
+    if (ir_has_layouts(p)) { /* issue 16: ref functionalizes the program with synthetic bases */
+      ir_program *sb = ref_synthetic_bases_of(p, &err);
+      CHECK(sb != NULL, "%s: %s", cases[k], err.msg);
+      ir_program_free(p);
+      if (!(p = sb)) continue;
+    }
+    int *input_out = calloc((size_t)p->ninputs + 1, sizeof(int));
     int rc = ref_functionalize(p, &q, input_out, &err);
     CHECK(rc == 0, "%s: %s", cases[k], err.msg);
     if (rc == 0) {
@@ -354,6 +360,77 @@ TEST(naive_loses_a_rebound_buffer) {
   ir_program_free(p);
 }
 
+/* Issue 16: b is a view of input a (a[1:3], passed as its own input). A write through b must show
+ * in a's final state: script and ref pass, naive loses it. With an output that reads a, naive's
+ * wrong value shows there first. */
+TEST(a_write_through_an_input_that_views_another_shows_in_the_other_and_naive_loses_it) {
+  const char *lost = "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"a\", \"shape\": [4, 3], \"dtype\": \"float32\"}, "
+                     "{\"name\": \"b\", \"view_of\": \"a\", \"as\": [\"slice\", 0, 1, 3, 1]}], \"body\": [{\"op\": \"add_\", "
+                     "\"args\": [\"b\", 10]}], \"outputs\": []}";
+  const char *read = "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"a\", \"shape\": [4, 3], \"dtype\": \"float32\"}, "
+                     "{\"name\": \"b\", \"view_of\": \"a\", \"as\": [\"slice\", 0, 1, 3, 1]}], \"body\": [{\"op\": \"add_\", "
+                     "\"args\": [\"b\", 10]}, {\"out\": \"r\", \"op\": \"mul\", \"args\": [\"a\", 2]}], \"outputs\": [\"r\"]}";
+  const char *texts[2] = {lost, read};
+  for (int t = 0; t < 2; t++) {
+    ir_program *p = NULL;
+    af_err err;
+    CHECK(codec_read_string(texts[t], "t", &p, &err) == 0, "%s", err.msg);
+    if (!p) continue;
+    result e;
+    result_init(&e);
+    CHECK(eager_run(p, &e, &err) == 0 && e.status == RESULT_OK, "eager: %s", e.message ? e.message : err.msg);
+    double a[12] = {0};
+    CHECK(e.ninputs == 2 && at_tensor_values(e.inputs[0], a, &err) == 0, "a's final state");
+    /* a[1][0] starts as ((3 * 7 + 0) % 11) - 5 = 5; b[0][0] is that element */
+    CHECK(a[3] == 15 && a[0] == -5 && a[9] == ((9 * 7) % 11) - 5, "a holds b's write: a[1][0] = %g, a[0][0] = %g", a[3], a[0]);
+    const char *names[] = {"naive", "script", "ref"};
+    for (int n = 0; n < 3; n++) {
+      result r;
+      result_init(&r);
+      CHECK(conv_execute(conv_find(names[n]), p, &r, &err) == 0, "%s", err.msg);
+      char *detail = NULL;
+      oracle_verdict v = oracle_judge(p, &e, &r, NULL, &detail);
+      oracle_verdict want = n ? V_PASS : t ? V_VALUE_MISMATCH : V_INPUT_MUTATION_LOST;
+      CHECK(v == want, "%s: %s %s", names[n], oracle_verdict_name(v), detail ? detail : "");
+      if (!n && !t) CHECK(detail && strstr(detail, "input a"), "naive's verdict names input a: %s", detail ? detail : "");
+      free(detail);
+      result_clear(&r);
+    }
+    result_clear(&e);
+    ir_program_free(p);
+  }
+}
+
+/* A hidden base the caller owns: its final state is judged as well, so a converter that writes
+ * the windows' values right but leaves the base alone is caught. */
+TEST(a_hidden_base_written_through_two_overlapping_windows_is_judged) {
+  ir_program *p = load_case("lay-002-overlapping-windows-of-hidden-base");
+  if (!p) return;
+  result e, r;
+  af_err err;
+  result_init(&e);
+  result_init(&r);
+  CHECK(eager_run(p, &e, &err) == 0 && e.nbases == 1 && e.bases[0], "eager gives buf's final state");
+  CHECK(conv_execute(conv_find("ref"), p, &r, &err) == 0 && r.status == RESULT_OK, "ref runs");
+  char *detail = NULL;
+  CHECK(oracle_judge(p, &e, &r, NULL, &detail) == V_PASS, "ref passes: %s", detail ? detail : "");
+  free(detail);
+  /* the converter's base left as it was: input-mutation-lost on the base */
+  af_tensor **fresh = NULL;
+  CHECK(inputs_new(p, &fresh, &err) == 0, "%s", err.msg);
+  if (fresh && r.nbases == 1) {
+    at_tensor_free(r.bases[0]);
+    r.bases[0] = at_tensor_ref(fresh[p->ninputs]);
+    oracle_verdict v = oracle_judge(p, &e, &r, NULL, &detail);
+    CHECK(v == V_INPUT_MUTATION_LOST && detail && strstr(detail, "base buf"), "%s %s", oracle_verdict_name(v), detail ? detail : "");
+    free(detail);
+  }
+  inputs_free(ir_ntensors(p), fresh);
+  result_clear(&e);
+  result_clear(&r);
+  ir_program_free(p);
+}
+
 TEST(ref_guards_the_branch_it_specialized_on) {
   /* i9-cf-009 takes the else branch (t = [-1, -2]); ref's output asserts that, so run on inputs
      that take the then branch it fails loudly instead of answering for the wrong branch */
@@ -393,6 +470,8 @@ int main(void) {
   RUN(naive_fails_the_unsqueeze_case_with_shape_mismatch);
   RUN(naive_fails_the_view_of_view_write_with_value_mismatch);
   RUN(naive_fails_the_input_case_with_lost_mutation_or_value_mismatch);
+  RUN(a_write_through_an_input_that_views_another_shows_in_the_other_and_naive_loses_it);
+  RUN(a_hidden_base_written_through_two_overlapping_windows_is_judged);
   RUN(jit_and_functionalize_run_every_seed_case_without_crashing);
   RUN(jit_counts_the_in_place_op_it_must_keep_on_an_input);
   RUN(functionalize_hands_input_mutations_back);

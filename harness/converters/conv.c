@@ -83,7 +83,12 @@ int conv_execute(const conv_converter *c, const ir_program *p, result *r, af_err
     return -1;
   }
   r->status = c->run(c, state, p, in, r);
-  inputs_free(p->ninputs, in);
+  if (r->status == RESULT_OK && !r->bases && p->nbases) { /* it ran on the caller's tensors */
+    r->nbases = p->nbases;
+    r->bases = af_xcalloc((size_t)p->nbases + 1, sizeof(af_tensor *));
+    for (int b = 0; b < p->nbases; b++) r->bases[b] = at_tensor_ref(in[p->ninputs + b]);
+  }
+  inputs_free(ir_ntensors(p), in);
   if (c->free_state) c->free_state(state);
   return 0;
 }

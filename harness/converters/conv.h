@@ -23,7 +23,9 @@ struct conv_converter {
   result_status (*convert)(const conv_converter *c, const ir_program *p, void **state, result *r);
   /* Runs the converted program on inputs (borrowed; the converter may mutate them, as eager
    * does). Fills r->outputs and r->inputs (final states; NULL entries for inputs it cannot
-   * express). Returns a result_status as convert does. */
+   * express). Returns a result_status as convert does. inputs holds ir_ntensors(p) tensors: the
+   * inputs laid out as declared, then the bases' storages they view (issue 16); a converter that
+   * does not run on the caller's tensors fills r->bases itself (NULL entries: cannot express). */
   result_status (*run)(const conv_converter *c, void *state, const ir_program *p, af_tensor *const *inputs, result *r);
   void (*free_state)(void *state);
   /* Python for repro.py: defines `convert_and_run(src, converted, inputs)` that converts and runs

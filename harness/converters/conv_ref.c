@@ -72,7 +72,17 @@
  * 7. Ops that address memory (as_strided_scatter clones its input and writes through strides)
  *    get their input laid out as eager's clone would be.
  *
- * What ref declines (status unsupported, never a wrong answer): an out= form that resizes its
+ * 8. Inputs with layouts (issue 16: inputs that share memory, strided, offset or expanded
+ *    inputs) become views of synthetic bases, as AOTAutograd does it: the functional program
+ *    takes each storage as a flat input, starts with `b = root.as_strided(shape, strides,
+ *    offset)` for every input with a layout, and ends by reading every such input back the same
+ *    way from the storage's final contents. A write through one input is then a write into the
+ *    storage, seen by every other input that views it; the storages' final contents are the
+ *    bases' final states.
+ *
+ * What ref declines (status unsupported, never a wrong answer): an in-place change of shape or
+ * strides (unsqueeze_, t_, as_strided_, ...) in a program whose inputs have layouts (the final
+ * state of such an input is no longer a fixed window of its storage); an out= form that resizes its
  * output; a write other than fill_/zero_ into a view whose elements repeat (eager's result then
  * depends on which copy it writes last); strided writes into a storage whose root is not dense
  * or has an offset. */
@@ -1253,6 +1263,11 @@ int ref_functionalize(const ir_program *p, ir_program **out, int *input_out, af_
   c.nlst = af_xcalloc((size_t)p->nvalues + 1, sizeof(int));
   int *in_obj = af_xcalloc((size_t)p->ninputs + 1, sizeof(int)); /* an input's object, even once its name is rebound */
   for (int v = 0; v < p->nvalues; v++) c.obj[v] = -1;
+  if (ir_has_layouts(p)) { /* inputs that share memory: see ref_synthetic_bases_of */
+    af_fail(err, "inputs with layouts: ref functionalizes the program with synthetic bases instead");
+    rc = 1;
+    goto out;
+  }
   if (inputs_new(p, &in, err)) goto out;
   for (int i = 0; i < p->ninputs; i++) {
     const ir_input *pi = &p->inputs[i];
@@ -1327,7 +1342,7 @@ int ref_functionalize(const ir_program *p, ir_program **out, int *input_out, af_
 out:
   free(in_obj);
   result_clear(&dry);
-  inputs_free(p->ninputs, in);
+  inputs_free(ir_ntensors(p), in);
   rf_free(&c);
   return rc;
 }
@@ -1336,8 +1351,114 @@ out:
 
 typedef struct ref_state {
   ir_program *q;
-  int *input_out;
+  int *input_out; /* per input of the program ref functionalized (p, or sb below) */
+  /* synthetic bases (8.), when p has layouts: sb is p with storages as inputs; take[k] is the
+   * caller's tensor (index into the run's array) for sb's input k; fin[i] the output of q that
+   * holds p's input i's final state (-1: input_out of sb's input); root[b] sb's input of base b */
+  ir_program *sb;
+  int *take, *fin, *root;
 } ref_state;
+
+/* p with every storage of a layout as a flat input and the inputs with layouts read from them:
+ * sb's inputs are p's plain inputs, then one per base; a prelude binds each input with a layout
+ * to root.as_strided(...), an epilogue reads each again for its final state (extra outputs after
+ * p's). new, free with ir_program_free; NULL with err (declined) when ref cannot model it. */
+static ir_program *ref_synthetic_bases(const ir_program *p, ref_state *s, af_err *err) {
+  for (int k = 0; k < p->nstmts; k++)
+    if (ops_get(p->stmts[k].op)->flags & OPF_META) {
+      af_fail(err, "ref does not model %s in a program whose inputs have layouts (its input's final state would not be "
+              "a fixed window of the storage)", ops_get(p->stmts[k].op)->name);
+      return NULL;
+    }
+  ir_program *q = ir_program_new();
+  int *map = af_xcalloc((size_t)p->nvalues + 1, sizeof(int));
+  s->take = af_xcalloc((size_t)ir_ntensors(p) + 1, sizeof(int));
+  s->fin = af_xcalloc((size_t)p->ninputs + 1, sizeof(int));
+  s->root = af_xcalloc((size_t)p->nbases + 1, sizeof(int));
+  char name[96];
+  for (int i = 0; i < p->ninputs; i++) {
+    s->fin[i] = -1;
+    if (p->inputs[i].base) continue;
+    const ir_input *in = &p->inputs[i];
+    map[i] = ir_add_input(q, p->names[i], in->rank, in->shape, in->dtype);
+    s->take[q->ninputs - 1] = i;
+    /* explicit values: the default ones depend on the position, which moves here */
+    int64_t n = ir_numel(in->rank, in->shape);
+    ir_input *qi = &q->inputs[q->ninputs - 1];
+    qi->buffer = in->buffer;
+    qi->ndata = n;
+    qi->data = af_xmalloc(sizeof(double) * (size_t)(n ? n : 1));
+    for (int64_t k = 0; k < n; k++) qi->data[k] = ir_input_value(in, i, k);
+    if (!n) qi->ndata = 0;
+  }
+  for (int b = 0; b < p->nbases; b++) {
+    const ir_base *B = &p->bases[b];
+    for (int k = 0;; k++) {
+      snprintf(name, sizeof name, k ? "%.60s_storage_%d" : "%.60s_storage", ir_base_name(p, b), k);
+      if (ir_find_value(p, name) < 0 && ir_find_value(q, name) < 0) break;
+    }
+    s->root[b] = ir_add_input(q, name, 1, &B->numel, B->dtype);
+    s->take[q->ninputs - 1] = p->ninputs + b;
+    ir_input *r = &q->inputs[q->ninputs - 1];
+    r->ndata = B->numel;
+    r->data = af_xmalloc(sizeof(double) * (size_t)B->numel);
+    for (int64_t k = 0; k < B->numel; k++) r->data[k] = ir_base_value(p, b, k);
+  }
+  for (int i = 0; i < p->ninputs; i++)
+    if (p->inputs[i].base) map[i] = ir_add_value(q, p->names[i]);
+  for (int v = p->ninputs; v < p->nvalues; v++) map[v] = ir_add_value(q, p->names[v]);
+  for (int i = 0; i < p->ninputs; i++) { /* prelude */
+    const ir_input *in = &p->inputs[i];
+    if (!in->base) continue;
+    ir_arg a[4] = {{.kind = IR_ARG_VALUE, .value = s->root[in->base - 1]},
+                   {.kind = IR_ARG_INTS, .n = in->rank, .ints = (int64_t *)in->shape, .value = -1},
+                   {.kind = IR_ARG_INTS, .n = in->rank, .ints = (int64_t *)in->strides, .value = -1},
+                   {.kind = IR_ARG_INT, .i = in->offset, .value = -1}};
+    ir_add_stmt(q, OPS_as_strided, map[i], 4, a);
+  }
+  for (int k = 0; k < p->nstmts; k++) { /* the body, renumbered */
+    const ir_stmt *st = &p->stmts[k];
+    ir_arg a[OPS_MAX_ARGS];
+    for (int j = 0; j < st->nargs; j++) {
+      ir_arg_copy(&a[j], &st->args[j]);
+      if (a[j].kind == IR_ARG_VALUE) a[j].value = map[a[j].value];
+      if (a[j].kind == IR_ARG_VALUES)
+        for (int e = 0; e < a[j].n; e++)
+          if (a[j].values[e] >= 0) a[j].values[e] = map[a[j].values[e]];
+      if (a[j].kind == IR_ARG_INDEX)
+        for (int e = 0; e < a[j].n; e++)
+          if (a[j].index[e].kind == IR_IDX_TENSOR) a[j].index[e].value = map[a[j].index[e].value];
+    }
+    ir_add_stmt(q, st->op, st->out >= 0 ? map[st->out] : -1, st->nargs, a);
+    for (int j = 0; j < st->nargs; j++) ir_arg_free(&a[j]);
+  }
+  q->outputs = af_xcalloc((size_t)(p->noutputs + p->ninputs) + 1, sizeof(int));
+  for (int o = 0; o < p->noutputs; o++) q->outputs[q->noutputs++] = map[p->outputs[o]];
+  for (int i = 0; i < p->ninputs; i++) { /* epilogue: each input with a layout, read again */
+    const ir_input *in = &p->inputs[i];
+    if (!in->base) continue;
+    for (int k = 0;; k++) {
+      snprintf(name, sizeof name, k ? "%.60s_final_%d" : "%.60s_final", p->names[i], k);
+      if (ir_find_value(q, name) < 0) break;
+    }
+    int v = ir_add_value(q, name);
+    ir_arg a[4] = {{.kind = IR_ARG_VALUE, .value = s->root[in->base - 1]},
+                   {.kind = IR_ARG_INTS, .n = in->rank, .ints = (int64_t *)in->shape, .value = -1},
+                   {.kind = IR_ARG_INTS, .n = in->rank, .ints = (int64_t *)in->strides, .value = -1},
+                   {.kind = IR_ARG_INT, .i = in->offset, .value = -1}};
+    ir_add_stmt(q, OPS_as_strided, v, 4, a);
+    s->fin[i] = q->noutputs;
+    q->outputs[q->noutputs++] = v;
+  }
+  if (p->meta) q->meta = af_xstrdup(p->meta);
+  free(map);
+  if (ir_validate(q, err)) {
+    af_err_prefix(err, "ref's synthetic bases");
+    ir_program_free(q);
+    return NULL;
+  }
+  return q;
+}
 
 static int ref_available(const conv_converter *c, const char **why) {
   (void)c;
@@ -1354,7 +1475,11 @@ static void ref_free(void *state) {
   ref_state *s = state;
   if (!s) return;
   ir_program_free(s->q);
+  ir_program_free(s->sb);
   free(s->input_out);
+  free(s->take);
+  free(s->fin);
+  free(s->root);
   free(s);
 }
 
@@ -1374,18 +1499,33 @@ char *ref_source(const ir_program *q, const ir_program *p, const int *input_out)
   return af_buf_take(&b);
 }
 
+ir_program *ref_synthetic_bases_of(const ir_program *p, af_err *err) {
+  ref_state s = {0};
+  ir_program *q = ref_synthetic_bases(p, &s, err);
+  free(s.take);
+  free(s.fin);
+  free(s.root);
+  return q;
+}
+
 static result_status ref_convert(const conv_converter *cv, const ir_program *p, void **state, result *r) {
   (void)cv;
   af_err err;
   ref_state *s = af_xcalloc(1, sizeof *s);
-  s->input_out = af_xcalloc((size_t)p->ninputs + 1, sizeof(int));
-  int rc = ref_functionalize(p, &s->q, s->input_out, &err);
+  if (ir_has_layouts(p) && !(s->sb = ref_synthetic_bases(p, s, &err))) {
+    result_set_message(r, err.msg);
+    ref_free(s);
+    return RESULT_UNSUPPORTED;
+  }
+  const ir_program *fp = s->sb ? s->sb : p;
+  s->input_out = af_xcalloc((size_t)fp->ninputs + 1, sizeof(int));
+  int rc = ref_functionalize(fp, &s->q, s->input_out, &err);
   if (rc) {
     result_set_message(r, err.msg);
     ref_free(s);
     return rc > 0 ? RESULT_UNSUPPORTED : RESULT_ERROR;
   }
-  r->graph = ref_source(s->q, p, s->input_out);
+  r->graph = ref_source(s->q, fp, s->input_out);
   r->residual = 0;
   for (int k = 0; k < s->q->nstmts; k++) r->residual += ops_mutates(s->q->stmts[k].op);
   *state = s;
@@ -1399,7 +1539,14 @@ static result_status ref_run(const conv_converter *cv, void *state, const ir_pro
   result fr;
   af_err err;
   result_init(&fr);
-  if (eager_run_on(s->q, inputs, &fr, &err) || fr.status != RESULT_OK) {
+  af_tensor **arg = (af_tensor **)inputs;
+  if (s->sb) { /* the storages for the synthetic bases, the plain inputs as they are */
+    arg = af_xcalloc((size_t)s->sb->ninputs + 1, sizeof(af_tensor *));
+    for (int k = 0; k < s->sb->ninputs; k++) arg[k] = inputs[s->take[k]];
+  }
+  int bad = eager_run_on(s->q, arg, &fr, &err) || fr.status != RESULT_OK;
+  if (s->sb) free(arg);
+  if (bad) {
     result_set_message(r, fr.message ? fr.message : err.msg);
     result_clear(&fr);
     return RESULT_ERROR;
@@ -1409,8 +1556,21 @@ static result_status ref_run(const conv_converter *cv, void *state, const ir_pro
   for (int o = 0; o < p->noutputs; o++) r->outputs[o] = at_tensor_ref(fr.outputs[o]);
   r->ninputs = p->ninputs;
   r->inputs = af_xcalloc((size_t)p->ninputs + 1, sizeof(af_tensor *));
-  for (int i = 0; i < p->ninputs; i++)
-    r->inputs[i] = at_tensor_ref(s->input_out[i] >= 0 ? fr.outputs[s->input_out[i]] : inputs[i]);
+  if (!s->sb) {
+    for (int i = 0; i < p->ninputs; i++)
+      r->inputs[i] = at_tensor_ref(s->input_out[i] >= 0 ? fr.outputs[s->input_out[i]] : inputs[i]);
+  } else {
+    r->nbases = p->nbases;
+    r->bases = af_xcalloc((size_t)p->nbases + 1, sizeof(af_tensor *));
+    for (int k = 0; k < s->sb->ninputs; k++) { /* plain inputs and storages: given back, or unchanged */
+      int t = s->take[k];
+      af_tensor *fin = at_tensor_ref(s->input_out[k] >= 0 ? fr.outputs[s->input_out[k]] : inputs[t]);
+      if (t < p->ninputs) r->inputs[t] = fin;
+      else r->bases[t - p->ninputs] = fin;
+    }
+    for (int i = 0; i < p->ninputs; i++)
+      if (s->fin[i] >= 0) r->inputs[i] = at_tensor_ref(fr.outputs[s->fin[i]]);
+  }
   result_clear(&fr);
   return RESULT_OK;
 }

@@ -51,6 +51,7 @@ struct conv_worker {
   double next_id;
   int starts;
   int module_state; /* its hello says it converts programs with module buffers */
+  int layouts;      /* its hello says it builds inputs with layouts (request "bases", issue 16) */
   pthread_mutex_t mu;
 };
 
@@ -523,6 +524,7 @@ static int start_worker(conv_worker *w, af_err *err, result_status *how) {
       w->hello_state = 1;
       w->ever_available = 1;
       w->module_state = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, "module_state"));
+      w->layouts = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, "layouts"));
       rc = 0;
     }
   }
@@ -586,9 +588,47 @@ static char *build_request(const ir_program *p, af_tensor *const *inputs, double
     for (int i = 0; i < p->ninputs; i++)
       if (p->inputs[i].buffer) cJSON_AddItemToArray(bufs, cJSON_CreateString(p->names[p->inputs[i].value]));
   }
+  if (p->nbases) { /* layouts (PROTOCOL.md "Input layouts"): each storage, flat */
+    cJSON *bases = cJSON_AddArrayToObject(root, "bases");
+    for (int b = 0; b < p->nbases; b++) {
+      const af_tensor *t = inputs[p->ninputs + b];
+      size_t nbytes = (size_t)at_tensor_numel(t) * af_dtype_size(p->bases[b].dtype);
+      unsigned char *raw = af_xmalloc(nbytes ? nbytes : 1);
+      if (at_tensor_bytes(t, raw, nbytes, err)) {
+        free(raw);
+        cJSON_Delete(root);
+        return NULL;
+      }
+      char *b64 = b64_encode(raw, nbytes);
+      free(raw);
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddStringToObject(o, "name", ir_base_name(p, b));
+      cJSON_AddBoolToObject(o, "hidden", p->bases[b].owner < 0);
+      cJSON *sh = cJSON_AddArrayToObject(o, "shape");
+      cJSON_AddItemToArray(sh, cJSON_CreateNumber((double)p->bases[b].numel));
+      cJSON_AddStringToObject(o, "dtype", af_dtype_name(p->bases[b].dtype));
+      cJSON_AddStringToObject(o, "data", b64);
+      free(b64);
+      cJSON_AddItemToArray(bases, o);
+    }
+  }
   cJSON *arr = cJSON_AddArrayToObject(root, "inputs");
   for (int i = 0; i < p->ninputs; i++) {
     const af_tensor *t = inputs[i];
+    const ir_input *pi = &p->inputs[i];
+    if (pi->base) { /* a view of a storage: no data of its own */
+      cJSON *o = cJSON_CreateObject();
+      cJSON_AddStringToObject(o, "name", p->names[pi->value]);
+      cJSON *sh = cJSON_AddArrayToObject(o, "shape"), *st;
+      for (int d = 0; d < pi->rank; d++) cJSON_AddItemToArray(sh, cJSON_CreateNumber((double)pi->shape[d]));
+      cJSON_AddStringToObject(o, "dtype", af_dtype_name(pi->dtype));
+      cJSON_AddNumberToObject(o, "base", pi->base - 1);
+      st = cJSON_AddArrayToObject(o, "strides");
+      for (int d = 0; d < pi->rank; d++) cJSON_AddItemToArray(st, cJSON_CreateNumber((double)pi->strides[d]));
+      cJSON_AddNumberToObject(o, "offset", (double)pi->offset);
+      cJSON_AddItemToArray(arr, o);
+      continue;
+    }
     int rank = at_tensor_rank(t), dt = at_tensor_dtype(t);
     int64_t shape[AF_MAX_RANK];
     if (dt < 0 || rank > AF_MAX_RANK) {
@@ -772,10 +812,35 @@ static result_status read_answer(conv_worker *w, const cJSON *a, double id, cons
     protocol_error(r, w, what);
     return RESULT_ERROR;
   }
+  /* the storages' final states: "bases" (layouts), one per request base or null; absent: none
+     expressed (NULL entries, so the caller's untouched storages are not taken for them) */
+  const cJSON *bs = cJSON_GetObjectItemCaseSensitive(a, "bases");
+  af_tensor **fb = p->nbases ? af_xcalloc((size_t)p->nbases, sizeof *fb) : NULL;
+  if (bs && (!cJSON_IsArray(bs) || cJSON_GetArraySize(bs) != p->nbases)) {
+    snprintf(what, sizeof what, "\"bases\" must have one entry (a tensor or null) per request base (%d)", p->nbases);
+    bad = 1;
+  }
+  for (int k = 0; bs && !bad && k < p->nbases; k++) {
+    const cJSON *t = cJSON_GetArrayItem(bs, k);
+    if (cJSON_IsNull(t)) continue;
+    if (decode_tensor(t, &fb[k], &err)) {
+      snprintf(what, sizeof what, "base %d (%s): %s", k, p->bases[k].name, err.msg);
+      bad = 1;
+    }
+  }
+  if (bad) {
+    inputs_free(no, o);
+    inputs_free(ni, in);
+    inputs_free(p->nbases, fb);
+    protocol_error(r, w, what);
+    return RESULT_ERROR;
+  }
   r->noutputs = no;
   r->outputs = o;
   r->ninputs = ni;
   r->inputs = in;
+  r->nbases = p->nbases;
+  r->bases = fb;
   return RESULT_OK;
 }
 
@@ -1096,6 +1161,15 @@ static const char *wc_version(const conv_converter *c) {
 
 static result_status wc_convert(const conv_converter *c, const ir_program *p, void **state, result *r) {
   *state = NULL; /* a worker converts and runs in one request: see wc_run */
+  if (ir_has_layouts(p)) { /* only to a worker whose hello says "layouts": true (issue 16) */
+    conv_worker *w = conv_worker_of(c);
+    const char *why;
+    if (w && conv_worker_available(w, &why) && !w->layouts) {
+      result_set_message(r, "this worker does not build inputs with layouts (inputs that share memory, strides, "
+                            "offsets): its hello has no \"layouts\": true");
+      return RESULT_UNSUPPORTED;
+    }
+  }
   if (ir_nbuffers(p)) { /* only to a worker whose hello says "module_state": true */
     conv_worker *w = conv_worker_of(c);
     const char *why;

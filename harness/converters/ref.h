@@ -17,6 +17,15 @@
  * not model); -1 on error, with err (including "eager rejected the program: ..."). */
 int ref_functionalize(const ir_program *p, ir_program **out, int *input_out, af_err *err);
 
+/* For a program whose inputs have layouts (ir.h, issue 16), what ref functionalizes instead:
+ * p with each storage as a flat input (the plain inputs first, then one per base), a prelude that
+ * binds every input with a layout to `root.as_strided(shape, strides, offset)`, and an epilogue
+ * that reads each such input again from its storage as an extra output after p's outputs. new,
+ * free with ir_program_free; NULL with err when ref declines (an in-place change of shape or
+ * strides: the input's final state would not be a fixed window of its storage). ref_functionalize
+ * itself declines a program with layouts. */
+ir_program *ref_synthetic_bases_of(const ir_program *p, af_err *err);
+
 /* q (from ref_functionalize on p) as TorchScript source, after two comment lines; the second
  * reads "# final inputs (input index: output index): {0: 1}" (a Python dict literal). new, free
  * with free(). The converter's result.graph. */

@@ -114,6 +114,11 @@ def encode_tensor(t, name=None):
     return obj
 
 
+def layout_view(base, spec):
+    """torch.as_strided(base, shape, strides, offset) of one input with a layout."""
+    return base.as_strided([int(s) for s in spec["shape"]], [int(s) for s in spec["strides"]], int(spec.get("offset", 0)))
+
+
 class Request:
     """One decoded request: id, program (the IR as a dict), torchscript, function, inputs."""
 
@@ -124,13 +129,34 @@ class Request:
         self.function = obj.get("function", "program")
         self.input_specs = obj["inputs"]
         self.names = [i["name"] for i in self.input_specs]
-        self.inputs = [decode_tensor(t, "input %s" % t.get("name")) for t in self.input_specs]
+        # input layouts (PROTOCOL.md "Input layouts"): flat storages, and inputs that view them
+        self.base_specs = obj.get("bases", [])
+        self.bases = [decode_tensor(b, "base %s" % b.get("name")) for b in self.base_specs]
+        self.layouts = any("base" in t for t in self.input_specs)
+        self.inputs = [self._view(t) if "base" in t else decode_tensor(t, "input %s" % t.get("name"))
+                       for t in self.input_specs]
         self.noutputs = len(self.program.get("outputs", []))
         # module state: positions of the inputs that are buffers of an nn.Module (`self.NAME`);
         # the program is then that module's forward (PROTOCOL.md, "Module state")
         specs = self.program.get("inputs", [])
         self.buffers = [k for k, spec in enumerate(specs) if isinstance(spec, dict) and spec.get("buffer")]
         self.args = [k for k in range(len(self.names)) if k not in self.buffers]  # forward's parameters
+
+
+    def _view(self, spec):
+        k = int(spec["base"])
+        if not 0 <= k < len(self.bases):
+            raise ValueError("input %s: base %d of %d" % (spec.get("name"), k, len(self.bases)))
+        return layout_view(self.bases[k], spec)
+
+    def fresh(self):
+        """New copies of the inputs laid out as the request says (inputs that view one storage
+        share a new copy of it) and the storages: (inputs, bases). Clone-per-input would break
+        the aliasing a layout declares."""
+        bases = [b.clone() for b in self.bases]
+        inputs = [layout_view(bases[int(t["base"])], t) if "base" in t else x.clone()
+                  for t, x in zip(self.input_specs, self.inputs)]
+        return inputs, bases
 
 
 def ok(outputs, inputs, graph=None, warnings=(), residual=None, **extra):
@@ -351,14 +377,16 @@ def limit_memory(default_mb=None):
     return want >> 20
 
 
-def serve(name, versions, handle, available=True, reason=None, argv=None, module_state=False):
+def serve(name, versions, handle, available=True, reason=None, argv=None, module_state=False, layouts=False):
     """Says hello, then answers requests until end of input. handle(Request) returns an answer
     dict (ok() / fail()); the id is added here. module_state: the handler converts programs with
     module buffers (the hello says so, PROTOCOL.md "Module state"); without it such a request is
-    answered unsupported here."""
+    answered unsupported here. layouts: the handler builds inputs with layouts (req.fresh(), and
+    the answer's "bases": PROTOCOL.md "Input layouts"); without it such a request is answered
+    unsupported here."""
     _protect_stdout()
     send({"protocol": PROTOCOL, "name": name, "versions": versions, "available": bool(available),
-          "reason": None if available else reason, "module_state": bool(module_state)})
+          "reason": None if available else reason, "module_state": bool(module_state), "layouts": bool(layouts)})
     for line in sys.stdin:
         line = line.strip()
         if not line:
@@ -373,6 +401,8 @@ def serve(name, versions, handle, available=True, reason=None, argv=None, module
                 req = Request(obj)
                 if req.buffers and not module_state:
                     answer = fail("unsupported", "worker %s does not convert programs with module state (buffers)" % name)
+                elif req.layouts and not layouts:
+                    answer = fail("unsupported", "worker %s does not build inputs with layouts" % name)
                 else:
                     answer = handle(req)
         except Exception as e:  # a broken request or a bug in the handler: say so, keep serving

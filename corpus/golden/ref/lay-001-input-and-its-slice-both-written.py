@@ -1,0 +1,17 @@
+# aliasfuzz ref: the functional program (no in-place op, no aliasing relied on)
+# final inputs (input index: output index): {0: 3}
+def program(a_storage: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+    a = a_storage.as_strided([4, 5], [5, 1], 0)
+    a_1 = torch.mul(a, 2)
+    a_storage_1 = torch.as_strided_scatter(a_storage, a_1, [4, 5], [5, 1], 0)
+    a_storage_2 = a_storage_1.contiguous()
+    a_storage_3 = torch.clone(a_storage_2)
+    b_1 = a_storage_3.as_strided([2, 5], [5, 1], 5)
+    b_2 = torch.add(b_1, 10)
+    a_storage_4 = torch.as_strided_scatter(a_storage_3, b_2, [2, 5], [5, 1], 5)
+    a_storage_5 = a_storage_4.contiguous()
+    a_storage_6 = torch.clone(a_storage_5)
+    a_2 = a_storage_6.as_strided([4, 5], [5, 1], 0)
+    r = torch.mul(a_2, 3)
+    b_final = a_storage_6.as_strided([2, 5], [5, 1], 5)
+    return (r, a_2, b_final, a_storage_4)

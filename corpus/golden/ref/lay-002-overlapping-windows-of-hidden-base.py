@@ -1,0 +1,17 @@
+# aliasfuzz ref: the functional program (no in-place op, no aliasing relied on)
+# final inputs (input index: output index): {0: 3}
+def program(buf_storage: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+    w1 = buf_storage.as_strided([2, 4], [4, 1], 0)
+    w1_1 = torch.mul(w1, 3)
+    buf_storage_1 = torch.as_strided_scatter(buf_storage, w1_1, [2, 4], [4, 1], 0)
+    buf_storage_2 = buf_storage_1.contiguous()
+    buf_storage_3 = torch.clone(buf_storage_2)
+    w2_1 = buf_storage_3.as_strided([2, 4], [4, 1], 2)
+    w2_2 = torch.add(w2_1, 1)
+    buf_storage_4 = torch.as_strided_scatter(buf_storage_3, w2_2, [2, 4], [4, 1], 2)
+    buf_storage_5 = buf_storage_4.contiguous()
+    buf_storage_6 = torch.clone(buf_storage_5)
+    w1_2 = buf_storage_6.as_strided([2, 4], [4, 1], 0)
+    w2_3 = buf_storage_6.as_strided([2, 4], [4, 1], 2)
+    r = torch.sub(w1_2, w2_3)
+    return (r, w1_2, w2_3, buf_storage_4)

@@ -1,0 +1,32 @@
+#!/usr/bin/env python3
+"""layout_eager.py - a worker for tests/test_workers.c (issue 16): eager PyTorch in Python, on
+inputs built from the request's layouts by afworker (Request.fresh: each storage decoded, every
+input with a layout torch.as_strided of it). It scripts the program (torch.jit.CompilationUnit,
+never trace) and runs it on those inputs; the answer carries the outputs, the final state of
+every input and of every storage ("bases"). The C test compares all of it with the C eager
+runner byte for byte: the same layouts built in Python give the same eager results."""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "harness", "workers"))
+import afworker  # noqa: E402
+
+
+def handle(req):
+    import torch
+    fn = getattr(torch.jit.CompilationUnit(req.torchscript), req.function)
+    inputs, bases = req.fresh()
+    out = fn(*inputs)
+    outs = list(out) if isinstance(out, tuple) else [] if out is None else [out]
+    return afworker.ok([afworker.encode_tensor(t) for t in outs], [afworker.encode_tensor(t) for t in inputs],
+                       graph=None, bases=[afworker.encode_tensor(b) for b in bases])
+
+
+def main():
+    import torch
+    afworker.serve("layout-eager", {"torch": torch.__version__}, handle, layouts=True)
+
+
+if __name__ == "__main__":
+    main()
