@@ -1,6 +1,7 @@
 /* emit_repro.c - see emit_repro.h */
 #include "emit_repro.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
