@@ -761,7 +761,7 @@ static void put_layout(af_buf *b, const ir_program *p, int i) {
   int64_t c[AF_MAX_RANK];
   ir_contiguous_strides(in->rank, in->shape, c);
   int plain = in->offset == 0 && B->numel == ir_numel(in->rank, in->shape);
-  for (int d = 0; d < in->rank; d++) plain &= in->strides[d] == c[d] || in->shape[d] <= 1;
+  for (int d = 0; d < in->rank; d++) plain &= in->strides[d] == c[d]; /* exact: LibTorch can tell size-1 strides apart */
   if (B->owner == i && plain) return;
   if (B->owner != i) {
     af_buf_puts(b, ", \"view_of\": ");
