@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../harness/codec.h"
 #include "../harness/converters/conv.h"
@@ -77,6 +78,12 @@ static void json_str(af_buf *b, const char *s) {
   af_buf_puts(b, "\"");
 }
 
+static double cli_now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static int cmd_run(int argc, char **argv) {
   const char *conv_name = NULL;
   int json = 0, nfiles = 0;
@@ -130,6 +137,7 @@ static int cmd_run(int argc, char **argv) {
     result eager, conv;
     result_init(&eager);
     result_init(&conv);
+    double t0 = cli_now_s();
     if (eager_run(p, &eager, &err) || conv_execute(c, p, &conv, &err)) {
       fprintf(stderr, "aliasfuzz: %s: %s\n", files[f], err.msg);
       any_input_error = 1;
@@ -140,6 +148,7 @@ static int cmd_run(int argc, char **argv) {
     }
     char *detail = NULL;
     oracle_verdict v = oracle_judge(p, &eager, &conv, &oo, &detail);
+    double secs = cli_now_s() - t0; /* eager, conversion (the worker's share in converter_s), judging */
     if (v != V_PASS) any_fail = 1;
     if (json) {
       af_buf b = {0};
@@ -155,7 +164,9 @@ static int cmd_run(int argc, char **argv) {
       json_shapes(&b, &eager);
       af_buf_puts(&b, ", \"converted_shapes\": ");
       json_shapes(&b, &conv);
-      af_buf_printf(&b, ", \"residual_mutation\": %d}", conv.residual);
+      af_buf_printf(&b, ", \"residual_mutation\": %d, \"seconds\": %.6f", conv.residual, secs);
+      if (conv.converter_s >= 0) af_buf_printf(&b, ", \"converter_seconds\": %.6f", conv.converter_s);
+      af_buf_puts(&b, "}");
       puts(b.s);
       af_buf_free(&b);
     } else {

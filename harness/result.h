@@ -27,6 +27,8 @@ typedef struct result {
   af_tensor **bases; /* final state of each storage of the program's bases (ir.h), flat; NULL
                         entries as for inputs. conv_execute fills them from the caller's storages
                         when a converter leaves them unset (it ran on the caller's tensors) */
+  double converter_s; /* seconds the converter itself says it spent converting and running (a
+                         worker's answer "timing"); -1 when it does not say */
 } result;
 
 void result_init(result *r);

@@ -730,6 +730,14 @@ static result_status read_answer(conv_worker *w, const cJSON *a, double id, cons
   const cJSON *graph = cJSON_GetObjectItemCaseSensitive(a, "graph");
   const cJSON *warnings = cJSON_GetObjectItemCaseSensitive(a, "warnings");
   const cJSON *residual = cJSON_GetObjectItemCaseSensitive(a, "residual");
+  const cJSON *timing = cJSON_GetObjectItemCaseSensitive(a, "timing");
+  if (cJSON_IsObject(timing)) { /* the worker's own seconds (convert, run): its numeric fields */
+    double sum = 0;
+    int any = 0;
+    for (const cJSON *t = timing->child; t; t = t->next)
+      if (cJSON_IsNumber(t) && t->valuedouble >= 0) sum += t->valuedouble, any = 1;
+    if (any) r->converter_s = sum;
+  }
   if (!cJSON_IsNumber(jid) || jid->valuedouble != id) {
     *desync = 1;
     snprintf(err.msg, sizeof err.msg, "answer for request id %s, expected %.0f",
