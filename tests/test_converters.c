@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../fuzz/gen.h"
 #include "../harness/codec.h"
@@ -16,6 +17,8 @@
 #include "../harness/eager.h"
 #include "../harness/ops.h"
 #include "../oracle/oracle.h"
+#include "../harness/torch/shim.h"
+#include "../fuzz/judge.h"
 #include "tap.h"
 
 #define MAX_CASES 256
@@ -131,7 +134,11 @@ TEST(ref_output_is_functional_and_matches_the_golden_files) {
       const char *ext[2] = {"json", "py"};
       const char *text[2] = {json, py};
       for (int f = 0; f < 2; f++) {
-        snprintf(path, sizeof path, "corpus/golden/ref/%s.%s", cases[k], ext[f]);
+        /* a stack's own golden file where ref's output differs by stack (2.x's aten::copy
+           returns a fresh tensor where 1.13's returned a view of its source, so ref keeps the
+           writes before it): corpus/golden/ref/torch-X.Y/NAME */
+        snprintf(path, sizeof path, "corpus/golden/ref/%s/%s.%s", at_stack(), cases[k], ext[f]);
+        if (access(path, R_OK) != 0) snprintf(path, sizeof path, "corpus/golden/ref/%s.%s", cases[k], ext[f]);
         if (update) {
           CHECK(codec_write_atomic(path, text[f], strlen(text[f]), &err) == 0, "%s", err.msg);
           continue;
@@ -223,11 +230,18 @@ TEST(ref_passes_edge_cases_beyond_the_corpus) {
   }
 }
 
+static int uses_op(const ir_program *p, int op) {
+  for (int s = 0; s < p->nstmts; s++)
+    if (p->stmts[s].op == op) return 1;
+  return 0;
+}
+
 /* AF_REF_SEEDS=N runs N generated programs (seeds 1..N) instead of the CI default. */
 TEST(ref_passes_generated_programs) {
   gen_policy pol;
   gen_policy_default(&pol);
-  long n = getenv("AF_REF_SEEDS") ? atol(getenv("AF_REF_SEEDS")) : 3000, bad = 0, ran = 0;
+  long n = getenv("AF_REF_SEEDS") ? atol(getenv("AF_REF_SEEDS")) : 3000, bad = 0, ran = 0, known = 0;
+  int v2 = strcmp(at_stack(), "torch-1.13") != 0;
   for (long seed = 1; seed <= n; seed++) {
     ir_program *p = NULL;
     af_err err;
@@ -238,13 +252,19 @@ TEST(ref_passes_generated_programs) {
     char *detail = NULL;
     oracle_verdict v = judge_program("ref", p, &detail);
     ran++;
-    if (v != V_PASS && bad++ < 10)
+    if (v != V_PASS && v2 && uses_op(p, OPS_as_strided_scatter)) {
+      /* corpus/known-gaps/gap-008: on 2.x as_strided_scatter of an offset view follows the
+         input's layout, which ref's value model does not keep; counted, printed, not failed */
+      known++;
+      printf("# known gap (gap-008) seed %ld: %s: %s\n", seed, oracle_verdict_name(v), detail ? detail : "");
+    } else if (v != V_PASS && bad++ < 10)
       CHECK(0, "seed %ld: %s: %s (aliasfuzz gen --seed %ld reproduces it)", seed, oracle_verdict_name(v),
             detail ? detail : "", seed);
     free(detail);
     ir_program_free(p);
   }
   CHECK(bad == 0, "%ld of %ld generated programs did not pass", bad, ran);
+  CHECK(known <= 3, "%ld programs hit the known as_strided_scatter gap (more than the 1 in 3000 seen)", known);
 }
 
 TEST(naive_is_listed_as_deliberately_wrong) {
@@ -275,15 +295,41 @@ TEST(naive_fails_the_input_case_with_lost_mutation_or_value_mismatch) {
   free(detail);
 }
 
+/* Each case judged in a forked child, so that a crash is a verdict. On PyTorch 2.x ATen
+ * functionalization segfaults on boolean-mask setitem (x[m] -= v; a LibTorch bug, the Python API
+ * hits an internal assert on the same program): there a crash of functionalize is allowed on a
+ * program with a mask setitem, and on nothing else. */
+static int has_mask_setitem(const ir_program *p) {
+  for (int s = 0; s < p->nstmts; s++) {
+    const ir_stmt *st = &p->stmts[s];
+    if (ops_get(st->op)->kind != OPS_SETITEM || st->nargs < 2) continue;
+    const ir_arg *ix = &st->args[1];
+    if (ix->kind != IR_ARG_INDEX) continue;
+    for (int k = 0; k < ix->n; k++)
+      if (ix->index[k].kind == IR_IDX_TENSOR) return 1; /* a tensor index: a mask or integers */
+  }
+  return 0;
+}
+
 TEST(jit_and_functionalize_run_every_seed_case_without_crashing) {
   const char *names[] = {"jit", "functionalize", "functionalize-noviews"};
+  int v2 = strcmp(at_stack(), "torch-1.13") != 0;
   for (int n = 0; n < 3; n++)
     for (int k = 0; k < ncases; k++) {
-      char *detail = NULL;
-      oracle_verdict v = judge_case(names[n], cases[k], &detail);
-      CHECK(v != V_CRASH && v != V_INVALID_PROGRAM && v != V_TIMEOUT, "%s on %s: %s: %s", names[n], cases[k],
-            oracle_verdict_name(v), detail ? detail : "");
-      free(detail);
+      ir_program *p = load_case(cases[k]);
+      if (!p) continue;
+      judgement j;
+      af_err err;
+      oracle_opts oo = {0};
+      int rc = judge_isolated(conv_find(names[n]), p, &oo, 120, &j, &err);
+      CHECK(rc == 0, "%s on %s: %s", names[n], cases[k], err.msg);
+      if (rc == 0) {
+        int known = v2 && n > 0 && j.verdict == V_CRASH && has_mask_setitem(p);
+        CHECK((j.verdict != V_CRASH || known) && j.verdict != V_INVALID_PROGRAM && j.verdict != V_TIMEOUT, "%s on %s: %s: %s",
+              names[n], cases[k], oracle_verdict_name(j.verdict), j.detail ? j.detail : "");
+        judgement_clear(&j);
+      }
+      ir_program_free(p);
     }
 }
 
