@@ -32,8 +32,11 @@ if [ "${AF_SKIP_SANITIZE:-0}" != 1 ]; then
   step "ASan + UBSan: build"
   cmake -S . -B build-asan -DAF_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
   cmake --build build-asan -j"$jobs"
-  step "ASan + UBSan: ctest -L quick"
-  (cd build-asan && ctest --output-on-failure -L quick)
+  # the functionalize gate judges 3117 cases in forked children on 2.x (LibTorch's segfault);
+  # under ASan + Debug that alone runs past its limit, and it is our code the sanitizers watch:
+  # that gate runs in the two normal builds above
+  step "ASan + UBSan: ctest -L quick (without the functionalize gate)"
+  (cd build-asan && ctest --output-on-failure -j"$jobs" -L quick -E '^conformance_gate_holds_for_functionalize$')
 fi
 # Fuzz engines (issue 6): the libFuzzer targets (clang-14, ASan + UBSan on our code) and their short
 # runs (ctest label fuzz-engine), then an AFL++ compile check of one target. AF_SKIP_FUZZ=1 skips.
