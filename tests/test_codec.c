@@ -25,7 +25,10 @@ static void roundtrip_dir(const char *dir) {
     size_t n = strlen(e->d_name);
     if (n < 5 || strcmp(e->d_name + n - 5, ".json") != 0) continue;
     char *text = codec_slurp(path, NULL, NULL);
-    if (!text || strstr(text, "\"aliasfuzz-program/1\"") == NULL) { /* expectation files etc. */
+    /* a JSON file of another format (expectation files etc.) is skipped; an empty or
+       format-less one is a broken corpus file, not something to skip */
+    CHECK(text && strstr(text, "\"format\""), "%s: empty, unreadable or without a \"format\" field", path);
+    if (!text || strstr(text, "\"aliasfuzz-program/1\"") == NULL) {
       free(text);
       continue;
     }
