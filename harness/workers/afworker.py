@@ -26,12 +26,18 @@ import traceback
 
 PROTOCOL = "aliasfuzz-worker/1"
 
-# dtype name -> (struct code width, numpy dtype string, torch dtype attribute)
+# dtype name -> (little-endian numpy dtype of its bytes, torch dtype attribute). numpy has no
+# bfloat16: its bytes travel through an int16 view of the tensor.
 DTYPES = {
     "float32": ("<f4", "float32"),
     "float64": ("<f8", "float64"),
     "int64": ("<i8", "int64"),
     "bool": ("|b1", "bool"),
+    "int32": ("<i4", "int32"),
+    "int8": ("|i1", "int8"),
+    "uint8": ("|u1", "uint8"),
+    "float16": ("<f2", "float16"),
+    "bfloat16": ("<i2", "bfloat16"),
 }
 
 _out = None  # the protocol stream (private copy of fd 1)
@@ -75,7 +81,7 @@ def torch2_reason(torch):
 
 def torch_dtype(name):
     import torch
-    return {"float32": torch.float32, "float64": torch.float64, "int64": torch.int64, "bool": torch.bool}[name]
+    return getattr(torch, DTYPES[name][1])
 
 
 def decode_tensor(obj, what="tensor"):
@@ -101,12 +107,18 @@ def decode_tensor(obj, what="tensor"):
 def encode_tensor(t, name=None):
     """A torch tensor or numpy array as a protocol tensor. Raises ValueError for other dtypes."""
     import numpy as np
+    dtype = None
     if hasattr(t, "detach"):  # torch
-        t = t.detach().cpu().contiguous().numpy()
+        t = t.detach().cpu().contiguous()
+        dtype = str(t.dtype).replace("torch.", "")
+        if dtype == "bfloat16":  # numpy has none: the same bytes as int16
+            import torch
+            t = t.view(torch.int16)
+        t = t.numpy()
     a = np.array(t, order="C", copy=False)  # (ascontiguousarray would make a 0-d array 1-d)
-    dtype = str(a.dtype)
+    dtype = dtype or str(a.dtype)
     if dtype not in DTYPES:
-        raise ValueError("dtype %s is not one aliasfuzz models (float32, float64, int64, bool)" % dtype)
+        raise ValueError("dtype %s is not one aliasfuzz models (%s)" % (dtype, ", ".join(DTYPES)))
     a = a.astype(DTYPES[dtype][0], copy=False)
     obj = {"shape": [int(s) for s in a.shape], "dtype": dtype, "data": base64.b64encode(a.tobytes()).decode("ascii")}
     if name is not None:
