@@ -12,11 +12,23 @@ typedef struct judgement {
   char *detail; /* new or NULL */
   char *graph;  /* converted graph text, new or NULL */
   int residual;
+  /* Calling again (PROTOCOL.md "Calling again"): ncalls 0 when the program is called once;
+   * else the calls made (1: call 1 did not pass, so there was no call 2; 2), and call is the one
+   * the verdict is from. A verdict other than pass then has a detail starting "call K of 2
+   * (...)" that names both calls' layouts. */
+  int ncalls, call;
 } judgement;
 
 void judgement_clear(judgement *j);
 
-/* Eager + converter + oracle in this process. */
+/* Eager + converter + oracle in this process.
+ *
+ * A converter that caches (a worker whose hello says "caches": true: torch.compile's aot_eager
+ * and inductor) is called twice on a program with input layouts (judge_calls_again), in the same
+ * worker process: call 1 on fresh contiguous inputs holding the same values (judge_plain_copy),
+ * call 2 on the declared layout with "again" (the worker reuses what it compiled for call 1; its
+ * guards decide whether to recompile). Each call is judged against its own eager run; the
+ * verdict is the first call's that did not pass, else pass. */
 int judge_inprocess(const conv_converter *c, const ir_program *p, const oracle_opts *o, judgement *out, af_err *err);
 
 /* The same in a forked child, killed after deadline_s seconds: a child that dies gives
@@ -24,6 +36,19 @@ int judge_inprocess(const conv_converter *c, const ir_program *p, const oracle_o
  * converter-timeout. */
 int judge_isolated(const conv_converter *c, const ir_program *p, const oracle_opts *o, double deadline_s, judgement *out,
                    af_err *err);
+
+/* Whether judge_inprocess calls c twice on p: c caches, p has input layouts, and AF_SECOND_CALL
+ * is not "0". */
+int judge_calls_again(const conv_converter *c, const ir_program *p);
+
+/* p with every input's layout dropped: each input fresh and contiguous, holding the values it has
+ * under p's layout (explicit data), and no bases. new, free with ir_program_free; NULL when the
+ * inputs cannot be built (err says why). */
+ir_program *judge_plain_copy(const ir_program *p, af_err *err);
+
+/* One line naming p's input layouts: "b = as_strided(a, [2, 5], [5, 1], 5)" for each input with
+ * one, "; "-separated, or "fresh contiguous inputs". new, free with free(). */
+char *judge_layouts_text(const ir_program *p);
 
 /* Whether a candidate shows the same bug: same verdict, and for error-like verdicts the same
  * normalized message (signature.h). */

@@ -11,6 +11,7 @@
 #include "../harness/converters/conv.h"
 #include "../harness/converters/conv_worker.h"
 #include "../harness/eager.h"
+#include "../fuzz/judge.h"
 #include "tap.h"
 
 /* Whether two tensors have the same shape, dtype and bytes. */
@@ -123,10 +124,58 @@ TEST(a_worker_without_layouts_in_its_hello_declines_programs_with_layouts) {
   conv_worker_shutdown_all();
 }
 
+/* Calling again (PROTOCOL.md): a worker whose hello says "caches" gets a layout program twice,
+ * call 1 on fresh contiguous inputs, call 2 on the declared layout with "again". The test worker
+ * here is right on call 1 and, deliberately, loses the aliasing on call 2: the verdict must come
+ * from call 2 and say so, with both calls' layouts. */
+TEST(a_second_call_that_loses_the_aliasing_is_judged_and_named_as_call_2) {
+  ir_program *p = NULL;
+  af_err err;
+  CHECK(codec_read_file("corpus/seed/lay-001-input-and-its-slice-both-written.json", &p, &err) == 0, "%s", err.msg);
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "external:%s %s/tests/workers/layout_eager.py --forgets-aliasing-when-called-again",
+           at_stack_python(), AF_SOURCE_DIR);
+  const conv_converter *c = conv_find(cmd);
+  const char *why = NULL;
+  CHECK(c && c->available(c, &why), "the worker starts: %s", why ? why : "");
+  if (!p || !c || !c->available(c, &why)) goto out;
+  CHECK(judge_calls_again(c, p), "a caching worker calls a layout program again");
+  judgement j;
+  CHECK(judge_inprocess(c, p, NULL, &j, &err) == 0, "judged: %s", err.msg);
+  CHECK(j.ncalls == 2 && j.call == 2, "two calls, the verdict from call 2 (%d, %d)", j.ncalls, j.call);
+  CHECK(j.verdict == V_VALUE_MISMATCH || j.verdict == V_INPUT_MUTATION_LOST, "call 2 fails: %s",
+        oracle_verdict_name(j.verdict));
+  CHECK(j.detail && strstr(j.detail, "call 2 of 2 (b = as_strided(a, [2, 5], [5, 1], 5); call 1, fresh contiguous inputs, passed)"),
+        "the detail names call 2 and both layouts: %s", j.detail ? j.detail : "(null)");
+  judgement_clear(&j);
+  /* the same worker without the second call: the declared layout, once, is right */
+  setenv("AF_SECOND_CALL", "0", 1);
+  CHECK(!judge_calls_again(c, p), "AF_SECOND_CALL=0: one call");
+  CHECK(judge_inprocess(c, p, NULL, &j, &err) == 0 && j.verdict == V_PASS && j.ncalls == 0, "one call passes: %s",
+        j.detail ? j.detail : "");
+  judgement_clear(&j);
+  unsetenv("AF_SECOND_CALL");
+  /* a program without layouts is called once */
+  ir_program *q = judge_plain_copy(p, &err);
+  CHECK(q && !ir_has_layouts(q) && q->nbases == 0 && !judge_calls_again(c, q), "the plain copy has no layouts");
+  if (q) { /* holding the values the layout gave: b is a[1:3] */
+    af_tensor **t = NULL;
+    double v[20];
+    CHECK(inputs_new(q, &t, &err) == 0 && at_tensor_values(t[1], v, &err) == 0 && v[0] == ir_base_value(p, 0, 5),
+          "plain b[0][0] is a[1][0]");
+    inputs_free(ir_ntensors(q), t);
+  }
+  ir_program_free(q);
+out:
+  ir_program_free(p);
+  conv_worker_shutdown_all();
+}
+
 int main(void) {
   at_init();
   RUN(inputs_that_view_one_storage_share_it_in_eager);
   RUN(a_python_worker_builds_the_same_layouts_and_gets_the_same_eager_results_byte_for_byte);
   RUN(a_worker_without_layouts_in_its_hello_declines_programs_with_layouts);
+  RUN(a_second_call_that_loses_the_aliasing_is_judged_and_named_as_call_2);
   return tap_done();
 }

@@ -9,7 +9,17 @@
  *                                       module buffer, through export, aot_eager and openvino:
  *                                       each passes, and the same answer with the buffer's final
  *                                       state put back to its initial value is judged
- *                                       input-mutation-lost (the verdict rests on the buffer) */
+ *                                       input-mutation-lost (the verdict rests on the buffer)
+ *   test_workers2x layouts              the input-layout seed cases (lay-*) through export and
+ *                                       aot_eager give the in-process verdict (script's: pass;
+ *                                       functorch does not: its functionalize takes aliased
+ *                                       inputs as unrelated ones) with every storage's final state
+ *                                       answered, and a hidden base put back to its initial
+ *                                       value is input-mutation-lost (the verdict rests on it);
+ *                                       aot_eager calls a layout program twice in one worker
+ *                                       process, the second call judged on its own eager truth
+ *                                       (torch 2.13.0 reuses the graph compiled for unaliased
+ *                                       inputs on aliased ones: call 2 of lay-001 mismatches) */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +28,7 @@
 #include "../harness/converters/conv_worker.h"
 #include "../harness/eager.h"
 #include "../harness/torch/shim.h"
+#include "../fuzz/judge.h"
 #include "../oracle/oracle.h"
 #include "tap.h"
 
@@ -158,6 +169,162 @@ TEST(export_is_judged_on_a_module_buffer_written_in_place) { expect_buffer_judge
 TEST(aot_eager_is_judged_on_a_module_buffer_written_in_place) { expect_buffer_judged("aot_eager"); }
 TEST(openvino_is_judged_on_a_module_buffer_written_in_place) { expect_buffer_judged("openvino"); }
 
+/* ---- input layouts and calling again (issue 16) ---- */
+
+static ir_program *seed(const char *file) {
+  char path[1024];
+  ir_program *p = NULL;
+  af_err err;
+  snprintf(path, sizeof path, "%s/corpus/seed/%s", AF_SOURCE_DIR, file);
+  if (codec_read_file(path, &p, &err)) CHECK(0, "%s", err.msg);
+  return p;
+}
+
+static const char *lay_cases[] = {
+    "lay-001-input-and-its-slice-both-written.json", "lay-002-overlapping-windows-of-hidden-base.json",
+    "lay-003-transposed-input-written-through.json", "lay-004-offset-input-returned-as-view.json",
+    "lay-005-expanded-input-reads-a-write.json",     "lay-006-stepped-view-input-fill.json"};
+
+/* Every lay-* case through worker `name` with one call (AF_SECOND_CALL=0): the same verdict as the
+ * in-process `script` (pass), every storage's final state answered; on the hidden-base case
+ * (lay-002) the same answer with that storage put back as it was is input-mutation-lost. */
+static void expect_layouts_as_in_process(const char *name) {
+  const conv_converter *c = conv_find(name), *script = conv_find("script");
+  const char *why = NULL;
+  if (!c || !c->available(c, &why)) {
+    CHECK(0, "%s is available: %s", name, why ? why : "not registered");
+    return;
+  }
+  setenv("AF_SECOND_CALL", "0", 1);
+  for (size_t k = 0; k < sizeof lay_cases / sizeof *lay_cases; k++) {
+    ir_program *p = seed(lay_cases[k]);
+    if (!p) continue;
+    af_err err;
+    judgement in, w;
+    CHECK(judge_inprocess(script, p, NULL, &in, &err) == 0 && judge_inprocess(c, p, NULL, &w, &err) == 0, "%s: judged: %s",
+          lay_cases[k], err.msg);
+    CHECK(w.verdict == in.verdict, "%s: %s gives %s as script in process does, not %s (%s)", lay_cases[k], name,
+          oracle_verdict_name(in.verdict), oracle_verdict_name(w.verdict), w.detail ? w.detail : "");
+    judgement_clear(&in);
+    judgement_clear(&w);
+    result eager, conv;
+    result_init(&eager);
+    result_init(&conv);
+    if (eager_run(p, &eager, &err) == 0 && conv_execute(c, p, &conv, &err) == 0 && conv.status == RESULT_OK) {
+      int all = conv.nbases == p->nbases;
+      for (int b = 0; all && b < p->nbases; b++) all = conv.bases[b] != NULL;
+      CHECK(all, "%s: %s answers every storage's final state (%d of %d)", lay_cases[k], name, conv.nbases, p->nbases);
+      for (int b = 0; all && b < p->nbases; b++) {
+        if (p->bases[b].owner >= 0) continue;
+        af_tensor **fresh = NULL;
+        char *detail = NULL;
+        if (inputs_new(p, &fresh, &err)) continue;
+        at_tensor_free(conv.bases[b]);
+        conv.bases[b] = fresh[p->ninputs + b];
+        fresh[p->ninputs + b] = NULL;
+        oracle_verdict v = oracle_judge(p, &eager, &conv, NULL, &detail);
+        CHECK(v == V_INPUT_MUTATION_LOST, "%s: hidden base %s left as it was is input-mutation-lost, not %s (%s)",
+              lay_cases[k], p->bases[b].name, oracle_verdict_name(v), detail ? detail : "");
+        free(detail);
+        inputs_free(ir_ntensors(p), fresh);
+      }
+    }
+    result_clear(&eager);
+    result_clear(&conv);
+    ir_program_free(p);
+  }
+  unsetenv("AF_SECOND_CALL");
+}
+
+TEST(export_builds_input_layouts_as_eager_does) { expect_layouts_as_in_process("export"); }
+TEST(aot_eager_builds_input_layouts_as_eager_does) { expect_layouts_as_in_process("aot_eager"); }
+
+/* Whether two results' outputs hold the same values. */
+static int same_outputs(const result *a, const result *b) {
+  if (a->noutputs != b->noutputs) return 0;
+  for (int o = 0; o < a->noutputs; o++) {
+    int64_t n = at_tensor_numel(a->outputs[o]);
+    if (n != at_tensor_numel(b->outputs[o]) || n > 64) return 0;
+    double x[64], y[64];
+    af_err err;
+    if (at_tensor_values(a->outputs[o], x, &err) || at_tensor_values(b->outputs[o], y, &err)) return 0;
+    if (memcmp(x, y, sizeof(double) * (size_t)n)) return 0;
+  }
+  return 1;
+}
+
+/* lay-001 (b is a[1:3], both written): aot_eager caches, so the judge calls it twice in one
+ * worker process: call 1 on unaliased copies (torch.compile compiles), call 2 on b aliasing a.
+ * The two calls have different truths (with b aliasing a, a's write shows in b and b's in a). On
+ * torch 2.13.0 the graph compiled for call 1 serves call 2 (no recompilation) and gives call 1's
+ * kind of answer, so call 2 is a value-mismatch, and the verdict must say it is call 2's; the
+ * same program compiled afresh for the aliased inputs (one call) passes. */
+TEST(aot_eager_called_again_on_aliased_inputs_is_judged_on_the_second_call) {
+  const conv_converter *c = conv_find("aot_eager");
+  const char *why = NULL;
+  if (!c || !c->available(c, &why)) {
+    CHECK(0, "aot_eager is available: %s", why ? why : "not registered");
+    return;
+  }
+  ir_program *p = seed(lay_cases[0]);
+  af_err err;
+  ir_program *plain = p ? judge_plain_copy(p, &err) : NULL;
+  if (!plain) return;
+  CHECK(judge_calls_again(c, p), "aot_eager's hello says it caches: a layout program is called twice");
+  judgement j;
+  CHECK(judge_inprocess(c, p, NULL, &j, &err) == 0, "judged: %s", err.msg);
+  CHECK(j.verdict == V_VALUE_MISMATCH && j.ncalls == 2 && j.call == 2,
+        "call 2 (the cached graph on aliased inputs) is the value-mismatch (%s, call %d of %d): %s",
+        oracle_verdict_name(j.verdict), j.call, j.ncalls, j.detail ? j.detail : "");
+  CHECK(j.detail && strstr(j.detail, "call 2 of 2 (b = as_strided(a, [2, 5], [5, 1], 5); call 1, fresh contiguous inputs, passed)"),
+        "the detail names call 2 and both calls' layouts: %s", j.detail ? j.detail : "(null)");
+  judgement_clear(&j);
+  setenv("AF_SECOND_CALL", "0", 1);
+  CHECK(judge_inprocess(c, p, NULL, &j, &err) == 0 && j.verdict == V_PASS && j.ncalls == 0,
+        "compiled afresh for the aliased inputs (one call) it passes: %s", j.detail ? j.detail : "");
+  judgement_clear(&j);
+  unsetenv("AF_SECOND_CALL");
+  /* the two calls by hand */
+  result e1, e2, r1, r2;
+  result_init(&e1);
+  result_init(&e2);
+  result_init(&r1);
+  result_init(&r2);
+  conv_worker *w = conv_worker_of(c);
+  CHECK(eager_run(plain, &e1, &err) == 0 && eager_run(p, &e2, &err) == 0, "eager: %s", err.msg);
+  CHECK(!same_outputs(&e1, &e2), "the two calls' truths differ (aliasing changes r)");
+  CHECK(conv_execute(c, plain, &r1, &err) == 0 && r1.status == RESULT_OK, "call 1: %s", r1.message ? r1.message : "");
+  int pid = conv_worker_pid(w);
+  conv_worker_set_again(w, 1);
+  CHECK(conv_execute(c, p, &r2, &err) == 0 && r2.status == RESULT_OK, "call 2: %s", r2.message ? r2.message : "");
+  CHECK(conv_worker_pid(w) == pid, "one worker process for both calls");
+  CHECK(r2.graph && strstr(r2.graph, "# warning: second call of the compiled program: served by the graph(s) compiled for "
+                                     "the first call"),
+        "the worker says call 2 reused call 1's graph: %.300s", r2.graph ? r2.graph : "(null)");
+  CHECK(same_outputs(&e1, &r1), "call 1 matches its eager run");
+  CHECK(!same_outputs(&e2, &r2), "call 2 does not match its own (aliased) eager run");
+  result_clear(&e1);
+  result_clear(&e2);
+  result_clear(&r1);
+  result_clear(&r2);
+  ir_program_free(plain);
+  ir_program_free(p);
+}
+
+/* lay-003 (a transposed input written through): call 2's strides differ from call 1's, and both
+ * calls pass. */
+TEST(aot_eager_called_again_on_a_transposed_input_passes_both_calls) {
+  const conv_converter *c = conv_find("aot_eager");
+  ir_program *p = seed(lay_cases[2]);
+  af_err err;
+  judgement j;
+  if (!p || !c) return;
+  CHECK(judge_inprocess(c, p, NULL, &j, &err) == 0 && j.verdict == V_PASS && j.ncalls == 2 && j.call == 2,
+        "two calls, both pass (%s, %d calls): %s", oracle_verdict_name(j.verdict), j.ncalls, j.detail ? j.detail : err.msg);
+  judgement_clear(&j);
+  ir_program_free(p);
+}
+
 int main(int argc, char **argv) {
   at_init();
   if (argc > 2 && strcmp(argv[1], "seeds") == 0) {
@@ -172,6 +339,13 @@ int main(int argc, char **argv) {
     RUN(openvino_is_judged_on_a_module_buffer_written_in_place);
     return tap_done();
   }
-  fprintf(stderr, "usage: test_workers2x seeds NAME [STRIDE] | buffers\n");
+  if (argc > 1 && strcmp(argv[1], "layouts") == 0) {
+    RUN(export_builds_input_layouts_as_eager_does);
+    RUN(aot_eager_builds_input_layouts_as_eager_does);
+    RUN(aot_eager_called_again_on_aliased_inputs_is_judged_on_the_second_call);
+    RUN(aot_eager_called_again_on_a_transposed_input_passes_both_calls);
+    return tap_done();
+  }
+  fprintf(stderr, "usage: test_workers2x seeds NAME [STRIDE] | buffers | layouts\n");
   return 2;
 }

@@ -52,6 +52,8 @@ struct conv_worker {
   int starts;
   int module_state; /* its hello says it converts programs with module buffers */
   int layouts;      /* its hello says it builds inputs with layouts (request "bases", issue 16) */
+  int caches;       /* its hello says it keeps what it converted for a request with "again" */
+  int again;        /* the next request is a second call of the last program (conv_worker_set_again) */
   pthread_mutex_t mu;
 };
 
@@ -525,6 +527,7 @@ static int start_worker(conv_worker *w, af_err *err, result_status *how) {
       w->ever_available = 1;
       w->module_state = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, "module_state"));
       w->layouts = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, "layouts"));
+      w->caches = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, "caches"));
       rc = 0;
     }
   }
@@ -565,9 +568,10 @@ const char *conv_worker_version(conv_worker *w) {
 
 /* ---- requests and answers ---- */
 
-static char *build_request(const ir_program *p, af_tensor *const *inputs, double id, af_err *err) {
+static char *build_request(const ir_program *p, af_tensor *const *inputs, double id, int again, af_err *err) {
   cJSON *root = cJSON_CreateObject();
   cJSON_AddNumberToObject(root, "id", id);
+  if (again) cJSON_AddTrueToObject(root, "again"); /* PROTOCOL.md "Calling again" */
   char *ptext = codec_write_string(p);
   cJSON *pj = cJSON_Parse(ptext);
   free(ptext);
@@ -870,7 +874,9 @@ static result_status run_locked(conv_worker *w, const ir_program *p, af_tensor *
       return how;
     }
   }
-  char *req = build_request(p, inputs, ++w->next_id, &err);
+  int again = w->again;
+  w->again = 0;
+  char *req = build_request(p, inputs, ++w->next_id, again, &err);
   if (!req) {
     result_set_message(r, err.msg);
     return RESULT_ERROR;
@@ -928,6 +934,17 @@ static result_status run_locked(conv_worker *w, const ir_program *p, af_tensor *
   }
   af_buf_free(&m);
   return rs;
+}
+
+int conv_worker_caches(conv_worker *w) {
+  const char *why;
+  return conv_worker_available(w, &why) && w->caches;
+}
+
+void conv_worker_set_again(conv_worker *w, int again) {
+  pthread_mutex_lock(&w->mu);
+  w->again = again != 0;
+  pthread_mutex_unlock(&w->mu);
 }
 
 result_status conv_worker_run(conv_worker *w, const ir_program *p, af_tensor *const *inputs, result *r) {

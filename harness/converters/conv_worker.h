@@ -67,6 +67,13 @@ int conv_worker_pid(const conv_worker *w);
  * null), residual. Returns r->status. Starts or restarts the worker as needed. */
 result_status conv_worker_run(conv_worker *w, const ir_program *p, af_tensor *const *inputs, result *r);
 
+/* Whether the worker's hello says "caches": true (it keeps what it converted for the last request
+ * and reuses it for a request with "again"; PROTOCOL.md "Calling again"). Reads the hello. */
+int conv_worker_caches(conv_worker *w);
+/* again 1: the next request to w says "again" (a second call of the program of the request
+ * before it, on its own inputs); the flag is cleared when that request is sent. 0 clears it. */
+void conv_worker_set_again(conv_worker *w, int again);
+
 /* Interpreter for the Python workers: AF_PYTHON, or the first candidate that has a torch package
  * (checked once per process, without importing torch). NULL when none has, with *why (static)
  * naming what was tried. */

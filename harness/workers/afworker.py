@@ -148,6 +148,9 @@ class Request:
         self.inputs = [self._view(t) if "base" in t else decode_tensor(t, "input %s" % t.get("name"))
                        for t in self.input_specs]
         self.noutputs = len(self.program.get("outputs", []))
+        # a second call of the program converted for the previous request (PROTOCOL.md "Calling
+        # again"): a worker whose hello says "caches" reuses what it compiled then
+        self.again = bool(obj.get("again"))
         # module state: positions of the inputs that are buffers of an nn.Module (`self.NAME`);
         # the program is then that module's forward (PROTOCOL.md, "Module state")
         specs = self.program.get("inputs", [])
@@ -330,20 +333,67 @@ def program_module(req, returns_state=False):
     m = cls().eval()  # no op here depends on the mode; exporters warn about training mode
     for k in req.buffers:
         m.register_buffer(req.names[k], req.inputs[k].clone())
-    return m, [req.inputs[k].clone() for k in req.args]
+    inputs, _ = req.fresh()  # laid out as the request says: inputs that share a storage still do
+    return m, [inputs[k] for k in req.args]
 
 
 def module_call(m, req, forward=None):
-    """Runs forward (m's own by default) on fresh clones of the request's inputs, the buffers of
-    m set to clones first. Returns (outputs as a list, final state of every input in program
-    order): a plain input's is its clone after the call (a converter that writes input mutations
-    back into its caller's tensors), a buffer's is what m's attribute is bound to afterwards."""
-    state = [t.clone() for t in req.inputs]
+    """Runs forward (m's own by default) on fresh copies of the request's inputs laid out as the
+    request says (req.fresh(): inputs that view one storage share a new copy of it), the buffers
+    of m set to copies first. Returns (outputs as a list, final state of every input in program
+    order, final state of every storage): a plain input's is its copy after the call (a converter
+    that writes input mutations back into its caller's tensors), a buffer's is what m's attribute
+    is bound to afterwards, a storage's is the copy the inputs viewed ([] without layouts)."""
+    state, bases = req.fresh()
     for k in req.buffers:
         setattr(m, req.names[k], state[k])
     outs = as_list((m if forward is None else forward)(*[state[k] for k in req.args]))
     final = [getattr(m, req.names[k]) if k in req.buffers else state[k] for k in range(len(state))]
-    return outs, final
+    return outs, final, bases
+
+
+def feeds(req):
+    """The non-buffer inputs as the caller's tensors (req.fresh(): laid out as the request says),
+    for a converted model that takes arrays: what a user who passes those tensors hands it (each
+    becomes an array of its own, so a write through one never shows in another)."""
+    inputs, _ = req.fresh()
+    return [inputs[k] for k in req.args]
+
+
+def write_back(req, final):
+    """The storages' final states for a converter whose model returns each input's final state
+    instead of writing it (ONNX, TVM, OpenVINO: afworker.program_module(returns_state=True) or
+    wrapper_source): copies of the request's storages with every returned final state written
+    into its input's view, in input order, as a caller who applies the returned states to the
+    tensors they passed gets them. An input whose view overlaps itself (a stride 0 over a size
+    above 1: an expanded input, which eager cannot write either) and a null state are skipped.
+    [] without layouts."""
+    import torch
+    if not req.bases:
+        return []
+    _, bases = req.fresh()
+    for spec, t in zip(req.input_specs, final):
+        if "base" not in spec or t is None:
+            continue
+        if any(int(st) == 0 and int(sz) > 1 for st, sz in zip(spec["strides"], spec["shape"])):
+            continue
+        if not isinstance(t, torch.Tensor):
+            t = torch.from_numpy(t)
+        view = layout_view(bases[int(spec["base"])], spec)
+        with torch.no_grad():
+            view.copy_(t.reshape(view.shape).to(view.dtype))
+    return bases
+
+
+def bases_field(req, bases):
+    """The answer's "bases" (every storage's final state) as keyword arguments for ok(): none for
+    a request without storages."""
+    return {"bases": encode_all(bases)} if req.bases else {}
+
+
+def encode_all(ts):
+    """encode_tensor of each (None stays None)."""
+    return [None if t is None else encode_tensor(t) for t in ts]
 
 
 # library chatter that says nothing about the program (deprecations inside PyTorch itself)
@@ -389,16 +439,19 @@ def limit_memory(default_mb=None):
     return want >> 20
 
 
-def serve(name, versions, handle, available=True, reason=None, argv=None, module_state=False, layouts=False):
+def serve(name, versions, handle, available=True, reason=None, argv=None, module_state=False, layouts=False,
+          caches=False):
     """Says hello, then answers requests until end of input. handle(Request) returns an answer
     dict (ok() / fail()); the id is added here. module_state: the handler converts programs with
     module buffers (the hello says so, PROTOCOL.md "Module state"); without it such a request is
     answered unsupported here. layouts: the handler builds inputs with layouts (req.fresh(), and
     the answer's "bases": PROTOCOL.md "Input layouts"); without it such a request is answered
-    unsupported here."""
+    unsupported here. caches: the handler keeps what it converted for the last request and
+    reuses it for a request with "again" (PROTOCOL.md "Calling again"); the hello says so."""
     _protect_stdout()
     send({"protocol": PROTOCOL, "name": name, "versions": versions, "available": bool(available),
-          "reason": None if available else reason, "module_state": bool(module_state), "layouts": bool(layouts)})
+          "reason": None if available else reason, "module_state": bool(module_state), "layouts": bool(layouts),
+          "caches": bool(caches)})
     for line in sys.stdin:
         line = line.strip()
         if not line:

@@ -72,6 +72,7 @@ class CompileWorker:
     def __init__(self, torch, backend):
         self.torch, self.backend = torch, backend
         self.recompiles = LogCapture()
+        self.last = None  # (program key, module, compiled callable, graphs) of the last request
         try:  # the recompiles artifact logger says why a frame was compiled again
             torch._logging.set_logs(recompiles=True)
             logging.getLogger("torch._dynamo.guards.__recompiles").addHandler(self.recompiles)
@@ -79,53 +80,73 @@ class CompileWorker:
             pass
 
     def handle(self, req):
+        """Compiles the program (TorchDynamo reset first) and runs it once; with "again" in the
+        request (PROTOCOL.md "Calling again") the callable compiled for the previous request, if
+        it was this program, runs again on this request's inputs without a reset: TorchDynamo's
+        guards decide whether its cached graph serves these inputs or it recompiles."""
         torch = self.torch
         from torch._dynamo.utils import counters
         warns = []
-        graphs = []
-        real = torch._dynamo.lookup_backend(self.backend)
-
-        def backend(gm, example_inputs):  # the named backend, seeing what it is handed
-            graphs.append(gm)
-            return real(gm, example_inputs)
-
-        backend.__name__ = self.backend  # (errors name the backend: "backend='inductor' raised")
-
+        key = (req.torchscript, req.function, tuple(req.buffers))
+        again = req.again and self.last is not None and self.last[0] == key
+        if req.again and not again:
+            warns.append("second call: this worker holds no compiled callable of this program (restarted?): "
+                         "compiled afresh")
         t0 = time.perf_counter()
-        torch._dynamo.reset()
         counters.clear()
         self.recompiles.messages = []
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
+            if again:
+                _, m, compiled, graphs = self.last
+                seen = len(graphs)
+            else:
+                self.last = None
+                graphs, seen = [], 0
+                real = torch._dynamo.lookup_backend(self.backend)
+
+                def backend(gm, example_inputs):  # the named backend, seeing what it is handed
+                    graphs.append(gm)
+                    return real(gm, example_inputs)
+
+                backend.__name__ = self.backend  # (errors name the backend: "backend='inductor' raised")
+                torch._dynamo.reset()
+                try:
+                    if req.buffers:
+                        m, _ = afworker.program_module(req)
+                        compiled = torch.compile(m, backend=backend)
+                    else:
+                        m = torch.nn.Module()  # no state: module_call only calls `compiled`
+                        compiled = torch.compile(afworker.python_namespace(req.torchscript)[req.function], backend=backend)
+                except Exception as e:
+                    return afworker.fail("error", "the program as Python: " + afworker.exception_message(e))
+                self.last = (key, m, compiled, graphs)
             try:
-                if req.buffers:
-                    m, _ = afworker.program_module(req)
-                    compiled = torch.compile(m, backend=backend)
-                else:
-                    m = torch.nn.Module()  # no state: module_call only calls `compiled`
-                    compiled = torch.compile(afworker.python_namespace(req.torchscript)[req.function], backend=backend)
+                outs, final, bases = afworker.module_call(m, req, forward=compiled)
             except Exception as e:
-                return afworker.fail("error", "the program as Python: " + afworker.exception_message(e))
-            try:
-                outs, final = afworker.module_call(m, req, forward=compiled)
-            except Exception as e:
-                self.note(counters, graphs, warns, caught)
+                self.note(counters, graphs[seen:], warns, caught)
                 return afworker.fail("error", "torch.compile(backend=%r): %s" % (self.backend, afworker.exception_message(e)),
                                      graph=self.graph_text(graphs), warnings=warns)
         t1 = time.perf_counter()
-        self.note(counters, graphs, warns, caught)
+        new = graphs[seen:]
+        self.note(counters, new, warns, caught)
         if len(outs) != req.noutputs:
             warns.append("the compiled function returned %d values for %d outputs" % (len(outs), req.noutputs))
         try:
             encoded = [afworker.encode_tensor(t) for t in outs], [afworker.encode_tensor(t) for t in final]
+            extra = afworker.bases_field(req, bases)
         except Exception as e:
             return afworker.fail("error", "an output that is not a plain tensor: " + afworker.exception_message(e),
                                  graph=self.graph_text(graphs), warnings=warns)
+        if again:
+            warns.insert(0, "second call of the compiled program: %s" % (
+                "TorchDynamo compiled %d new graph(s) for these inputs" % len(new) if new else
+                "served by the graph(s) compiled for the first call"))
         return afworker.ok(encoded[0], encoded[1], graph=self.graph_text(graphs), warnings=warns,
-                           residual=sum(inplace_nodes(g) for g in graphs), graphs=len(graphs),
+                           residual=sum(inplace_nodes(g) for g in graphs), graphs=len(new),
                            graph_breaks=sum(counters["graph_break"].values()),
-                           recompiles=len(self.recompiles.messages),
-                           timing={"compile_and_run_s": round(t1 - t0, 4)})
+                           recompiles=len(self.recompiles.messages), again=bool(again),
+                           timing={"compile_and_run_s": round(t1 - t0, 4)}, **extra)
 
     def note(self, counters, graphs, warns, caught):
         """Graph breaks, recompilations and Python warnings as warning lines."""
@@ -222,7 +243,7 @@ def main(name="aot_eager", backend="aot_eager"):
     if memory:
         versions["memory_mb"] = memory
     afworker.serve(name, versions, worker.handle if worker else None, available=worker is not None, reason=why,
-                   module_state=True)
+                   module_state=True, layouts=True, caches=True)
 
 
 if __name__ == "__main__":

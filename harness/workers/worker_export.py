@@ -6,13 +6,15 @@ With each program:
   1. the TorchScript source runs as Python (afworker.program_module): an nn.Module whose forward
      calls the program function, or, with module state, whose forward is the program and whose
      buffers are registered with register_buffer;
-  2. torch.export.export(module, args) on clones of the inputs (non-strict by default, as
+  2. torch.export.export(module, args) on copies of the inputs laid out as the request says
+     (req.fresh(): inputs that share a storage share a copy of it, as the caller's do; non-strict by default, as
      torch.export does by default; --strict traces with TorchDynamo); `export-decomp` (--decompose,
      worker_export_decomp.py) then calls ep.run_decompositions() (the core ATen opset);
-  3. ep.module() runs on fresh clones of the inputs, its buffers set to clones of theirs. The
-     unlifted module writes input mutations back into its caller's tensors and buffer mutations
-     into its buffers, as export's graph signature says (USER_INPUT_MUTATION, BUFFER_MUTATION), so
-     an input's final state is its clone after the call and a buffer's is the module's attribute.
+  3. ep.module() runs on fresh copies of the inputs laid out the same way, its buffers set to
+     clones of theirs. The unlifted module writes input mutations back into its caller's tensors
+     and buffer mutations into its buffers, as export's graph signature says (USER_INPUT_MUTATION,
+     BUFFER_MUTATION), so an input's final state is its copy after the call, a buffer's is the
+     module's attribute, and every storage's ("bases") the copy those inputs view.
 The graph text is the exported program (graph signature and graph). "residual" counts in-place ops
 left in the exported graph (export keeps them before run_decompositions).
 
@@ -97,7 +99,7 @@ class ExportWorker:
                 graph = "<cannot print the exported program: %s>" % afworker.exception_message(e)
             try:
                 gm = ep.module()
-                outs, final = afworker.module_call(gm, req)
+                outs, final, bases = afworker.module_call(gm, req)
             except Exception as e:
                 caught_messages(caught, warns)
                 return afworker.fail("error", "running ep.module(): " + afworker.exception_message(e), graph=graph,
@@ -108,7 +110,8 @@ class ExportWorker:
             warns.append("ep.module() returned %d values for %d outputs" % (len(outs), req.noutputs))
         return afworker.ok([afworker.encode_tensor(t) for t in outs], [afworker.encode_tensor(t) for t in final],
                            graph=graph, warnings=warns, residual=count_inplace(ep.graph_module),
-                           timing={"export_s": round(t1 - t0, 4), "run_s": round(t2 - t1, 4)})
+                           timing={"export_s": round(t1 - t0, 4), "run_s": round(t2 - t1, 4)},
+                           **afworker.bases_field(req, bases))
 
 
 def warm_up(worker):
@@ -160,7 +163,7 @@ def main(name="export", decompose=False):
     if memory:
         versions["memory_mb"] = memory
     afworker.serve(name, versions, worker.handle if worker else None, available=worker is not None, reason=why,
-                   module_state=True)
+                   module_state=True, layouts=True)
 
 
 if __name__ == "__main__":

@@ -7,11 +7,13 @@ With each program:
      (torch.jit.CompilationUnit), which the TorchScript interpreter runs op by op through the
      dispatcher, so functionalize sees exactly the scripted program's aten ops; --mode python
      runs the same source as plain Python instead (what a functorch user usually traces);
-  2. make_fx(functionalize(fn, remove=...)) traces it on clones of the inputs (real tensors, so
+  2. make_fx(functionalize(fn, remove=...)) traces it on copies of the inputs laid out as the
+     request says (req.fresh(): inputs that share a storage share a copy of it; real tensors, so
      data-dependent shapes such as boolean-mask indexing trace with these inputs' values);
-  3. the FX graph runs on fresh clones of the inputs. functionalize writes input mutations back
-     with copy_ (and as_strided_ for shape changes) at the end of the graph, so the final state
-     of each input is that clone after the run.
+  3. the FX graph runs on fresh copies laid out the same way. functionalize writes input
+     mutations back with copy_ (and as_strided_ for shape changes) at the end of the graph, so
+     the final state of each input is that copy after the run, and of each storage ("bases")
+     the copy the inputs view.
 The graph text is the GraphModule's code. "residual" counts in-place ops left in the graph other
 than those writing a graph input back (the expected form of an input mutation).
 
@@ -90,13 +92,13 @@ class FunctorchWorker:
             except Exception as e:
                 return afworker.fail("error", "compile (%s): %s" % (self.mode, afworker.exception_message(e)))
             try:
-                gm = self.make_fx(self.functionalize(fn, remove=self.remove))(*[t.clone() for t in req.inputs])
+                gm = self.make_fx(self.functionalize(fn, remove=self.remove))(*req.fresh()[0])
             except Exception as e:
                 return afworker.fail("error", "functionalize + make_fx: " + afworker.exception_message(e),
                                      warnings=[afworker.clean(w.message) for w in caught])
             t1 = time.perf_counter()
             graph = gm.code.strip("\n")
-            state = [t.clone() for t in req.inputs]
+            state, bases = req.fresh()  # laid out as the request says: shared storages stay shared
             try:
                 result = afworker.as_list(gm(*state))
             except Exception as e:
@@ -112,7 +114,8 @@ class FunctorchWorker:
         outputs = [afworker.encode_tensor(t) for t in result]
         inputs = [afworker.encode_tensor(t) for t in state]
         return afworker.ok(outputs, inputs, graph=graph, warnings=warns, residual=count_residual(gm),
-                           timing={"trace_s": round(t1 - t0, 4), "run_s": round(t2 - t1, 4)})
+                           timing={"trace_s": round(t1 - t0, 4), "run_s": round(t2 - t1, 4)},
+                           **afworker.bases_field(req, bases))
 
 
 def functorch_api(torch, versions):
@@ -148,7 +151,8 @@ def main():
     versions["mode"] = args.mode
     versions["remove"] = args.remove
     versions["python"] = sys.version.split()[0]
-    afworker.serve("functorch", versions, worker.handle if worker else None, available=worker is not None, reason=why)
+    afworker.serve("functorch", versions, worker.handle if worker else None, available=worker is not None, reason=why,
+                   layouts=True)
 
 
 if __name__ == "__main__":

@@ -181,12 +181,13 @@ class OnnxWorker:
         out_names = ["output_%d" % k for k in range(req.noutputs)]
         final_names = ["final_%s" % n for n in req.names]
         model, with_inputs = None, False
+        caller, _ = req.fresh()  # the caller's tensors, laid out as the request says
         try:
             if self.return_inputs:
                 src, wname = afworker.wrapper_source(req)
                 fn = getattr(afworker.script_unit(src), wname)
                 try:
-                    model = self.export(fn, tuple(t.clone() for t in req.inputs), req.names,
+                    model = self.export(fn, tuple(caller), req.names,
                                         out_names + final_names, warns)
                     with_inputs = True
                 except Exception as e:
@@ -197,7 +198,7 @@ class OnnxWorker:
                                  "program alone, so final input states cannot be expressed" % first)
             if model is None:
                 fn = getattr(afworker.script_unit(req.torchscript), req.function)
-                model = self.export(fn, tuple(t.clone() for t in req.inputs), req.names, out_names, warns)
+                model = self.export(fn, tuple(req.fresh()[0]), req.names, out_names, warns)
         except Exception as e:
             status = "unsupported" if is_unsupported(torch, e) else "error"
             return afworker.fail(status, "torch.onnx.export: " + afworker.exception_message(e), warnings=warns)
@@ -206,7 +207,9 @@ class OnnxWorker:
             graph = self.onnx.helper.printable_graph(self.onnx.load_from_string(model).graph)
         except Exception as e:
             graph = "<cannot print the ONNX graph: %s>" % afworker.exception_message(e)
-        feeds = [dict(spec, name=n) for spec, n in zip(req.input_specs, req.names)]
+        # each input as an array of its own (what ONNX Runtime takes): a write through one can never
+        # show in another, whatever storage the caller's tensors shared
+        feeds = [afworker.encode_tensor(t, n) for t, n in zip(req.fresh()[0], req.names)]
         try:
             results, order = self.rt.run(model, feeds)
         except RuntimeCrash as e:
@@ -229,8 +232,12 @@ class OnnxWorker:
             v.pop("name", None)
         outputs = vals[:req.noutputs]
         inputs = vals[req.noutputs:] if with_inputs else [None] * len(req.names)
+        extra = {}
+        if req.bases:  # every storage as the returned final states written back (afworker.write_back)
+            extra["bases"] = (afworker.encode_all(afworker.write_back(req, [afworker.decode_tensor(v) for v in inputs]))
+                              if with_inputs else [None] * len(req.bases))
         return afworker.ok(outputs, inputs, graph=graph, warnings=warns, residual=0,  # ONNX has no in-place ops
-                           timing={"export_s": round(t1 - t0, 4), "run_s": round(t2 - t1, 4)})
+                           timing={"export_s": round(t1 - t0, 4), "run_s": round(t2 - t1, 4)}, **extra)
 
 
 def main():
@@ -265,7 +272,8 @@ def main():
                 worker = None
     versions["opset"] = args.opset
     versions["python"] = sys.version.split()[0]
-    afworker.serve("onnx", versions, worker.handle if worker else None, available=worker is not None, reason=why)
+    afworker.serve("onnx", versions, worker.handle if worker else None, available=worker is not None, reason=why,
+                   layouts=True)
 
 
 def warm_up(worker):

@@ -69,12 +69,14 @@ class OnnxDynamoWorker:
             opts.intra_op_num_threads = 1
             opts.inter_op_num_threads = 1
             s = self.ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
-            by_name = {req.names[k]: req.inputs[k] for k in req.args}
+            # the caller's tensors, each as an array of its own (a write through one cannot show in another)
+            caller = [t.contiguous().numpy() for t in afworker.feeds(req)]
+            by_name = {req.names[k]: a for k, a in zip(req.args, caller)}
             declared = [i.name for i in s.get_inputs()]
             if all(n in by_name for n in declared):
-                feeds = {n: by_name[n].numpy() for n in declared}
+                feeds = {n: by_name[n] for n in declared}
             elif len(declared) == len(req.args):
-                feeds = {n: req.inputs[k].numpy() for n, k in zip(declared, req.args)}
+                feeds = {n: a for n, a in zip(declared, caller)}
                 warns.append("model inputs are named %s, not %s: fed by position" % (declared, list(by_name)))
             else:
                 return afworker.fail("error", "the model has inputs %s for program inputs %s" % (declared, list(by_name)),
@@ -86,7 +88,8 @@ class OnnxDynamoWorker:
         t2 = time.perf_counter()
         return afworker.ok([afworker.encode_tensor(t) for t in outs], [afworker.encode_tensor(t) for t in final],
                            graph=graph, warnings=warns, residual=0,  # ONNX has no in-place ops
-                           timing={"export_s": round(t1 - t0, 4), "run_s": round(t2 - t1, 4)})
+                           timing={"export_s": round(t1 - t0, 4), "run_s": round(t2 - t1, 4)},
+                           **afworker.bases_field(req, afworker.write_back(req, final)))
 
 
 def main():
@@ -122,7 +125,7 @@ def main():
     if memory:
         versions["memory_mb"] = memory
     afworker.serve("onnx-dynamo", versions, worker.handle if worker else None, available=worker is not None,
-                   reason=why, module_state=True)
+                   reason=why, module_state=True, layouts=True)
 
 
 def warm_up(worker):

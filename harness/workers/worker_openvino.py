@@ -66,7 +66,8 @@ class OpenVinoWorker:
             graph = "<cannot print the OpenVINO model: %s>" % afworker.exception_message(e)
         try:
             compiled = self.core.compile_model(model, "CPU", self.config)
-            feeds = [req.inputs[k].numpy() for k in req.args]
+            # the caller's tensors, each as an array of its own (a write through one cannot show in another)
+            feeds = [t.contiguous().numpy() for t in afworker.feeds(req)]
             if len(compiled.inputs) != len(feeds):
                 return afworker.fail("error", "the model has %d inputs for %d program inputs" %
                                      (len(compiled.inputs), len(feeds)), graph=graph, warnings=warns)
@@ -78,7 +79,8 @@ class OpenVinoWorker:
         t2 = time.perf_counter()
         return afworker.ok([afworker.encode_tensor(t) for t in outs], [afworker.encode_tensor(t) for t in final],
                            graph=graph, warnings=warns, residual=0,
-                           timing={"convert_s": round(t1 - t0, 4), "compile_run_s": round(t2 - t1, 4)})
+                           timing={"convert_s": round(t1 - t0, 4), "compile_run_s": round(t2 - t1, 4)},
+                           **afworker.bases_field(req, afworker.write_back(req, final)))
 
 
 def warm_up(worker):
@@ -119,7 +121,7 @@ def main():
     if memory:
         versions["memory_mb"] = memory
     afworker.serve("openvino", versions, worker.handle if worker else None, available=worker is not None, reason=why,
-                   module_state=True)
+                   module_state=True, layouts=True)
 
 
 if __name__ == "__main__":

@@ -240,7 +240,9 @@ class TvmWorker:
     def arguments(self, mod, params, req):
         """The value of every parameter of main, in order (by name: the program's inputs, then
         the module's bound weights). Raises LookupError naming the parameters that have none."""
-        feeds = {n: t.numpy() for n, t in zip(req.names, req.inputs)}
+        # the caller's tensors (laid out as the request says), each as an array of its own: Relay
+        # takes arrays, so a write through one input never shows in another that shared its storage
+        feeds = {n: t.contiguous().numpy() for n, t in zip(req.names, req.fresh()[0])}
         args, missing = [], []
         for p in mod["main"].params:
             n = p.name_hint
@@ -324,8 +326,13 @@ class TvmWorker:
                                  graph=graph, warnings=log.messages)
         outputs = [afworker.encode_tensor(v) for v in vals[:req.noutputs]]
         inputs = [afworker.encode_tensor(v) for v in vals[req.noutputs:]] if with_inputs else [None] * len(req.names)
+        extra = {}
+        if req.bases:  # every storage as the returned final states written back (afworker.write_back)
+            extra["bases"] = (afworker.encode_all(afworker.write_back(req, list(vals[req.noutputs:])))
+                              if with_inputs else [None] * len(req.bases))
         return afworker.ok(outputs, inputs, graph=graph, warnings=log.messages, residual=0,  # Relay is functional
-                           timing={"convert_s": round(t1 - t0, 4), "run_s": round(t2 - t1, 4), "executor": how})
+                           timing={"convert_s": round(t1 - t0, 4), "run_s": round(t2 - t1, 4), "executor": how},
+                           **extra)
 
 
 def torch_too_new(torch):
@@ -368,7 +375,8 @@ def main():
     versions["executor"] = args.executor
     versions["target"] = args.target or ("llvm -opt-level=0" if args.executor == "interp" else "llvm")
     versions["python"] = sys.version.split()[0]
-    afworker.serve("tvm", versions, worker.handle if worker else None, available=worker is not None, reason=why)
+    afworker.serve("tvm", versions, worker.handle if worker else None, available=worker is not None, reason=why,
+                   layouts=True)
 
 
 if __name__ == "__main__":

@@ -80,7 +80,8 @@ class TvmRelaxWorker:
             dev = tvm.cpu(0)
             vm = relax.VirtualMachine(ex, dev)
             make = getattr(tvm.runtime, "tensor", None) or tvm.nd.array
-            res = vm["main"](*[make(req.inputs[k].numpy(), dev) for k in req.args])
+            # the caller's tensors, each as an array of its own (a write through one cannot show in another)
+            res = vm["main"](*[make(t.contiguous().numpy(), dev) for t in afworker.feeds(req)])
             vals = list(res) if not hasattr(res, "numpy") else [res]
             outs, final = afworker.split_state(req, [v.numpy() for v in vals])
         except Exception as e:
@@ -88,7 +89,8 @@ class TvmRelaxWorker:
         t2 = time.perf_counter()
         return afworker.ok([afworker.encode_tensor(t) for t in outs], [afworker.encode_tensor(t) for t in final],
                            graph=graph, warnings=warns, residual=0,
-                           timing={"convert_s": round(t1 - t0, 4), "build_run_s": round(t2 - t1, 4)})
+                           timing={"convert_s": round(t1 - t0, 4), "build_run_s": round(t2 - t1, 4)},
+                           **afworker.bases_field(req, afworker.write_back(req, final)))
 
 
 def warm_up(worker):
@@ -130,7 +132,7 @@ def main():
     if memory:
         versions["memory_mb"] = memory
     afworker.serve("tvm-relax", versions, worker.handle if worker else None, available=worker is not None, reason=why,
-                   module_state=True)
+                   module_state=True, layouts=True)
 
 
 if __name__ == "__main__":

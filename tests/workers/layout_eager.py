@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
-"""layout_eager.py - a worker for tests/test_workers.c (issue 16): eager PyTorch in Python, on
+"""layout_eager.py - a worker for tests/test_layouts.c (issue 16): eager PyTorch in Python, on
 inputs built from the request's layouts by afworker (Request.fresh: each storage decoded, every
 input with a layout torch.as_strided of it). It scripts the program (torch.jit.CompilationUnit,
 never trace) and runs it on those inputs; the answer carries the outputs, the final state of
 every input and of every storage ("bases"). The C test compares all of it with the C eager
-runner byte for byte: the same layouts built in Python give the same eager results."""
+runner byte for byte: the same layouts built in Python give the same eager results.
+
+--forgets-aliasing-when-called-again: the hello says "caches": true, and a request with "again"
+(PROTOCOL.md "Calling again") runs on a clone of each input of its own, so inputs that share a
+storage no longer do: deliberately wrong, the way a cached graph that assumes its first call's
+unaliased inputs would be. The test checks that aliasfuzz judges the second call and names it."""
 
 import os
 import sys
@@ -12,11 +17,15 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "harness", "workers"))
 import afworker  # noqa: E402
 
+FORGETS = "--forgets-aliasing-when-called-again" in sys.argv[1:]
+
 
 def handle(req):
     import torch
     fn = getattr(torch.jit.CompilationUnit(req.torchscript), req.function)
     inputs, bases = req.fresh()
+    if FORGETS and req.again:
+        inputs = [t.clone() for t in inputs]  # the bases no longer see any write
     out = fn(*inputs)
     outs = list(out) if isinstance(out, tuple) else [] if out is None else [out]
     return afworker.ok([afworker.encode_tensor(t) for t in outs], [afworker.encode_tensor(t) for t in inputs],
@@ -25,7 +34,7 @@ def handle(req):
 
 def main():
     import torch
-    afworker.serve("layout-eager", {"torch": torch.__version__}, handle, layouts=True)
+    afworker.serve("layout-eager", {"torch": torch.__version__}, handle, layouts=True, caches=FORGETS)
 
 
 if __name__ == "__main__":
