@@ -1482,7 +1482,8 @@ WORKER_CONVERTER(conv_tvm, "tvm", "external worker: TVM relay.frontend.from_pyto
   "    m = type('Program', (torch.nn.Module,), {'forward': fns['forward']})().eval()\n"                   \
   "    for i in BUFFERS:\n"                                                                               \
   "        m.register_buffer(names[i], inputs[i].clone())\n"                                              \
-  "    return m, [t.clone() for i, t in enumerate(inputs) if i not in BUFFERS]\n"                         \
+  "    fresh = make_inputs()  # another set laid out as the inputs are (LAYOUTS), as the worker's req.fresh()\n" \
+  "    return m, [t for i, t in enumerate(fresh) if i not in BUFFERS]\n"                                 \
   "\n"                                                                                                    \
   "def need(package, pip):\n"                                                                             \
   "    import importlib\n"                                                                                \
@@ -1522,6 +1523,21 @@ static const char repro_export_decomp[] = REPRO_PY_EXPORT("    ep = ep.run_decom
   "        exec(src, ns)\n"                                                                               \
   "        compiled = torch.compile(ns['program'], backend='" backend "')\n"                              \
   "    from torch._dynamo.utils import counters\n"                                                        \
+  "    if any(l is not None for l in LAYOUTS) and os.environ.get('AF_SECOND_CALL') != '0':\n"            \
+  "        # calling again (aliasfuzz's PROTOCOL.md): call 1 on fresh contiguous copies holding the same\n" \
+  "        # values compiles; call 2 below, on the inputs as laid out (LAYOUTS), reuses what it compiled\n" \
+  "        plain = [t.clone(memory_format=torch.contiguous_format) for t in inputs]\n"                    \
+  "        want, want_in = run_eager([t.clone() for t in plain])\n"                                       \
+  "        got, got_in = module_call(m, plain, lambda *args: compiled(*args))\n"                          \
+  "        bad = ['output %d' % k for k, w in enumerate(want) if k >= len(got) or differs(w, got[k])]\n"  \
+  "        bad += ['input %s' % INPUTS[i][0] for i, w in enumerate(want_in) if differs(w, got_in[i])]\n"  \
+  "        print('call 1 of 2 (fresh contiguous inputs): %s' % ('differs from eager: ' + ', '.join(bad) if bad else 'agrees with eager'))\n" \
+  "        if bad:\n"                                                                                     \
+  "            for k, w in enumerate(want):\n"                                                            \
+  "                print('call 1 output %d: eager %s\\ncall 1 output %d: converted %s' % (k, describe(w), k, describe(got[k] if k < len(got) else None)))\n" \
+  "            print('RESULT: MISMATCH (the bug reproduces) on call 1 of 2: ' + ', '.join(bad))\n"         \
+  "            sys.exit(1)\n"                                                                              \
+  "        print('call 2 of 2: the inputs as laid out (LAYOUTS), the callable compiled for call 1')\n"    \
   "    outs, final = module_call(m, inputs, lambda *args: compiled(*args))\n"                             \
   "    for reason, n in counters['graph_break'].items():\n"                                               \
   "        print('graph break (%dx): %s' % (n, str(reason).strip().splitlines()[0]))\n"                   \
