@@ -20,7 +20,8 @@ const char *classes_family(int op) {
     case OPS_OUT: return "write";
     case OPS_FUNC: return "op";
     case OPS_LIST: return "list";
-    case OPS_CTRL: return NULL;
+    case OPS_CTRL:
+    case OPS_INT: return NULL; /* control flow and int values (x.size(d)): no slot to vary */
   }
   return NULL;
 }

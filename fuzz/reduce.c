@@ -261,9 +261,9 @@ static int pass_rename(rstate *r) {
  * free with ir_program_free. */
 static ir_program *unwrap(const ir_program *p, int s, int which, int64_t iter) {
   int end = ir_block_end(p, s), el = p->stmts[s].op == OPS_if ? ir_block_else(p, s) : -1;
-  char *isint = ir_loop_vars(p);
+  char *isint = af_xcalloc((size_t)p->nvalues + 1, 1); /* this loop's variable only (other int values stay) */
   int64_t *zeros = af_xcalloc((size_t)p->nvalues + 1, sizeof(int64_t));
-  if (p->stmts[s].op == OPS_for && p->stmts[s].out >= 0) zeros[p->stmts[s].out] = iter;
+  if (p->stmts[s].op == OPS_for && p->stmts[s].out >= 0) zeros[p->stmts[s].out] = iter, isint[p->stmts[s].out] = 1;
   ir_program *c = ir_program_clone(p);
   for (int k = 0; k < c->nstmts; k++) ir_stmt_clear(&c->stmts[k]);
   c->nstmts = 0;

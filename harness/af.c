@@ -40,7 +40,17 @@ static const struct {
     [AF_FLOAT64] = {"float64", "torch.float64", 8},
     [AF_INT64] = {"int64", "torch.int64", 8},
     [AF_BOOL] = {"bool", "torch.bool", 1},
+    [AF_INT32] = {"int32", "torch.int32", 4},
+    [AF_INT8] = {"int8", "torch.int8", 1},
+    [AF_UINT8] = {"uint8", "torch.uint8", 1},
+    [AF_FLOAT16] = {"float16", "torch.float16", 2},
+    [AF_BFLOAT16] = {"bfloat16", "torch.bfloat16", 2},
 };
+
+const char *af_dtype_names(void) { return "float32, float64, int64, bool, int32, int8, uint8, float16, bfloat16"; }
+
+int af_dtype_is_float(af_dtype d) { return d == AF_FLOAT32 || d == AF_FLOAT64 || d == AF_FLOAT16 || d == AF_BFLOAT16; }
+int af_dtype_is_int(af_dtype d) { return d == AF_INT64 || d == AF_INT32 || d == AF_INT8 || d == AF_UINT8; }
 
 const char *af_dtype_name(af_dtype d) { return d < AF_DTYPE_COUNT ? dtypes[d].name : "?"; }
 const char *af_dtype_torch(af_dtype d) { return d < AF_DTYPE_COUNT ? dtypes[d].torch : "?"; }

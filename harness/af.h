@@ -12,7 +12,20 @@ extern "C" {
 #define AF_VERSION "0.1.0"
 #define AF_MAX_RANK 8
 
-typedef enum { AF_FLOAT32, AF_FLOAT64, AF_INT64, AF_BOOL, AF_DTYPE_COUNT } af_dtype;
+/* The first four are the original set; the others (issue 15) come after them so that every
+ * table indexed by dtype keeps its old entries where they were. */
+typedef enum {
+  AF_FLOAT32,
+  AF_FLOAT64,
+  AF_INT64,
+  AF_BOOL,
+  AF_INT32,
+  AF_INT8,
+  AF_UINT8,
+  AF_FLOAT16,
+  AF_BFLOAT16,
+  AF_DTYPE_COUNT
+} af_dtype;
 
 /* Error buffer passed down by every function that can fail. Functions return 0 on success and a
  * non-zero status otherwise, after writing a one-line message (what and where) into err. */
@@ -29,6 +42,9 @@ const char *af_dtype_name(af_dtype d);      /* "float32", ... borrowed */
 int af_dtype_parse(const char *s, af_dtype *out); /* 0 on success */
 size_t af_dtype_size(af_dtype d);
 const char *af_dtype_torch(af_dtype d);     /* "torch.float32" borrowed */
+const char *af_dtype_names(void);          /* "float32, float64, ..." every dtype, for messages; borrowed */
+int af_dtype_is_float(af_dtype d);          /* float16/bfloat16/float32/float64 */
+int af_dtype_is_int(af_dtype d);            /* uint8/int8/int32/int64 (not bool) */
 
 /* Small helpers that abort on out-of-memory (the only sane reaction in a fuzzer). */
 void *af_xmalloc(size_t n);

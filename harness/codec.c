@@ -59,12 +59,20 @@ static int read_number(const cJSON *j, ir_arg *a, af_err *err) {
   return 0;
 }
 
-static int read_slice_bound(const cJSON *j, int *has, int64_t *v) {
+/* A slice bound: null, an integer, or the name of an int value (*var: its id + 1). */
+static int read_slice_bound(const ir_program *p, const cJSON *j, int *has, int64_t *v, int *var) {
+  *var = 0;
   if (cJSON_IsNull(j)) {
     *has = 0;
     return 0;
   }
   *has = 1;
+  if (cJSON_IsString(j)) {
+    int id = ir_find_value(p, j->valuestring);
+    if (id < 0) return -1;
+    *var = id + 1;
+    return 0;
+  }
   return is_int(j, v) ? 0 : -1;
 }
 
@@ -94,9 +102,10 @@ static int read_index(const ir_program *p, const cJSON *j, ir_arg *a, af_err *er
         goto bad;
       }
       x->kind = IR_IDX_SLICE;
-      if (read_slice_bound(cJSON_GetArrayItem(sl, 0), &x->has_start, &x->start) ||
-          read_slice_bound(cJSON_GetArrayItem(sl, 1), &x->has_stop, &x->stop) || !is_int(cJSON_GetArrayItem(sl, 2), &x->step)) {
-        af_fail(err, "slice bounds must be integers or null, the step an integer");
+      if (read_slice_bound(p, cJSON_GetArrayItem(sl, 0), &x->has_start, &x->start, &x->start_var) ||
+          read_slice_bound(p, cJSON_GetArrayItem(sl, 1), &x->has_stop, &x->stop, &x->stop_var) ||
+          !is_int(cJSON_GetArrayItem(sl, 2), &x->step)) {
+        af_fail(err, "slice bounds must be integers, null or the names of int values defined before, the step an integer");
         goto bad;
       }
       if (x->step <= 0) {
@@ -134,6 +143,10 @@ static int read_arg(const ir_program *p, const char *code, const cJSON *j, ir_ar
       if (read_number(j, a, err)) return af_fail(err, "expected a value name or a number");
       return 0;
     case 's':
+      if (cJSON_IsString(j)) { /* an int value (ir_validate checks it is one) */
+        a->kind = IR_ARG_VALUE;
+        return read_value_name(p, j, &a->value, err);
+      }
       return read_number(j, a, err);
     case 'i':
       if (cJSON_IsString(j)) { /* a loop variable (ir_validate checks it is one) */
@@ -143,6 +156,15 @@ static int read_arg(const ir_program *p, const char *code, const cJSON *j, ir_ar
       a->kind = IR_ARG_INT;
       if (!is_int(j, &a->i)) return af_fail(err, code[1] == '?' ? "expected an integer or null" : "expected an integer");
       return 0;
+    case 'd': {
+      const cJSON *d = cJSON_IsObject(j) && cJSON_GetArraySize(j) == 1 ? cJSON_GetObjectItemCaseSensitive(j, "dtype") : NULL;
+      af_dtype dt;
+      if (!cJSON_IsString(d) || af_dtype_parse(d->valuestring, &dt))
+        return af_fail(err, "expected {\"dtype\": NAME}, NAME one of %s", af_dtype_names());
+      a->kind = IR_ARG_DTYPE;
+      a->i = dt;
+      return 0;
+    }
     case 'b':
       a->kind = IR_ARG_BOOL;
       if (!cJSON_IsBool(j)) return af_fail(err, "expected true or false");
@@ -154,8 +176,18 @@ static int read_arg(const ir_program *p, const char *code, const cJSON *j, ir_ar
       a->n = cJSON_GetArraySize(j);
       a->ints = af_xcalloc((size_t)a->n, sizeof(int64_t));
       int k = 0;
-      for (const cJSON *e = j->child; e; e = e->next, k++)
-        if (!is_int(e, &a->ints[k])) return af_fail(err, "[%d]: expected an integer", k);
+      for (const cJSON *e = j->child; e; e = e->next, k++) {
+        if (cJSON_IsString(e)) { /* an int value (ir_validate checks it is one) */
+          if (!a->values) {
+            a->values = af_xcalloc((size_t)a->n, sizeof(int));
+            for (int q = 0; q < a->n; q++) a->values[q] = -1;
+          }
+          if (read_value_name(p, e, &a->values[k], err))
+            return af_fail(err, "[%d]: expected an integer or the name of an int value; \"%s\" is not defined", k, e->valuestring);
+          continue;
+        }
+        if (!is_int(e, &a->ints[k])) return af_fail(err, "[%d]: expected an integer or the name of an int value", k);
+      }
       return 0;
     }
     case 'L':
@@ -222,7 +254,7 @@ static int read_bases(ir_program *p, const cJSON *j, af_err *err) {
       goto bad;
     }
     if (!cJSON_IsString(dtype) || af_dtype_parse(dtype->valuestring, &dt)) {
-      af_fail(err, "dtype: expected one of float32, float64, int64, bool");
+      af_fail(err, "dtype: expected one of %s", af_dtype_names());
       goto bad;
     }
     int b = ir_add_base(p, name->valuestring, -1, size, dt);
@@ -403,7 +435,7 @@ static int read_inputs(ir_program *p, const cJSON *j, af_err *err) {
     }
     if (base >= 0 && !dtype) {
     } else if (!cJSON_IsString(dtype) || af_dtype_parse(dtype->valuestring, &tmp.dtype)) {
-      af_fail(err, "dtype: expected one of float32, float64, int64, bool");
+      af_fail(err, "dtype: expected one of %s", af_dtype_names());
       goto bad;
     }
     int v = ir_add_input(p, name->valuestring, tmp.rank, tmp.shape, tmp.dtype);
@@ -674,9 +706,18 @@ static void put_arg(af_buf *b, const ir_program *p, const ir_arg *a) {
     case IR_ARG_NONE:
       af_buf_puts(b, "null");
       break;
+    case IR_ARG_DTYPE:
+      af_buf_printf(b, "{\"dtype\": \"%s\"}", af_dtype_name((af_dtype)a->i));
+      break;
     case IR_ARG_INTS:
       af_buf_puts(b, "[");
-      for (int k = 0; k < a->n; k++) af_buf_printf(b, "%s%lld", k ? ", " : "", (long long)a->ints[k]);
+      for (int k = 0; k < a->n; k++) {
+        if (k) af_buf_puts(b, ", ");
+        if (a->values && a->values[k] >= 0)
+          put_string(b, p->names[a->values[k]]);
+        else
+          af_buf_printf(b, "%lld", (long long)a->ints[k]);
+      }
       af_buf_puts(b, "]");
       break;
     case IR_ARG_VALUES:
@@ -702,9 +743,11 @@ static void put_arg(af_buf *b, const ir_program *p, const ir_arg *a) {
           case IR_IDX_TENSOR: put_string(b, p->names[x->value]); break;
           case IR_IDX_SLICE:
             af_buf_puts(b, "{\"slice\": [");
-            if (x->has_start) af_buf_printf(b, "%lld", (long long)x->start); else af_buf_puts(b, "null");
+            if (x->start_var > 0) put_string(b, p->names[x->start_var - 1]);
+            else if (x->has_start) af_buf_printf(b, "%lld", (long long)x->start); else af_buf_puts(b, "null");
             af_buf_puts(b, ", ");
-            if (x->has_stop) af_buf_printf(b, "%lld", (long long)x->stop); else af_buf_puts(b, "null");
+            if (x->stop_var > 0) put_string(b, p->names[x->stop_var - 1]);
+            else if (x->has_stop) af_buf_printf(b, "%lld", (long long)x->stop); else af_buf_puts(b, "null");
             af_buf_printf(b, ", %lld]}", (long long)x->step);
             break;
         }

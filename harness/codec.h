@@ -19,8 +19,17 @@
  * {"float": 2} is the float 2.0; true/false are bools; null is None (also inside an index list,
  * schema O, where it stands for a whole dimension: index_put(x, [null, "idx"], v, false)). Subscript elements: an int,
  * {"slice": [start|null, stop|null, step]}, null (None), "..." (Ellipsis), or a value name (an
- * integer or boolean index tensor). Input values default to ir_input_default_value(); "data"
- * gives them explicitly (row-major, repeated if shorter).
+ * integer or boolean index tensor). {"dtype": "int32"} is a dtype argument (`torch.int32`).
+ * Input values default to ir_input_default_value(); "data" gives them explicitly (row-major,
+ * repeated if shorter). Dtypes: float32, float64, int64, bool, int32, int8, uint8, float16,
+ * bfloat16.
+ *
+ * Int values (issue 15): a loop variable, or the result of an int op (ops kind "int", see
+ * `aliasfuzz ops`), stands wherever an int literal can, named by its string: an int argument, a
+ * number argument, an element of an int list (["n", -1]: `x.view([n, -1])`), an int subscript, a
+ * slice bound ({"slice": [null, "n", 1]}: `x[:n]`) and a for loop's trip count ({"out": "j",
+ * "op": "for", "args": ["n"], ...}). Not a dim spelled as a count of ":, " (the slice op's dim),
+ * not an output.
  *
  * Control flow nests: {"op": "if", "args": ["c"], "then": [...], "else": [...]} ("else" optional;
  * c a one-element tensor, `if bool(c):`), {"out": "i", "op": "for", "args": [3], "body": [...]}

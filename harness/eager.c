@@ -114,6 +114,7 @@ static void to_at(const env *e, const ir_arg *a, at_arg *o, const af_tensor **sc
       o->tensors = scratch;
       break;
     case IR_ARG_INDEX: o->kind = AT_ARG_NONE; break; /* never passed to the dispatcher */
+    case IR_ARG_DTYPE: o->kind = AT_ARG_DTYPE; o->i = a->i; break;
   }
 }
 
@@ -294,19 +295,29 @@ static int exec_stmt(env *e, const ir_stmt *st, af_err *err) {
   return 0;
 }
 
-/* Whether st reads a loop variable or value self (in a tensor argument, a list or a subscript). */
+/* Whether st reads an int value or value self (in a tensor argument, a list or a subscript). */
 static int reads(const ir_stmt *st, const char *isint, int self) {
+  if (ir_stmt_reads_int(st, isint)) return 1;
   for (int a = 0; a < st->nargs; a++) {
     const ir_arg *x = &st->args[a];
-    if (x->kind == IR_ARG_VALUE && (isint[x->value] || x->value == self)) return 1;
+    if (x->kind == IR_ARG_VALUE && x->value == self) return 1;
     if (x->kind == IR_ARG_VALUES)
       for (int k = 0; k < x->n; k++)
         if (x->values[k] == self && self >= 0) return 1;
     if (x->kind == IR_ARG_INDEX)
       for (int k = 0; k < x->n; k++)
-        if (x->index[k].kind == IR_IDX_TENSOR && (isint[x->index[k].value] || x->index[k].value == self)) return 1;
+        if (x->index[k].kind == IR_IDX_TENSOR && x->index[k].value == self) return 1;
   }
   return 0;
+}
+
+/* An int op (OPS_INT) on tensor t, as Python gives it (ir_int_op_value). */
+static int int_value(const ir_stmt *st, const af_tensor *t, int64_t *out, af_err *err) {
+  int64_t shape[AF_MAX_RANK];
+  int rank = at_tensor_rank(t);
+  if (rank > AF_MAX_RANK) return af_fail(err, "rank %d is over %d", rank, AF_MAX_RANK);
+  at_tensor_shape(t, shape);
+  return ir_int_op_value(st, rank, shape, out, err);
 }
 
 /* Points st's references to value from at value to (tensor arguments, list elements, tensor
@@ -374,7 +385,7 @@ int eager_run_traced(const ir_program *p, af_tensor *const *inputs, eager_hook h
       af_fail(&se, "the program runs more than %d statements", EAGER_MAX_STEPS);
       fail = 1;
     } else if (st->op == OPS_for) {
-      if (st->args[0].i > 0) {
+      if (ir_for_trips(st, ints) > 0) {
         ints[st->out] = 0;
         s++;
       } else {
@@ -383,7 +394,7 @@ int eager_run_traced(const ir_program *p, af_tensor *const *inputs, eager_hook h
       continue;
     } else if (st->op == OPS_end) {
       int o = match[s];
-      if (p->stmts[o].op == OPS_for && ++ints[p->stmts[o].out] < p->stmts[o].args[0].i) {
+      if (p->stmts[o].op == OPS_for && ++ints[p->stmts[o].out] < ir_for_trips(&p->stmts[o], ints)) {
         s = o + 1;
       } else {
         s++;
@@ -425,8 +436,11 @@ int eager_run_traced(const ir_program *p, af_tensor *const *inputs, eager_hook h
       if (copy) ir_stmt_resolve(st, isint, ints, &rs);
       if (copy && self >= 0 && redirect(&rs, self, p->nvalues)) /* x = f(x): the old x as the shadow */
         e.v[p->nvalues] = at_tensor_ref(e.v[self]);
-      fail = exec_stmt(&e, &rs, &se) != 0;
-      if (!fail && hook && hook(ctx, s, &rs, e.v, err)) {
+      if (ops_get(st->op)->kind == OPS_INT) /* an int value: kept in ints, no tensor */
+        fail = int_value(&rs, e.v[rs.args[0].value], &ints[st->out], &se) != 0;
+      else
+        fail = exec_stmt(&e, &rs, &se) != 0;
+      if (!fail && hook && ops_get(st->op)->kind != OPS_INT && hook(ctx, s, &rs, e.v, err)) {
         if (copy) ir_stmt_clear(&rs);
         rc = -1;
         r->status = RESULT_ERROR;

@@ -19,15 +19,17 @@ int eager_run(const ir_program *p, result *r, af_err *err);
 int eager_run_on(const ir_program *p, af_tensor *const *inputs, result *r, af_err *err);
 
 /* Control flow: `if` reads its one-element condition (bool(c), as Python does; more than one
- * element is an error), `for` binds its loop variable to 0..n-1; a program may execute at most
- * EAGER_MAX_STEPS statements.
+ * element is an error), `for` binds its loop variable to 0..n-1 (n: a literal or an int value);
+ * a program may execute at most EAGER_MAX_STEPS statements. Int values (loop variables, int ops
+ * such as `x.size(d)`) are plain integers read when their statement runs; every later statement
+ * runs with them replaced by their values.
  *
  * A dry run that lets the caller watch: after statement s ran, hook(ctx, s, st, values, err) sees
  * the statement with its loop variables replaced by their current values (st; a loop body runs
  * once per iteration, so s repeats) and the tensor every name is bound to now (values[v],
  * borrowed, valid during the call; NULL for values not defined yet). It is called for tensor
  * statements and for `if` (before its branch runs; the hook reads the condition itself), not for
- * else/end/for. A statement that rebinds a name it also reads (`x = x + 1`) reads the old
+ * else/end/for nor int ops (the statements that use an int value see it as a literal). A statement that rebinds a name it also reads (`x = x + 1`) reads the old
  * binding, so st refers to it as value p->nvalues (the shadow slot: values[p->nvalues]) while
  * values[x] is already the new tensor. Aliases share storage and TensorImpls exactly as in eager_run_on, so metadata
  * (shapes, strides, storage sharing) is eager's own. A hook returning non-zero stops the run:

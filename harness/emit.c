@@ -42,9 +42,11 @@ static void emit_index(af_buf *b, const ir_program *p, const ir_arg *a) {
       case IR_IDX_ELLIPSIS: af_buf_puts(b, "..."); break;
       case IR_IDX_TENSOR: emit_name(b, p, x->value); break;
       case IR_IDX_SLICE:
-        if (x->has_start) af_buf_printf(b, "%lld", (long long)x->start);
+        if (x->start_var > 0) emit_name(b, p, x->start_var - 1);
+        else if (x->has_start) af_buf_printf(b, "%lld", (long long)x->start);
         af_buf_puts(b, ":");
-        if (x->has_stop) af_buf_printf(b, "%lld", (long long)x->stop);
+        if (x->stop_var > 0) emit_name(b, p, x->stop_var - 1);
+        else if (x->has_stop) af_buf_printf(b, "%lld", (long long)x->stop);
         if (x->step != 1) af_buf_printf(b, ":%lld", (long long)x->step);
         break;
     }
@@ -56,7 +58,13 @@ static void emit_arg(af_buf *b, const ir_program *p, const ir_arg *a) {
     case IR_ARG_VALUE: emit_name(b, p, a->value); break;
     case IR_ARG_INTS:
       af_buf_puts(b, "[");
-      for (int k = 0; k < a->n; k++) af_buf_printf(b, "%s%lld", k ? ", " : "", (long long)a->ints[k]);
+      for (int k = 0; k < a->n; k++) {
+        if (k) af_buf_puts(b, ", ");
+        if (a->values && a->values[k] >= 0)
+          emit_name(b, p, a->values[k]);
+        else
+          af_buf_printf(b, "%lld", (long long)a->ints[k]);
+      }
       af_buf_puts(b, "]");
       break;
     case IR_ARG_VALUES:
@@ -71,6 +79,7 @@ static void emit_arg(af_buf *b, const ir_program *p, const ir_arg *a) {
       af_buf_puts(b, "]");
       break;
     case IR_ARG_INDEX: emit_index(b, p, a); break;
+    case IR_ARG_DTYPE: af_buf_puts(b, af_dtype_torch((af_dtype)a->i)); break;
     default: emit_number(b, a); break;
   }
 }

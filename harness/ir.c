@@ -151,6 +151,7 @@ int64_t ir_numel(int rank, const int64_t *shape) {
 
 double ir_input_default_value(int input_index, int64_t k, af_dtype dt) {
   if (dt == AF_BOOL) return (k + input_index) % 3 == 0;
+  if (dt == AF_UINT8) return (double)((k * 7 + input_index * 3) % 11); /* unsigned: 0..10 */
   return (double)(((k * 7 + input_index * 3) % 11) - 5);
 }
 
@@ -167,9 +168,80 @@ double ir_input_value(const ir_input *in, int input_index, int64_t k) {
 
 char *ir_loop_vars(const ir_program *p) {
   char *isint = af_xcalloc((size_t)p->nvalues + 1, 1);
-  for (int s = 0; s < p->nstmts; s++)
-    if (p->stmts[s].op == OPS_for && p->stmts[s].out >= 0 && p->stmts[s].out < p->nvalues) isint[p->stmts[s].out] = 1;
+  for (int s = 0; s < p->nstmts; s++) {
+    const ops_entry *e = ops_get(p->stmts[s].op);
+    if ((p->stmts[s].op == OPS_for || (e && e->kind == OPS_INT)) && p->stmts[s].out >= 0 && p->stmts[s].out < p->nvalues)
+      isint[p->stmts[s].out] = 1;
+  }
   return isint;
+}
+
+void ir_arg_visit(ir_arg *a, void (*f)(void *ctx, int *v), void *ctx) {
+  switch (a->kind) {
+    case IR_ARG_VALUE: f(ctx, &a->value); break;
+    case IR_ARG_VALUES:
+      for (int k = 0; k < a->n; k++)
+        if (a->values[k] >= 0) f(ctx, &a->values[k]); /* -1: None in an index list */
+      break;
+    case IR_ARG_INTS:
+      for (int k = 0; a->values && k < a->n; k++)
+        if (a->values[k] >= 0) f(ctx, &a->values[k]);
+      break;
+    case IR_ARG_INDEX:
+      for (int k = 0; k < a->n; k++) {
+        ir_index *x = &a->index[k];
+        if (x->kind == IR_IDX_TENSOR) f(ctx, &x->value);
+        if (x->kind != IR_IDX_SLICE) continue;
+        for (int *bv = &x->start_var; bv <= &x->stop_var; bv++)
+          if (*bv > 0) {
+            int v = *bv - 1;
+            f(ctx, &v);
+            *bv = v + 1;
+          }
+      }
+      break;
+    default: break;
+  }
+}
+
+typedef struct reads_ctx {
+  const char *isint;
+  int found;
+} reads_ctx;
+
+static void reads_int(void *ctx, int *v) {
+  reads_ctx *r = ctx;
+  if (*v >= 0 && r->isint[*v]) r->found = 1;
+}
+
+int ir_stmt_reads_int(const ir_stmt *st, const char *isint) {
+  reads_ctx r = {isint, 0};
+  for (int a = 0; a < st->nargs && !r.found; a++) ir_arg_visit(&st->args[a], reads_int, &r);
+  return r.found;
+}
+
+int ir_int_op_value(const ir_stmt *st, int rank, const int64_t *shape, int64_t *out, af_err *err) {
+  const ops_entry *oe = ops_get(st->op);
+  if (!oe || oe->kind != OPS_INT) return af_fail(err, "not an int op");
+  if (strcmp(oe->aten, "aten::size") == 0) {
+    int64_t d = st->nargs > 1 && st->args[1].kind == IR_ARG_INT ? st->args[1].i : 0;
+    if (rank == 0 || d < -rank || d >= rank)
+      return af_fail(err, "Dimension out of range (expected to be in range of [%d, %d], but got %lld)", rank ? -rank : -1,
+                     rank ? rank - 1 : 0, (long long)d);
+    *out = shape[d < 0 ? d + rank : d];
+  } else if (strcmp(oe->aten, "aten::numel") == 0) {
+    *out = ir_numel(rank, shape);
+  } else if (strcmp(oe->aten, "aten::dim") == 0) {
+    *out = rank;
+  } else {
+    return af_fail(err, "int op %s: no rule for aten \"%s\"", oe->name, oe->aten);
+  }
+  return 0;
+}
+
+int64_t ir_for_trips(const ir_stmt *st, const int64_t *ints) {
+  if (st->nargs < 1) return 0;
+  return st->args[0].kind == IR_ARG_VALUE ? ints[st->args[0].value] : st->args[0].i;
 }
 
 char *ir_list_values(const ir_program *p) {
@@ -255,13 +327,22 @@ static void scope_else(scope *sc) {
   sc->has_else[sc->depth - 1] = 1;
 }
 
-/* kinds[v]: 0 tensor, 1 loop variable (int), 2 list; want: 0 a tensor, 1 a tensor or an int
- * (subscript elements, int arguments), 2 a list */
+/* kinds[v]: 0 tensor, 1 int value (a loop variable, x.size(d), ...), 2 list; want: 0 a tensor,
+ * 1 a tensor or an int (subscript elements, int arguments), 2 a list, 3 an int */
+/* How messages call int value v: "a loop variable" or "an int value". */
+static const char *int_word(const ir_program *p, int v) {
+  for (int s = 0; s < p->nstmts; s++)
+    if (p->stmts[s].op == OPS_for && p->stmts[s].out == v) return "a loop variable";
+  return "an int value";
+}
+
 static int value_ok(const ir_program *p, int v, const scope *sc, const char *kinds, int want, af_err *err) {
   if (v < 0 || v >= p->nvalues || !sc->vis[v]) return af_fail(err, "value used before it is defined (or outside its block)");
-  if (kinds[v] == 1 && want != 1) return af_fail(err, "\"%s\" is a loop variable, not a %s", p->names[v], want == 2 ? "list" : "tensor");
-  if (kinds[v] == 2 && want != 2) return af_fail(err, "\"%s\" is a list, not a tensor", p->names[v]);
+  if (kinds[v] == 1 && want != 1 && want != 3)
+    return af_fail(err, "\"%s\" is %s, not a %s", p->names[v], int_word(p, v), want == 2 ? "list" : "tensor");
+  if (kinds[v] == 2 && want != 2) return af_fail(err, "\"%s\" is a list, not a %s", p->names[v], want == 3 ? "int" : "tensor");
   if (kinds[v] != 2 && want == 2) return af_fail(err, "\"%s\" is not a list", p->names[v]);
+  if (kinds[v] != 1 && want == 3) return af_fail(err, "\"%s\" is a tensor, not an int value", p->names[v]);
   return 0;
 }
 
@@ -278,13 +359,14 @@ static int arg_ok(const ir_program *p, const char *code, const ir_arg *a, const 
         return af_fail(err, "expected a tensor value name or a number");
       break;
     case 's':
+      if (a->kind == IR_ARG_VALUE) return value_ok(p, a->value, sc, isint, 3, err); /* an int value */
       if (a->kind != IR_ARG_INT && a->kind != IR_ARG_FLOAT && a->kind != IR_ARG_BOOL)
         return af_fail(err, optional ? "expected a number or null" : "expected a number");
       break;
     case 'i':
-      if (a->kind == IR_ARG_VALUE) { /* a loop variable */
+      if (a->kind == IR_ARG_VALUE) { /* an int value */
         if (a->value >= 0 && a->value < p->nvalues && isint[a->value] != 1)
-          return af_fail(err, "expected an integer or a loop variable, got \"%s\"", p->names[a->value]);
+          return af_fail(err, "expected an integer or an int value, got \"%s\"", p->names[a->value]);
         return value_ok(p, a->value, sc, isint, 1, err);
       }
       if (a->kind != IR_ARG_INT) return af_fail(err, optional ? "expected an integer or null" : "expected an integer");
@@ -292,8 +374,16 @@ static int arg_ok(const ir_program *p, const char *code, const ir_arg *a, const 
     case 'b':
       if (a->kind != IR_ARG_BOOL) return af_fail(err, "expected true or false");
       break;
+    case 'd':
+      if (a->kind != IR_ARG_DTYPE || a->i < 0 || a->i >= AF_DTYPE_COUNT) return af_fail(err, "expected a dtype ({\"dtype\": \"int32\"})");
+      break;
     case 'I':
       if (a->kind != IR_ARG_INTS) return af_fail(err, "expected a list of integers");
+      for (int k = 0; a->values && k < a->n; k++)
+        if (a->values[k] >= 0 && value_ok(p, a->values[k], sc, isint, 3, err)) {
+          af_err_prefix(err, "list element %d", k);
+          return -1;
+        }
       break;
     case 'L':
     case 'O':
@@ -308,7 +398,7 @@ static int arg_ok(const ir_program *p, const char *code, const ir_arg *a, const 
     default:
       return af_fail(err, "op table has unknown schema code '%s'", code);
   }
-  if (a->kind == IR_ARG_VALUE && value_ok(p, a->value, sc, isint, 0, err)) return -1;
+  if (a->kind == IR_ARG_VALUE && value_ok(p, a->value, sc, isint, c == 'S' ? 1 : 0, err)) return -1; /* S: a number may be an int value */
   if (a->kind == IR_ARG_VALUES)
     for (int k = 0; k < a->n; k++)
       if (!(c == 'O' && a->values[k] == -1) && /* None in an index list */
@@ -326,6 +416,15 @@ static int arg_ok(const ir_program *p, const char *code, const ir_arg *a, const 
         af_err_prefix(err, "subscript element %d", k);
         return -1;
       }
+      if (x->kind == IR_IDX_SLICE)
+        for (int b = 0; b < 2; b++) {
+          int bv = b ? x->stop_var : x->start_var;
+          if (bv > 0 && (!(b ? x->has_stop : x->has_start) || value_ok(p, bv - 1, sc, isint, 3, err))) {
+            if (!(b ? x->has_stop : x->has_start)) af_fail(err, "a slice bound's int value without its bound");
+            af_err_prefix(err, "subscript element %d (slice %s)", k, b ? "stop" : "start");
+            return -1;
+          }
+        }
     }
   }
   return 0;
@@ -392,9 +491,14 @@ int ir_validate(const ir_program *p, af_err *err) {
         rc = -1;
         goto out;
       }
+    for (const char *c = e->spelling; (c = strstr(c, "$:")) != NULL; c += 2) /* `x[:, :, a:b]`: a dim count */
+      if (c[2] >= '0' && c[2] <= '9' && c[2] - '0' < st->nargs && st->args[c[2] - '0'].kind != IR_ARG_INT) {
+        rc = af_fail(err, "body[%d].args[%d] (%s): must be an integer literal (it is spelled as a count of \":, \")", s, c[2] - '0', e->name);
+        goto out;
+      }
     if (st->op == OPS_for) {
-      if (st->args[0].kind != IR_ARG_INT || st->args[0].i < 0 || st->args[0].i > IR_MAX_TRIPS) {
-        rc = af_fail(err, "body[%d].args[0] (for): the trip count must be an integer literal 0..%d", s, IR_MAX_TRIPS);
+      if (st->args[0].kind != IR_ARG_VALUE && (st->args[0].kind != IR_ARG_INT || st->args[0].i < 0 || st->args[0].i > IR_MAX_TRIPS)) {
+        rc = af_fail(err, "body[%d].args[0] (for): the trip count must be an integer literal 0..%d or an int value", s, IR_MAX_TRIPS);
         goto out;
       }
       if (st->out < 0 || st->out >= p->nvalues || sc.vis[st->out]) {
@@ -422,8 +526,11 @@ int ir_validate(const ir_program *p, af_err *err) {
         rc = af_fail(err, "body[%d].out: no such value", s);
         goto out;
       }
-      if (isint[st->out] == 1) {
-        rc = af_fail(err, "body[%d].out: \"%s\" is a loop variable", s, p->names[st->out]);
+      if ((isint[st->out] == 1) != (e->kind == OPS_INT)) {
+        if (isint[st->out] == 1)
+          rc = af_fail(err, "body[%d].out: \"%s\" is %s (%s cannot rebind it)", s, p->names[st->out], int_word(p, st->out), e->name);
+        else
+          rc = af_fail(err, "body[%d].out: \"%s\" names a %s, and %s gives an int", s, p->names[st->out], isint[st->out] == 2 ? "list" : "tensor", e->name);
         goto out;
       }
       if ((isint[st->out] == 2) != (st->op == OPS_list)) {
@@ -443,7 +550,7 @@ int ir_validate(const ir_program *p, af_err *err) {
         goto out;
       }
       scope_define(&sc, st->out);
-    } else if (e->kind == OPS_VIEW || e->kind == OPS_FUNC || e->kind == OPS_GETITEM ||
+    } else if (e->kind == OPS_VIEW || e->kind == OPS_FUNC || e->kind == OPS_GETITEM || e->kind == OPS_INT ||
                (e->kind == OPS_LIST && st->op != OPS_list_append && st->op != OPS_list_set)) {
       rc = af_fail(err, "body[%d].out: %s needs an \"out\" name", s, e->name);
       goto out;
@@ -464,26 +571,25 @@ out:
   return rc;
 }
 
-static int arg_uses_hidden(const ir_arg *a, const char *vis) {
-  if (a->kind == IR_ARG_VALUE) return !vis[a->value];
-  if (a->kind == IR_ARG_VALUES)
-    for (int k = 0; k < a->n; k++)
-      if (a->values[k] >= 0 && !vis[a->values[k]]) return 1;
-  if (a->kind == IR_ARG_INDEX)
-    for (int k = 0; k < a->n; k++)
-      if (a->index[k].kind == IR_IDX_TENSOR && !vis[a->index[k].value]) return 1;
-  return 0;
+typedef struct hidden_ctx {
+  const char *vis;
+  int hidden;
+} hidden_ctx;
+
+static void hidden_ref(void *ctx, int *v) {
+  hidden_ctx *h = ctx;
+  if (!h->vis[*v]) h->hidden = 1;
 }
 
-static void arg_remap(ir_arg *a, const int *map) {
-  if (a->kind == IR_ARG_VALUE) a->value = map[a->value];
-  if (a->kind == IR_ARG_VALUES)
-    for (int k = 0; k < a->n; k++)
-      if (a->values[k] >= 0) a->values[k] = map[a->values[k]];
-  if (a->kind == IR_ARG_INDEX)
-    for (int k = 0; k < a->n; k++)
-      if (a->index[k].kind == IR_IDX_TENSOR) a->index[k].value = map[a->index[k].value];
+static int arg_uses_hidden(const ir_arg *a, const char *vis) {
+  hidden_ctx h = {vis, 0};
+  ir_arg_visit((ir_arg *)a, hidden_ref, &h); /* hidden_ref changes nothing */
+  return h.hidden;
 }
+
+static void remap_ref(void *ctx, int *v) { *v = ((const int *)ctx)[*v]; }
+
+static void arg_remap(ir_arg *a, const int *map) { ir_arg_visit(a, remap_ref, (void *)map); }
 
 /* Keeps statements with the scoping of ir_validate: a statement goes when asked to or when it
  * uses a value that is not bound any more; dropping if/for drops its whole block (else/end
@@ -581,13 +687,39 @@ int ir_stmt_resolve(const ir_stmt *st, const char *isint, const int64_t *ints, i
       *x = (ir_arg){.kind = IR_ARG_INT, .i = ints[x->value], .value = -1};
       changed = 1;
     }
-    if (x->kind == IR_ARG_INDEX)
+    if (x->kind == IR_ARG_INTS && x->values) {
       for (int k = 0; k < x->n; k++)
-        if (x->index[k].kind == IR_IDX_TENSOR && isint[x->index[k].value]) {
-          int64_t i = ints[x->index[k].value];
-          x->index[k] = (ir_index){.kind = IR_IDX_INT, .i = i, .value = -1};
+        if (x->values[k] >= 0 && isint[x->values[k]]) {
+          x->ints[k] = ints[x->values[k]];
+          x->values[k] = -1;
           changed = 1;
         }
+      int any = 0;
+      for (int k = 0; k < x->n; k++) any |= x->values[k] >= 0;
+      if (!any) { /* all literals now: the plain form */
+        free(x->values);
+        x->values = NULL;
+      }
+    }
+    if (x->kind == IR_ARG_INDEX)
+      for (int k = 0; k < x->n; k++) {
+        ir_index *ix = &x->index[k];
+        if (ix->kind == IR_IDX_TENSOR && isint[ix->value]) {
+          int64_t i = ints[ix->value];
+          *ix = (ir_index){.kind = IR_IDX_INT, .i = i, .value = -1};
+          changed = 1;
+        }
+        if (ix->kind == IR_IDX_SLICE && ix->start_var > 0 && isint[ix->start_var - 1]) {
+          ix->start = ints[ix->start_var - 1];
+          ix->start_var = 0;
+          changed = 1;
+        }
+        if (ix->kind == IR_IDX_SLICE && ix->stop_var > 0 && isint[ix->stop_var - 1]) {
+          ix->stop = ints[ix->stop_var - 1];
+          ix->stop_var = 0;
+          changed = 1;
+        }
+      }
   }
   return changed;
 }

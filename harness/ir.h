@@ -19,9 +19,11 @@ typedef enum {
   IR_ARG_FLOAT,  /* .f */
   IR_ARG_BOOL,   /* .i (0/1) */
   IR_ARG_NONE,   /* Python None */
-  IR_ARG_INTS,   /* int list: .n, .ints */
+  IR_ARG_INTS,   /* int list: .n, .ints; with .values (n entries) element k is the int value
+                    .values[k] when that is >= 0 (`x.view([n, 5])` with n = x.size(0)) */
   IR_ARG_VALUES, /* tensor list: .n, .values */
   IR_ARG_INDEX,  /* Python subscript: .n, .index */
+  IR_ARG_DTYPE,  /* a dtype (`torch.int32`): .i is an af_dtype */
 } ir_arg_kind;
 
 typedef enum {
@@ -38,6 +40,9 @@ typedef struct ir_index {
   int has_start, has_stop;
   int64_t start, stop, step;
   int value;
+  /* a slice bound given by an int value (`x[:n]`): its value id + 1, 0 for the literal above
+   * (+1 so that a zero-initialized index has literal bounds) */
+  int start_var, stop_var;
 } ir_index;
 
 typedef struct ir_arg {
@@ -169,6 +174,7 @@ int ir_nbuffers(const ir_program *p);
 
 /* The documented deterministic input value: element k (row-major) of input number i holds
  *   float/int: ((k * 7 + i * 3) % 11) - 5      (small integers: most arithmetic stays exact)
+ *   uint8:     (k * 7 + i * 3) % 11            (the same without the shift: no negatives)
  *   bool:      (k + i) % 3 == 0
  * repro.py and the workers use the same formula. */
 double ir_input_default_value(int input_index, int64_t k, af_dtype dt);
@@ -182,18 +188,34 @@ double ir_input_value(const ir_input *in, int input_index, int64_t k);
 ir_program *ir_subset(const ir_program *p, const char *keep_stmt, const char *keep_output, const char *keep_input);
 
 /* ---- control flow: flat blocks `if` ... [`else` ...] `end`, `for` ... `end` (see ops.def) ---- */
-#define IR_MAX_TRIPS 64 /* largest `for` trip count */
+#define IR_MAX_TRIPS 64 /* largest literal `for` trip count (an int value's is checked when it runs) */
 /* Index of the `end` closing the block opened at statement s (if/for). */
 int ir_block_end(const ir_program *p, int s);
 /* Index of the `else` of the `if` at s, or -1. */
 int ir_block_else(const ir_program *p, int s);
-/* Which value ids are loop variables (ints); new array of nvalues flags, free() it. */
+/* Which value ids are int values: loop variables and the results of int ops (ops kind OPS_INT:
+ * `x.size(d)`, `x.numel()`, ...). An int value can stand wherever an int literal can: an `i`
+ * argument, an element of an int list, an int subscript, a slice bound, a `for` trip count.
+ * new array of nvalues flags, free() it. */
 char *ir_loop_vars(const ir_program *p);
+/* Whether statement st reads an int value (isint as from ir_loop_vars) anywhere. */
+int ir_stmt_reads_int(const ir_stmt *st, const char *isint);
+/* Calls f(ctx, &id) for every value id argument a refers to (tensors, lists, tensor subscripts,
+ * int values in int lists and slice bounds); f may change the id. Slice bound ids are passed as
+ * plain value ids (not the +1 form). */
+void ir_arg_visit(ir_arg *a, void (*f)(void *ctx, int *v), void *ctx);
+/* The value of int op statement st (ops kind OPS_INT, its int arguments already resolved) on a
+ * tensor of shape (rank, shape): `size`/`shape` the size of dim args[1] (negative counts from the
+ * end), `numel` the element count, `dim` the rank. -1 with err (PyTorch's message) when the dim
+ * is out of range or st is no int op. The op's aten name on its table line says which. */
+int ir_int_op_value(const ir_stmt *st, int rank, const int64_t *shape, int64_t *out, af_err *err);
+/* The trip count of the `for` at st: its literal or ints[value]. */
+int64_t ir_for_trips(const ir_stmt *st, const int64_t *ints);
 /* Which value ids are lists of tensors (made by `list`); the same kind of array. */
 char *ir_list_values(const ir_program *p);
-/* A copy of st with every loop variable (an int argument, or an int subscript element) replaced
- * by its current value ints[var]; returns 1 when something was replaced. Free with
- * ir_stmt_clear. */
+/* A copy of st with every int value (an int argument, an int subscript element, an int list
+ * element, a slice bound, a trip count) replaced by its current value ints[var]; returns 1 when
+ * something was replaced. Free with ir_stmt_clear. */
 int ir_stmt_resolve(const ir_stmt *st, const char *isint, const int64_t *ints, ir_stmt *out);
 void ir_stmt_clear(ir_stmt *st);
 

@@ -47,8 +47,8 @@ int ops_find(const char *name) {
 }
 
 const char *ops_kind_name(ops_kind k) {
-  static const char *names[] = {"view", "inplace", "functional", "out", "setitem", "getitem", "control", "list"};
-  return k <= OPS_LIST ? names[k] : "?";
+  static const char *names[] = {"view", "inplace", "functional", "out", "setitem", "getitem", "control", "list", "int"};
+  return k <= OPS_INT ? names[k] : "?";
 }
 
 int ops_twin(int op) {

@@ -4,8 +4,10 @@
 
 #include "ir.h"
 
-/* OPS_CTRL: control flow (if/else/end/for, assert), no tensor op; OPS_LIST: lists of tensors */
-typedef enum { OPS_VIEW, OPS_INPLACE, OPS_FUNC, OPS_OUT, OPS_SETITEM, OPS_GETITEM, OPS_CTRL, OPS_LIST } ops_kind;
+/* OPS_CTRL: control flow (if/else/end/for, assert), no tensor op; OPS_LIST: lists of tensors;
+ * OPS_INT: the result is a Python int read from a tensor's metadata (`x.size(d)`, `x.numel()`),
+ * an int value (ir.h) usable wherever an int literal is */
+typedef enum { OPS_VIEW, OPS_INPLACE, OPS_FUNC, OPS_OUT, OPS_SETITEM, OPS_GETITEM, OPS_CTRL, OPS_LIST, OPS_INT } ops_kind;
 
 enum { OPF_META = 1, OPF_MAYBE_VIEW = 2, OPF_PICK = 4 };
 

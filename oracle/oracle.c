@@ -51,7 +51,11 @@ static int close_enough(double a, double b, int dt) {
   if (isinf(a) || isinf(b)) return a == b;
   if (dt == AF_FLOAT32) return fabs(a - b) <= 1e-5 + 1e-5 * fabs(b);
   if (dt == AF_FLOAT64) return fabs(a - b) <= 1e-10 + 1e-10 * fabs(b);
-  return a == b;
+  /* half precision: about two units in the last place (float16 has 11 significant bits,
+   * bfloat16 8), so a converter that computes in float32 and rounds once still passes */
+  if (dt == AF_FLOAT16) return fabs(a - b) <= 1e-5 + 2e-3 * fabs(b);
+  if (dt == AF_BFLOAT16) return fabs(a - b) <= 1e-5 + 1.6e-2 * fabs(b);
+  return a == b; /* integers and bool: exact */
 }
 
 /* Compares values of two tensors of the same shape and dtype; -1 when equal, else the first

@@ -15,8 +15,10 @@
  *   converter-timeout      the converter ran past its deadline
  *   invalid-program        eager PyTorch itself rejected the program: a generator or corpus bug
  *
- * Comparison: integers and bools exactly; floats with |a - b| <= atol + rtol * |b| (float32:
- * rtol 1e-5, atol 1e-5; float64: 1e-10, 1e-10), NaN equals NaN, infinities equal by sign.
+ * Comparison: integers (uint8, int8, int32, int64) and bools exactly; floats with
+ * |a - b| <= atol + rtol * |b| (float32: rtol 1e-5, atol 1e-5; float64: 1e-10, 1e-10; float16:
+ * 2e-3, 1e-5; bfloat16: 1.6e-2, 1e-5: about two units in the last place of each), NaN equals
+ * NaN, infinities equal by sign.
  * Benign causes ruled out before reporting: differences within that tolerance (summation order). */
 #ifndef ORACLE_H
 #define ORACLE_H

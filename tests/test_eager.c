@@ -194,6 +194,41 @@ TEST(a_rebound_buffer_ends_as_its_new_binding) {
   unload(&u);
 }
 
+/* ---- int values and the new dtypes (issue 15) ---- */
+
+TEST(an_inner_trip_count_and_a_slice_bound_read_the_outer_loop_variable) {
+  run u; /* for i in range(3): (for j in range(i): x[j] += 1); x[:i] *= 2 */
+  if (load(&u, "i15-sz-006-trip-count-and-slice-bound-are-loop-variables")) return;
+  double x[6];
+  for (int k = 0; k < 6; k++) x[k] = x0(k);
+  for (int i = 0; i < 3; i++) {
+    for (int j = 0; j < i; j++) x[2 * j] += 1, x[2 * j + 1] += 1;
+    for (int k = 0; k < 2 * i; k++) x[k] *= 2;
+  }
+  for (int k = 0; k < 6; k++) {
+    CHECK(u.in[0][k] == x[k], "x[%d] = %g, want %g", k, u.in[0][k], x[k]);
+    CHECK(u.out[0][k] == x[k], "r[%d] = %g, want %g", k, u.out[0][k], x[k]);
+  }
+  unload(&u);
+}
+
+TEST(uint8_wraps_and_int8_keeps_its_dtype_through_views) {
+  run u; /* u[::2] += 250 (uint8 wraps), s.view(3, 2)[:, 0] -= 100; r = u + 1, q = -s */
+  if (load(&u, "i15-dt-002-uint8-wraps-int8-through-view")) return;
+  CHECK(at_tensor_dtype(u.r.outputs[0]) == AF_UINT8 && at_tensor_dtype(u.r.outputs[1]) == AF_INT8, "dtypes %d %d",
+        at_tensor_dtype(u.r.outputs[0]), at_tensor_dtype(u.r.outputs[1]));
+  for (int k = 0; k < 6; k++) {
+    int v = (k * 7) % 11; /* uint8's default: no shift (ir.h) */
+    if (k % 2 == 0) v = (v + 250) % 256;
+    CHECK(u.in[0][k] == v, "u[%d] = %g, want %d", k, u.in[0][k], v);
+    CHECK(u.out[0][k] == (v + 1) % 256, "r[%d] = %g, want %d", k, u.out[0][k], (v + 1) % 256);
+    double sv = xi(1, k) - (k % 2 == 0 ? 100 : 0);
+    CHECK(u.in[1][k] == sv, "s[%d] = %g, want %g", k, u.in[1][k], sv);
+    CHECK(u.out[1][k] == -sv, "q[%d] = %g, want %g", k, u.out[1][k], -sv);
+  }
+  unload(&u);
+}
+
 int main(void) {
   at_init();
   RUN(slice_assignment_into_an_input_zeroes_the_first_five_and_doubles);
@@ -208,5 +243,7 @@ int main(void) {
   RUN(a_false_condition_runs_the_else_branch_and_the_alias_sees_it);
   RUN(a_list_holds_tensors_and_list_set_replaces_one);
   RUN(a_rebound_buffer_ends_as_its_new_binding);
+  RUN(an_inner_trip_count_and_a_slice_bound_read_the_outer_loop_variable);
+  RUN(uint8_wraps_and_int8_keeps_its_dtype_through_views);
   return tap_done();
 }

@@ -27,17 +27,13 @@ static int naive_value(const ir_program *p, ir_program *q, const char *base) {
   }
 }
 
+static void naive_ref(void *ctx, int *v) { *v = ((const int *)ctx)[*v]; }
+
 /* Copies args, replacing each value by map[value]. */
 static void naive_args(const int *map, int nargs, const ir_arg *in, ir_arg *out) {
   for (int a = 0; a < nargs; a++) {
     ir_arg_copy(&out[a], &in[a]);
-    if (in[a].kind == IR_ARG_VALUE) out[a].value = map[in[a].value];
-    if (in[a].kind == IR_ARG_VALUES)
-      for (int k = 0; k < in[a].n; k++)
-        if (in[a].values[k] >= 0) out[a].values[k] = map[in[a].values[k]];
-    if (in[a].kind == IR_ARG_INDEX)
-      for (int k = 0; k < in[a].n; k++)
-        if (in[a].index[k].kind == IR_IDX_TENSOR) out[a].index[k].value = map[in[a].index[k].value];
+    ir_arg_visit(&out[a], naive_ref, (void *)map);
   }
 }
 
@@ -80,8 +76,9 @@ static ir_program *naive_build(const ir_program *p, af_err *err) {
           map[st->out] = naive_emit(p, q, st->op, st->nargs, a, base);
         }
         break;
-      case OPS_CTRL: /* blocks and lists as they are */
+      case OPS_CTRL: /* blocks, lists and int values as they are */
       case OPS_LIST:
+      case OPS_INT:
         naive_args(map, st->nargs, st->args, a);
         if (st->out >= 0 && map[st->out] < 0) map[st->out] = naive_value(p, q, base);
         ir_add_stmt(q, st->op, st->out >= 0 ? map[st->out] : -1, st->nargs, a);

@@ -80,6 +80,13 @@
  *    storage, seen by every other input that views it; the storages' final contents are the
  *    bases' final states.
  *
+ * 9. Int values (loop variables, `n = x.size(0)`, `x.numel()`, `x.dim()`) are the dry run's: every
+ *    statement that uses one is translated with it replaced by its value (a loop is unrolled, a
+ *    slice bound or view size becomes a literal), so the functional program is specialized to
+ *    the input shapes, as a static-shape export is. Sizes depend only on shapes, and shapes on
+ *    the inputs' shapes, except after a boolean-mask index (data-dependent: the program is then
+ *    specialized to the data too, as for `if`, but without a guard).
+ *
  * What ref declines (status unsupported, never a wrong answer): an in-place change of shape or
  * strides (unsqueeze_, t_, as_strided_, ...) in a program whose inputs have layouts (the final
  * state of such an input is no longer a fixed window of its storage); an out= form that resizes its
@@ -743,6 +750,7 @@ static int twin_widens(int twin, const af_tensor *target, int nargs, const ir_ar
       case IR_ARG_FLOAT: a[k] = (at_arg){.kind = AT_ARG_FLOAT, .f = x->f}; break;
       case IR_ARG_BOOL: a[k] = (at_arg){.kind = AT_ARG_BOOL, .i = x->i}; break;
       case IR_ARG_INTS: a[k] = (at_arg){.kind = AT_ARG_INTS, .n = x->n, .ints = x->ints}; break;
+      case IR_ARG_DTYPE: a[k] = (at_arg){.kind = AT_ARG_DTYPE, .i = x->i}; break;
       default: a[k] = (at_arg){.kind = AT_ARG_NONE}; break;
     }
   }
@@ -1359,6 +1367,8 @@ typedef struct ref_state {
   int *take, *fin, *root;
 } ref_state;
 
+static void rf_renumber(void *ctx, int *v) { *v = ((const int *)ctx)[*v]; }
+
 /* p with every storage of a layout as a flat input and the inputs with layouts read from them:
  * sb's inputs are p's plain inputs, then one per base; a prelude binds each input with a layout
  * to root.as_strided(...), an epilogue reads each again for its final state (extra outputs after
@@ -1421,13 +1431,7 @@ static ir_program *ref_synthetic_bases(const ir_program *p, ref_state *s, af_err
     ir_arg a[OPS_MAX_ARGS];
     for (int j = 0; j < st->nargs; j++) {
       ir_arg_copy(&a[j], &st->args[j]);
-      if (a[j].kind == IR_ARG_VALUE) a[j].value = map[a[j].value];
-      if (a[j].kind == IR_ARG_VALUES)
-        for (int e = 0; e < a[j].n; e++)
-          if (a[j].values[e] >= 0) a[j].values[e] = map[a[j].values[e]];
-      if (a[j].kind == IR_ARG_INDEX)
-        for (int e = 0; e < a[j].n; e++)
-          if (a[j].index[e].kind == IR_IDX_TENSOR) a[j].index[e].value = map[a[j].index[e].value];
+      ir_arg_visit(&a[j], rf_renumber, map); /* tensors, lists, subscripts, int values */
     }
     ir_add_stmt(q, st->op, st->out >= 0 ? map[st->out] : -1, st->nargs, a);
     for (int j = 0; j < st->nargs; j++) ir_arg_free(&a[j]);

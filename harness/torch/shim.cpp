@@ -14,7 +14,8 @@
 
 #include "shim_impl.hpp" /* struct af_tensor, struct at_script, AT_GUARD (shared with passes.cpp) */
 
-static const at::ScalarType kTypes[AF_DTYPE_COUNT] = {at::kFloat, at::kDouble, at::kLong, at::kBool};
+static const at::ScalarType kTypes[AF_DTYPE_COUNT] = {at::kFloat, at::kDouble, at::kLong, at::kBool,    at::kInt,
+                                                      at::kChar,  at::kByte,   at::kHalf, at::kBFloat16};
 
 // LibTorch's warnings (deprecated out= resizing and the like) are about programs eager accepts;
 // printed from every job they would drown the progress line. Set AF_TORCH_WARNINGS=1 to see them.
@@ -162,6 +163,9 @@ static c10::IValue to_ivalue(const at_arg &a, const c10::TypePtr &type, const st
     case K::BoolType:
       if (a.kind != AT_ARG_BOOL) return bad();
       return (bool)a.i;
+    case K::ScalarTypeType:
+      if (a.kind != AT_ARG_DTYPE || a.i < 0 || a.i >= AF_DTYPE_COUNT) return bad();
+      return c10::IValue((int64_t)kTypes[a.i]);
     case K::NumberType:
       if (a.kind == AT_ARG_INT) return a.i;
       if (a.kind == AT_ARG_FLOAT) return a.f;

@@ -58,7 +58,8 @@ void at_tensor_strides(const af_tensor *t, int64_t *strides);
 int64_t at_tensor_storage_offset(const af_tensor *t);
 
 /* Arguments of a dispatcher call; converted to the op schema's types by position. */
-typedef enum { AT_ARG_TENSOR, AT_ARG_INT, AT_ARG_FLOAT, AT_ARG_BOOL, AT_ARG_NONE, AT_ARG_INTS, AT_ARG_TENSORS } at_arg_kind;
+/* AT_ARG_DTYPE: a ScalarType argument (`x.view(torch.int32)`), .i is an af_dtype */
+typedef enum { AT_ARG_TENSOR, AT_ARG_INT, AT_ARG_FLOAT, AT_ARG_BOOL, AT_ARG_NONE, AT_ARG_INTS, AT_ARG_TENSORS, AT_ARG_DTYPE } at_arg_kind;
 typedef struct at_arg {
   at_arg_kind kind;
   int64_t i;
