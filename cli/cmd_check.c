@@ -26,6 +26,7 @@
 
 #include "../fuzz/findings.h"
 #include "../fuzz/judge.h"
+#include "../oracle/signature.h"
 #include "../harness/codec.h"
 #include "../harness/emit.h"
 #include "../reports/report.h"
@@ -49,7 +50,8 @@ static const char *usage_check =
     "  --junit FILE      JUnit XML: regressions fail, known failures are skipped\n"
     "  --report DIR      write DIR/check-NAME.json and re-render DIR/conformance.md and\n"
     "                    DIR/report.html (with the check files of other converters in DIR)\n"
-    "  --shard K/N       run only the cases i (in id order) with i mod N == K-1\n"
+    "  --shard K/N       run only the cases whose id hashes to K-1 mod N (FNV-1a of the id: a\n"
+    "                    case stays in its shard when cases are added or removed)\n"
     "  --update-expect   rewrite the expectation file with this run's verdicts (reasons of\n"
     "                    unchanged verdicts are kept); exit 0\n"
     "  --isolate         judge every case in a forked child (for converters that may crash)\n"
@@ -351,7 +353,7 @@ int cmd_check(int argc, char **argv) {
   oracle_opts oo = {0};
   double t0 = now_s();
   for (int i = 0; i < ncs; i++) {
-    if (i % shard_n != shard_k - 1) continue;
+    if (shard_n > 1 && sig_fnv1a(cs[i].id, strlen(cs[i].id), 0) % (uint64_t)shard_n != (uint64_t)(shard_k - 1)) continue;
     ir_program *p = NULL;
     if (codec_read_file(cs[i].file, &p, &err)) {
       fprintf(stderr, "aliasfuzz: %s\n", err.msg);

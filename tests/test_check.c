@@ -282,6 +282,49 @@ TEST(junit_output_is_valid_xml_with_failures_and_skips) {
   rm_tmp();
 }
 
+/* A case's shard is a hash of its id, not its place in id order: adding cases to the suite
+ * moves no existing case to another shard (an expectation file recorded over one shard stays
+ * valid as the suite grows). */
+TEST(a_case_stays_in_its_shard_when_cases_are_added) {
+  small_suite();
+  char cmd[2048], *o = NULL, *before[2] = {NULL, NULL};
+  snprintf(cmd, sizeof cmd, "%s/expectations/%s/naive.json", tmp, at_stack());
+  write_file(cmd, "{\"format\": \"aliasfuzz-expectations/1\", \"converter\": \"naive\", \"cases\": {}}\n");
+  for (int round = 0; round < 2; round++) {
+    if (round == 1) { /* one more case, sorting between the first three (in id order it would push two of them one place on) */
+      snprintf(cmd, sizeof cmd, "cp corpus/conformance/mx-diagonal-fill_-input.json %s/suite/", tmp);
+      sh(cmd, &o);
+      free(o);
+    }
+    for (int k = 1; k <= 2; k++) {
+      snprintf(cmd, sizeof cmd, "check %s/suite --converter naive --quiet --shard %d/2 --report %s/r%d%d", tmp, k, tmp, round, k);
+      af(cmd, &o);
+      free(o);
+      snprintf(cmd, sizeof cmd, "%s/r%d%d/check-naive.json", tmp, round, k);
+      char *doc = read_file(cmd);
+      CHECK(doc != NULL, "no report %s", cmd);
+      if (round == 0) {
+        before[k - 1] = doc;
+        continue;
+      }
+      /* every case shard k had before is still in shard k */
+      for (const char *at = before[k - 1]; (at = strstr(at, "\"id\":"));) {
+        at += 5;
+        at += strspn(at, " \t");
+        if (*at != '"') continue;
+        at++;
+        char id[256];
+        size_t n = strcspn(at, "\"");
+        snprintf(id, sizeof id, "\"%.*s\"", (int)(n < 200 ? n : 200), at);
+        CHECK(strstr(doc, id) != NULL, "%s left shard %d/2 when cases were added", id, k);
+      }
+      free(doc);
+      free(before[k - 1]);
+    }
+  }
+  rm_tmp();
+}
+
 TEST(shards_split_the_suite_without_overlap) {
   char *o = NULL;
   int total = 0;
@@ -450,6 +493,7 @@ int main(void) {
   RUN(update_expect_keeps_the_reason_of_an_unchanged_verdict);
   RUN(junit_output_is_valid_xml_with_failures_and_skips);
   RUN(shards_split_the_suite_without_overlap);
+  RUN(a_case_stays_in_its_shard_when_cases_are_added);
   RUN(check_reads_the_expectations_of_its_own_stack_and_refuses_another_stacks_file);
   RUN(check_refuses_a_missing_expectation_file_and_duplicate_ids);
   RUN(the_html_report_shows_the_matrix_and_loads_nothing_from_elsewhere);
