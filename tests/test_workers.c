@@ -156,6 +156,27 @@ static int running(int pid) {
   return !(close_paren && close_paren[1] == ' ' && (close_paren[2] == 'Z' || close_paren[2] == 'X'));
 }
 
+/* A worker that eats memory (misbehave 'eat': 400 MiB resident, then waits forever) is killed
+ * when its process tree goes over the resident-memory cap (here 150 MiB), well before the
+ * request deadline: a crash naming the cap, and a fresh process serves the next program. */
+TEST(worker_eating_memory_past_its_cap_is_a_crash_naming_the_cap_and_is_killed) {
+  const conv_converter *c = misbehave();
+  conv_worker *w = conv_worker_of(c);
+  conv_worker_set_timeout(c, 60);
+  conv_worker_set_rss_cap(w, 150);
+  expect(c, "", V_PASS, NULL);
+  int pid = conv_worker_pid(w);
+  double t0 = now_s();
+  expect(c, "eat", V_CRASH, "over its cap of 150 MiB");
+  double dt = now_s() - t0;
+  CHECK(dt < 30, "killed for its memory, not at the 60-s deadline (%.1f s)", dt);
+  CHECK(!alive(pid), "the process %d is gone (killed and reaped)", pid);
+  expect(c, "", V_PASS, NULL);
+  CHECK(conv_worker_pid(w) != pid && alive(conv_worker_pid(w)), "a fresh process serves the next program");
+  conv_worker_set_rss_cap(w, 0);
+  conv_worker_set_timeout(c, 1.5);
+}
+
 TEST(worker_dies_with_the_process_that_started_it_when_that_is_killed_mid_request) {
   /* a campaign job: a forked child that starts the worker and is SIGKILLed while the worker is busy */
   int fd[2];
@@ -583,6 +604,7 @@ int main(int argc, char **argv) {
   RUN(worker_exiting_mid_request_is_a_crash_and_the_next_request_works);
   RUN(worker_killed_by_a_signal_is_a_crash_and_the_next_request_works);
   RUN(worker_hanging_past_the_deadline_is_a_timeout_and_is_killed);
+  RUN(worker_eating_memory_past_its_cap_is_a_crash_naming_the_cap_and_is_killed);
   RUN(worker_dies_with_the_process_that_started_it_when_that_is_killed_mid_request);
   RUN(worker_printing_invalid_json_is_an_error_and_the_next_request_works);
   RUN(worker_answering_wrong_tensor_sizes_is_an_error_and_the_next_request_works);

@@ -4,6 +4,7 @@
 #include "conv_worker.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -54,6 +55,8 @@ struct conv_worker {
   int layouts;      /* its hello says it builds inputs with layouts (request "bases", issue 16) */
   int caches;       /* its hello says it keeps what it converted for a request with "again" */
   int again;        /* the next request is a second call of the last program (conv_worker_set_again) */
+  long rss_cap_mb;  /* resident memory of the worker's process tree that gets it killed (0: no cap) */
+  long rss_seen_mb; /* what the tree used when it went over the cap */
   pthread_mutex_t mu;
 };
 
@@ -189,6 +192,53 @@ static void drain_stderr(conv_worker *w) {
   }
 }
 
+/* ---- resident memory ---- */
+
+/* The cap on a worker's resident memory in MiB: AF_WORKER_RSS_MB when set (0: no cap), else a
+ * quarter of the machine's memory, so that two jobs' workers and the eager runner fit. A compile
+ * that blows up is then a converter-crash finding naming the cap, not a machine that swaps or an
+ * OOM killer that picks the campaign. */
+static long default_rss_cap_mb(void) {
+  const char *e = getenv("AF_WORKER_RSS_MB");
+  if (e && *e) {
+    char *end;
+    long v = strtol(e, &end, 10);
+    if (*end == 0 && v >= 0) return v;
+  }
+  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  return pages > 0 && size > 0 ? (long)((double)pages * (double)size / 4 / 1048576.0) : 0;
+}
+
+/* Resident memory (KiB) of pid and its descendants (threads' children lists under /proc; a
+ * process that is gone counts 0). depth bounds a runaway tree. */
+static long tree_rss_kb(pid_t pid, int depth) {
+  char path[96];
+  snprintf(path, sizeof path, "/proc/%d/statm", (int)pid);
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  long size = 0, resident = 0;
+  int ok = fscanf(f, "%ld %ld", &size, &resident) == 2;
+  fclose(f);
+  long kb = ok ? resident * (sysconf(_SC_PAGESIZE) / 1024) : 0;
+  if (depth <= 0) return kb;
+  snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+  DIR *d = opendir(path);
+  if (!d) return kb;
+  for (struct dirent *t; (t = readdir(d));) {
+    if (t->d_name[0] == '.') continue;
+    char cpath[160];
+    snprintf(cpath, sizeof cpath, "/proc/%d/task/%.20s/children", (int)pid, t->d_name);
+    FILE *c = fopen(cpath, "r");
+    if (!c) continue;
+    for (int child; fscanf(c, "%d", &child) == 1;) kb += tree_rss_kb((pid_t)child, depth - 1);
+    fclose(c);
+  }
+  closedir(d);
+  return kb;
+}
+
+void conv_worker_set_rss_cap(conv_worker *w, long mb) { w->rss_cap_mb = mb > 0 ? mb : 0; }
+
 /* ---- process lifetime ---- */
 
 conv_worker *conv_worker_new(const char *name, const char *const *argv) {
@@ -200,6 +250,7 @@ conv_worker *conv_worker_new(const char *name, const char *const *argv) {
   w->name = af_xstrdup(name);
   w->timeout_s = env_seconds("AF_WORKER_TIMEOUT", 30);
   w->hello_timeout_s = env_seconds("AF_WORKER_START_TIMEOUT", 120);
+  w->rss_cap_mb = default_rss_cap_mb();
   w->in_fd = w->out_fd = w->err_fd = -1;
   pthread_mutex_init(&w->mu, NULL);
   return w;
@@ -374,7 +425,7 @@ static int spawn_worker(conv_worker *w, af_err *err) {
 
 /* ---- one exchange: write a request (may be empty), read one line, within a deadline ---- */
 
-typedef enum { X_LINE, X_EOF, X_TIMEOUT, X_TOO_LONG } xstatus;
+typedef enum { X_LINE, X_EOF, X_TIMEOUT, X_TOO_LONG, X_MEMORY } xstatus;
 
 /* On X_LINE, *line (new, NUL-terminated, without the newline) holds the line. *unsent tells
  * whether part of the request was never written (the stream is then out of step). */
@@ -404,7 +455,15 @@ static xstatus exchange(conv_worker *w, const char *req, size_t len, double dead
     fds[io = n++] = (struct pollfd){w->out_fd, POLLIN, 0};
     if (w->err_fd >= 0) fds[ie = n++] = (struct pollfd){w->err_fd, POLLIN, 0};
     int ms = left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
+    if (w->rss_cap_mb > 0 && ms > 200) ms = 200; /* look at its memory five times a second */
     int pr = poll(fds, (nfds_t)n, ms);
+    if (w->rss_cap_mb > 0 && w->pid > 0) {
+      long mb = tree_rss_kb(w->pid, 4) / 1024;
+      if (mb > w->rss_cap_mb) {
+        w->rss_seen_mb = mb;
+        return X_MEMORY;
+      }
+    }
     if (pr < 0) {
       if (errno == EINTR) continue;
       return X_EOF;
@@ -488,6 +547,11 @@ static int start_worker(conv_worker *w, af_err *err, result_status *how) {
     } else if (x == X_TOO_LONG) {
       af_buf_puts(&what, "printed an endless line instead of its hello");
       kill_worker(w, &st);
+    } else if (x == X_MEMORY) {
+      af_buf_printf(&what, "used %ld MiB of resident memory before its hello, over its cap of %ld MiB (AF_WORKER_RSS_MB)",
+                    w->rss_seen_mb, w->rss_cap_mb);
+      kill_worker(w, &st);
+      *how = RESULT_CRASH;
     } else {
       reap_worker(w, 1000, &st);
       af_buf_puts(&what, "exited before its hello: ");
@@ -904,6 +968,13 @@ static result_status run_locked(conv_worker *w, const ir_program *p, af_tensor *
     kill_worker(w, &st);
     af_buf_printf(&m, "worker %s: protocol error: an answer line longer than %zu bytes", w->name, WORKER_MAX_LINE);
     rs = RESULT_ERROR;
+  } else if (x == X_MEMORY) {
+    kill_worker(w, &st);
+    af_buf_printf(&m,
+                  "worker %s used %ld MiB of resident memory, over its cap of %ld MiB (AF_WORKER_RSS_MB; killed, a "
+                  "fresh one serves the next program)",
+                  w->name, w->rss_seen_mb, w->rss_cap_mb);
+    rs = RESULT_CRASH;
   } else {
     cJSON *a = cJSON_Parse(line);
     int desync = unsent;

@@ -42,6 +42,10 @@ void conv_worker_free(conv_worker *w);
 
 /* Deadlines in seconds: per request, and from start to hello. <= 0 keeps the current value. */
 void conv_worker_set_timeouts(conv_worker *w, double request_s, double hello_s);
+/* Caps the resident memory of the worker's process tree at mb MiB (0: no cap); over it, the
+ * worker is killed and the program's result is a crash naming the cap. Default: AF_WORKER_RSS_MB,
+ * else a quarter of the machine's memory. */
+void conv_worker_set_rss_cap(conv_worker *w, long mb);
 
 /* Starts the worker process if it is not running and has not been judged unavailable, without
  * waiting for its hello (conv_worker_available and conv_worker_run read it). Lets several workers

@@ -8,6 +8,7 @@ what goes wrong with that request instead:
   exit        reads the request, writes half an answer, exits with status 3
   segv        reads the request, kills itself with SIGSEGV
   hang        reads the request, never answers
+  eat         reads the request, makes 400 MiB resident, never answers (the memory cap ends it)
   garbage     answers a line that is not JSON
   wrong-size  answers ok, with 4 bytes too few in the output's data
   wrong-id    answers ok for another request id
@@ -70,6 +71,10 @@ def main():
             os.kill(os.getpid(), signal.SIGSEGV)
         elif how == "hang":
             time.sleep(3600)
+        elif how == "eat":
+            hog = b"x" * (400 << 20)  # written, so resident
+            time.sleep(3600)
+            del hog
         elif how == "garbage":
             print("Traceback (most recent call last): this is not JSON", flush=True)
             continue
