@@ -3,13 +3,77 @@
 
 #include <string.h>
 
-#define OP(n, k, fl, sch, at, ov, ovs, sp, tw, sc) \
+#define OP(n, k, fl, sch, at, ov, ovs, sp, tw, sc, fam, dt, ex, shp, smp, wb) \
   {.name = #n, .kind = OPS_##k, .flags = fl, .schema = sch, .aten = at, .overload = ov, \
-   .overload_scalar = ovs, .spelling = sp, .twin = tw, .scatter = sc},
+   .overload_scalar = ovs, .spelling = sp, .twin = tw, .scatter = sc, .family = #fam, .dtypes = #dt, \
+   .exact = #ex, .shape_rule = #shp, .sample_rule = #smp, .wb_rule = #wb},
 static ops_entry table[OPS_COUNT] = {
 #include "ops.def"
 };
 #undef OP
+
+#define SHAPE(n, c) #n,
+#define SAMPLE(n, p)
+#define WB(n, k, r)
+static const char *const shape_names[] = {
+#include "ops_rules.def"
+};
+#undef SHAPE
+#define SHAPE(n, c) #c,
+static const char *const shape_classes[] = {
+#include "ops_rules.def"
+};
+#undef SHAPE
+#undef SAMPLE
+#define SHAPE(n, c)
+#define SAMPLE(n, p) #n,
+static const char *const sample_names[] = {
+#include "ops_rules.def"
+};
+#undef SAMPLE
+#undef WB
+#define SAMPLE(n, p)
+#define WB(n, k, r) #n,
+static const char *const wb_names[] = {
+#include "ops_rules.def"
+};
+#undef SHAPE
+#undef SAMPLE
+#undef WB
+
+static const char *const *rule_names(ops_rule_kind k, int *n) {
+  switch (k) {
+    case OPS_RULE_SHAPE: *n = (int)(sizeof shape_names / sizeof shape_names[0]); return shape_names;
+    case OPS_RULE_SAMPLE: *n = (int)(sizeof sample_names / sizeof sample_names[0]); return sample_names;
+    case OPS_RULE_WB: *n = (int)(sizeof wb_names / sizeof wb_names[0]); return wb_names;
+    default: *n = 0; return NULL;
+  }
+}
+
+int ops_rule_count(ops_rule_kind k) {
+  int n;
+  rule_names(k, &n);
+  return n;
+}
+
+const char *ops_rule_name(ops_rule_kind k, int i) {
+  int n;
+  const char *const *names = rule_names(k, &n);
+  return i >= 0 && i < n ? names[i] : NULL;
+}
+
+int ops_rule_find(ops_rule_kind k, const char *name) {
+  int n;
+  const char *const *names = rule_names(k, &n);
+  for (int i = 0; name && i < n; i++)
+    if (strcmp(names[i], name) == 0) return i;
+  return -1;
+}
+
+const char *ops_rule_class(int i) {
+  int n = (int)(sizeof shape_classes / sizeof shape_classes[0]);
+  return i >= 0 && i < n ? shape_classes[i] : NULL;
+}
 
 static int split_done;
 static void split_schemas(void);

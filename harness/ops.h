@@ -24,6 +24,8 @@ typedef struct ops_entry {
   const char *spelling;
   const char *twin;
   const char *scatter;
+  const char *family, *dtypes, *exact; /* as on its ops.def line */
+  const char *shape_rule, *sample_rule, *wb_rule; /* rule names (harness/ops_rules.def) */
 } ops_entry;
 
 enum {
@@ -32,6 +34,14 @@ enum {
 #undef OP
   OPS_COUNT
 };
+
+/* The rule families of harness/ops_rules.def. */
+typedef enum { OPS_RULE_SHAPE, OPS_RULE_SAMPLE, OPS_RULE_WB, OPS_RULE_KIND_COUNT } ops_rule_kind;
+int ops_rule_count(ops_rule_kind k);                  /* rules of that kind */
+const char *ops_rule_name(ops_rule_kind k, int i);     /* borrowed; NULL when out of range */
+int ops_rule_find(ops_rule_kind k, const char *name);  /* index, or -1 when no rule has that name */
+/* The class of shape rule i (its SHAPE(name, class) line): "VIEW", "META", "WRITE", "FUNC", "NONE". */
+const char *ops_rule_class(int i);
 
 const ops_entry *ops_get(int op);          /* borrowed; NULL when out of range */
 int ops_find(const char *name);            /* op id or -1 */

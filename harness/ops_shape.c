@@ -1,7 +1,9 @@
 /* ops_shape.c - shape, stride and validity rules of the op table (see ops_shape.h), as eager
- * PyTorch 1.13 on CPU computes them. Part 1: layouts. Part 2: ops_shape_infer, one case per op.
- * Part 3: argument samplers. Part 4: the families added for issue 9 (facts per op: family, dtypes,
- * exactness; their rules and samplers), and the Markdown table of docs/ops.md. */
+ * PyTorch 1.13 on CPU computes them. Part 1: layouts. Part 2: the shape rules (shape_<name>, one
+ * per rule family of harness/ops_rules.def). Part 3: the argument samplers (sample_<name>). Part 4:
+ * the rules and samplers of the families added for issue 9. At the end: the per-op table built
+ * from ops.def's columns, the dispatchers ops_shape_infer and ops_shape_sample (no per-op code:
+ * each op's line names its rules), and the Markdown table of docs/ops.md. */
 #include "ops_shape.h"
 
 #include <stdlib.h>
@@ -687,14 +689,56 @@ typedef struct sub_info {
 
 #define META(v) (env->meta(env->ctx, (v)))
 
-/* the op families added for issue 9 (at the end of this file) */
+/* ---- the op table's rule families (harness/ops_rules.def), resolved per op at the end of this
+ * file from ops.def's columns ---- */
+
+/* dtype masks of self (ops.def's dtypes column) */
+enum {
+  MF32 = 1 << AF_FLOAT32, MF64 = 1 << AF_FLOAT64, MI64 = 1 << AF_INT64, MB = 1 << AF_BOOL,
+  MF = MF32 | MF64, MN = MF | MI64, MALL = MN | MB
+};
+enum { M_all = MALL, M_num = MN, M_float = MF, M_f64 = MF64, M_i64 = MI64, M_int_bool = MI64 | MB };
+enum {
+  FAM_other = OPS_FAM_OTHER, FAM_view = OPS_FAM_VIEW, FAM_multi_view = OPS_FAM_MULTI_VIEW, FAM_meta = OPS_FAM_META,
+  FAM_fill = OPS_FAM_FILL, FAM_arith = OPS_FAM_ARITH, FAM_unary_float = OPS_FAM_UNARY_FLOAT,
+  FAM_unary_num = OPS_FAM_UNARY_NUM, FAM_activation = OPS_FAM_ACTIVATION, FAM_compare = OPS_FAM_COMPARE,
+  FAM_bitwise = OPS_FAM_BITWISE, FAM_ternary = OPS_FAM_TERNARY, FAM_matrix = OPS_FAM_MATRIX, FAM_index = OPS_FAM_INDEX,
+  FAM_cumulative = OPS_FAM_CUMULATIVE, FAM_setitem = OPS_FAM_SETITEM, FAM_write_back = OPS_FAM_WRITE_BACK,
+  FAM_control = OPS_FAM_CONTROL, FAM_list = OPS_FAM_LIST
+};
+enum { EX_exact = OPS_EX_KEEP, EX_inexact = OPS_EX_INEXACT, EX_discont = OPS_EX_NEEDS };
+
+/* shape rule classes (ops_rules.def) */
+enum { RC_NONE, RC_VIEW, RC_META, RC_WRITE, RC_FUNC };
+
+typedef int (*shape_fn)(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err);
+typedef int (*sample_fn)(int op, int p, const ops_meta *m, int64_t storage, const ops_chooser *ch, ir_arg *args);
+
+typedef struct op_rules {
+  shape_fn shape;
+  sample_fn sample;
+  unsigned char fam, dt, ex, shape_class; /* ops_family, dtype mask of self, OPS_EX_*, RC_* */
+  signed char primary;                    /* ops_shape_primary */
+} op_rules;
+
+#define SHAPE(n, c) \
+  static int shape_##n(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err); \
+  enum { RC_of_##n = RC_##c };
+#define SAMPLE(n, prim) \
+  static int sample_##n(int op, int p, const ops_meta *m, int64_t storage, const ops_chooser *ch, ir_arg *args); \
+  enum { PRIM_of_##n = prim };
+#define WB(n, k, r)
+#include "ops_rules.def"
+#undef SHAPE
+#undef SAMPLE
+#undef WB
+
 static int multi_view_range(int op, const ir_arg *a, const ops_meta *in, int64_t *dim, int64_t *start, int64_t *len, af_err *err);
-static int infer_view_more(const ir_stmt *st, const ops_env *env, int op, const ops_meta *in, ops_meta *o, af_err *err);
-static int infer_meta_more(const ir_stmt *st, const ops_env *env, int op, const ops_meta *self, ops_meta *o, af_err *err);
-static int infer_write_more(const ir_stmt *st, const ops_env *env, int op, const ops_meta *self, int w, af_err *err);
-static int infer_func_more(const ir_stmt *st, const ops_env *env, int op, const ops_meta *self, ops_effect *e, af_err *err);
-static int more_can_sample(int op);
-static int sample_more(int op, int p, const ops_meta *m, int64_t storage, const ops_chooser *ch, ir_arg *args);
+static int self_dtype_ok(int op, const ops_meta *m, af_err *err);
+static int dt_drawable(int op, const ops_meta *m);
+static int dtype_mask(int op);
+static int inplace_of(int op);
+static int in_mask(int mask, af_dtype d) { return (int)d >= 0 && d < AF_DTYPE_COUNT && ((mask >> d) & 1); }
 
 /* Bounds of an int index tensor's data against size n (skipped when the data is unknown). */
 static int index_in_range(const ops_env *env, int v, int64_t n, af_err *err) {
@@ -1069,502 +1113,732 @@ static int arith_type(const ir_stmt *st, const ops_env *env, int a, int b, af_dt
   return 0;
 }
 
-static int infer_view(const ir_stmt *st, const ops_env *env, int op, const ops_meta *in, ops_effect *e, af_err *err) {
+/* ---------------------------------------------------------------- shape rules: views
+ * A VIEW rule fills e->out (and e->alias when the result is not a view) and returns 0, or 1 when
+ * its result is a layout already finished (returned as it is), or -1 with err. */
+
+static int shape_view_slice(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  (void)env;
   const ir_arg *a = st->args;
-  ops_meta *o = &e->out;
-  int rc = 0;
-  e->alias = OPS_ALIAS_VIEW;
-  switch (op) {
-    case OPS_slice: rc = v_slice(in, a[1].i, 1, a[2].i, 1, a[3].i, a[4].i, o, err); break;
-    case OPS_select: rc = v_select(in, a[1].i, a[2].i, o, err); break;
-    case OPS_narrow: {
-      if (in->rank == 0) return af_fail(err, "narrow() cannot be applied to a 0-dim tensor");
-      int64_t dim, start = a[2].i, len = a[3].i;
-      if (wrapd(a[1].i, in->rank, &dim, err)) return -1;
-      int64_t n = in->shape[dim];
-      if (start < -n || start > n) return af_fail(err, "narrow(): start %lld out of range", (long long)start);
-      if (start < 0) start += n;
-      if (len < 0 || start + len > n) return af_fail(err, "narrow(): start (%lld) + length (%lld) exceeds dimension size (%lld)", (long long)start, (long long)len, (long long)n);
-      rc = v_slice(in, dim, 1, start, 1, start + len, 1, o, err);
-      break;
-    }
-    case OPS_view: rc = v_view(in, a[1].n, a[1].ints, 0, o, err) < 0 ? -1 : 0; break;
-    case OPS_view_as: rc = v_view(in, META(a[1].value)->rank, META(a[1].value)->shape, 0, o, err) < 0 ? -1 : 0; break;
-    case OPS_reshape: {
-      int r = v_view(in, a[1].n, a[1].ints, 1, o, err);
-      if (r < 0) return -1;
-      if (r == 0) {
-        e->alias = OPS_ALIAS_FRESH;
-        e->copied = 1;
-        e->storage_numel = ops_meta_numel(o);
-      }
-      break;
-    }
-    case OPS_flatten: {
-      int64_t s, t;
-      if (wrapd(a[1].i, in->rank, &s, err) || wrapd(a[2].i, in->rank, &t, err)) return -1;
-      if (s > t) return af_fail(err, "flatten() has invalid args: start_dim cannot come after end_dim");
-      int64_t shape[AF_MAX_RANK];
-      int n = 0;
-      if (in->rank == 0) {
-        shape[n++] = 1;
-      } else {
-        if (s == t) {
-          *o = *in;
-          e->alias = OPS_ALIAS_SAME;
-          return 0;
-        }
-        for (int d = 0; d < s; d++) shape[n++] = in->shape[d];
-        int64_t p = 1;
-        for (int64_t d = s; d <= t; d++) p *= in->shape[d];
-        shape[n++] = p;
-        for (int d = (int)t + 1; d < in->rank; d++) shape[n++] = in->shape[d];
-      }
-      int r = v_view(in, n, shape, 1, o, err);
-      if (r < 0) return -1;
-      if (r == 0) {
-        e->alias = OPS_ALIAS_FRESH;
-        e->copied = 1;
-        e->storage_numel = ops_meta_numel(o);
-      }
-      break;
-    }
-    case OPS_unflatten: {
-      if (in->rank == 0) return af_fail(err, "unflatten() cannot be applied to a 0-dim tensor");
-      int64_t dim;
-      if (wrapd(a[1].i, in->rank, &dim, err)) return -1;
-      if (a[2].n == 0) return af_fail(err, "unflatten: sizes must be non-empty");
-      int64_t sz[AF_MAX_RANK];
-      if (a[2].n > AF_MAX_RANK) return af_fail(err, "unflatten: too many sizes");
-      if (infer_size(a[2].n, a[2].ints, in->shape[dim], sz, err)) {
-        af_err_prefix(err, "unflatten: provided sizes don't multiply up to the size of dim %lld", (long long)dim);
-        return -1;
-      }
-      int64_t shape[2 * AF_MAX_RANK];
-      int n = 0;
-      for (int d = 0; d < dim; d++) shape[n++] = in->shape[d];
-      for (int k = 0; k < a[2].n; k++) shape[n++] = sz[k];
-      for (int d = (int)dim + 1; d < in->rank; d++) shape[n++] = in->shape[d];
-      if (n > AF_MAX_RANK) return af_fail(err, "rank above the limit %d", AF_MAX_RANK);
-      if (!in->exact) { /* splitting one dim is always a view; strides not modelled */
-        *o = *in;
-        o->rank = n;
-        memcpy(o->shape, shape, sizeof(int64_t) * (size_t)n);
-        return 0;
-      }
-      rc = v_view(in, n, shape, 0, o, err) < 0 ? -1 : 0;
-      break;
-    }
-    case OPS_squeeze: rc = v_squeeze(in, a[1].i, o, err); break;
-    case OPS_unsqueeze:
-      if (in->rank >= AF_MAX_RANK) return af_fail(err, "rank above the limit %d", AF_MAX_RANK);
-      rc = v_unsqueeze(in, a[1].i, o, err);
-      break;
-    case OPS_transpose: rc = v_transpose(in, a[1].i, a[2].i, o, err); break;
-    case OPS_t: rc = v_t(in, o, err); break;
-    case OPS_permute: rc = v_permute(in, a[1].n, a[1].ints, o, err); break;
-    case OPS_movedim: rc = v_movedim(in, a[1].i, a[2].i, o, err); break;
-    case OPS_expand: rc = v_expand(in, a[1].n, a[1].ints, o, err); break;
-    case OPS_expand_as: rc = v_expand(in, META(a[1].value)->rank, META(a[1].value)->shape, o, err); break;
-    case OPS_diagonal: rc = v_diagonal(in, a[1].i, a[2].i, a[3].i, o, err); break;
-    case OPS_as_strided:
-      rc = v_as_strided(in, env->storage_numel ? env->storage_numel(env->ctx, a[0].value) : ops_meta_extent(in), &a[1], &a[2],
-                        a[3].i, o, err);
-      break;
-    case OPS_unfold:
-      if (in->rank >= AF_MAX_RANK) return af_fail(err, "rank above the limit %d", AF_MAX_RANK);
-      rc = v_unfold(in, a[1].i, a[2].i, a[3].i, o, err);
-      break;
-    case OPS_detach:
-    case OPS_alias: *o = *in; break;
-    case OPS_getitem: {
-      sub_info si;
-      if (infer_subscript(&a[1], in, env, &si, err)) return -1;
-      *o = si.result;
-      if (si.nt) {
-        e->alias = OPS_ALIAS_FRESH;
-        e->copied = 1;
-        e->storage_numel = ops_meta_numel(o);
-      }
-      break;
-    }
-    default: rc = infer_view_more(st, env, op, in, o, err); break;
-  }
-  if (rc) return -1;
-  if (o->exact) finish_exact(o);
+  return v_slice(in, a[1].i, 1, a[2].i, 1, a[3].i, a[4].i, &e->out, err);
+}
+
+static int shape_view_select(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  (void)env;
+  return v_select(in, st->args[1].i, st->args[2].i, &e->out, err);
+}
+
+static int shape_view_narrow(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  (void)env;
+  const ir_arg *a = st->args;
+  if (in->rank == 0) return af_fail(err, "narrow() cannot be applied to a 0-dim tensor");
+  int64_t dim, start = a[2].i, len = a[3].i;
+  if (wrapd(a[1].i, in->rank, &dim, err)) return -1;
+  int64_t n = in->shape[dim];
+  if (start < -n || start > n) return af_fail(err, "narrow(): start %lld out of range", (long long)start);
+  if (start < 0) start += n;
+  if (len < 0 || start + len > n) return af_fail(err, "narrow(): start (%lld) + length (%lld) exceeds dimension size (%lld)", (long long)start, (long long)len, (long long)n);
+  return v_slice(in, dim, 1, start, 1, start + len, 1, &e->out, err);
+}
+
+static int shape_view_view(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  (void)env;
+  return v_view(in, st->args[1].n, st->args[1].ints, 0, &e->out, err) < 0 ? -1 : 0;
+}
+
+static int shape_view_view_as(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  const ops_meta *t = META(st->args[1].value);
+  return v_view(in, t->rank, t->shape, 0, &e->out, err) < 0 ? -1 : 0;
+}
+
+/* a maybe-view that copied: a fresh result */
+static void copied(ops_effect *e) {
+  e->alias = OPS_ALIAS_FRESH;
+  e->copied = 1;
+  e->storage_numel = ops_meta_numel(&e->out);
+}
+
+static int shape_view_reshape(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  (void)env;
+  int r = v_view(in, st->args[1].n, st->args[1].ints, 1, &e->out, err);
+  if (r < 0) return -1;
+  if (r == 0) copied(e);
   return 0;
 }
 
-int ops_shape_infer(const ir_stmt *st, const ops_env *env, ops_effect *e, af_err *err) {
-  memset(e, 0, sizeof *e);
-  const ops_entry *oe = ops_get(st->op);
-  if (!oe) return af_fail(err, "unknown op id %d", st->op);
-  if (st->nargs != oe->nargs) return af_fail(err, "%s takes %d arguments", oe->name, oe->nargs);
-  if (spelling_dims_ok(st, oe, err)) return -1;
+static int shape_view_flatten(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  (void)env;
   const ir_arg *a = st->args;
-  /* the shape of every tensor operand must be known */
-  for (int k = 0; k < st->nargs; k++) {
-    if (a[k].kind == IR_ARG_VALUE && !META(a[k].value)->known) return af_fail(err, "argument %d has a data-dependent shape (not modelled)", k);
-    if (a[k].kind == IR_ARG_VALUES)
-      for (int j = 0; j < a[k].n; j++)
-        if (!META(a[k].values[j])->known) return af_fail(err, "argument %d has a data-dependent shape (not modelled)", k);
+  int64_t s, t;
+  if (wrapd(a[1].i, in->rank, &s, err) || wrapd(a[2].i, in->rank, &t, err)) return -1;
+  if (s > t) return af_fail(err, "flatten() has invalid args: start_dim cannot come after end_dim");
+  int64_t shape[AF_MAX_RANK];
+  int n = 0;
+  if (in->rank == 0) {
+    shape[n++] = 1;
+  } else {
+    if (s == t) {
+      e->out = *in;
+      e->alias = OPS_ALIAS_SAME;
+      return 1;
+    }
+    for (int d = 0; d < s; d++) shape[n++] = in->shape[d];
+    int64_t p = 1;
+    for (int64_t d = s; d <= t; d++) p *= in->shape[d];
+    shape[n++] = p;
+    for (int d = (int)t + 1; d < in->rank; d++) shape[n++] = in->shape[d];
   }
-  const ops_meta *self = a[0].kind == IR_ARG_VALUE ? META(a[0].value) : NULL;
-  int op = st->op;
-
-  if (oe->kind == OPS_VIEW || oe->kind == OPS_GETITEM) return infer_view(st, env, op, self, e, err);
-
-  if (oe->kind == OPS_INPLACE || oe->kind == OPS_SETITEM || oe->kind == OPS_OUT) {
-    e->alias = OPS_ALIAS_SAME;
-    e->out = *self;
-    if (oe->flags & OPF_META) {
-      ops_meta o;
-      int rc;
-      switch (op) {
-        case OPS_unsqueeze_:
-          if (self->rank >= AF_MAX_RANK) return af_fail(err, "rank above the limit %d", AF_MAX_RANK);
-          rc = v_unsqueeze(self, a[1].i, &o, err);
-          break;
-        case OPS_squeeze_: rc = v_squeeze(self, a[1].i, &o, err); break;
-        case OPS_transpose_: rc = v_transpose(self, a[1].i, a[2].i, &o, err); break;
-        case OPS_t_: rc = v_t(self, &o, err); break;
-        default: rc = infer_meta_more(st, env, op, self, &o, err); break;
-      }
-      if (rc) return -1;
-      e->out = o;
-      e->meta_change = 1;
-      return 0;
-    }
-    e->writes = 1;
-    int w = a[0].value;
-    if (oe->kind != OPS_SETITEM && writable(self, err)) return -1;
-    switch (op) {
-      case OPS_add_:
-      case OPS_sub_:
-      case OPS_mul_:
-      case OPS_div_: {
-        af_dtype common;
-        if (arith_type(st, env, 0, 1, &common, err)) return -1;
-        if (op == OPS_div_ && !is_float(common)) common = AF_FLOAT32;
-        if (!ops_can_cast(common, self->dtype))
-          return af_fail(err, "result type %s can't be cast to the desired output type %s", af_dtype_name(common), af_dtype_name(self->dtype));
-        if (a[1].kind == IR_ARG_VALUE) {
-          const ops_meta *o = META(a[1].value);
-          if (!ops_broadcasts_to(o->rank, o->shape, self->rank, self->shape))
-            return af_fail(err, "output with the shape of self doesn't match the broadcast shape");
-          if (no_overlap(env, w, a[1].value, 1, err)) return -1;
-        }
-        return 0;
-      }
-      case OPS_neg_:
-      case OPS_abs_:
-      case OPS_relu_: return not_bool(self, oe->name, err);
-      case OPS_clamp_: {
-        if (not_bool(self, "clamp_", err)) return -1;
-        if (a[1].kind == IR_ARG_NONE && a[2].kind == IR_ARG_NONE) return af_fail(err, "torch.clamp: At least one of 'min' or 'max' must not be None");
-        for (int k = 1; k <= 2; k++)
-          if (self->dtype == AF_INT64 && a[k].kind == IR_ARG_FLOAT) return af_fail(err, "result type Float can't be cast to the desired output type long");
-        return 0;
-      }
-      case OPS_fill_:
-        if (number_or_zerodim(&a[1], env, "fill_", err)) return -1;
-        if (a[1].kind == IR_ARG_VALUE && no_overlap(env, w, a[1].value, 0, err)) return -1;
-        return 0;
-      case OPS_zero_: return 0;
-      case OPS_copy_: {
-        const ops_meta *src = META(a[1].value);
-        if (!ops_broadcasts_to(src->rank, src->shape, self->rank, self->shape)) return af_fail(err, "copy_: src does not broadcast to self");
-        return no_overlap(env, w, a[1].value, 1, err);
-      }
-      case OPS_masked_fill_: {
-        const ops_meta *mask = META(a[1].value);
-        if (mask->dtype != AF_BOOL) return af_fail(err, "masked_fill_ only supports boolean masks");
-        if (!ops_broadcasts_to(mask->rank, mask->shape, self->rank, self->shape)) return af_fail(err, "masked_fill_: mask does not broadcast to self");
-        if (number_or_zerodim(&a[2], env, "masked_fill_", err)) return -1;
-        if (no_overlap(env, w, a[1].value, 0, err)) return -1;
-        if (a[2].kind == IR_ARG_VALUE && no_overlap(env, w, a[2].value, 0, err)) return -1;
-        return 0;
-      }
-      case OPS_index_put_:
-        if (check_index_put(st, env, self, err)) return -1;
-        for (int k = 0; k < a[1].n; k++)
-          if (no_overlap(env, w, a[1].values[k], 0, err)) return -1;
-        return no_overlap(env, w, a[2].value, 0, err);
-      case OPS_index_add_:
-        if (check_index_add(st, env, self, err)) return -1;
-        if (no_overlap(env, w, a[2].value, 0, err)) return -1;
-        return no_overlap(env, w, a[3].value, 0, err);
-      case OPS_scatter_:
-        if (check_scatter(st, env, self, err)) return -1;
-        if (no_overlap(env, w, a[2].value, 0, err)) return -1;
-        if (a[3].kind == IR_ARG_VALUE && no_overlap(env, w, a[3].value, 0, err)) return -1;
-        return 0;
-      case OPS_add_out:
-      case OPS_mul_out: {
-        const ops_meta *x = META(a[1].value), *y = META(a[2].value);
-        if (x->dtype == AF_BOOL || y->dtype == AF_BOOL) return af_fail(err, "arithmetic on bool is not modelled");
-        int r;
-        int64_t shape[AF_MAX_RANK];
-        if (ops_broadcast(x->rank, x->shape, y->rank, y->shape, &r, shape)) return af_fail(err, "operands do not broadcast");
-        if (!shape_is(self, r, shape)) return af_fail(err, "out= tensor has another shape than the result (it would be resized)");
-        af_dtype common;
-        if (arith_type(st, env, 1, 2, &common, err)) return -1;
-        if (!ops_can_cast(common, self->dtype))
-          return af_fail(err, "result type %s can't be cast to the desired output type %s", af_dtype_name(common), af_dtype_name(self->dtype));
-        if (no_overlap(env, w, a[1].value, 1, err) || no_overlap(env, w, a[2].value, 1, err)) return -1;
-        return 0;
-      }
-      case OPS_setitem:
-      case OPS_setitem_add:
-      case OPS_setitem_sub:
-      case OPS_setitem_mul: {
-        sub_info si;
-        if (infer_subscript(&a[1], self, env, &si, err)) return -1;
-        if (writable(&si.view, err)) return -1;
-        const ir_arg *v = &a[2];
-        const ops_meta *vm = v->kind == IR_ARG_VALUE ? META(v->value) : NULL;
-        if (vm) {
-          if (no_overlap(env, w, v->value, 0, err)) return -1;
-          int64_t rs[AF_MAX_RANK];
-          memcpy(rs, si.result.shape, sizeof rs);
-          if (!ops_broadcasts_to(vm->rank, vm->shape, si.result.rank, rs))
-            return af_fail(err, "shape mismatch: value tensor of rank %d cannot be broadcast to the indexing result of rank %d", vm->rank, si.result.rank);
-        }
-        if (si.has_int && si.has_mask) return af_fail(err, "mixing bool and int index tensors is not modelled");
-        if (op == OPS_setitem) {
-          if (si.nt && vm && vm->dtype != self->dtype) return af_fail(err, "Index put requires the source and destination dtypes match");
-        } else {
-          af_dtype dt[2] = {self->dtype, vm ? vm->dtype : (v->kind == IR_ARG_FLOAT ? AF_FLOAT64 : v->kind == IR_ARG_BOOL ? AF_BOOL : AF_INT64)};
-          ops_opnd_kind k[2] = {si.result.rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM,
-                                vm ? (vm->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM) : OPS_OPND_NUMBER};
-          if (dt[0] == AF_BOOL || dt[1] == AF_BOOL) return af_fail(err, "arithmetic on bool is not modelled");
-          af_dtype common = ops_result_type(2, dt, k);
-          if (!ops_can_cast(common, self->dtype))
-            return af_fail(err, "result type %s can't be cast to the desired output type %s", af_dtype_name(common), af_dtype_name(self->dtype));
-        }
-        if (si.has_int && (vm ? ops_meta_numel(vm) > 1 : 0) && has_dup_tuples(&si, env))
-          return af_fail(err, "setitem with repeated indices and a non-uniform value: the result depends on write order");
-        return 0;
-      }
-      default: return infer_write_more(st, env, op, self, w, err);
-    }
-  }
-
-  /* functional ops: fresh results */
-  e->alias = OPS_ALIAS_FRESH;
-  ops_meta *o = &e->out;
-  switch (op) {
-    case OPS_add:
-    case OPS_sub:
-    case OPS_mul:
-    case OPS_div:
-    case OPS_gt: {
-      af_dtype common;
-      if (arith_type(st, env, 0, 1, &common, err)) return -1;
-      if (op == OPS_div && !is_float(common)) common = AF_FLOAT32;
-      ti_opnd t[2];
-      af_dtype dt;
-      ops_opnd_kind k;
-      opnd(st, 0, env, &t[0], &dt, &k);
-      opnd(st, 1, env, &t[1], &dt, &k);
-      int r = self->rank;
-      int64_t shape[AF_MAX_RANK];
-      memcpy(shape, self->shape, sizeof shape);
-      if (t[1].m && ops_broadcast(self->rank, self->shape, t[1].m->rank, t[1].m->shape, &r, shape))
-        return af_fail(err, "the shapes of the operands do not broadcast");
-      ti_layout(2, t, common, r, shape, op == OPS_gt ? AF_BOOL : common, o);
-      break;
-    }
-    case OPS_neg:
-    case OPS_abs:
-    case OPS_relu:
-    case OPS_clamp: {
-      if (not_bool(self, oe->name, err)) return -1;
-      af_dtype dt = self->dtype;
-      if (op == OPS_clamp) {
-        if (a[1].kind == IR_ARG_NONE && a[2].kind == IR_ARG_NONE) return af_fail(err, "torch.clamp: At least one of 'min' or 'max' must not be None");
-        for (int k = 1; k <= 2; k++)
-          if (dt == AF_INT64 && a[k].kind == IR_ARG_FLOAT) dt = AF_FLOAT32;
-      }
-      ti_opnd t = {self, self->dtype};
-      ti_layout(1, &t, dt, self->rank, self->shape, dt, o);
-      break;
-    }
-    case OPS_fill:
-    case OPS_zero:
-      if (op == OPS_fill && number_or_zerodim(&a[1], env, "fill", err)) return -1;
-      preserve_layout(self, o);
-      break;
-    case OPS_copy: {
-      /* 1.13: src.to(self) then expand_copy to self's shape; src.to(self) is src itself when the
-       * dtype matches, and no copy follows when the shapes match: the result is src */
-      const ops_meta *src = META(a[1].value);
-      if (!ops_broadcasts_to(src->rank, src->shape, self->rank, self->shape)) return af_fail(err, "copy: src does not broadcast to self");
-      if (shape_is(src, self->rank, self->shape) && src->dtype == self->dtype)
-        return af_fail(err, "copy(self, src) returns src itself when shapes and dtypes match, against its functional schema (executors differ)");
-      ops_meta conv, ex;
-      if (src->dtype != self->dtype) {
-        preserve_layout(src, &conv);
-        conv.dtype = self->dtype;
-      } else {
-        conv = *src;
-      }
-      if (shape_is(&conv, self->rank, self->shape)) {
-        *o = conv;
-        break;
-      }
-      if (v_expand(&conv, self->rank, self->shape, &ex, err)) return -1; /* expand_copy: expand + clone */
-      preserve_layout(&ex, o);
-      break;
-    }
-    case OPS_masked_fill: {
-      const ops_meta *mask = META(a[1].value);
-      if (mask->dtype != AF_BOOL) return af_fail(err, "masked_fill only supports boolean masks");
-      if (number_or_zerodim(&a[2], env, "masked_fill", err)) return -1;
-      int r;
-      int64_t shape[AF_MAX_RANK];
-      if (ops_broadcast(self->rank, self->shape, mask->rank, mask->shape, &r, shape)) return af_fail(err, "masked_fill: mask does not broadcast");
-      fresh_contig(o, self->dtype, r, shape);
-      break;
-    }
-    case OPS_index_put:
-      if (check_index_put(st, env, self, err)) return -1;
-      preserve_layout(self, o);
-      break;
-    case OPS_index_add:
-      if (check_index_add(st, env, self, err)) return -1;
-      fresh_contig(o, self->dtype, self->rank, self->shape);
-      break;
-    case OPS_scatter:
-      if (check_scatter(st, env, self, err)) return -1;
-      fresh_contig(o, self->dtype, self->rank, self->shape);
-      break;
-    case OPS_sum:
-      fresh_contig(o, is_float(self->dtype) ? self->dtype : AF_INT64, 0, NULL);
-      break;
-    case OPS_mean:
-      if (!is_float(self->dtype)) return af_fail(err, "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype");
-      fresh_contig(o, self->dtype, 0, NULL);
-      break;
-    case OPS_matmul: {
-      const ops_meta *x = self, *y = META(a[1].value);
-      if (x->dtype != y->dtype) return af_fail(err, "matmul: expected both operands to have the same dtype");
-      if (x->dtype == AF_BOOL) return af_fail(err, "matmul is not modelled for bool");
-      if (x->rank == 0 || y->rank == 0) return af_fail(err, "both arguments to matmul need to be at least 1D");
-      int64_t kx = x->shape[x->rank - 1], ky = y->rank == 1 ? y->shape[0] : y->shape[y->rank - 2];
-      if (kx != ky) return af_fail(err, "mat1 and mat2 shapes cannot be multiplied (inner sizes %lld and %lld)", (long long)kx, (long long)ky);
-      int64_t shape[AF_MAX_RANK] = {0};
-      int r = 0;
-      if (x->rank == 1 && y->rank == 1) {
-        r = 0;
-      } else if (y->rank == 1) {
-        r = x->rank - 1;
-        memcpy(shape, x->shape, sizeof(int64_t) * (size_t)r);
-      } else if (x->rank == 1) {
-        r = y->rank - 1;
-        for (int d = 0; d < y->rank - 2; d++) shape[d] = y->shape[d];
-        shape[r - 1] = y->shape[y->rank - 1];
-      } else {
-        int br;
-        int64_t bs[AF_MAX_RANK];
-        if (ops_broadcast(x->rank - 2, x->shape, y->rank - 2, y->shape, &br, bs)) return af_fail(err, "matmul: batch dims do not broadcast");
-        memcpy(shape, bs, sizeof(int64_t) * (size_t)br);
-        shape[br] = x->shape[x->rank - 2];
-        shape[br + 1] = y->shape[y->rank - 1];
-        r = br + 2;
-      }
-      fresh_contig(o, x->dtype, r, shape);
-      for (int d = 0; d < r; d++) /* matmul's composite (mm/bmm + views) leaves other strides on size-1 dims */
-        if (shape[d] == 1) o->exact = 0;
-      break;
-    }
-    case OPS_cat:
-    case OPS_stack: {
-      const ir_arg *l = &a[0];
-      if (l->n == 0) return af_fail(err, "%s expects a non-empty TensorList", oe->name);
-      const ops_meta *f = META(l->values[0]);
-      int64_t dim;
-      if (wrapd(a[1].i, op == OPS_stack ? f->rank + 1 : f->rank, &dim, err)) return -1;
-      if (op == OPS_cat && f->rank == 0) return af_fail(err, "zero-dimensional tensor cannot be concatenated");
-      af_dtype dt = f->dtype;
-      int64_t total = 0;
-      for (int k = 0; k < l->n; k++) {
-        const ops_meta *m = META(l->values[k]);
-        if (m->dtype != dt) return af_fail(err, "%s of mixed dtypes is not modelled", oe->name);
-        if (m->rank != f->rank) return af_fail(err, "%s: tensors must have the same number of dimensions", oe->name);
-        for (int d = 0; d < f->rank; d++)
-          if ((op == OPS_stack || d != dim) && m->shape[d] != f->shape[d]) return af_fail(err, "%s: sizes of tensors must match except in dimension %lld", oe->name, (long long)dim);
-        if (op == OPS_cat) total += m->shape[dim];
-      }
-      int64_t shape[AF_MAX_RANK];
-      int r = f->rank;
-      memcpy(shape, f->shape, sizeof(int64_t) * (size_t)r);
-      if (op == OPS_cat) {
-        shape[dim] = total;
-      } else {
-        if (r >= AF_MAX_RANK) return af_fail(err, "rank above the limit %d", AF_MAX_RANK);
-        for (int d = r; d > dim; d--) shape[d] = shape[d - 1];
-        shape[dim] = l->n;
-        r++;
-      }
-      fresh_contig(o, dt, r, shape);
-      if (r >= 4) o->exact = 0; /* memory-format suggestion of rank-4/5 inputs not modelled */
-      break;
-    }
-    case OPS_clone: preserve_layout(self, o); break;
-    case OPS_contiguous:
-      if (!self->exact) return af_fail(err, "contiguous() of a tensor whose strides are not modelled (self or copy not decided)");
-      if (ops_meta_is_contiguous(self)) {
-        *o = *self;
-        e->alias = OPS_ALIAS_SAME;
-        return 0;
-      }
-      fresh_contig(o, self->dtype, self->rank, self->shape);
-      e->copied = 1;
-      break;
-    case OPS_where: {
-      const ops_meta *x = META(a[1].value), *y = META(a[2].value);
-      if (self->dtype != AF_BOOL) return af_fail(err, "where expected condition to be a boolean tensor");
-      int r;
-      int64_t shape[AF_MAX_RANK];
-      if (ops_broadcast(self->rank, self->shape, x->rank, x->shape, &r, shape) || ops_broadcast(r, shape, y->rank, y->shape, &r, shape))
-        return af_fail(err, "where: the shapes of the operands do not broadcast");
-      af_dtype dt[2] = {x->dtype, y->dtype};
-      ops_opnd_kind k[2] = {x->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM, y->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM};
-      af_dtype common = ops_result_type(2, dt, k);
-      ti_opnd t[3] = {{self, AF_BOOL}, {x, x->dtype}, {y, y->dtype}};
-      ti_layout(3, t, DT_UNDEF, r, shape, common, o); /* no conversion inside: operands of another dtype are converted before */
-      if (x->dtype != y->dtype) o->exact = 0;
-      break;
-    }
-    case OPS_slice_scatter:
-    case OPS_select_scatter:
-    case OPS_diagonal_scatter:
-    case OPS_as_strided_scatter: {
-      const ops_meta *src = META(a[1].value);
-      ops_meta sl;
-      ops_meta out0;
-      preserve_layout(self, &out0);
-      int rc;
-      if (op == OPS_slice_scatter) rc = v_slice(&out0, a[2].i, 1, a[3].i, 1, a[4].i, a[5].i, &sl, err);
-      else if (op == OPS_select_scatter) rc = v_select(&out0, a[2].i, a[3].i, &sl, err);
-      else if (op == OPS_diagonal_scatter) rc = v_diagonal(&out0, a[2].i, a[3].i, a[4].i, &sl, err);
-      else {
-        rc = v_as_strided(&out0, ops_meta_numel(self), &a[2], &a[3], a[4].i, &sl, err);
-        if (!rc && ops_meta_overlaps(&sl)) rc = af_fail(err, "as_strided_scatter into overlapping memory");
-      }
-      if (rc) return -1;
-      if (!shape_is(src, sl.rank, sl.shape)) return af_fail(err, "%s: expected src to have a size equal to the slice of self", oe->name);
-      *o = out0;
-      break;
-    }
-    default:
-      if (infer_func_more(st, env, op, self, e, err)) return -1;
-      if (e->alias != OPS_ALIAS_FRESH) return 0;
-      break;
-  }
-  e->storage_numel = ops_meta_numel(o);
+  int r = v_view(in, n, shape, 1, &e->out, err);
+  if (r < 0) return -1;
+  if (r == 0) copied(e);
   return 0;
+}
+
+static int shape_view_unflatten(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  (void)env;
+  const ir_arg *a = st->args;
+  ops_meta *o = &e->out;
+  if (in->rank == 0) return af_fail(err, "unflatten() cannot be applied to a 0-dim tensor");
+  int64_t dim;
+  if (wrapd(a[1].i, in->rank, &dim, err)) return -1;
+  if (a[2].n == 0) return af_fail(err, "unflatten: sizes must be non-empty");
+  int64_t sz[AF_MAX_RANK];
+  if (a[2].n > AF_MAX_RANK) return af_fail(err, "unflatten: too many sizes");
+  if (infer_size(a[2].n, a[2].ints, in->shape[dim], sz, err)) {
+    af_err_prefix(err, "unflatten: provided sizes don't multiply up to the size of dim %lld", (long long)dim);
+    return -1;
+  }
+  int64_t shape[2 * AF_MAX_RANK];
+  int n = 0;
+  for (int d = 0; d < dim; d++) shape[n++] = in->shape[d];
+  for (int k = 0; k < a[2].n; k++) shape[n++] = sz[k];
+  for (int d = (int)dim + 1; d < in->rank; d++) shape[n++] = in->shape[d];
+  if (n > AF_MAX_RANK) return af_fail(err, "rank above the limit %d", AF_MAX_RANK);
+  if (!in->exact) { /* splitting one dim is always a view; strides not modelled */
+    *o = *in;
+    o->rank = n;
+    memcpy(o->shape, shape, sizeof(int64_t) * (size_t)n);
+    return 1;
+  }
+  return v_view(in, n, shape, 0, o, err) < 0 ? -1 : 0;
+}
+
+static int shape_view_squeeze(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  (void)env;
+  return v_squeeze(in, st->args[1].i, &e->out, err);
+}
+
+static int shape_view_unsqueeze(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  (void)env;
+  if (in->rank >= AF_MAX_RANK) return af_fail(err, "rank above the limit %d", AF_MAX_RANK);
+  return v_unsqueeze(in, st->args[1].i, &e->out, err);
+}
+
+/* transpose, swapaxes, swapdims */
+static int shape_view_transpose(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  (void)env;
+  return v_transpose(in, st->args[1].i, st->args[2].i, &e->out, err);
+}
+
+static int shape_view_t(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  (void)st, (void)env;
+  return v_t(in, &e->out, err);
+}
+
+static int shape_view_permute(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  (void)env;
+  return v_permute(in, st->args[1].n, st->args[1].ints, &e->out, err);
+}
+
+static int shape_view_movedim(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  (void)env;
+  return v_movedim(in, st->args[1].i, st->args[2].i, &e->out, err);
+}
+
+static int shape_view_expand(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  (void)env;
+  return v_expand(in, st->args[1].n, st->args[1].ints, &e->out, err);
+}
+
+static int shape_view_expand_as(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  const ops_meta *t = META(st->args[1].value);
+  return v_expand(in, t->rank, t->shape, &e->out, err);
+}
+
+static int shape_view_diagonal(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  (void)env;
+  const ir_arg *a = st->args;
+  return v_diagonal(in, a[1].i, a[2].i, a[3].i, &e->out, err);
+}
+
+static int shape_view_as_strided(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  const ir_arg *a = st->args;
+  return v_as_strided(in, env->storage_numel ? env->storage_numel(env->ctx, a[0].value) : ops_meta_extent(in), &a[1], &a[2],
+                      a[3].i, &e->out, err);
+}
+
+static int shape_view_unfold(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  (void)env;
+  const ir_arg *a = st->args;
+  if (in->rank >= AF_MAX_RANK) return af_fail(err, "rank above the limit %d", AF_MAX_RANK);
+  return v_unfold(in, a[1].i, a[2].i, a[3].i, &e->out, err);
+}
+
+/* detach, alias: the same layout */
+static int shape_view_alias(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  (void)st, (void)env, (void)err;
+  e->out = *in;
+  return 0;
+}
+
+static int shape_view_getitem(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  sub_info si;
+  if (infer_subscript(&st->args[1], in, env, &si, err)) return -1;
+  e->out = si.result;
+  if (si.nt) copied(e);
+  return 0;
+}
+
+static int shape_view_unbind(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  (void)env;
+  int64_t dim, start, len;
+  if (multi_view_range(st->op, st->args, in, &dim, &start, &len, err)) return -1;
+  return v_select(in, dim, start, &e->out, err);
+}
+
+/* split_get, chunk_get */
+static int shape_view_split(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  (void)env;
+  int64_t dim, start, len;
+  if (multi_view_range(st->op, st->args, in, &dim, &start, &len, err)) return -1;
+  return v_slice(in, dim, 1, start, 1, start + len, 1, &e->out, err);
+}
+
+/* ---------------------------------------------------------------- shape rules: in place, shape-changing
+ * A META rule fills e->out with self's new layout. */
+
+static int shape_meta_unsqueeze(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env;
+  if (self->rank >= AF_MAX_RANK) return af_fail(err, "rank above the limit %d", AF_MAX_RANK);
+  return v_unsqueeze(self, st->args[1].i, &e->out, err);
+}
+
+static int shape_meta_squeeze(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env;
+  return v_squeeze(self, st->args[1].i, &e->out, err);
+}
+
+/* transpose_, swapaxes_, swapdims_ */
+static int shape_meta_transpose(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env;
+  return v_transpose(self, st->args[1].i, st->args[2].i, &e->out, err);
+}
+
+static int shape_meta_t(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)st, (void)env;
+  return v_t(self, &e->out, err);
+}
+
+static int shape_meta_as_strided(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  const ir_arg *a = st->args;
+  int64_t storage = env->storage_numel ? env->storage_numel(env->ctx, a[0].value) : ops_meta_extent(self);
+  if (v_as_strided(self, storage, &a[1], &a[2], a[3].i, &e->out, err)) return -1;
+  return 0;
+}
+
+static int shape_meta_resize(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  const ir_arg *a = st->args;
+  ops_meta *o = &e->out;
+  if (a[1].n > AF_MAX_RANK) return af_fail(err, "rank %d above the limit %d", a[1].n, AF_MAX_RANK);
+  for (int k = 0; k < a[1].n; k++)
+    if (a[1].ints[k] < 0) return af_fail(err, "Trying to create tensor with negative dimension %lld", (long long)a[1].ints[k]);
+  int64_t storage = env->storage_numel ? env->storage_numel(env->ctx, a[0].value) : ops_meta_extent(self);
+  int64_t numel = ir_numel(a[1].n, a[1].ints);
+  if (!self->exact) return af_fail(err, "resize_ of a tensor whose layout is not modelled");
+  if (numel && self->offset + numel > storage)
+    return af_fail(err, "resize_ that grows the storage (the new elements are uninitialized memory) is not generated");
+  *o = *self;
+  o->rank = a[1].n;
+  memcpy(o->shape, a[1].ints, sizeof(int64_t) * (size_t)a[1].n);
+  contig_strides(o->rank, o->shape, o->stride);
+  o->nonoverlap = 1;
+  return 0;
+}
+
+/* ---------------------------------------------------------------- shape rules: data writes
+ * A WRITE rule checks that eager accepts the write into self (argument 0, already known to be
+ * writable unless the op is a setitem) and returns 0, or -1 with err. */
+
+/* add_, sub_, mul_ (true_div 0) and div_ (1) */
+static int arith_inplace(const ir_stmt *st, const ops_env *env, const ops_meta *self, int true_div, af_err *err) {
+  const ir_arg *a = st->args;
+  af_dtype common;
+  if (arith_type(st, env, 0, 1, &common, err)) return -1;
+  if (true_div && !is_float(common)) common = AF_FLOAT32;
+  if (!ops_can_cast(common, self->dtype))
+    return af_fail(err, "result type %s can't be cast to the desired output type %s", af_dtype_name(common), af_dtype_name(self->dtype));
+  if (a[1].kind == IR_ARG_VALUE) {
+    const ops_meta *o = META(a[1].value);
+    if (!ops_broadcasts_to(o->rank, o->shape, self->rank, self->shape))
+      return af_fail(err, "output with the shape of self doesn't match the broadcast shape");
+    if (no_overlap(env, a[0].value, a[1].value, 1, err)) return -1;
+  }
+  return 0;
+}
+
+static int shape_write_arith(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)e;
+  return arith_inplace(st, env, self, 0, err);
+}
+
+static int shape_write_div(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)e;
+  return arith_inplace(st, env, self, 1, err);
+}
+
+/* neg_, abs_, relu_ */
+static int shape_write_not_bool(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env, (void)e;
+  return not_bool(self, ops_get(st->op)->name, err);
+}
+
+/* clamp/clip bounds: at least one, and no float bound for an integer self */
+static int clamp_bounds_ok(const ir_arg *a, const ops_meta *self, af_err *err) {
+  if (a[1].kind == IR_ARG_NONE && a[2].kind == IR_ARG_NONE) return af_fail(err, "torch.clamp: At least one of 'min' or 'max' must not be None");
+  for (int k = 1; k <= 2; k++)
+    if (self->dtype == AF_INT64 && a[k].kind == IR_ARG_FLOAT) return af_fail(err, "result type Float can't be cast to the desired output type long");
+  return 0;
+}
+
+static int shape_write_clamp(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env, (void)e;
+  if (not_bool(self, "clamp_", err)) return -1;
+  return clamp_bounds_ok(st->args, self, err);
+}
+
+static int shape_write_fill(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)self, (void)e;
+  const ir_arg *a = st->args;
+  if (number_or_zerodim(&a[1], env, "fill_", err)) return -1;
+  if (a[1].kind == IR_ARG_VALUE && no_overlap(env, a[0].value, a[1].value, 0, err)) return -1;
+  return 0;
+}
+
+/* zero_: any writable self */
+static int shape_write_plain(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)st, (void)env, (void)self, (void)e, (void)err;
+  return 0;
+}
+
+static int shape_write_copy(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)e;
+  const ir_arg *a = st->args;
+  const ops_meta *src = META(a[1].value);
+  if (!ops_broadcasts_to(src->rank, src->shape, self->rank, self->shape)) return af_fail(err, "copy_: src does not broadcast to self");
+  return no_overlap(env, a[0].value, a[1].value, 1, err);
+}
+
+static int shape_write_masked_fill(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)e;
+  const ir_arg *a = st->args;
+  int w = a[0].value;
+  const ops_meta *mask = META(a[1].value);
+  if (mask->dtype != AF_BOOL) return af_fail(err, "masked_fill_ only supports boolean masks");
+  if (!ops_broadcasts_to(mask->rank, mask->shape, self->rank, self->shape)) return af_fail(err, "masked_fill_: mask does not broadcast to self");
+  if (number_or_zerodim(&a[2], env, "masked_fill_", err)) return -1;
+  if (no_overlap(env, w, a[1].value, 0, err)) return -1;
+  if (a[2].kind == IR_ARG_VALUE && no_overlap(env, w, a[2].value, 0, err)) return -1;
+  return 0;
+}
+
+static int shape_write_index_put(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)e;
+  const ir_arg *a = st->args;
+  int w = a[0].value;
+  if (check_index_put(st, env, self, err)) return -1;
+  for (int k = 0; k < a[1].n; k++)
+    if (no_overlap(env, w, a[1].values[k], 0, err)) return -1;
+  return no_overlap(env, w, a[2].value, 0, err);
+}
+
+static int shape_write_index_add(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)e;
+  const ir_arg *a = st->args;
+  int w = a[0].value;
+  if (check_index_add(st, env, self, err)) return -1;
+  if (no_overlap(env, w, a[2].value, 0, err)) return -1;
+  return no_overlap(env, w, a[3].value, 0, err);
+}
+
+static int shape_write_scatter(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)e;
+  const ir_arg *a = st->args;
+  int w = a[0].value;
+  if (check_scatter(st, env, self, err)) return -1;
+  if (no_overlap(env, w, a[2].value, 0, err)) return -1;
+  if (a[3].kind == IR_ARG_VALUE && no_overlap(env, w, a[3].value, 0, err)) return -1;
+  return 0;
+}
+
+/* add_out, mul_out: torch.op(x, y, out=self) */
+static int shape_out_binary(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)e;
+  const ir_arg *a = st->args;
+  int w = a[0].value;
+  const ops_meta *x = META(a[1].value), *y = META(a[2].value);
+  if (x->dtype == AF_BOOL || y->dtype == AF_BOOL) return af_fail(err, "arithmetic on bool is not modelled");
+  int r;
+  int64_t shape[AF_MAX_RANK];
+  if (ops_broadcast(x->rank, x->shape, y->rank, y->shape, &r, shape)) return af_fail(err, "operands do not broadcast");
+  if (!shape_is(self, r, shape)) return af_fail(err, "out= tensor has another shape than the result (it would be resized)");
+  af_dtype common;
+  if (arith_type(st, env, 1, 2, &common, err)) return -1;
+  if (!ops_can_cast(common, self->dtype))
+    return af_fail(err, "result type %s can't be cast to the desired output type %s", af_dtype_name(common), af_dtype_name(self->dtype));
+  if (no_overlap(env, w, a[1].value, 1, err) || no_overlap(env, w, a[2].value, 1, err)) return -1;
+  return 0;
+}
+
+/* `self[idx] = v` (aug 0) and `self[idx] op= v` (aug 1) */
+static int setitem_rule(const ir_stmt *st, const ops_env *env, const ops_meta *self, int aug, af_err *err) {
+  const ir_arg *a = st->args;
+  int w = a[0].value;
+  sub_info si;
+  if (infer_subscript(&a[1], self, env, &si, err)) return -1;
+  if (writable(&si.view, err)) return -1;
+  const ir_arg *v = &a[2];
+  const ops_meta *vm = v->kind == IR_ARG_VALUE ? META(v->value) : NULL;
+  if (vm) {
+    if (no_overlap(env, w, v->value, 0, err)) return -1;
+    int64_t rs[AF_MAX_RANK];
+    memcpy(rs, si.result.shape, sizeof rs);
+    if (!ops_broadcasts_to(vm->rank, vm->shape, si.result.rank, rs))
+      return af_fail(err, "shape mismatch: value tensor of rank %d cannot be broadcast to the indexing result of rank %d", vm->rank, si.result.rank);
+  }
+  if (si.has_int && si.has_mask) return af_fail(err, "mixing bool and int index tensors is not modelled");
+  if (!aug) {
+    if (si.nt && vm && vm->dtype != self->dtype) return af_fail(err, "Index put requires the source and destination dtypes match");
+  } else {
+    af_dtype dt[2] = {self->dtype, vm ? vm->dtype : (v->kind == IR_ARG_FLOAT ? AF_FLOAT64 : v->kind == IR_ARG_BOOL ? AF_BOOL : AF_INT64)};
+    ops_opnd_kind k[2] = {si.result.rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM,
+                          vm ? (vm->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM) : OPS_OPND_NUMBER};
+    if (dt[0] == AF_BOOL || dt[1] == AF_BOOL) return af_fail(err, "arithmetic on bool is not modelled");
+    af_dtype common = ops_result_type(2, dt, k);
+    if (!ops_can_cast(common, self->dtype))
+      return af_fail(err, "result type %s can't be cast to the desired output type %s", af_dtype_name(common), af_dtype_name(self->dtype));
+  }
+  if (si.has_int && (vm ? ops_meta_numel(vm) > 1 : 0) && has_dup_tuples(&si, env))
+    return af_fail(err, "setitem with repeated indices and a non-uniform value: the result depends on write order");
+  return 0;
+}
+
+static int shape_write_setitem(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)e;
+  return setitem_rule(st, env, self, 0, err);
+}
+
+static int shape_write_setitem_aug(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)e;
+  return setitem_rule(st, env, self, 1, err);
+}
+
+/* ---------------------------------------------------------------- shape rules: functional ops
+ * A FUNC rule fills e->out with the fresh result's layout (or sets e->alias when the result is
+ * an argument itself) and returns 0, or -1 with err. */
+
+/* add, sub, mul; div (true_div); gt (to_bool) */
+static int arith_func(const ir_stmt *st, const ops_env *env, const ops_meta *self, int true_div, int to_bool, ops_meta *o, af_err *err) {
+  af_dtype common;
+  if (arith_type(st, env, 0, 1, &common, err)) return -1;
+  if (true_div && !is_float(common)) common = AF_FLOAT32;
+  ti_opnd t[2];
+  af_dtype dt;
+  ops_opnd_kind k;
+  opnd(st, 0, env, &t[0], &dt, &k);
+  opnd(st, 1, env, &t[1], &dt, &k);
+  int r = self->rank;
+  int64_t shape[AF_MAX_RANK];
+  memcpy(shape, self->shape, sizeof shape);
+  if (t[1].m && ops_broadcast(self->rank, self->shape, t[1].m->rank, t[1].m->shape, &r, shape))
+    return af_fail(err, "the shapes of the operands do not broadcast");
+  ti_layout(2, t, common, r, shape, to_bool ? AF_BOOL : common, o);
+  return 0;
+}
+
+static int shape_func_arith(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  return arith_func(st, env, self, 0, 0, &e->out, err);
+}
+
+static int shape_func_div(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  return arith_func(st, env, self, 1, 0, &e->out, err);
+}
+
+static int shape_func_gt(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  return arith_func(st, env, self, 0, 1, &e->out, err);
+}
+
+/* neg, abs, relu: self's dtype, TensorIterator's layout */
+static int shape_func_not_bool(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env;
+  if (not_bool(self, ops_get(st->op)->name, err)) return -1;
+  ti_opnd t = {self, self->dtype};
+  ti_layout(1, &t, self->dtype, self->rank, self->shape, self->dtype, &e->out);
+  return 0;
+}
+
+static int shape_func_clamp(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env;
+  const ir_arg *a = st->args;
+  if (not_bool(self, ops_get(st->op)->name, err)) return -1;
+  af_dtype dt = self->dtype;
+  if (a[1].kind == IR_ARG_NONE && a[2].kind == IR_ARG_NONE) return af_fail(err, "torch.clamp: At least one of 'min' or 'max' must not be None");
+  for (int k = 1; k <= 2; k++)
+    if (dt == AF_INT64 && a[k].kind == IR_ARG_FLOAT) dt = AF_FLOAT32;
+  ti_opnd t = {self, self->dtype};
+  ti_layout(1, &t, dt, self->rank, self->shape, dt, &e->out);
+  return 0;
+}
+
+static int shape_func_fill(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  if (number_or_zerodim(&st->args[1], env, "fill", err)) return -1;
+  preserve_layout(self, &e->out);
+  return 0;
+}
+
+static int shape_func_zero(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)st, (void)env, (void)err;
+  preserve_layout(self, &e->out);
+  return 0;
+}
+
+static int shape_func_copy(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  /* 1.13: src.to(self) then expand_copy to self's shape; src.to(self) is src itself when the
+   * dtype matches, and no copy follows when the shapes match: the result is src */
+  ops_meta *o = &e->out;
+  const ops_meta *src = META(st->args[1].value);
+  if (!ops_broadcasts_to(src->rank, src->shape, self->rank, self->shape)) return af_fail(err, "copy: src does not broadcast to self");
+  if (shape_is(src, self->rank, self->shape) && src->dtype == self->dtype)
+    return af_fail(err, "copy(self, src) returns src itself when shapes and dtypes match, against its functional schema (executors differ)");
+  ops_meta conv, ex;
+  if (src->dtype != self->dtype) {
+    preserve_layout(src, &conv);
+    conv.dtype = self->dtype;
+  } else {
+    conv = *src;
+  }
+  if (shape_is(&conv, self->rank, self->shape)) {
+    *o = conv;
+    return 0;
+  }
+  if (v_expand(&conv, self->rank, self->shape, &ex, err)) return -1; /* expand_copy: expand + clone */
+  preserve_layout(&ex, o);
+  return 0;
+}
+
+static int shape_func_masked_fill(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  const ir_arg *a = st->args;
+  const ops_meta *mask = META(a[1].value);
+  if (mask->dtype != AF_BOOL) return af_fail(err, "masked_fill only supports boolean masks");
+  if (number_or_zerodim(&a[2], env, "masked_fill", err)) return -1;
+  int r;
+  int64_t shape[AF_MAX_RANK];
+  if (ops_broadcast(self->rank, self->shape, mask->rank, mask->shape, &r, shape)) return af_fail(err, "masked_fill: mask does not broadcast");
+  fresh_contig(&e->out, self->dtype, r, shape);
+  return 0;
+}
+
+static int shape_func_index_put(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  if (check_index_put(st, env, self, err)) return -1;
+  preserve_layout(self, &e->out);
+  return 0;
+}
+
+static int shape_func_index_add(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  if (check_index_add(st, env, self, err)) return -1;
+  fresh_contig(&e->out, self->dtype, self->rank, self->shape);
+  return 0;
+}
+
+static int shape_func_scatter(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  if (check_scatter(st, env, self, err)) return -1;
+  fresh_contig(&e->out, self->dtype, self->rank, self->shape);
+  return 0;
+}
+
+static int shape_func_sum(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)st, (void)env, (void)err;
+  fresh_contig(&e->out, is_float(self->dtype) ? self->dtype : AF_INT64, 0, NULL);
+  return 0;
+}
+
+static int shape_func_mean(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)st, (void)env;
+  if (!is_float(self->dtype)) return af_fail(err, "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype");
+  fresh_contig(&e->out, self->dtype, 0, NULL);
+  return 0;
+}
+
+static int shape_func_matmul(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  ops_meta *o = &e->out;
+  const ops_meta *x = self, *y = META(st->args[1].value);
+  if (x->dtype != y->dtype) return af_fail(err, "matmul: expected both operands to have the same dtype");
+  if (x->dtype == AF_BOOL) return af_fail(err, "matmul is not modelled for bool");
+  if (x->rank == 0 || y->rank == 0) return af_fail(err, "both arguments to matmul need to be at least 1D");
+  int64_t kx = x->shape[x->rank - 1], ky = y->rank == 1 ? y->shape[0] : y->shape[y->rank - 2];
+  if (kx != ky) return af_fail(err, "mat1 and mat2 shapes cannot be multiplied (inner sizes %lld and %lld)", (long long)kx, (long long)ky);
+  int64_t shape[AF_MAX_RANK] = {0};
+  int r = 0;
+  if (x->rank == 1 && y->rank == 1) {
+    r = 0;
+  } else if (y->rank == 1) {
+    r = x->rank - 1;
+    memcpy(shape, x->shape, sizeof(int64_t) * (size_t)r);
+  } else if (x->rank == 1) {
+    r = y->rank - 1;
+    for (int d = 0; d < y->rank - 2; d++) shape[d] = y->shape[d];
+    shape[r - 1] = y->shape[y->rank - 1];
+  } else {
+    int br;
+    int64_t bs[AF_MAX_RANK];
+    if (ops_broadcast(x->rank - 2, x->shape, y->rank - 2, y->shape, &br, bs)) return af_fail(err, "matmul: batch dims do not broadcast");
+    memcpy(shape, bs, sizeof(int64_t) * (size_t)br);
+    shape[br] = x->shape[x->rank - 2];
+    shape[br + 1] = y->shape[y->rank - 1];
+    r = br + 2;
+  }
+  fresh_contig(o, x->dtype, r, shape);
+  for (int d = 0; d < r; d++) /* matmul's composite (mm/bmm + views) leaves other strides on size-1 dims */
+    if (shape[d] == 1) o->exact = 0;
+  return 0;
+}
+
+/* cat (stack 0) and stack (1) of a tensor list */
+static int cat_rule(const ir_stmt *st, const ops_env *env, int stack, ops_meta *o, af_err *err) {
+  const ir_arg *a = st->args;
+  const char *name = ops_get(st->op)->name;
+  const ir_arg *l = &a[0];
+  if (l->n == 0) return af_fail(err, "%s expects a non-empty TensorList", name);
+  const ops_meta *f = META(l->values[0]);
+  int64_t dim;
+  if (wrapd(a[1].i, stack ? f->rank + 1 : f->rank, &dim, err)) return -1;
+  if (!stack && f->rank == 0) return af_fail(err, "zero-dimensional tensor cannot be concatenated");
+  af_dtype dt = f->dtype;
+  int64_t total = 0;
+  for (int k = 0; k < l->n; k++) {
+    const ops_meta *m = META(l->values[k]);
+    if (m->dtype != dt) return af_fail(err, "%s of mixed dtypes is not modelled", name);
+    if (m->rank != f->rank) return af_fail(err, "%s: tensors must have the same number of dimensions", name);
+    for (int d = 0; d < f->rank; d++)
+      if ((stack || d != dim) && m->shape[d] != f->shape[d]) return af_fail(err, "%s: sizes of tensors must match except in dimension %lld", name, (long long)dim);
+    if (!stack) total += m->shape[dim];
+  }
+  int64_t shape[AF_MAX_RANK];
+  int r = f->rank;
+  memcpy(shape, f->shape, sizeof(int64_t) * (size_t)r);
+  if (!stack) {
+    shape[dim] = total;
+  } else {
+    if (r >= AF_MAX_RANK) return af_fail(err, "rank above the limit %d", AF_MAX_RANK);
+    for (int d = r; d > dim; d--) shape[d] = shape[d - 1];
+    shape[dim] = l->n;
+    r++;
+  }
+  fresh_contig(o, dt, r, shape);
+  if (r >= 4) o->exact = 0; /* memory-format suggestion of rank-4/5 inputs not modelled */
+  return 0;
+}
+
+static int shape_func_cat(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)self;
+  return cat_rule(st, env, 0, &e->out, err);
+}
+
+static int shape_func_stack(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)self;
+  return cat_rule(st, env, 1, &e->out, err);
+}
+
+static int shape_func_clone(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)st, (void)env, (void)err;
+  preserve_layout(self, &e->out);
+  return 0;
+}
+
+/* contiguous(): self itself when contiguous already, else a contiguous copy */
+static int shape_func_contiguous(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)st, (void)env;
+  if (!self->exact) return af_fail(err, "contiguous() of a tensor whose strides are not modelled (self or copy not decided)");
+  if (ops_meta_is_contiguous(self)) {
+    e->out = *self;
+    e->alias = OPS_ALIAS_SAME;
+    return 0;
+  }
+  fresh_contig(&e->out, self->dtype, self->rank, self->shape);
+  e->copied = 1;
+  return 0;
+}
+
+static int shape_func_where(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  const ir_arg *a = st->args;
+  ops_meta *o = &e->out;
+  const ops_meta *x = META(a[1].value), *y = META(a[2].value);
+  if (self->dtype != AF_BOOL) return af_fail(err, "where expected condition to be a boolean tensor");
+  int r;
+  int64_t shape[AF_MAX_RANK];
+  if (ops_broadcast(self->rank, self->shape, x->rank, x->shape, &r, shape) || ops_broadcast(r, shape, y->rank, y->shape, &r, shape))
+    return af_fail(err, "where: the shapes of the operands do not broadcast");
+  af_dtype dt[2] = {x->dtype, y->dtype};
+  ops_opnd_kind k[2] = {x->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM, y->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM};
+  af_dtype common = ops_result_type(2, dt, k);
+  ti_opnd t[3] = {{self, AF_BOOL}, {x, x->dtype}, {y, y->dtype}};
+  ti_layout(3, t, DT_UNDEF, r, shape, common, o); /* no conversion inside: operands of another dtype are converted before */
+  if (x->dtype != y->dtype) o->exact = 0;
+  return 0;
+}
+
+/* the write-back scatters: the slice of self they write must have src's shape */
+enum { SC_SLICE, SC_SELECT, SC_DIAGONAL, SC_AS_STRIDED };
+static int scatter_rule(const ir_stmt *st, const ops_env *env, const ops_meta *self, int how, ops_meta *o, af_err *err) {
+  const ir_arg *a = st->args;
+  const ops_meta *src = META(a[1].value);
+  ops_meta sl;
+  ops_meta out0;
+  preserve_layout(self, &out0);
+  int rc;
+  if (how == SC_SLICE) rc = v_slice(&out0, a[2].i, 1, a[3].i, 1, a[4].i, a[5].i, &sl, err);
+  else if (how == SC_SELECT) rc = v_select(&out0, a[2].i, a[3].i, &sl, err);
+  else if (how == SC_DIAGONAL) rc = v_diagonal(&out0, a[2].i, a[3].i, a[4].i, &sl, err);
+  else {
+    rc = v_as_strided(&out0, ops_meta_numel(self), &a[2], &a[3], a[4].i, &sl, err);
+    if (!rc && ops_meta_overlaps(&sl)) rc = af_fail(err, "as_strided_scatter into overlapping memory");
+  }
+  if (rc) return -1;
+  if (!shape_is(src, sl.rank, sl.shape)) return af_fail(err, "%s: expected src to have a size equal to the slice of self", ops_get(st->op)->name);
+  *o = out0;
+  return 0;
+}
+
+static int shape_func_slice_scatter(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  return scatter_rule(st, env, self, SC_SLICE, &e->out, err);
+}
+
+static int shape_func_select_scatter(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  return scatter_rule(st, env, self, SC_SELECT, &e->out, err);
+}
+
+static int shape_func_diagonal_scatter(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  return scatter_rule(st, env, self, SC_DIAGONAL, &e->out, err);
+}
+
+static int shape_func_as_strided_scatter(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  return scatter_rule(st, env, self, SC_AS_STRIDED, &e->out, err);
+}
+
+/* no rule: control flow and list statements (the generator's model handles them), ops the rules
+ * do not reason about (new_full) */
+static int shape_none(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env, (void)self, (void)e;
+  return af_fail(err, "no shape rule for op %s", ops_get(st->op)->name);
 }
 
 /* ---------------------------------------------------------------- argument samplers */
@@ -1631,11 +1905,6 @@ int ops_req_accepts(const ops_req *r, const ops_meta *m) {
   return 0;
 }
 
-int ops_shape_primary(int op) {
-  if (op == OPS_where) return 1;
-  if (op == OPS_cat || op == OPS_stack) return -2;
-  return 0;
-}
 
 #define R(lo, hi) ch->range(ch->ctx, (lo), (hi))
 #define D(p) ch->decide(ch->ctx, (p))
@@ -1954,26 +2223,6 @@ static int item_value(const ops_chooser *ch, const ops_meta *m, const ops_meta *
   return 0;
 }
 
-int ops_shape_can_sample(int op) {
-  switch (op) {
-    case OPS_slice: case OPS_select: case OPS_narrow: case OPS_view: case OPS_reshape: case OPS_flatten:
-    case OPS_unflatten: case OPS_squeeze: case OPS_unsqueeze: case OPS_transpose: case OPS_t: case OPS_permute:
-    case OPS_movedim: case OPS_expand: case OPS_expand_as: case OPS_view_as: case OPS_diagonal: case OPS_as_strided:
-    case OPS_unfold: case OPS_detach: case OPS_alias: case OPS_getitem:
-    case OPS_add_: case OPS_sub_: case OPS_mul_: case OPS_div_: case OPS_neg_: case OPS_abs_: case OPS_relu_:
-    case OPS_clamp_: case OPS_fill_: case OPS_zero_: case OPS_copy_: case OPS_masked_fill_: case OPS_index_put_:
-    case OPS_index_add_: case OPS_scatter_: case OPS_unsqueeze_: case OPS_squeeze_: case OPS_transpose_: case OPS_t_:
-    case OPS_setitem: case OPS_setitem_add: case OPS_setitem_sub: case OPS_setitem_mul: case OPS_add_out: case OPS_mul_out:
-    case OPS_add: case OPS_sub: case OPS_mul: case OPS_div: case OPS_neg: case OPS_abs: case OPS_relu: case OPS_clamp:
-    case OPS_fill: case OPS_zero: case OPS_copy: case OPS_masked_fill: case OPS_index_put: case OPS_index_add:
-    case OPS_scatter: case OPS_gt: case OPS_sum: case OPS_mean: case OPS_matmul: case OPS_cat: case OPS_stack:
-    case OPS_clone: case OPS_contiguous: case OPS_where: case OPS_slice_scatter: case OPS_select_scatter:
-    case OPS_diagonal_scatter: case OPS_as_strided_scatter:
-      return 1;
-    default:
-      return more_can_sample(op);
-  }
-}
 
 /* as_strided arguments within a storage of s elements; non-overlapping unless the overlap
  * decision says otherwise */
@@ -2030,7 +2279,7 @@ static int mask_for(const ops_chooser *ch, const ops_meta *m) {
 }
 
 /* index_put_ arguments into args[1..3] */
-static int sample_index_put(const ops_chooser *ch, int p, const ops_meta *m, ir_arg *args) {
+static int args_index_put(const ops_chooser *ch, int p, const ops_meta *m, ir_arg *args) {
   if (m->rank == 0 || m->dtype == AF_BOOL) return -1;
   int k = (int)R(1, m->rank < 2 ? m->rank : 2);
   int acc = D(OPS_DECIDE_ACCUMULATE);
@@ -2059,7 +2308,7 @@ static int sample_index_put(const ops_chooser *ch, int p, const ops_meta *m, ir_
   return 0;
 }
 
-static int sample_index_add(const ops_chooser *ch, int p, const ops_meta *m, ir_arg *args) {
+static int args_index_add(const ops_chooser *ch, int p, const ops_meta *m, ir_arg *args) {
   if (m->rank == 0 || m->dtype == AF_BOOL) return -1;
   int64_t dim = pick_dim(ch, m->rank, 1), d = dim < 0 ? dim + m->rank : dim;
   int64_t len = R(1, 4), data[4];
@@ -2079,7 +2328,7 @@ static int sample_index_add(const ops_chooser *ch, int p, const ops_meta *m, ir_
   return 0;
 }
 
-static int sample_scatter(const ops_chooser *ch, int p, const ops_meta *m, ir_arg *args) {
+static int args_scatter(const ops_chooser *ch, int p, const ops_meta *m, ir_arg *args) {
   if (m->rank == 0 || m->dtype == AF_BOOL) return -1;
   int64_t dim = pick_dim(ch, m->rank, 1), d = dim < 0 ? dim + m->rank : dim;
   int64_t ishape[AF_MAX_RANK];
@@ -2126,554 +2375,611 @@ static void clamp_args(const ops_chooser *ch, const ops_meta *m, ir_arg *lo, ir_
   }
 }
 
-int ops_shape_sample(int op, int p, const ops_meta *m, int64_t storage, const ops_chooser *ch, ir_arg *args) {
-  const ops_entry *oe = ops_get(op);
-  if (!oe || !m->known) return -1;
-  int r = m->rank, n = oe->nargs;
-  for (int k = 0; k < n; k++) args[k] = a_none();
-  if (ops_shape_primary(op) == 0) args[0] = a_value(p);
-  int64_t sh[2 * AF_MAX_RANK];
-  switch (op) {
-    /* ---- views ---- */
-    case OPS_slice: {
-      if (!r) return -1;
-      int64_t dim = R(0, r - 1), len = m->shape[dim], s = R(0, len - 1), t = R(s + 1, len);
-      int64_t step = D(OPS_DECIDE_STEP) ? R(2, 3) : 1;
-      if (D(OPS_DECIDE_NEG_INDEX)) {
-        s -= len;
-        if (t < len) t -= len;
-      }
-      if (t == len && D(OPS_DECIDE_EDGE)) t = len + R(1, 5);
-      args[1] = a_int(dim), args[2] = a_int(s), args[3] = a_int(t), args[4] = a_int(step);
-      return n;
-    }
-    case OPS_select: {
-      if (!r) return -1;
-      int64_t dim = R(0, r - 1), len = m->shape[dim], i = R(0, len - 1);
-      if (D(OPS_DECIDE_NEG_INDEX)) i -= len;
-      args[1] = a_int(dim), args[2] = a_int(i);
-      return n;
-    }
-    case OPS_narrow: {
-      if (!r) return -1;
-      int64_t dim = pick_dim(ch, r, 1), len = m->shape[dim < 0 ? dim + r : dim], s = R(0, len - 1), l = R(1, len - s);
-      if (D(OPS_DECIDE_NEG_INDEX)) s -= len;
-      args[1] = a_int(dim), args[2] = a_int(s), args[3] = a_int(l);
-      return n;
-    }
-    case OPS_view:
-    case OPS_reshape: {
-      if (op == OPS_view && !m->exact) return -1;
-      int k = view_shape(ch, m, op == OPS_view || D(OPS_DECIDE_VIEW_SHAPE), sh);
-      if (k > ch->max_rank) return -1;
-      args[1] = a_ints(k, sh);
-      return n;
-    }
-    case OPS_flatten: {
-      int64_t s, t;
-      if (r == 0) {
-        s = R(-1, 0), t = s;
-      } else {
-        if (r >= 2 && !D(OPS_DECIDE_EDGE)) { /* start < end: a view or a copy */
-          s = R(0, r - 2);
-          t = R(s + 1, r - 1);
-        } else { /* start == end returns self */
-          s = R(0, r - 1);
-          t = s;
-        }
-        if (D(OPS_DECIDE_NEG_DIM)) s -= r;
-        if (D(OPS_DECIDE_NEG_DIM)) t -= r;
-      }
-      args[1] = a_int(s), args[2] = a_int(t);
-      return n;
-    }
-    case OPS_unflatten: {
-      if (!r || r >= ch->max_rank) return -1;
-      int64_t dim = pick_dim(ch, r, 1), len = m->shape[dim < 0 ? dim + r : dim];
-      int k = factor(ch, len, 2, sh);
-      if (D(OPS_DECIDE_MINUS_ONE)) sh[R(0, 1)] = -1;
-      args[1] = a_int(dim), args[2] = a_ints(k, sh);
-      return n;
-    }
-    case OPS_squeeze:
-    case OPS_squeeze_: {
-      int64_t dim = pick_dim(ch, r, 1);
-      for (int d = 0; d < r; d++)
-        if (m->shape[d] == 1 && R(0, 2)) dim = d;
-      args[1] = a_int(dim);
-      return n;
-    }
-    case OPS_unsqueeze:
-    case OPS_unsqueeze_: {
-      if (r >= ch->max_rank) return -1;
-      int64_t dim = R(0, r);
-      if (D(OPS_DECIDE_NEG_DIM)) dim -= r + 1;
-      args[1] = a_int(dim);
-      return n;
-    }
-    case OPS_transpose:
-    case OPS_transpose_: {
-      int64_t d0 = pick_dim(ch, r, 1), d1 = pick_dim(ch, r, 1);
-      if (r >= 2 && !D(OPS_DECIDE_EDGE)) {
-        /* bounded: in byte mode, once the bytes run out pick_dim returns 0 forever (found by
-         * fuzz_ref: a 13-byte input hung the generator) */
-        for (int k = 0; k < 64 && (d0 < 0 ? d0 + r : d0) == (d1 < 0 ? d1 + r : d1); k++) d1 = pick_dim(ch, r, 1);
-        if ((d0 < 0 ? d0 + r : d0) == (d1 < 0 ? d1 + r : d1)) d1 = ((d0 < 0 ? d0 + r : d0) + 1) % r;
-      }
-      args[1] = a_int(d0), args[2] = a_int(d1);
-      return n;
-    }
-    case OPS_t:
-    case OPS_t_: return r <= 2 ? n : -1;
-    case OPS_permute: {
-      for (int d = 0; d < r; d++) sh[d] = d;
-      for (int d = r - 1; d > 0; d--) {
-        int j = (int)R(0, d);
-        int64_t t = sh[d];
-        sh[d] = sh[j];
-        sh[j] = t;
-      }
-      for (int d = 0; d < r; d++)
-        if (D(OPS_DECIDE_NEG_DIM)) sh[d] -= r;
-      args[1] = a_ints(r, sh);
-      return n;
-    }
-    case OPS_movedim: args[1] = a_int(pick_dim(ch, r, 1)), args[2] = a_int(pick_dim(ch, r, 1)); return n;
-    case OPS_expand: {
-      int k = expand_shape(ch, m, D(OPS_DECIDE_TRIVIAL_EXPAND), sh);
-      if (D(OPS_DECIDE_MINUS_ONE))
-        for (int d = k - r; d < k; d++)
-          if (sh[d] == m->shape[d - (k - r)] && R(0, 1)) sh[d] = -1;
-      args[1] = a_ints(k, sh);
-      return n;
-    }
-    case OPS_expand_as: {
-      ops_req q;
-      if (D(OPS_DECIDE_TRIVIAL_EXPAND)) {
-        q = req(OPS_REQ_SHAPE, r, m->shape, m->dtype, OPS_DT_ANY, -1, 0);
-      } else {
-        q = req(OPS_REQ_EXPANDED, r, m->shape, m->dtype, OPS_DT_ANY, -1, 0);
-        q.rank2 = expand_shape(ch, m, 0, q.shape2);
-        q.numel_max = ch->max_numel;
-      }
-      int v = tensor(ch, &q);
-      if (v < 0) return -1;
-      args[1] = a_value(v);
-      return n;
-    }
-    case OPS_view_as: {
-      if (!m->exact) return -1;
-      ops_req q = req(OPS_REQ_VIEWABLE, r, m->shape, m->dtype, OPS_DT_ANY, -1, 0);
-      q.ref = m;
-      q.rank2 = view_shape(ch, m, 1, q.shape2);
-      { /* resolve a -1 */
-        int64_t prod = 1;
-        int neg = -1;
-        for (int d = 0; d < q.rank2; d++) {
-          if (q.shape2[d] < 0) neg = d;
-          else prod *= q.shape2[d];
-        }
-        if (neg >= 0) q.shape2[neg] = ops_meta_numel(m) / prod;
-      }
-      if (q.rank2 > ch->max_rank) return -1;
-      int v = tensor(ch, &q);
-      if (v < 0) return -1;
-      args[1] = a_value(v);
-      return n;
-    }
-    case OPS_diagonal: {
-      if (r < 2) return -1;
-      int64_t d1 = R(0, r - 1), d2 = R(0, r - 2);
-      if (d2 >= d1) d2++;
-      int64_t off = R(-(m->shape[d1] - 1), m->shape[d2] - 1);
-      if (D(OPS_DECIDE_NEG_DIM)) d1 -= r;
-      if (D(OPS_DECIDE_NEG_DIM)) d2 -= r;
-      args[1] = a_int(off), args[2] = a_int(d1), args[3] = a_int(d2);
-      return n;
-    }
-    case OPS_as_strided: {
-      int64_t size[3], stride[3], off;
-      int k;
-      strided_args(ch, storage, size, stride, &k, &off);
-      args[1] = a_ints(k, size), args[2] = a_ints(k, stride), args[3] = a_int(off);
-      return n;
-    }
-    case OPS_unfold: {
-      if (r >= ch->max_rank) return -1;
-      int64_t dim = pick_dim(ch, r, 1), len = r ? m->shape[dim < 0 ? dim + r : dim] : 1;
-      int64_t size = R(1, len), step = D(OPS_DECIDE_OVERLAP) ? R(1, size) : R(size, size + 1);
-      if (ops_meta_numel(m) / (len ? len : 1) * ((len - size) / step + 1) * size > ch->max_numel) return -1;
-      args[1] = a_int(dim), args[2] = a_int(size), args[3] = a_int(step);
-      return n;
-    }
-    case OPS_detach:
-    case OPS_alias: return n;
-    case OPS_getitem: {
-      ops_meta res;
-      int adv;
-      if (subscript(ch, m, 0, 0, 0, &args[1], &res, &adv)) return -1;
-      return n;
-    }
+/* ---------------------------------------------------------------- samplers
+ * A sampler fills args[1..] (args[0] is the primary value already, for primary 0) around value p
+ * of layout m in a storage of `storage` elements, and returns the op's argument count, or -1 when
+ * the op does not apply to this value or an operand could not be had (see ops_shape_sample). */
 
-    /* ---- in-place, setitem, out= ---- */
-    case OPS_add_:
-    case OPS_sub_:
-    case OPS_mul_:
-    case OPS_add:
-    case OPS_sub:
-    case OPS_mul: {
-      if (m->dtype == AF_BOOL) return -1;
-      int inplace = oe->kind == OPS_INPLACE;
-      if (D(OPS_DECIDE_NUMBER)) {
-        args[1] = operand_number(ch, m->dtype, op);
-      } else {
-        int64_t shape[AF_MAX_RANK];
-        int k = broadcastable_shape(ch, r, m->shape, shape);
-        (void)k;
-        ops_req q = req(OPS_REQ_BROADCAST, r, m->shape, m->dtype, inplace ? OPS_DT_INTO : OPS_DT_ANY, inplace ? p : -1, 1);
-        int v = tensor(ch, &q);
-        if (v < 0) return -1;
-        args[1] = a_value(v);
-      }
-      return n;
-    }
-    case OPS_div_:
-    case OPS_div:
-      if (m->dtype == AF_BOOL || (op == OPS_div_ && !is_float(m->dtype))) return -1;
-      args[1] = divisor(ch);
-      return n;
-    case OPS_gt:
-      if (m->dtype == AF_BOOL) return -1;
-      args[1] = number(ch, m->dtype);
-      return n;
-    case OPS_neg_:
-    case OPS_abs_:
-    case OPS_relu_:
-    case OPS_neg:
-    case OPS_abs:
-    case OPS_relu: return m->dtype == AF_BOOL ? -1 : n;
-    case OPS_clamp_:
-    case OPS_clamp:
-      if (m->dtype == AF_BOOL) return -1;
-      clamp_args(ch, m, &args[1], &args[2]);
-      return n;
-    case OPS_fill_:
-    case OPS_fill: {
-      if (D(OPS_DECIDE_NUMBER) || m->dtype == AF_BOOL) { /* TorchScript takes no bool for a Scalar: 0/1 */
-        args[1] = m->dtype == AF_BOOL ? a_int(R(0, 1)) : number(ch, m->dtype);
-        return n;
-      }
-      ops_req q = req(OPS_REQ_ZERODIM, 0, NULL, m->dtype, OPS_DT_INTO, op == OPS_fill_ ? p : -1, 0);
-      int v = tensor(ch, &q);
-      if (v < 0) return -1;
-      args[1] = a_value(v);
-      return n;
-    }
-    case OPS_zero_:
-    case OPS_zero:
-    case OPS_clone:
-    case OPS_contiguous: return n;
-    case OPS_copy: { /* a src of another shape or dtype (else aten::copy returns src itself) */
-      int64_t shape[AF_MAX_RANK];
-      int k = broadcastable_shape(ch, r, m->shape, shape);
-      int same = k == r && !memcmp(shape, m->shape, sizeof(int64_t) * (size_t)r);
-      af_dtype dt = m->dtype;
-      if (same || R(0, 1)) dt = m->dtype == AF_FLOAT32 ? (R(0, 1) ? AF_FLOAT64 : AF_INT64) : AF_FLOAT32;
-      ops_req q = req(OPS_REQ_SHAPE, k, shape, dt, OPS_DT_SAME, -1, 0);
-      int v = tensor(ch, &q);
-      if (v < 0) return -1;
-      args[1] = a_value(v);
-      return n;
-    }
-    case OPS_copy_: {
-      ops_req q = req(OPS_REQ_BROADCAST, r, m->shape, m->dtype, OPS_DT_ANY, p, 1);
-      int v = tensor(ch, &q);
-      if (v < 0) return -1;
-      args[1] = a_value(v);
-      return n;
-    }
-    case OPS_masked_fill_:
-    case OPS_masked_fill: {
-      if (m->dtype == AF_BOOL) return -1;
-      int mv = mask_for(ch, m);
-      if (mv < 0) return -1;
-      args[1] = a_value(mv);
-      if (D(OPS_DECIDE_NUMBER)) {
-        args[2] = number(ch, m->dtype);
-      } else {
-        ops_req q = req(OPS_REQ_ZERODIM, 0, NULL, m->dtype, OPS_DT_INTO, op == OPS_masked_fill_ ? p : -1, 0);
-        int v = tensor(ch, &q);
-        if (v < 0) return -1;
-        args[2] = a_value(v);
-      }
-      return n;
-    }
-    case OPS_index_put_:
-    case OPS_index_put: return sample_index_put(ch, p, m, args) ? -1 : n;
-    case OPS_index_add_:
-    case OPS_index_add: return sample_index_add(ch, p, m, args) ? -1 : n;
-    case OPS_scatter_:
-    case OPS_scatter: return sample_scatter(ch, p, m, args) ? -1 : n;
-    case OPS_setitem:
-    case OPS_setitem_add:
-    case OPS_setitem_sub:
-    case OPS_setitem_mul: {
-      if (m->dtype == AF_BOOL) return -1;
-      ops_meta res;
-      int adv;
-      int number_value = D(OPS_DECIDE_NUMBER);
-      if (subscript(ch, m, 0, 1, !number_value, &args[1], &res, &adv)) return -1;
-      if (number_value) {
-        args[2] = op == OPS_setitem ? number(ch, m->dtype) : operand_number(ch, m->dtype, op);
-        return n;
-      }
-      if (item_value(ch, m, &res, adv, op != OPS_setitem, p, &args[2])) return -1;
-      return n;
-    }
-    case OPS_add_out:
-    case OPS_mul_out: {
-      if (m->dtype == AF_BOOL) return -1;
-      ops_req q = req(OPS_REQ_SHAPE, r, m->shape, m->dtype, OPS_DT_INTO, p, 1);
-      int x = tensor(ch, &q);
-      if (x < 0) return -1;
-      q.kind = OPS_REQ_BROADCAST;
-      int y = tensor(ch, &q);
-      if (y < 0) return -1;
-      if (R(0, 1)) {
-        int t = x;
-        x = y;
-        y = t;
-      }
-      args[1] = a_value(x), args[2] = a_value(y);
-      return n;
-    }
+#define SAMPLER(name) static int sample_##name(int op, int p, const ops_meta *m, int64_t storage, const ops_chooser *ch, ir_arg *args)
+#define SAMPLER_BEGIN                              \
+  int r = m->rank, n = ops_get(op)->nargs;         \
+  int64_t sh[2 * AF_MAX_RANK];                     \
+  (void)r, (void)n, (void)sh, (void)p, (void)storage, (void)args, (void)ch
 
-    /* ---- functional ---- */
-    case OPS_sum: return n;
-    case OPS_mean: return is_float(m->dtype) ? n : -1;
-    case OPS_matmul: {
-      if (m->dtype == AF_BOOL || r < 1 || r > 3) return -1;
-      int64_t k = m->shape[r - 1], mm = R(1, 4);
-      int kind = (int)R(0, 2), q = 0;
-      if (kind == 0) sh[q++] = k;
-      else if (kind == 1) sh[q++] = k, sh[q++] = mm;
-      else sh[q++] = r == 3 ? (R(0, 1) ? m->shape[0] : 1) : R(1, 2), sh[q++] = k, sh[q++] = mm;
-      if (ir_numel(q, sh) > ch->max_numel) return -1;
-      ops_req rq = req(OPS_REQ_SHAPE, q, sh, m->dtype, OPS_DT_SAME, -1, 0);
-      int v = tensor(ch, &rq);
-      if (v < 0) return -1;
-      args[1] = a_value(v);
-      return n;
-    }
-    case OPS_cat:
-    case OPS_stack: {
-      if (op == OPS_cat && r == 0) return -1;
-      if (op == OPS_stack && r >= ch->max_rank) return -1;
-      int cnt = (int)R(1, 2), vals[3], at = (int)R(0, cnt);
-      int64_t dim = op == OPS_cat ? pick_dim(ch, r, 1) : R(0, r);
-      if (op == OPS_stack && D(OPS_DECIDE_NEG_DIM)) dim -= r + 1;
-      int64_t total = ops_meta_numel(m);
-      int c = 0;
-      for (int k = 0; k <= cnt; k++) {
-        if (k == at) {
-          vals[c++] = p;
-          continue;
-        }
-        ops_req q = req(op == OPS_cat ? OPS_REQ_CAT : OPS_REQ_SHAPE, r, m->shape, m->dtype, OPS_DT_SAME, -1, 0);
-        q.dim = (int)(dim < 0 ? dim + r : dim);
-        int v = tensor(ch, &q);
-        if (v < 0) return -1;
-        total += ch->meta ? ops_meta_numel(ch->meta(ch->ctx, v)) : 0;
-        vals[c++] = v;
-      }
-      if (total > ch->max_numel) return -1;
-      args[0] = a_values(c, vals);
-      args[1] = a_int(dim);
-      return n;
-    }
-    case OPS_where: {
-      if (m->dtype == AF_BOOL) return -1;
-      int mv = mask_for(ch, m);
-      if (mv < 0) return -1;
-      ops_req q = req(OPS_REQ_BROADCAST, r, m->shape, m->dtype, OPS_DT_SAME, -1, 0);
-      int y = tensor(ch, &q);
-      if (y < 0) return -1;
-      args[0] = a_value(mv), args[1] = a_value(p), args[2] = a_value(y);
-      return n;
-    }
-    case OPS_slice_scatter:
-    case OPS_select_scatter:
-    case OPS_diagonal_scatter:
-    case OPS_as_strided_scatter: {
-      ops_meta base, sl;
-      preserve_layout(m, &base);
-      af_err err;
-      int rc;
-      if (op == OPS_slice_scatter) {
-        if (!r) return -1;
-        int64_t dim = pick_dim(ch, r, 1), len = m->shape[dim < 0 ? dim + r : dim], s = R(0, len - 1), t = R(s + 1, len);
-        int64_t step = D(OPS_DECIDE_STEP) ? R(2, 3) : 1;
-        args[2] = a_int(dim), args[3] = a_int(s), args[4] = a_int(t), args[5] = a_int(step);
-        rc = v_slice(&base, dim, 1, s, 1, t, step, &sl, &err);
-      } else if (op == OPS_select_scatter) {
-        if (!r) return -1;
-        int64_t dim = pick_dim(ch, r, 1), len = m->shape[dim < 0 ? dim + r : dim], i = R(0, len - 1);
-        args[2] = a_int(dim), args[3] = a_int(i);
-        rc = v_select(&base, dim, i, &sl, &err);
-      } else if (op == OPS_diagonal_scatter) {
-        if (r < 2) return -1;
-        int64_t d1 = R(0, r - 1), d2 = R(0, r - 2);
-        if (d2 >= d1) d2++;
-        int64_t off = R(-(m->shape[d1] - 1), m->shape[d2] - 1);
-        args[2] = a_int(off), args[3] = a_int(d1), args[4] = a_int(d2);
-        rc = v_diagonal(&base, off, d1, d2, &sl, &err);
-      } else {
-        int64_t size[3], stride[3], off;
-        int k;
-        strided_args(ch, ops_meta_numel(m), size, stride, &k, &off);
-        for (int d = 0; d < k; d++)
-          if (stride[d] == 0) stride[d] = 1; /* never overlapping here */
-        args[2] = a_ints(k, size), args[3] = a_ints(k, stride), args[4] = a_int(off);
-        rc = v_as_strided(&base, ops_meta_numel(m), &args[2], &args[3], off, &sl, &err);
-        if (!rc && ops_meta_overlaps(&sl)) rc = -1;
-      }
-      if (rc) goto fail_free;
-      ops_req q = req(OPS_REQ_SHAPE, sl.rank, sl.shape, m->dtype, OPS_DT_SAME, -1, 0);
-      int v = tensor(ch, &q);
-      if (v < 0) goto fail_free;
-      args[1] = a_value(v);
-      return n;
-    fail_free:
-      for (int k = 0; k < n; k++) ir_arg_free(&args[k]);
-      return -1;
-    }
-    default: return sample_more(op, p, m, storage, ch, args);
+/* ---- views ---- */
+
+SAMPLER(slice) {
+  SAMPLER_BEGIN;
+  if (!r) return -1;
+  int64_t dim = R(0, r - 1), len = m->shape[dim], s = R(0, len - 1), t = R(s + 1, len);
+  int64_t step = D(OPS_DECIDE_STEP) ? R(2, 3) : 1;
+  if (D(OPS_DECIDE_NEG_INDEX)) {
+    s -= len;
+    if (t < len) t -= len;
   }
+  if (t == len && D(OPS_DECIDE_EDGE)) t = len + R(1, 5);
+  args[1] = a_int(dim), args[2] = a_int(s), args[3] = a_int(t), args[4] = a_int(step);
+  return n;
+}
+
+SAMPLER(select) {
+  SAMPLER_BEGIN;
+  if (!r) return -1;
+  int64_t dim = R(0, r - 1), len = m->shape[dim], i = R(0, len - 1);
+  if (D(OPS_DECIDE_NEG_INDEX)) i -= len;
+  args[1] = a_int(dim), args[2] = a_int(i);
+  return n;
+}
+
+SAMPLER(narrow) {
+  SAMPLER_BEGIN;
+  if (!r) return -1;
+  int64_t dim = pick_dim(ch, r, 1), len = m->shape[dim < 0 ? dim + r : dim], s = R(0, len - 1), l = R(1, len - s);
+  if (D(OPS_DECIDE_NEG_INDEX)) s -= len;
+  args[1] = a_int(dim), args[2] = a_int(s), args[3] = a_int(l);
+  return n;
+}
+
+SAMPLER(view) {
+  SAMPLER_BEGIN;
+  if (!m->exact) return -1;
+  int k = view_shape(ch, m, 1, sh);
+  if (k > ch->max_rank) return -1;
+  args[1] = a_ints(k, sh);
+  return n;
+}
+
+SAMPLER(reshape) {
+  SAMPLER_BEGIN;
+  int k = view_shape(ch, m, D(OPS_DECIDE_VIEW_SHAPE), sh);
+  if (k > ch->max_rank) return -1;
+  args[1] = a_ints(k, sh);
+  return n;
+}
+
+SAMPLER(flatten) {
+  SAMPLER_BEGIN;
+  int64_t s, t;
+  if (r == 0) {
+    s = R(-1, 0), t = s;
+  } else {
+    if (r >= 2 && !D(OPS_DECIDE_EDGE)) { /* start < end: a view or a copy */
+      s = R(0, r - 2);
+      t = R(s + 1, r - 1);
+    } else { /* start == end returns self */
+      s = R(0, r - 1);
+      t = s;
+    }
+    if (D(OPS_DECIDE_NEG_DIM)) s -= r;
+    if (D(OPS_DECIDE_NEG_DIM)) t -= r;
+  }
+  args[1] = a_int(s), args[2] = a_int(t);
+  return n;
+}
+
+SAMPLER(unflatten) {
+  SAMPLER_BEGIN;
+  if (!r || r >= ch->max_rank) return -1;
+  int64_t dim = pick_dim(ch, r, 1), len = m->shape[dim < 0 ? dim + r : dim];
+  int k = factor(ch, len, 2, sh);
+  if (D(OPS_DECIDE_MINUS_ONE)) sh[R(0, 1)] = -1;
+  args[1] = a_int(dim), args[2] = a_ints(k, sh);
+  return n;
+}
+
+/* squeeze(d), squeeze_(d): a size-1 dim most of the time */
+SAMPLER(squeeze) {
+  SAMPLER_BEGIN;
+  int64_t dim = pick_dim(ch, r, 1);
+  for (int d = 0; d < r; d++)
+    if (m->shape[d] == 1 && R(0, 2)) dim = d;
+  args[1] = a_int(dim);
+  return n;
+}
+
+SAMPLER(unsqueeze) {
+  SAMPLER_BEGIN;
+  if (r >= ch->max_rank) return -1;
+  int64_t dim = R(0, r);
+  if (D(OPS_DECIDE_NEG_DIM)) dim -= r + 1;
+  args[1] = a_int(dim);
+  return n;
+}
+
+SAMPLER(transpose) {
+  SAMPLER_BEGIN;
+  int64_t d0 = pick_dim(ch, r, 1), d1 = pick_dim(ch, r, 1);
+  if (r >= 2 && !D(OPS_DECIDE_EDGE)) {
+    /* bounded: in byte mode, once the bytes run out pick_dim returns 0 forever (found by
+     * fuzz_ref: a 13-byte input hung the generator) */
+    for (int k = 0; k < 64 && (d0 < 0 ? d0 + r : d0) == (d1 < 0 ? d1 + r : d1); k++) d1 = pick_dim(ch, r, 1);
+    if ((d0 < 0 ? d0 + r : d0) == (d1 < 0 ? d1 + r : d1)) d1 = ((d0 < 0 ? d0 + r : d0) + 1) % r;
+  }
+  args[1] = a_int(d0), args[2] = a_int(d1);
+  return n;
+}
+
+SAMPLER(t) {
+  SAMPLER_BEGIN;
+  return r <= 2 ? n : -1;
+}
+
+SAMPLER(permute) {
+  SAMPLER_BEGIN;
+  for (int d = 0; d < r; d++) sh[d] = d;
+  for (int d = r - 1; d > 0; d--) {
+    int j = (int)R(0, d);
+    int64_t t = sh[d];
+    sh[d] = sh[j];
+    sh[j] = t;
+  }
+  for (int d = 0; d < r; d++)
+    if (D(OPS_DECIDE_NEG_DIM)) sh[d] -= r;
+  args[1] = a_ints(r, sh);
+  return n;
+}
+
+SAMPLER(movedim) {
+  SAMPLER_BEGIN;
+  args[1] = a_int(pick_dim(ch, r, 1)), args[2] = a_int(pick_dim(ch, r, 1));
+  return n;
+}
+
+SAMPLER(expand) {
+  SAMPLER_BEGIN;
+  int k = expand_shape(ch, m, D(OPS_DECIDE_TRIVIAL_EXPAND), sh);
+  if (D(OPS_DECIDE_MINUS_ONE))
+    for (int d = k - r; d < k; d++)
+      if (sh[d] == m->shape[d - (k - r)] && R(0, 1)) sh[d] = -1;
+  args[1] = a_ints(k, sh);
+  return n;
+}
+
+SAMPLER(expand_as) {
+  SAMPLER_BEGIN;
+  ops_req q;
+  if (D(OPS_DECIDE_TRIVIAL_EXPAND)) {
+    q = req(OPS_REQ_SHAPE, r, m->shape, m->dtype, OPS_DT_ANY, -1, 0);
+  } else {
+    q = req(OPS_REQ_EXPANDED, r, m->shape, m->dtype, OPS_DT_ANY, -1, 0);
+    q.rank2 = expand_shape(ch, m, 0, q.shape2);
+    q.numel_max = ch->max_numel;
+  }
+  int v = tensor(ch, &q);
+  if (v < 0) return -1;
+  args[1] = a_value(v);
+  return n;
+}
+
+SAMPLER(view_as) {
+  SAMPLER_BEGIN;
+  if (!m->exact) return -1;
+  ops_req q = req(OPS_REQ_VIEWABLE, r, m->shape, m->dtype, OPS_DT_ANY, -1, 0);
+  q.ref = m;
+  q.rank2 = view_shape(ch, m, 1, q.shape2);
+  { /* resolve a -1 */
+    int64_t prod = 1;
+    int neg = -1;
+    for (int d = 0; d < q.rank2; d++) {
+      if (q.shape2[d] < 0) neg = d;
+      else prod *= q.shape2[d];
+    }
+    if (neg >= 0) q.shape2[neg] = ops_meta_numel(m) / prod;
+  }
+  if (q.rank2 > ch->max_rank) return -1;
+  int v = tensor(ch, &q);
+  if (v < 0) return -1;
+  args[1] = a_value(v);
+  return n;
+}
+
+SAMPLER(diagonal) {
+  SAMPLER_BEGIN;
+  if (r < 2) return -1;
+  int64_t d1 = R(0, r - 1), d2 = R(0, r - 2);
+  if (d2 >= d1) d2++;
+  int64_t off = R(-(m->shape[d1] - 1), m->shape[d2] - 1);
+  if (D(OPS_DECIDE_NEG_DIM)) d1 -= r;
+  if (D(OPS_DECIDE_NEG_DIM)) d2 -= r;
+  args[1] = a_int(off), args[2] = a_int(d1), args[3] = a_int(d2);
+  return n;
+}
+
+/* as_strided, as_strided_ within the storage */
+SAMPLER(as_strided) {
+  SAMPLER_BEGIN;
+  if (ops_get(op)->kind != OPS_VIEW && !dt_drawable(op, m)) return -1;
+  int64_t size[3], stride[3], off;
+  int k;
+  strided_args(ch, storage, size, stride, &k, &off);
+  args[1] = a_ints(k, size), args[2] = a_ints(k, stride), args[3] = a_int(off);
+  return n;
+}
+
+SAMPLER(unfold) {
+  SAMPLER_BEGIN;
+  if (r >= ch->max_rank) return -1;
+  int64_t dim = pick_dim(ch, r, 1), len = r ? m->shape[dim < 0 ? dim + r : dim] : 1;
+  int64_t size = R(1, len), step = D(OPS_DECIDE_OVERLAP) ? R(1, size) : R(size, size + 1);
+  if (ops_meta_numel(m) / (len ? len : 1) * ((len - size) / step + 1) * size > ch->max_numel) return -1;
+  args[1] = a_int(dim), args[2] = a_int(size), args[3] = a_int(step);
+  return n;
+}
+
+/* no argument besides self: detach, alias, zero_, clone, contiguous, sum */
+SAMPLER(plain) {
+  SAMPLER_BEGIN;
+  return n;
+}
+
+SAMPLER(getitem) {
+  SAMPLER_BEGIN;
+  ops_meta res;
+  int adv;
+  if (subscript(ch, m, 0, 0, 0, &args[1], &res, &adv)) return -1;
+  return n;
+}
+
+/* swapaxes, swapdims and their in-place forms */
+SAMPLER(swap) {
+  SAMPLER_BEGIN;
+  if (ops_get(op)->kind != OPS_VIEW && !dt_drawable(op, m)) return -1;
+  int64_t d0 = pick_dim(ch, r, 1), d1 = pick_dim(ch, r, 1);
+  if (r >= 2 && !D(OPS_DECIDE_EDGE) && (d0 < 0 ? d0 + r : d0) == (d1 < 0 ? d1 + r : d1))
+    d1 = ((d0 < 0 ? d0 + r : d0) + 1) % r;
+  args[1] = a_int(d0), args[2] = a_int(d1);
+  return n;
+}
+
+/* split/chunk/unbind element arguments */
+SAMPLER(multi_view) {
+  SAMPLER_BEGIN;
+  if (m->rank == 0) return -1;
+  int64_t dim = pick_dim(ch, m->rank, 1), len = m->shape[dim < 0 ? dim + m->rank : dim];
+  if (len == 0) return -1;
+  int64_t count, k;
+  int unbind = ops_get(op)->nargs == 3; /* unbind(dim)[k]; split(size, dim)[k], chunk(chunks, dim)[k] */
+  if (unbind) {
+    count = len;
+    args[1] = a_int(dim);
+  } else if (op == OPS_split_get) {
+    int64_t size = R(1, D(OPS_DECIDE_EDGE) ? len + 1 : len);
+    count = (len + size - 1) / size;
+    args[1] = a_int(size), args[2] = a_int(dim);
+  } else {
+    int64_t c = R(1, D(OPS_DECIDE_EDGE) ? len + 1 : len), size = (len + c - 1) / c;
+    count = (len + size - 1) / size;
+    args[1] = a_int(c), args[2] = a_int(dim);
+  }
+  k = R(0, count - 1);
+  if (D(OPS_DECIDE_NEG_INDEX)) k -= count;
+  args[unbind ? 2 : 3] = a_int(k);
+  return n;
+}
+
+/* ---- shape-changing in place ---- */
+
+SAMPLER(resize) { /* shrink within the storage: a prefix of the memory, contiguous */
+  SAMPLER_BEGIN;
+  if (!dt_drawable(op, m)) return -1;
+  int64_t room = storage - m->offset, numel = ops_meta_numel(m), cap = numel < room ? numel : room;
+  if (cap < 1 || !m->exact) return -1;
+  int64_t want = R(1, cap), s3[3];
+  int k = factor(ch, want, (int)R(1, 3), s3);
+  args[1] = a_ints(k, s3);
+  return n;
+}
+
+/* ---- data writes and functional ops ---- */
+
+/* add, sub, mul (in place and functional): a number that changes every value, or a tensor */
+SAMPLER(arith) {
+  SAMPLER_BEGIN;
+  if (m->dtype == AF_BOOL) return -1;
+  int inplace = ops_get(op)->kind == OPS_INPLACE;
+  if (D(OPS_DECIDE_NUMBER)) {
+    args[1] = operand_number(ch, m->dtype, op);
+  } else {
+    int64_t shape[AF_MAX_RANK];
+    int k = broadcastable_shape(ch, r, m->shape, shape);
+    (void)k;
+    ops_req q = req(OPS_REQ_BROADCAST, r, m->shape, m->dtype, inplace ? OPS_DT_INTO : OPS_DT_ANY, inplace ? p : -1, 1);
+    int v = tensor(ch, &q);
+    if (v < 0) return -1;
+    args[1] = a_value(v);
+  }
+  return n;
+}
+
+SAMPLER(div) {
+  SAMPLER_BEGIN;
+  if (m->dtype == AF_BOOL || (ops_get(op)->kind == OPS_INPLACE && !is_float(m->dtype))) return -1;
+  args[1] = divisor(ch);
+  return n;
+}
+
+SAMPLER(gt) {
+  SAMPLER_BEGIN;
+  if (m->dtype == AF_BOOL) return -1;
+  args[1] = number(ch, m->dtype);
+  return n;
+}
+
+/* neg, abs, relu */
+SAMPLER(not_bool) {
+  SAMPLER_BEGIN;
+  return m->dtype == AF_BOOL ? -1 : n;
+}
+
+SAMPLER(clamp) {
+  SAMPLER_BEGIN;
+  if (m->dtype == AF_BOOL) return -1;
+  clamp_args(ch, m, &args[1], &args[2]);
+  return n;
+}
+
+SAMPLER(fill) {
+  SAMPLER_BEGIN;
+  if (D(OPS_DECIDE_NUMBER) || m->dtype == AF_BOOL) { /* TorchScript takes no bool for a Scalar: 0/1 */
+    args[1] = m->dtype == AF_BOOL ? a_int(R(0, 1)) : number(ch, m->dtype);
+    return n;
+  }
+  ops_req q = req(OPS_REQ_ZERODIM, 0, NULL, m->dtype, OPS_DT_INTO, ops_get(op)->kind == OPS_INPLACE ? p : -1, 0);
+  int v = tensor(ch, &q);
+  if (v < 0) return -1;
+  args[1] = a_value(v);
+  return n;
+}
+
+SAMPLER(copy) { /* a src of another shape or dtype (else aten::copy returns src itself) */
+  SAMPLER_BEGIN;
+  int64_t shape[AF_MAX_RANK];
+  int k = broadcastable_shape(ch, r, m->shape, shape);
+  int same = k == r && !memcmp(shape, m->shape, sizeof(int64_t) * (size_t)r);
+  af_dtype dt = m->dtype;
+  if (same || R(0, 1)) dt = m->dtype == AF_FLOAT32 ? (R(0, 1) ? AF_FLOAT64 : AF_INT64) : AF_FLOAT32;
+  ops_req q = req(OPS_REQ_SHAPE, k, shape, dt, OPS_DT_SAME, -1, 0);
+  int v = tensor(ch, &q);
+  if (v < 0) return -1;
+  args[1] = a_value(v);
+  return n;
+}
+
+SAMPLER(copy_into) {
+  SAMPLER_BEGIN;
+  ops_req q = req(OPS_REQ_BROADCAST, r, m->shape, m->dtype, OPS_DT_ANY, p, 1);
+  int v = tensor(ch, &q);
+  if (v < 0) return -1;
+  args[1] = a_value(v);
+  return n;
+}
+
+SAMPLER(masked_fill) {
+  SAMPLER_BEGIN;
+  if (m->dtype == AF_BOOL) return -1;
+  int mv = mask_for(ch, m);
+  if (mv < 0) return -1;
+  args[1] = a_value(mv);
+  if (D(OPS_DECIDE_NUMBER)) {
+    args[2] = number(ch, m->dtype);
+  } else {
+    ops_req q = req(OPS_REQ_ZERODIM, 0, NULL, m->dtype, OPS_DT_INTO, ops_get(op)->kind == OPS_INPLACE ? p : -1, 0);
+    int v = tensor(ch, &q);
+    if (v < 0) return -1;
+    args[2] = a_value(v);
+  }
+  return n;
+}
+
+SAMPLER(index_put) {
+  SAMPLER_BEGIN;
+  return args_index_put(ch, p, m, args) ? -1 : n;
+}
+
+SAMPLER(index_add) {
+  SAMPLER_BEGIN;
+  return args_index_add(ch, p, m, args) ? -1 : n;
+}
+
+SAMPLER(scatter) {
+  SAMPLER_BEGIN;
+  return args_scatter(ch, p, m, args) ? -1 : n;
+}
+
+/* setitem (aug 0) and its augmented forms (aug 1) */
+static int setitem_args(int op, int p, const ops_meta *m, const ops_chooser *ch, ir_arg *args, int aug) {
+  if (m->dtype == AF_BOOL) return -1;
+  ops_meta res;
+  int adv;
+  int number_value = D(OPS_DECIDE_NUMBER);
+  if (subscript(ch, m, 0, 1, !number_value, &args[1], &res, &adv)) return -1;
+  if (number_value) {
+    args[2] = !aug ? number(ch, m->dtype) : operand_number(ch, m->dtype, op);
+    return 0;
+  }
+  return item_value(ch, m, &res, adv, aug, p, &args[2]);
+}
+
+SAMPLER(setitem) {
+  SAMPLER_BEGIN;
+  return setitem_args(op, p, m, ch, args, 0) ? -1 : n;
+}
+
+SAMPLER(setitem_aug) {
+  SAMPLER_BEGIN;
+  return setitem_args(op, p, m, ch, args, 1) ? -1 : n;
+}
+
+/* add_out, mul_out, sub_out, div_out: two operands, one of self's shape and one broadcasting */
+static int out_arith_args(int p, const ops_meta *m, const ops_chooser *ch, ir_arg *args) {
+  ops_req q = req(OPS_REQ_SHAPE, m->rank, m->shape, m->dtype, OPS_DT_INTO, p, 1);
+  int x = tensor(ch, &q);
+  if (x < 0) return -1;
+  q.kind = OPS_REQ_BROADCAST;
+  int y = tensor(ch, &q);
+  if (y < 0) return -1;
+  if (R(0, 1)) {
+    int t = x;
+    x = y;
+    y = t;
+  }
+  args[1] = a_value(x), args[2] = a_value(y);
+  return 0;
+}
+
+SAMPLER(out_binary) {
+  SAMPLER_BEGIN;
+  if (m->dtype == AF_BOOL) return -1;
+  return out_arith_args(p, m, ch, args) ? -1 : n;
+}
+
+SAMPLER(mean) {
+  SAMPLER_BEGIN;
+  return is_float(m->dtype) ? n : -1;
+}
+
+SAMPLER(matmul) {
+  SAMPLER_BEGIN;
+  if (m->dtype == AF_BOOL || r < 1 || r > 3) return -1;
+  int64_t k = m->shape[r - 1], mm = R(1, 4);
+  int kind = (int)R(0, 2), q = 0;
+  if (kind == 0) sh[q++] = k;
+  else if (kind == 1) sh[q++] = k, sh[q++] = mm;
+  else sh[q++] = r == 3 ? (R(0, 1) ? m->shape[0] : 1) : R(1, 2), sh[q++] = k, sh[q++] = mm;
+  if (ir_numel(q, sh) > ch->max_numel) return -1;
+  ops_req rq = req(OPS_REQ_SHAPE, q, sh, m->dtype, OPS_DT_SAME, -1, 0);
+  int v = tensor(ch, &rq);
+  if (v < 0) return -1;
+  args[1] = a_value(v);
+  return n;
+}
+
+/* cat (stack 0) and stack (1): p is one element of the list */
+static int cat_args(int p, const ops_meta *m, const ops_chooser *ch, ir_arg *args, int stack) {
+  int r = m->rank;
+  if (!stack && r == 0) return -1;
+  if (stack && r >= ch->max_rank) return -1;
+  int cnt = (int)R(1, 2), vals[3], at = (int)R(0, cnt);
+  int64_t dim = !stack ? pick_dim(ch, r, 1) : R(0, r);
+  if (stack && D(OPS_DECIDE_NEG_DIM)) dim -= r + 1;
+  int64_t total = ops_meta_numel(m);
+  int c = 0;
+  for (int k = 0; k <= cnt; k++) {
+    if (k == at) {
+      vals[c++] = p;
+      continue;
+    }
+    ops_req q = req(!stack ? OPS_REQ_CAT : OPS_REQ_SHAPE, r, m->shape, m->dtype, OPS_DT_SAME, -1, 0);
+    q.dim = (int)(dim < 0 ? dim + r : dim);
+    int v = tensor(ch, &q);
+    if (v < 0) return -1;
+    total += ch->meta ? ops_meta_numel(ch->meta(ch->ctx, v)) : 0;
+    vals[c++] = v;
+  }
+  if (total > ch->max_numel) return -1;
+  args[0] = a_values(c, vals);
+  args[1] = a_int(dim);
+  return 0;
+}
+
+SAMPLER(cat) {
+  SAMPLER_BEGIN;
+  return cat_args(p, m, ch, args, 0) ? -1 : n;
+}
+
+SAMPLER(stack) {
+  SAMPLER_BEGIN;
+  return cat_args(p, m, ch, args, 1) ? -1 : n;
+}
+
+SAMPLER(where) {
+  SAMPLER_BEGIN;
+  if (m->dtype == AF_BOOL) return -1;
+  int mv = mask_for(ch, m);
+  if (mv < 0) return -1;
+  ops_req q = req(OPS_REQ_BROADCAST, r, m->shape, m->dtype, OPS_DT_SAME, -1, 0);
+  int y = tensor(ch, &q);
+  if (y < 0) return -1;
+  args[0] = a_value(mv), args[1] = a_value(p), args[2] = a_value(y);
+  return n;
+}
+
+/* the write-back scatters: a src of the shape of the slice they write */
+static int scatter_args(int how, const ops_meta *m, const ops_chooser *ch, ir_arg *args, int n) {
+  int r = m->rank;
+  ops_meta base, sl;
+  preserve_layout(m, &base);
+  af_err err;
+  int rc;
+  if (how == SC_SLICE) {
+    if (!r) return -1;
+    int64_t dim = pick_dim(ch, r, 1), len = m->shape[dim < 0 ? dim + r : dim], s = R(0, len - 1), t = R(s + 1, len);
+    int64_t step = D(OPS_DECIDE_STEP) ? R(2, 3) : 1;
+    args[2] = a_int(dim), args[3] = a_int(s), args[4] = a_int(t), args[5] = a_int(step);
+    rc = v_slice(&base, dim, 1, s, 1, t, step, &sl, &err);
+  } else if (how == SC_SELECT) {
+    if (!r) return -1;
+    int64_t dim = pick_dim(ch, r, 1), len = m->shape[dim < 0 ? dim + r : dim], i = R(0, len - 1);
+    args[2] = a_int(dim), args[3] = a_int(i);
+    rc = v_select(&base, dim, i, &sl, &err);
+  } else if (how == SC_DIAGONAL) {
+    if (r < 2) return -1;
+    int64_t d1 = R(0, r - 1), d2 = R(0, r - 2);
+    if (d2 >= d1) d2++;
+    int64_t off = R(-(m->shape[d1] - 1), m->shape[d2] - 1);
+    args[2] = a_int(off), args[3] = a_int(d1), args[4] = a_int(d2);
+    rc = v_diagonal(&base, off, d1, d2, &sl, &err);
+  } else {
+    int64_t size[3], stride[3], off;
+    int k;
+    strided_args(ch, ops_meta_numel(m), size, stride, &k, &off);
+    for (int d = 0; d < k; d++)
+      if (stride[d] == 0) stride[d] = 1; /* never overlapping here */
+    args[2] = a_ints(k, size), args[3] = a_ints(k, stride), args[4] = a_int(off);
+    rc = v_as_strided(&base, ops_meta_numel(m), &args[2], &args[3], off, &sl, &err);
+    if (!rc && ops_meta_overlaps(&sl)) rc = -1;
+  }
+  if (rc) goto fail_free;
+  ops_req q = req(OPS_REQ_SHAPE, sl.rank, sl.shape, m->dtype, OPS_DT_SAME, -1, 0);
+  int v = tensor(ch, &q);
+  if (v < 0) goto fail_free;
+  args[1] = a_value(v);
+  return n;
+fail_free:
+  for (int k = 0; k < n; k++) ir_arg_free(&args[k]);
+  return -1;
+}
+
+SAMPLER(slice_scatter) {
+  SAMPLER_BEGIN;
+  return scatter_args(SC_SLICE, m, ch, args, n);
+}
+
+SAMPLER(select_scatter) {
+  SAMPLER_BEGIN;
+  return scatter_args(SC_SELECT, m, ch, args, n);
+}
+
+SAMPLER(diagonal_scatter) {
+  SAMPLER_BEGIN;
+  return scatter_args(SC_DIAGONAL, m, ch, args, n);
+}
+
+SAMPLER(as_strided_scatter) {
+  SAMPLER_BEGIN;
+  return scatter_args(SC_AS_STRIDED, m, ch, args, n);
+}
+
+/* never drawn */
+SAMPLER(none) {
+  (void)op, (void)p, (void)m, (void)storage, (void)ch, (void)args;
+  return -1;
 }
 
 /* ================================================================ more of the in-place surface
- * (issue 9): per-op facts (family, dtypes, exactness), then the shape/validity rules and the
- * samplers of the ops added for it. Every rule here was checked against eager PyTorch 1.13 on
+ * (issue 9): the shape/validity rules and the samplers of the families added for it. Every rule here was checked against eager PyTorch 1.13 on
  * CPU (float32, float64, int64, bool; tensor and number operands). */
 
-enum {
-  MF32 = 1 << AF_FLOAT32, MF64 = 1 << AF_FLOAT64, MI64 = 1 << AF_INT64, MB = 1 << AF_BOOL,
-  MF = MF32 | MF64, MN = MF | MI64, MALL = MN | MB
-};
-
-typedef struct op_fact {
-  unsigned char fam, dt, ex, set; /* ops_family, dtype mask of self, OPS_EX_*, set */
-} op_fact;
-
-static op_fact facts[OPS_COUNT];
-static short canon[OPS_COUNT]; /* the in-place op whose twin an op is (itself for in-place ops) */
-static int facts_done;
-
-#define FACT(op, f, d, x) facts[OPS_##op] = (op_fact){OPS_FAM_##f, (d), OPS_EX_##x, 1}
-
-static void facts_init(void) {
-  if (facts_done) return;
-  /* in-place ops; their functional twins and out= forms inherit (below) */
-  FACT(add_, ARITH, MN, KEEP); FACT(sub_, ARITH, MN, KEEP); FACT(mul_, ARITH, MN, KEEP); FACT(div_, ARITH, MF, KEEP);
-  FACT(neg_, UNARY_NUM, MN, KEEP); FACT(abs_, UNARY_NUM, MN, KEEP); FACT(clamp_, UNARY_NUM, MN, KEEP);
-  FACT(relu_, ACTIVATION, MN, KEEP);
-  FACT(fill_, FILL, MALL, KEEP); FACT(zero_, FILL, MALL, KEEP); FACT(copy_, FILL, MALL, KEEP);
-  FACT(masked_fill_, INDEX, MN, KEEP); FACT(index_put_, INDEX, MN, KEEP); FACT(index_add_, INDEX, MN, KEEP);
-  FACT(scatter_, INDEX, MN, KEEP);
-  FACT(unsqueeze_, META, MALL, KEEP); FACT(squeeze_, META, MALL, KEEP); FACT(transpose_, META, MALL, KEEP);
-  FACT(t_, META, MALL, KEEP); FACT(swapaxes_, META, MALL, KEEP); FACT(swapdims_, META, MALL, KEEP);
-  FACT(as_strided_, META, MALL, KEEP); FACT(resize_, META, MALL, KEEP);
-  FACT(setitem, SETITEM, MN, KEEP); FACT(setitem_add, SETITEM, MN, KEEP); FACT(setitem_sub, SETITEM, MN, KEEP);
-  FACT(setitem_mul, SETITEM, MN, KEEP);
-  /* pointwise unary with float results */
-  static const int uf[] = {OPS_exp_, OPS_exp2_, OPS_expm1_, OPS_log_, OPS_log2_, OPS_log10_, OPS_log1p_, OPS_sqrt_,
-                           OPS_rsqrt_, OPS_sin_, OPS_cos_, OPS_tan_, OPS_asin_, OPS_acos_, OPS_atan_, OPS_sinh_,
-                           OPS_cosh_, OPS_tanh_, OPS_asinh_, OPS_acosh_, OPS_atanh_, OPS_sigmoid_, OPS_erf_, OPS_erfc_,
-                           OPS_erfinv_, OPS_reciprocal_, OPS_deg2rad_, OPS_rad2deg_, OPS_lgamma_, OPS_digamma_, OPS_i0_,
-                           OPS_sinc_, OPS_logit_, OPS_arcsin_, OPS_arccos_, OPS_arctan_, OPS_arcsinh_, OPS_arccosh_,
-                           OPS_arctanh_};
-  for (size_t k = 0; k < sizeof uf / sizeof uf[0]; k++) facts[uf[k]] = (op_fact){OPS_FAM_UNARY_FLOAT, MF, OPS_EX_INEXACT, 1};
-  FACT(frac_, UNARY_FLOAT, MF, NEEDS);
-  /* activations */
-  static const int act[] = {OPS_selu_, OPS_celu_, OPS_elu_, OPS_leaky_relu_, OPS_hardsigmoid_, OPS_hardswish_,
-                            OPS_silu_, OPS_mish_, OPS_gelu_};
-  for (size_t k = 0; k < sizeof act / sizeof act[0]; k++) facts[act[k]] = (op_fact){OPS_FAM_ACTIVATION, MF, OPS_EX_INEXACT, 1};
-  FACT(relu6_, ACTIVATION, MN, KEEP); FACT(hardtanh_, ACTIVATION, MN, KEEP); FACT(threshold_, ACTIVATION, MN, NEEDS);
-  /* rounding, sign, clamp */
-  FACT(floor_, UNARY_NUM, MN, NEEDS); FACT(ceil_, UNARY_NUM, MN, NEEDS); FACT(round_, UNARY_NUM, MN, NEEDS);
-  FACT(trunc_, UNARY_NUM, MN, NEEDS); FACT(fix_, UNARY_NUM, MN, NEEDS);
-  FACT(sign_, UNARY_NUM, MN | MB, NEEDS); FACT(sgn_, UNARY_NUM, MN | MB, NEEDS);
-  FACT(square_, UNARY_NUM, MN, KEEP); FACT(negative_, UNARY_NUM, MN, KEEP); FACT(absolute_, UNARY_NUM, MN, KEEP);
-  FACT(nan_to_num_, UNARY_NUM, MALL, KEEP);
-  FACT(clamp_min_, UNARY_NUM, MN, KEEP); FACT(clamp_max_, UNARY_NUM, MN, KEEP); FACT(clip_, UNARY_NUM, MN, KEEP);
-  /* bitwise and logical */
-  FACT(bitwise_not_, BITWISE, MI64 | MB, KEEP); FACT(logical_not_, BITWISE, MALL, NEEDS);
-  FACT(bitwise_and_, BITWISE, MI64 | MB, KEEP); FACT(bitwise_or_, BITWISE, MI64 | MB, KEEP);
-  FACT(bitwise_xor_, BITWISE, MI64 | MB, KEEP);
-  FACT(bitwise_left_shift_, BITWISE, MI64, KEEP); FACT(bitwise_right_shift_, BITWISE, MI64, KEEP);
-  FACT(logical_and_, BITWISE, MALL, NEEDS); FACT(logical_or_, BITWISE, MALL, NEEDS); FACT(logical_xor_, BITWISE, MALL, NEEDS);
-  /* binary arithmetic */
-  FACT(pow_, ARITH, MN, INEXACT); FACT(remainder_, ARITH, MN, NEEDS); FACT(fmod_, ARITH, MN, NEEDS);
-  FACT(floor_divide_, ARITH, MN, NEEDS); FACT(atan2_, ARITH, MF, INEXACT); FACT(arctan2_, ARITH, MF, INEXACT);
-  FACT(hypot_, ARITH, MF, INEXACT); FACT(copysign_, ARITH, MF, KEEP); FACT(xlogy_, ARITH, MF, INEXACT);
-  FACT(heaviside_, ARITH, MALL, NEEDS); FACT(gcd_, ARITH, MI64, KEEP); FACT(lcm_, ARITH, MI64, KEEP);
-  FACT(ldexp_, ARITH, MF, KEEP); FACT(nextafter_, ARITH, MF, NEEDS); FACT(float_power_, ARITH, MF64, INEXACT);
-  FACT(true_divide_, ARITH, MF, KEEP); FACT(divide_, ARITH, MF, KEEP); FACT(multiply_, ARITH, MN, KEEP);
-  FACT(subtract_, ARITH, MN, KEEP);
-  /* comparisons */
-  static const int cmp[] = {OPS_eq_, OPS_ne_, OPS_ge_, OPS_gt_, OPS_le_, OPS_lt_, OPS_greater_, OPS_greater_equal_,
-                            OPS_less_, OPS_less_equal_, OPS_not_equal_};
-  for (size_t k = 0; k < sizeof cmp / sizeof cmp[0]; k++) facts[cmp[k]] = (op_fact){OPS_FAM_COMPARE, MALL, OPS_EX_NEEDS, 1};
-  /* lerp, addcmul, addcdiv; matrix products */
-  FACT(lerp_, TERNARY, MF, KEEP); FACT(addcmul_, TERNARY, MN, KEEP); FACT(addcdiv_, TERNARY, MF, INEXACT);
-  FACT(addmm_, MATRIX, MN, INEXACT); FACT(addmv_, MATRIX, MN, INEXACT); FACT(addr_, MATRIX, MN, INEXACT);
-  FACT(baddbmm_, MATRIX, MN, INEXACT); FACT(addbmm_, MATRIX, MN, INEXACT);
-  /* index, scatter, put; cumulative and triangular */
-  FACT(index_copy_, INDEX, MN, KEEP); FACT(index_fill_, INDEX, MN, KEEP); FACT(masked_scatter_, INDEX, MN, KEEP);
-  FACT(scatter_add_, INDEX, MN, KEEP); FACT(put_, INDEX, MN, KEEP);
-  FACT(cumsum_, CUMULATIVE, MN, KEEP); FACT(cumprod_, CUMULATIVE, MN, KEEP);
-  FACT(tril_, CUMULATIVE, MALL, KEEP); FACT(triu_, CUMULATIVE, MALL, KEEP);
-  /* functional ops that are no twin */
-  FACT(sum, OTHER, MN, KEEP); FACT(mean, OTHER, MF, INEXACT); FACT(matmul, MATRIX, MN, INEXACT);
-  FACT(mm, MATRIX, MN, INEXACT); FACT(cat, OTHER, MALL, KEEP); FACT(stack, OTHER, MALL, KEEP);
-  FACT(clone, OTHER, MALL, KEEP); FACT(new_full, OTHER, MALL, KEEP); FACT(contiguous, OTHER, MALL, KEEP);
-  FACT(where, OTHER, MALL, KEEP);
-  FACT(slice_scatter, WRITE_BACK, MALL, KEEP); FACT(select_scatter, WRITE_BACK, MALL, KEEP);
-  FACT(diagonal_scatter, WRITE_BACK, MALL, KEEP); FACT(as_strided_scatter, WRITE_BACK, MALL, KEEP);
-  FACT(if, CONTROL, MALL, KEEP); FACT(else, CONTROL, MALL, KEEP); FACT(end, CONTROL, MALL, KEEP);
-  FACT(for, CONTROL, MALL, KEEP); FACT(assert, CONTROL, MALL, KEEP);
-  FACT(list, LIST, MALL, KEEP); FACT(list_append, LIST, MALL, KEEP); FACT(list_get, LIST, MALL, KEEP);
-  FACT(list_set, LIST, MALL, KEEP); FACT(cat_list, LIST, MALL, KEEP); FACT(stack_list, LIST, MALL, KEEP);
-  for (int op = 0; op < OPS_COUNT; op++) { /* views; twins of in-place ops */
-    const ops_entry *e = ops_get(op);
-    if (e->kind == OPS_VIEW || e->kind == OPS_GETITEM)
-      facts[op] = (op_fact){(e->flags & OPF_PICK) ? OPS_FAM_MULTI_VIEW : OPS_FAM_VIEW, MALL, OPS_EX_KEEP, 1};
-    int t = ops_twin(op);
-    if (e->kind == OPS_INPLACE && t >= 0 && !facts[t].set && ops_get(t)->kind == OPS_FUNC) facts[t] = facts[op];
-  }
-  for (int op = 0; op < OPS_COUNT; op++) { /* out= forms: their twin's */
-    int t = ops_twin(op);
-    if (ops_get(op)->kind == OPS_OUT && t >= 0) facts[op] = facts[t];
-  }
-  facts[OPS_div_out].ex = OPS_EX_INEXACT; /* a tensor divisor: thirds */
-  for (int op = 0; op < OPS_COUNT; op++) canon[op] = (short)op;
-  for (int op = OPS_COUNT - 1; op >= 0; op--) { /* the first in-place op naming a twin wins */
-    int t = ops_twin(op);
-    if (ops_get(op)->kind == OPS_INPLACE && t >= 0 && ops_get(t)->kind != OPS_INPLACE) canon[t] = (short)op;
-  }
-  facts_done = 1;
-}
-#undef FACT
-
-int ops_shape_family(int op) {
-  facts_init();
-  return op >= 0 && op < OPS_COUNT ? facts[op].fam : OPS_FAM_OTHER;
-}
-
-int ops_shape_exactness(int op) {
-  facts_init();
-  return op >= 0 && op < OPS_COUNT ? facts[op].ex : OPS_EX_KEEP;
-}
 
 static const char *const fam_names[OPS_FAM_COUNT][2] = {
     {"other", "other functional ops (reductions, cat, stack, clone, where, ...)"},
@@ -2700,15 +3006,6 @@ static const char *const fam_names[OPS_FAM_COUNT][2] = {
 const char *ops_family_name(int fam) { return fam >= 0 && fam < OPS_FAM_COUNT ? fam_names[fam][0] : "?"; }
 const char *ops_family_title(int fam) { return fam >= 0 && fam < OPS_FAM_COUNT ? fam_names[fam][1] : "?"; }
 
-static int in_mask(int mask, af_dtype d) { return (int)d >= 0 && d < AF_DTYPE_COUNT && ((mask >> d) & 1); }
-
-static int self_dtype_ok(int op, const ops_meta *m, af_err *err) {
-  facts_init();
-  if (!in_mask(facts[op].dt, m->dtype))
-    return af_fail(err, "%s is not modelled for %s tensors (eager rejects it or its result type)", ops_get(op)->name,
-                   af_dtype_name(m->dtype));
-  return 0;
-}
 
 /* How a binary op's result dtype follows from the promoted operand dtype. */
 enum { P_SAME, P_BOOL, P_FLOAT, P_DOUBLE };
@@ -2741,17 +3038,10 @@ static int tensor_operand_only(int op) {
   }
 }
 
-/* The canonical in-place op of a binary functional op (for the data rules below). */
-static int inplace_of(int op) {
-  facts_init();
-  return op >= 0 && op < OPS_COUNT ? canon[op] : op;
-}
-
 /* Result dtype of binary op `arg a op arg b`, with the checks eager's kernels make. *common: the
  * promoted operand dtype the kernel computes in. */
 static int binary_dtype(int op, const ir_stmt *st, const ops_env *env, int a, int b, af_dtype *common, af_dtype *res,
                         af_err *err) {
-  facts_init();
   ti_opnd t[2];
   af_dtype dt[2];
   ops_opnd_kind k[2];
@@ -2759,7 +3049,7 @@ static int binary_dtype(int op, const ir_stmt *st, const ops_env *env, int a, in
   opnd(st, b, env, &t[1], &dt[1], &k[1]);
   af_dtype c = ops_result_type(2, dt, k);
   const char *name = ops_get(op)->name;
-  int pr = promo(op), mask = facts[op].dt;
+  int pr = promo(op), mask = dtype_mask(op);
   if (op == OPS_heaviside_ || op == OPS_heaviside || op == OPS_nextafter_ || op == OPS_nextafter) {
     if (dt[0] != dt[1]) return af_fail(err, "%s is not implemented for tensors with different dtypes", name);
   }
@@ -2816,53 +3106,6 @@ static int operand_shape(const ops_env *env, const ops_meta *self, int v, int in
   return 0;
 }
 
-static int is_unary_op(int op) {
-  switch (inplace_of(op)) {
-    case OPS_exp_: case OPS_exp2_: case OPS_expm1_: case OPS_log_: case OPS_log2_: case OPS_log10_: case OPS_log1p_:
-    case OPS_sqrt_: case OPS_rsqrt_: case OPS_sin_: case OPS_cos_: case OPS_tan_: case OPS_asin_: case OPS_acos_:
-    case OPS_atan_: case OPS_sinh_: case OPS_cosh_: case OPS_tanh_: case OPS_asinh_: case OPS_acosh_: case OPS_atanh_:
-    case OPS_sigmoid_: case OPS_erf_: case OPS_erfc_: case OPS_erfinv_: case OPS_reciprocal_: case OPS_deg2rad_:
-    case OPS_rad2deg_: case OPS_lgamma_: case OPS_digamma_: case OPS_i0_: case OPS_sinc_: case OPS_logit_: case OPS_frac_:
-    case OPS_arcsin_: case OPS_arccos_: case OPS_arctan_: case OPS_arcsinh_: case OPS_arccosh_: case OPS_arctanh_:
-    case OPS_selu_: case OPS_celu_: case OPS_elu_: case OPS_leaky_relu_: case OPS_hardsigmoid_: case OPS_hardswish_:
-    case OPS_silu_: case OPS_mish_: case OPS_gelu_: case OPS_relu6_: case OPS_hardtanh_: case OPS_threshold_:
-    case OPS_floor_: case OPS_ceil_: case OPS_round_: case OPS_trunc_: case OPS_fix_: case OPS_sign_: case OPS_sgn_:
-    case OPS_square_: case OPS_negative_: case OPS_absolute_: case OPS_nan_to_num_: case OPS_clip_:
-    case OPS_bitwise_not_: case OPS_logical_not_:
-      return 1;
-    default: return 0;
-  }
-}
-
-static int is_binary_op(int op) {
-  switch (inplace_of(op)) {
-    case OPS_clamp_min_: case OPS_clamp_max_: case OPS_bitwise_and_: case OPS_bitwise_or_: case OPS_bitwise_xor_:
-    case OPS_bitwise_left_shift_: case OPS_bitwise_right_shift_: case OPS_logical_and_: case OPS_logical_or_:
-    case OPS_logical_xor_: case OPS_pow_: case OPS_remainder_: case OPS_fmod_: case OPS_floor_divide_: case OPS_atan2_:
-    case OPS_arctan2_: case OPS_hypot_: case OPS_copysign_: case OPS_xlogy_: case OPS_heaviside_: case OPS_gcd_:
-    case OPS_lcm_: case OPS_ldexp_: case OPS_nextafter_: case OPS_float_power_: case OPS_true_divide_: case OPS_divide_:
-    case OPS_multiply_: case OPS_subtract_: case OPS_eq_: case OPS_ne_: case OPS_ge_: case OPS_gt_: case OPS_le_:
-    case OPS_lt_: case OPS_greater_: case OPS_greater_equal_: case OPS_less_: case OPS_less_equal_: case OPS_not_equal_:
-      return 1;
-    default: return 0;
-  }
-}
-
-static int unary_args_ok(int op, const ir_stmt *st, const ops_meta *self, af_err *err) {
-  const ir_arg *a = st->args;
-  switch (inplace_of(op)) {
-    case OPS_celu_:
-      if ((a[1].kind == IR_ARG_FLOAT ? a[1].f : (double)a[1].i) == 0) return af_fail(err, "ZeroDivisionError: celu alpha 0");
-      return 0;
-    case OPS_clip_:
-      if (a[1].kind == IR_ARG_NONE && a[2].kind == IR_ARG_NONE) return af_fail(err, "torch.clamp: At least one of 'min' or 'max' must not be None");
-      for (int k = 1; k <= 2; k++)
-        if (self->dtype == AF_INT64 && a[k].kind == IR_ARG_FLOAT) return af_fail(err, "result type Float can't be cast to the desired output type long");
-      return 0;
-    default: return 0;
-  }
-}
-
 /* ---- views ---- */
 
 /* split/chunk/unbind element k: the dim, start and length it covers (a narrow). */
@@ -2900,59 +3143,6 @@ static int multi_view_range(int op, const ir_arg *a, const ops_meta *in, int64_t
   *start = k * size;
   *len = n - *start < size ? n - *start : size;
   return 0;
-}
-
-static int infer_view_more(const ir_stmt *st, const ops_env *env, int op, const ops_meta *in, ops_meta *o, af_err *err) {
-  (void)env;
-  const ir_arg *a = st->args;
-  switch (op) {
-    case OPS_swapaxes:
-    case OPS_swapdims: return v_transpose(in, a[1].i, a[2].i, o, err);
-    case OPS_unbind_get: {
-      int64_t dim, start, len;
-      if (multi_view_range(op, a, in, &dim, &start, &len, err)) return -1;
-      return v_select(in, dim, start, o, err);
-    }
-    case OPS_split_get:
-    case OPS_chunk_get: {
-      int64_t dim, start, len;
-      if (multi_view_range(op, a, in, &dim, &start, &len, err)) return -1;
-      return v_slice(in, dim, 1, start, 1, start + len, 1, o, err);
-    }
-    default: return af_fail(err, "no shape rule for this view op");
-  }
-}
-
-/* ---- shape-changing in place ---- */
-
-static int infer_meta_more(const ir_stmt *st, const ops_env *env, int op, const ops_meta *self, ops_meta *o, af_err *err) {
-  const ir_arg *a = st->args;
-  switch (op) {
-    case OPS_swapaxes_:
-    case OPS_swapdims_: return v_transpose(self, a[1].i, a[2].i, o, err);
-    case OPS_as_strided_: {
-      int64_t storage = env->storage_numel ? env->storage_numel(env->ctx, a[0].value) : ops_meta_extent(self);
-      if (v_as_strided(self, storage, &a[1], &a[2], a[3].i, o, err)) return -1;
-      return 0;
-    }
-    case OPS_resize_: {
-      if (a[1].n > AF_MAX_RANK) return af_fail(err, "rank %d above the limit %d", a[1].n, AF_MAX_RANK);
-      for (int k = 0; k < a[1].n; k++)
-        if (a[1].ints[k] < 0) return af_fail(err, "Trying to create tensor with negative dimension %lld", (long long)a[1].ints[k]);
-      int64_t storage = env->storage_numel ? env->storage_numel(env->ctx, a[0].value) : ops_meta_extent(self);
-      int64_t numel = ir_numel(a[1].n, a[1].ints);
-      if (!self->exact) return af_fail(err, "resize_ of a tensor whose layout is not modelled");
-      if (numel && self->offset + numel > storage)
-        return af_fail(err, "resize_ that grows the storage (the new elements are uninitialized memory) is not generated");
-      *o = *self;
-      o->rank = a[1].n;
-      memcpy(o->shape, a[1].ints, sizeof(int64_t) * (size_t)a[1].n);
-      contig_strides(o->rank, o->shape, o->stride);
-      o->nonoverlap = 1;
-      return 0;
-    }
-    default: return af_fail(err, "no shape rule for this in-place op");
-  }
 }
 
 /* ---- data-writing rules shared by in-place and functional forms ---- */
@@ -3076,258 +3266,364 @@ static int check_index_more(int op, const ir_stmt *st, const ops_env *env, const
   }
 }
 
-/* ---- in-place data ops ---- */
+/* ---- out= forms: the twin's own rule gives the result; out= must have its shape (no resize)
+ * and take its dtype (strict: exactly its dtype; else castable into it) ---- */
 
-static int infer_write_more(const ir_stmt *st, const ops_env *env, int op, const ops_meta *self, int w, af_err *err) {
+static int out_rule(const ir_stmt *st, const ops_env *env, const ops_meta *self, int strict, int cat, af_err *err) {
   const ir_arg *a = st->args;
-  const ops_entry *oe = ops_get(op);
-  facts_init();
-  if (oe->kind == OPS_OUT) {
-    /* the twin's own rule gives the result; out= must have its shape (no resize) and take its dtype */
-    int twin = ops_twin(op);
-    ir_stmt t = {.op = twin, .out = -1, .nargs = st->nargs - 1, .args = st->args + 1};
-    ops_effect te;
-    if (twin < 0 || ops_shape_infer(&t, env, &te, err)) return -1;
-    if (!shape_is(self, te.out.rank, te.out.shape)) return af_fail(err, "out= tensor has another shape than the result (it would be resized)");
-    if (op == OPS_cat_out) { /* PyTorch 1.13's cat writes nothing into an out= whose size-1 cat dim has
-                                another stride, and divides by zero for stride 0 */
-      int64_t cs[AF_MAX_RANK];
-      contig_strides(self->rank, self->shape, cs);
-      if (!self->exact || memcmp(cs, self->stride, sizeof(int64_t) * (size_t)self->rank))
-        return af_fail(err, "cat out= into a tensor without contiguous strides (size-1 dims included): PyTorch 1.13's cat kernel skips the write or divides by zero");
-    }
-    int strict = op != OPS_sub_out && op != OPS_div_out; /* unary, cumsum, mm, cat: out= of the result's dtype */
-    if (strict ? te.out.dtype != self->dtype : !ops_can_cast(te.out.dtype, self->dtype))
-      return af_fail(err, "out= tensor of dtype %s for a result of dtype %s", af_dtype_name(self->dtype), af_dtype_name(te.out.dtype));
-    for (int k = 1; k < st->nargs; k++) {
-      if (a[k].kind == IR_ARG_VALUE && no_overlap(env, w, a[k].value, !strict, err)) return -1;
-      if (a[k].kind == IR_ARG_VALUES)
-        for (int j = 0; j < a[k].n; j++)
-          if (no_overlap(env, w, a[k].values[j], 0, err)) return -1;
-    }
-    return 0;
+  int w = a[0].value;
+  int twin = ops_twin(st->op);
+  ir_stmt t = {.op = twin, .out = -1, .nargs = st->nargs - 1, .args = st->args + 1};
+  ops_effect te;
+  if (twin < 0 || ops_shape_infer(&t, env, &te, err)) return -1;
+  if (!shape_is(self, te.out.rank, te.out.shape)) return af_fail(err, "out= tensor has another shape than the result (it would be resized)");
+  if (cat) { /* PyTorch 1.13's cat writes nothing into an out= whose size-1 cat dim has another
+                stride, and divides by zero for stride 0 */
+    int64_t cs[AF_MAX_RANK];
+    contig_strides(self->rank, self->shape, cs);
+    if (!self->exact || memcmp(cs, self->stride, sizeof(int64_t) * (size_t)self->rank))
+      return af_fail(err, "cat out= into a tensor without contiguous strides (size-1 dims included): PyTorch 1.13's cat kernel skips the write or divides by zero");
   }
-  if (self_dtype_ok(op, self, err)) return -1;
-  if (is_unary_op(op)) return unary_args_ok(op, st, self, err);
-  if (is_binary_op(op)) {
-    const ir_arg *o = &a[1];
-    if (o->kind == IR_ARG_VALUE) {
-      int r;
-      int64_t sh[AF_MAX_RANK];
-      if (operand_shape(env, self, o->value, 1, &r, sh, err)) return -1;
-      if (no_overlap(env, w, o->value, 1, err)) return -1;
-    } else if (tensor_operand_only(op)) {
-      return af_fail(err, "%s takes a tensor operand", oe->name);
-    }
-    af_dtype c, r;
-    if (binary_dtype(op, st, env, 0, 1, &c, &r, err)) return -1;
-    if (!ops_can_cast(r, self->dtype))
-      return af_fail(err, "result type %s can't be cast to the desired output type %s", af_dtype_name(r), af_dtype_name(self->dtype));
-    return binary_data_ok(op, c, o, err);
+  if (strict ? te.out.dtype != self->dtype : !ops_can_cast(te.out.dtype, self->dtype))
+    return af_fail(err, "out= tensor of dtype %s for a result of dtype %s", af_dtype_name(self->dtype), af_dtype_name(te.out.dtype));
+  for (int k = 1; k < st->nargs; k++) {
+    if (a[k].kind == IR_ARG_VALUE && no_overlap(env, w, a[k].value, !strict, err)) return -1;
+    if (a[k].kind == IR_ARG_VALUES)
+      for (int j = 0; j < a[k].n; j++)
+        if (no_overlap(env, w, a[k].values[j], 0, err)) return -1;
   }
-  switch (op) {
-    case OPS_lerp_: {
-      int r;
-      int64_t sh[AF_MAX_RANK];
-      const ops_meta *end = META(a[1].value);
-      if (end->dtype != self->dtype) return af_fail(err, "lerp_: expected dtype %s for `end`", af_dtype_name(self->dtype));
-      if (operand_shape(env, self, a[1].value, 1, &r, sh, err) || no_overlap(env, w, a[1].value, 1, err)) return -1;
-      if (a[2].kind == IR_ARG_VALUE) {
-        if (META(a[2].value)->dtype != self->dtype) return af_fail(err, "lerp_: expected dtype %s for `weight`", af_dtype_name(self->dtype));
-        if (operand_shape(env, self, a[2].value, 1, &r, sh, err) || no_overlap(env, w, a[2].value, 1, err)) return -1;
-      }
-      return 0;
-    }
-    case OPS_addcmul_:
-    case OPS_addcdiv_: {
-      int r;
-      int64_t sh[AF_MAX_RANK];
-      for (int k = 1; k <= 2; k++)
-        if (operand_shape(env, self, a[k].value, 1, &r, sh, err) || no_overlap(env, w, a[k].value, 1, err)) return -1;
-      af_dtype dt[3] = {self->dtype, META(a[1].value)->dtype, META(a[2].value)->dtype};
-      ops_opnd_kind kd[3] = {self->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM,
-                             META(a[1].value)->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM,
-                             META(a[2].value)->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM};
-      if (dt[1] == AF_BOOL || dt[2] == AF_BOOL) return af_fail(err, "%s on bool is not modelled", oe->name);
-      if (op == OPS_addcdiv_ && !is_float(dt[1]) && !is_float(dt[2])) return af_fail(err, "Integer division with addcdiv is no longer supported");
-      af_dtype c = ops_result_type(3, dt, kd);
-      if (c != self->dtype) /* its kernel does no casting: INTERNAL ASSERT needs_dynamic_casting */
-        return af_fail(err, "%s_ with operands promoting to %s, not self's %s, is not modelled", oe->name, af_dtype_name(c), af_dtype_name(self->dtype));
-      if (!is_float(c) && a[3].kind == IR_ARG_FLOAT) return af_fail(err, "%s: a float value with integer tensors", oe->name);
-      return 0;
-    }
-    case OPS_addmm_: case OPS_addmv_: case OPS_addr_: case OPS_baddbmm_: case OPS_addbmm_: {
-      int r;
-      int64_t sh[AF_MAX_RANK];
-      if (check_matrix(op, st, env, self, 1, &r, sh, err)) return -1;
-      return no_overlap(env, w, a[1].value, 0, err) || no_overlap(env, w, a[2].value, 0, err) ? -1 : 0;
-    }
-    case OPS_index_copy_: case OPS_index_fill_: case OPS_masked_scatter_: case OPS_scatter_add_: case OPS_put_:
-      if (check_index_more(op, st, env, self, err)) return -1;
-      for (int k = 1; k < st->nargs; k++)
-        if (a[k].kind == IR_ARG_VALUE && no_overlap(env, w, a[k].value, 0, err)) return -1;
-      return 0;
-    case OPS_cumsum_:
-    case OPS_cumprod_: {
-      int64_t d;
-      return wrapd(a[1].i, self->rank, &d, err);
-    }
-    case OPS_tril_:
-    case OPS_triu_:
-      if (self->rank < 2) return af_fail(err, "%s: input tensor must have at least 2 dimensions", oe->name);
-      return 0;
-    default: return af_fail(err, "no shape rule for this in-place op");
-  }
+  return 0;
 }
 
-/* ---- functional forms ---- */
+/* sub_out, div_out: a result castable into out */
+static int shape_out_twin_cast(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)e;
+  return out_rule(st, env, self, 0, 0, err);
+}
 
-static int infer_func_more(const ir_stmt *st, const ops_env *env, int op, const ops_meta *self, ops_effect *e, af_err *err) {
+/* unary, cumsum, mm: out= of the result's dtype */
+static int shape_out_twin(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)e;
+  return out_rule(st, env, self, 1, 0, err);
+}
+
+static int shape_out_cat(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)e;
+  return out_rule(st, env, self, 1, 1, err);
+}
+
+/* ---- pointwise unary (in place: self's dtype must take the result) ---- */
+
+static int shape_write_unary(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env, (void)e;
+  return self_dtype_ok(st->op, self, err);
+}
+
+static int celu_alpha_ok(const ir_arg *a, af_err *err) {
+  if ((a[1].kind == IR_ARG_FLOAT ? a[1].f : (double)a[1].i) == 0) return af_fail(err, "ZeroDivisionError: celu alpha 0");
+  return 0;
+}
+
+static int shape_write_celu(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env, (void)e;
+  if (self_dtype_ok(st->op, self, err)) return -1;
+  return celu_alpha_ok(st->args, err);
+}
+
+static int shape_write_clip(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env, (void)e;
+  if (self_dtype_ok(st->op, self, err)) return -1;
+  return clamp_bounds_ok(st->args, self, err);
+}
+
+/* a unary result of dtype dt: TensorIterator's layout (layout_like: empty_like(self) then the
+ * out= kernel, as hardtanh, relu6, deg2rad, rad2deg and nan_to_num do) */
+static int unary_func(const ir_stmt *st, const ops_meta *self, af_dtype dt, int layout_like, ops_meta *o, af_err *err) {
+  if (self_dtype_ok(st->op, self, err)) return -1;
+  if (layout_like) {
+    preserve_layout(self, o);
+    return 0;
+  }
+  ti_opnd t = {self, self->dtype};
+  ti_layout(1, &t, self->dtype, self->rank, self->shape, dt, o);
+  return 0;
+}
+
+static int shape_func_unary(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env;
+  return unary_func(st, self, self->dtype, 0, &e->out, err);
+}
+
+static int shape_func_unary_preserve(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env;
+  return unary_func(st, self, self->dtype, 1, &e->out, err);
+}
+
+static int shape_func_logical_not(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env;
+  return unary_func(st, self, AF_BOOL, 0, &e->out, err);
+}
+
+static int shape_func_celu(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env;
+  if (self_dtype_ok(st->op, self, err)) return -1;
+  if (celu_alpha_ok(st->args, err)) return -1;
+  return unary_func(st, self, self->dtype, 0, &e->out, err);
+}
+
+/* ---- pointwise binary ---- */
+
+static int shape_write_binary(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)e;
   const ir_arg *a = st->args;
-  const ops_entry *oe = ops_get(op);
+  int op = st->op, w = a[0].value;
+  if (self_dtype_ok(op, self, err)) return -1;
+  const ir_arg *o = &a[1];
+  if (o->kind == IR_ARG_VALUE) {
+    int r;
+    int64_t sh[AF_MAX_RANK];
+    if (operand_shape(env, self, o->value, 1, &r, sh, err)) return -1;
+    if (no_overlap(env, w, o->value, 1, err)) return -1;
+  } else if (tensor_operand_only(op)) {
+    return af_fail(err, "%s takes a tensor operand", ops_get(op)->name);
+  }
+  af_dtype c, r;
+  if (binary_dtype(op, st, env, 0, 1, &c, &r, err)) return -1;
+  if (!ops_can_cast(r, self->dtype))
+    return af_fail(err, "result type %s can't be cast to the desired output type %s", af_dtype_name(r), af_dtype_name(self->dtype));
+  return binary_data_ok(op, c, o, err);
+}
+
+static int shape_func_binary(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  const ir_arg *a = st->args;
+  int op = st->op;
   ops_meta *o = &e->out;
-  facts_init();
-  if (op == OPS_mm) {
-    const ops_meta *y = META(a[1].value);
-    if (self->rank != 2 || y->rank != 2) return af_fail(err, "mm: expected 2-D tensors");
-    if (self->dtype != y->dtype || self->dtype == AF_BOOL) return af_fail(err, "mm: expected the same non-bool dtype");
-    if (self->shape[1] != y->shape[0]) return af_fail(err, "mat1 and mat2 shapes cannot be multiplied");
-    int64_t sh[2] = {self->shape[0], y->shape[1]};
-    fresh_contig(o, self->dtype, 2, sh);
-    if (sh[0] == 1 || sh[1] == 1) o->exact = 0;
-    return 0;
-  }
   if (self_dtype_ok(op, self, err)) return -1;
-  if (is_unary_op(op)) {
-    if (unary_args_ok(op, st, self, err)) return -1;
-    af_dtype dt = op == OPS_logical_not ? AF_BOOL : self->dtype;
-    ti_opnd t = {self, self->dtype};
-    int ip = inplace_of(op);
-    if (ip == OPS_hardtanh_ || ip == OPS_relu6_ || ip == OPS_deg2rad_ || ip == OPS_rad2deg_ || ip == OPS_nan_to_num_) {
-      preserve_layout(self, o); /* empty_like(self), then the out= kernel */
-      return 0;
-    }
-    ti_layout(1, &t, self->dtype, self->rank, self->shape, dt, o);
-    return 0;
+  const ir_arg *x = &a[1];
+  int r = self->rank;
+  int64_t shape[AF_MAX_RANK];
+  memcpy(shape, self->shape, sizeof shape);
+  if (x->kind == IR_ARG_VALUE) {
+    if (operand_shape(env, self, x->value, 0, &r, shape, err)) return -1;
+  } else if (tensor_operand_only(op)) {
+    return af_fail(err, "%s takes a tensor operand", ops_get(op)->name);
   }
-  if (is_binary_op(op)) {
-    const ir_arg *x = &a[1];
-    int r = self->rank;
-    int64_t shape[AF_MAX_RANK];
-    memcpy(shape, self->shape, sizeof shape);
-    if (x->kind == IR_ARG_VALUE) {
-      if (operand_shape(env, self, x->value, 0, &r, shape, err)) return -1;
-    } else if (tensor_operand_only(op)) {
-      return af_fail(err, "%s takes a tensor operand", oe->name);
-    }
-    af_dtype c, res;
-    if (binary_dtype(op, st, env, 0, 1, &c, &res, err) || binary_data_ok(op, c, x, err)) return -1;
-    ti_opnd t[2];
-    af_dtype dt;
-    ops_opnd_kind k;
-    opnd(st, 0, env, &t[0], &dt, &k);
-    opnd(st, 1, env, &t[1], &dt, &k);
-    int ip = inplace_of(op);
-    /* pow and clamp_min/max take a number as a kernel parameter (a unary iterator); the others
-     * wrap it into a 0-dim operand */
-    int unary = x->kind != IR_ARG_VALUE && (ip == OPS_pow_ || ip == OPS_clamp_min_ || ip == OPS_clamp_max_);
-    ti_layout(unary ? 1 : 2, t, c, r, shape, res, o);
-    if (x->kind == IR_ARG_VALUE && META(x->value)->dtype != self->dtype) o->exact = 0;
-    if (promo(op) != P_BOOL && c != self->dtype) o->exact = 0;
-    return 0;
-  }
-  switch (op) {
-    case OPS_lerp:
-    case OPS_addcmul:
-    case OPS_addcdiv: {
-      int r = self->rank, n = 1;
-      int64_t shape[AF_MAX_RANK];
-      memcpy(shape, self->shape, sizeof shape);
-      ti_opnd t[3] = {{self, self->dtype}};
-      af_dtype dt[3] = {self->dtype};
-      ops_opnd_kind kd[3] = {self->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM};
-      int mixed = 0;
-      for (int k = 1; k <= 2; k++) {
-        if (a[k].kind != IR_ARG_VALUE) continue;
-        const ops_meta *m = META(a[k].value);
-        if (operand_shape(env, self, a[k].value, 0, &r, shape, err)) return -1;
-        if (m->dtype == AF_BOOL) return af_fail(err, "%s on bool is not modelled", oe->name);
-        if (op == OPS_lerp && m->dtype != self->dtype) return af_fail(err, "lerp: expected the dtype of self for end and weight");
-        if (m->dtype != self->dtype) mixed = 1;
-        t[n] = (ti_opnd){m, m->dtype};
-        dt[n] = m->dtype;
-        kd[n] = m->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM;
-        n++;
-      }
-      af_dtype c = ops_result_type(n, dt, kd);
-      if (op == OPS_addcdiv && !is_float(dt[1]) && !is_float(dt[2])) return af_fail(err, "Integer division with addcdiv is no longer supported");
-      if (op != OPS_lerp && !is_float(c) && a[3].kind == IR_ARG_FLOAT) return af_fail(err, "%s: a float value with integer tensors", oe->name);
-      ti_layout(n, t, c, r, shape, c, o);
-      if (mixed) o->exact = 0;
-      return 0;
-    }
-    case OPS_addmm: case OPS_addmv: case OPS_addr: case OPS_baddbmm: case OPS_addbmm: {
-      int r;
-      int64_t sh[AF_MAX_RANK];
-      if (check_matrix(op, st, env, self, 0, &r, sh, err)) return -1;
-      fresh_contig(o, self->dtype, r, sh);
-      o->exact = 0;
-      return 0;
-    }
-    case OPS_index_copy: case OPS_index_fill: case OPS_scatter_add: case OPS_put:
-      if (check_index_more(op, st, env, self, err)) return -1;
-      if (op == OPS_index_fill || op == OPS_put) preserve_layout(self, o); /* clone(Preserve) + in place */
-      else fresh_contig(o, self->dtype, self->rank, self->shape); /* structured: a contiguous output */
-      return 0;
-    case OPS_masked_scatter: {
-      const ops_meta *mask = META(a[1].value);
-      int r;
-      int64_t shape[AF_MAX_RANK];
-      if (mask->dtype != AF_BOOL) return af_fail(err, "masked_scatter only supports boolean masks");
-      if (ops_broadcast(self->rank, self->shape, mask->rank, mask->shape, &r, shape)) return af_fail(err, "masked_scatter: mask does not broadcast");
-      const ops_meta *src = META(a[2].value);
-      if (src->dtype != self->dtype) return af_fail(err, "masked_scatter: expected self and source to have same dtypes");
-      if (ops_meta_numel(src) < ir_numel(r, shape)) return af_fail(err, "masked_scatter: a source smaller than the result is not generated");
-      fresh_contig(o, self->dtype, r, shape);
-      return 0;
-    }
-    case OPS_cumsum:
-    case OPS_cumprod: {
-      int64_t d;
-      if (wrapd(a[1].i, self->rank, &d, err)) return -1;
-      fresh_contig(o, self->dtype, self->rank, self->shape);
-      return 0;
-    }
-    case OPS_tril:
-    case OPS_triu:
-      if (self->rank < 2) return af_fail(err, "%s: input tensor must have at least 2 dimensions", oe->name);
-      fresh_contig(o, self->dtype, self->rank, self->shape);
-      return 0;
-    default: return af_fail(err, "no shape rule for op %s", oe->name);
-  }
+  af_dtype c, res;
+  if (binary_dtype(op, st, env, 0, 1, &c, &res, err) || binary_data_ok(op, c, x, err)) return -1;
+  ti_opnd t[2];
+  af_dtype dt;
+  ops_opnd_kind k;
+  opnd(st, 0, env, &t[0], &dt, &k);
+  opnd(st, 1, env, &t[1], &dt, &k);
+  int ip = inplace_of(op);
+  /* pow and clamp_min/max take a number as a kernel parameter (a unary iterator); the others
+   * wrap it into a 0-dim operand */
+  int unary = x->kind != IR_ARG_VALUE && (ip == OPS_pow_ || ip == OPS_clamp_min_ || ip == OPS_clamp_max_);
+  ti_layout(unary ? 1 : 2, t, c, r, shape, res, o);
+  if (x->kind == IR_ARG_VALUE && META(x->value)->dtype != self->dtype) o->exact = 0;
+  if (promo(op) != P_BOOL && c != self->dtype) o->exact = 0;
+  return 0;
 }
 
-/* ---- samplers ---- */
+/* ---- lerp, addcmul, addcdiv ---- */
 
-static int more_can_sample(int op) {
-  if (op == OPS_resize_) return 1; /* drawn only when a policy gives it a weight (see gen_policy.c) */
-  if (op < 0 || op >= OPS_COUNT) return 0;
-  if (is_unary_op(op) || is_binary_op(op)) return 1;
-  switch (op) {
-    case OPS_swapaxes: case OPS_swapdims: case OPS_unbind_get: case OPS_split_get: case OPS_chunk_get:
-    case OPS_swapaxes_: case OPS_swapdims_: case OPS_as_strided_:
-    case OPS_lerp_: case OPS_addcmul_: case OPS_addcdiv_: case OPS_lerp: case OPS_addcmul: case OPS_addcdiv:
-    case OPS_addmm_: case OPS_addmv_: case OPS_addr_: case OPS_baddbmm_: case OPS_addbmm_:
-    case OPS_addmm: case OPS_addmv: case OPS_addr: case OPS_baddbmm: case OPS_addbmm: case OPS_mm:
-    case OPS_index_copy_: case OPS_index_fill_: case OPS_masked_scatter_: case OPS_scatter_add_: case OPS_put_:
-    case OPS_index_copy: case OPS_index_fill: case OPS_masked_scatter: case OPS_scatter_add: case OPS_put:
-    case OPS_cumsum_: case OPS_cumprod_: case OPS_tril_: case OPS_triu_: case OPS_cumsum: case OPS_cumprod:
-    case OPS_tril: case OPS_triu:
-    case OPS_sub_out: case OPS_div_out: case OPS_neg_out: case OPS_exp_out: case OPS_clamp_out: case OPS_cumsum_out:
-    case OPS_mm_out: case OPS_cat_out:
-      return 1;
-    default: return 0;
+static int shape_write_lerp(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)e;
+  const ir_arg *a = st->args;
+  int w = a[0].value;
+  if (self_dtype_ok(st->op, self, err)) return -1;
+  int r;
+  int64_t sh[AF_MAX_RANK];
+  const ops_meta *end = META(a[1].value);
+  if (end->dtype != self->dtype) return af_fail(err, "lerp_: expected dtype %s for `end`", af_dtype_name(self->dtype));
+  if (operand_shape(env, self, a[1].value, 1, &r, sh, err) || no_overlap(env, w, a[1].value, 1, err)) return -1;
+  if (a[2].kind == IR_ARG_VALUE) {
+    if (META(a[2].value)->dtype != self->dtype) return af_fail(err, "lerp_: expected dtype %s for `weight`", af_dtype_name(self->dtype));
+    if (operand_shape(env, self, a[2].value, 1, &r, sh, err) || no_overlap(env, w, a[2].value, 1, err)) return -1;
   }
+  return 0;
+}
+
+/* addcmul_ (div 0), addcdiv_ (div 1) */
+static int addc_inplace(const ir_stmt *st, const ops_env *env, const ops_meta *self, int div, af_err *err) {
+  const ir_arg *a = st->args;
+  const ops_entry *oe = ops_get(st->op);
+  int w = a[0].value;
+  if (self_dtype_ok(st->op, self, err)) return -1;
+  int r;
+  int64_t sh[AF_MAX_RANK];
+  for (int k = 1; k <= 2; k++)
+    if (operand_shape(env, self, a[k].value, 1, &r, sh, err) || no_overlap(env, w, a[k].value, 1, err)) return -1;
+  af_dtype dt[3] = {self->dtype, META(a[1].value)->dtype, META(a[2].value)->dtype};
+  ops_opnd_kind kd[3] = {self->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM,
+                         META(a[1].value)->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM,
+                         META(a[2].value)->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM};
+  if (dt[1] == AF_BOOL || dt[2] == AF_BOOL) return af_fail(err, "%s on bool is not modelled", oe->name);
+  if (div && !is_float(dt[1]) && !is_float(dt[2])) return af_fail(err, "Integer division with addcdiv is no longer supported");
+  af_dtype c = ops_result_type(3, dt, kd);
+  if (c != self->dtype) /* its kernel does no casting: INTERNAL ASSERT needs_dynamic_casting */
+    return af_fail(err, "%s_ with operands promoting to %s, not self's %s, is not modelled", oe->name, af_dtype_name(c), af_dtype_name(self->dtype));
+  if (!is_float(c) && a[3].kind == IR_ARG_FLOAT) return af_fail(err, "%s: a float value with integer tensors", oe->name);
+  return 0;
+}
+
+static int shape_write_addcmul(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)e;
+  return addc_inplace(st, env, self, 0, err);
+}
+
+static int shape_write_addcdiv(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)e;
+  return addc_inplace(st, env, self, 1, err);
+}
+
+/* lerp (how 0), addcmul (1), addcdiv (2) */
+static int lerp_addc_func(const ir_stmt *st, const ops_env *env, const ops_meta *self, int how, ops_meta *o, af_err *err) {
+  const ir_arg *a = st->args;
+  const ops_entry *oe = ops_get(st->op);
+  if (self_dtype_ok(st->op, self, err)) return -1;
+  int r = self->rank, n = 1;
+  int64_t shape[AF_MAX_RANK];
+  memcpy(shape, self->shape, sizeof shape);
+  ti_opnd t[3] = {{self, self->dtype}};
+  af_dtype dt[3] = {self->dtype};
+  ops_opnd_kind kd[3] = {self->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM};
+  int mixed = 0;
+  for (int k = 1; k <= 2; k++) {
+    if (a[k].kind != IR_ARG_VALUE) continue;
+    const ops_meta *m = META(a[k].value);
+    if (operand_shape(env, self, a[k].value, 0, &r, shape, err)) return -1;
+    if (m->dtype == AF_BOOL) return af_fail(err, "%s on bool is not modelled", oe->name);
+    if (how == 0 && m->dtype != self->dtype) return af_fail(err, "lerp: expected the dtype of self for end and weight");
+    if (m->dtype != self->dtype) mixed = 1;
+    t[n] = (ti_opnd){m, m->dtype};
+    dt[n] = m->dtype;
+    kd[n] = m->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM;
+    n++;
+  }
+  af_dtype c = ops_result_type(n, dt, kd);
+  if (how == 2 && !is_float(dt[1]) && !is_float(dt[2])) return af_fail(err, "Integer division with addcdiv is no longer supported");
+  if (how != 0 && !is_float(c) && a[3].kind == IR_ARG_FLOAT) return af_fail(err, "%s: a float value with integer tensors", oe->name);
+  ti_layout(n, t, c, r, shape, c, o);
+  if (mixed) o->exact = 0;
+  return 0;
+}
+
+static int shape_func_lerp(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  return lerp_addc_func(st, env, self, 0, &e->out, err);
+}
+
+static int shape_func_addcmul(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  return lerp_addc_func(st, env, self, 1, &e->out, err);
+}
+
+static int shape_func_addcdiv(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  return lerp_addc_func(st, env, self, 2, &e->out, err);
+}
+
+/* ---- matrix products ---- */
+
+static int shape_write_matrix(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)e;
+  const ir_arg *a = st->args;
+  int w = a[0].value;
+  if (self_dtype_ok(st->op, self, err)) return -1;
+  int r;
+  int64_t sh[AF_MAX_RANK];
+  if (check_matrix(st->op, st, env, self, 1, &r, sh, err)) return -1;
+  return no_overlap(env, w, a[1].value, 0, err) || no_overlap(env, w, a[2].value, 0, err) ? -1 : 0;
+}
+
+static int shape_func_matrix(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  if (self_dtype_ok(st->op, self, err)) return -1;
+  int r;
+  int64_t sh[AF_MAX_RANK];
+  if (check_matrix(st->op, st, env, self, 0, &r, sh, err)) return -1;
+  fresh_contig(&e->out, self->dtype, r, sh);
+  e->out.exact = 0;
+  return 0;
+}
+
+static int shape_func_mm(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  ops_meta *o = &e->out;
+  const ops_meta *y = META(st->args[1].value);
+  if (self->rank != 2 || y->rank != 2) return af_fail(err, "mm: expected 2-D tensors");
+  if (self->dtype != y->dtype || self->dtype == AF_BOOL) return af_fail(err, "mm: expected the same non-bool dtype");
+  if (self->shape[1] != y->shape[0]) return af_fail(err, "mat1 and mat2 shapes cannot be multiplied");
+  int64_t sh[2] = {self->shape[0], y->shape[1]};
+  fresh_contig(o, self->dtype, 2, sh);
+  if (sh[0] == 1 || sh[1] == 1) o->exact = 0;
+  return 0;
+}
+
+/* ---- index_copy, index_fill, masked_scatter, scatter_add, put ---- */
+
+static int shape_write_index_more(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)e;
+  const ir_arg *a = st->args;
+  int w = a[0].value;
+  if (self_dtype_ok(st->op, self, err)) return -1;
+  if (check_index_more(st->op, st, env, self, err)) return -1;
+  for (int k = 1; k < st->nargs; k++)
+    if (a[k].kind == IR_ARG_VALUE && no_overlap(env, w, a[k].value, 0, err)) return -1;
+  return 0;
+}
+
+static int shape_func_index_more(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  int op = st->op;
+  if (self_dtype_ok(op, self, err)) return -1;
+  if (check_index_more(op, st, env, self, err)) return -1;
+  if (op == OPS_index_fill || op == OPS_put) preserve_layout(self, &e->out); /* clone(Preserve) + in place */
+  else fresh_contig(&e->out, self->dtype, self->rank, self->shape); /* structured: a contiguous output */
+  return 0;
+}
+
+static int shape_func_masked_scatter(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  const ir_arg *a = st->args;
+  if (self_dtype_ok(st->op, self, err)) return -1;
+  const ops_meta *mask = META(a[1].value);
+  int r;
+  int64_t shape[AF_MAX_RANK];
+  if (mask->dtype != AF_BOOL) return af_fail(err, "masked_scatter only supports boolean masks");
+  if (ops_broadcast(self->rank, self->shape, mask->rank, mask->shape, &r, shape)) return af_fail(err, "masked_scatter: mask does not broadcast");
+  const ops_meta *src = META(a[2].value);
+  if (src->dtype != self->dtype) return af_fail(err, "masked_scatter: expected self and source to have same dtypes");
+  if (ops_meta_numel(src) < ir_numel(r, shape)) return af_fail(err, "masked_scatter: a source smaller than the result is not generated");
+  fresh_contig(&e->out, self->dtype, r, shape);
+  return 0;
+}
+
+/* ---- cumulative and triangular ---- */
+
+static int shape_write_cumulative(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env, (void)e;
+  if (self_dtype_ok(st->op, self, err)) return -1;
+  int64_t d;
+  return wrapd(st->args[1].i, self->rank, &d, err);
+}
+
+static int shape_func_cumulative(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env;
+  if (self_dtype_ok(st->op, self, err)) return -1;
+  int64_t d;
+  if (wrapd(st->args[1].i, self->rank, &d, err)) return -1;
+  fresh_contig(&e->out, self->dtype, self->rank, self->shape);
+  return 0;
+}
+
+static int shape_write_triangular(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env, (void)e;
+  if (self_dtype_ok(st->op, self, err)) return -1;
+  if (self->rank < 2) return af_fail(err, "%s: input tensor must have at least 2 dimensions", ops_get(st->op)->name);
+  return 0;
+}
+
+static int shape_func_triangular(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env;
+  if (self_dtype_ok(st->op, self, err)) return -1;
+  if (self->rank < 2) return af_fail(err, "%s: input tensor must have at least 2 dimensions", ops_get(st->op)->name);
+  fresh_contig(&e->out, self->dtype, self->rank, self->shape);
+  return 0;
 }
 
 static ir_arg pick_num(const ops_chooser *ch, const double *v, int n) {
@@ -3392,7 +3688,7 @@ static int binary_forms(int ip, af_dtype dt, ops_dt_rule *rule) {
   }
 }
 
-static int sample_binary(int op, int p, const ops_meta *m, const ops_chooser *ch, ir_arg *args) {
+static int args_binary(int op, int p, const ops_meta *m, const ops_chooser *ch, ir_arg *args) {
   int ip = inplace_of(op), inplace = ops_get(op)->kind == OPS_INPLACE;
   ops_dt_rule rule;
   int forms = binary_forms(ip, m->dtype, &rule);
@@ -3409,60 +3705,8 @@ static int sample_binary(int op, int p, const ops_meta *m, const ops_chooser *ch
   return 0;
 }
 
-static void unary_scalars(int ip, const ops_meta *m, const ops_chooser *ch, ir_arg *args) {
-  switch (ip) {
-    case OPS_celu_: case OPS_elu_: {
-      static const double f[] = {0.5, 1.0, 2.0};
-      args[1] = a_float(f[R(0, 2)]);
-      break;
-    }
-    case OPS_leaky_relu_: {
-      static const double f[] = {0.5, 0.25, 2.0, 0.01};
-      args[1] = a_float(f[R(0, 3)]);
-      break;
-    }
-    case OPS_hardtanh_: {
-      int64_t lo = R(-3, 0), hi = R(lo + 1, 3);
-      args[1] = a_int(lo), args[2] = a_int(hi);
-      if (is_float(m->dtype) && D(OPS_DECIDE_FLOAT)) args[1] = a_float((double)lo - 0.5);
-      break;
-    }
-    case OPS_threshold_: args[1] = a_int(R(-2, 2)), args[2] = a_int(R(-5, 5)); break;
-    case OPS_nan_to_num_: {
-      static const double f[] = {0.0, 1.0, -1.0, 2.5};
-      for (int k = 1; k <= 3; k++) args[k] = R(0, 1) ? a_float(f[R(0, 3)]) : a_none();
-      break;
-    }
-    case OPS_clip_: clamp_args(ch, m, &args[1], &args[2]); break;
-    default: break;
-  }
-}
 
-/* split/chunk/unbind element arguments */
-static int sample_multi_view(int op, const ops_meta *m, const ops_chooser *ch, ir_arg *args) {
-  if (m->rank == 0) return -1;
-  int64_t dim = pick_dim(ch, m->rank, 1), n = m->shape[dim < 0 ? dim + m->rank : dim];
-  if (n == 0) return -1;
-  int64_t count, k;
-  if (op == OPS_unbind_get) {
-    count = n;
-    args[1] = a_int(dim);
-  } else if (op == OPS_split_get) {
-    int64_t size = R(1, D(OPS_DECIDE_EDGE) ? n + 1 : n);
-    count = (n + size - 1) / size;
-    args[1] = a_int(size), args[2] = a_int(dim);
-  } else {
-    int64_t c = R(1, D(OPS_DECIDE_EDGE) ? n + 1 : n), size = (n + c - 1) / c;
-    count = (n + size - 1) / size;
-    args[1] = a_int(c), args[2] = a_int(dim);
-  }
-  k = R(0, count - 1);
-  if (D(OPS_DECIDE_NEG_INDEX)) k -= count;
-  args[op == OPS_unbind_get ? 2 : 3] = a_int(k);
-  return 0;
-}
-
-static int sample_matrix(int op, int p, const ops_meta *m, const ops_chooser *ch, ir_arg *args) {
+static int args_matrix(int op, int p, const ops_meta *m, const ops_chooser *ch, ir_arg *args) {
   int ip = inplace_of(op), inplace = ops_get(op)->kind == OPS_INPLACE;
   if (m->dtype == AF_BOOL) return -1;
   int64_t k = R(1, 4), xs[3], ys[3];
@@ -3501,7 +3745,7 @@ static int sample_matrix(int op, int p, const ops_meta *m, const ops_chooser *ch
   return 0;
 }
 
-static int sample_index_more(int op, int p, const ops_meta *m, const ops_chooser *ch, ir_arg *args) {
+static int args_index_more(int op, int p, const ops_meta *m, const ops_chooser *ch, ir_arg *args) {
   int ip = inplace_of(op), inplace = ops_get(op)->kind == OPS_INPLACE;
   int avoid = inplace ? p : -1;
   if (m->rank == 0 || m->dtype == AF_BOOL) return -1;
@@ -3578,182 +3822,330 @@ static int sample_index_more(int op, int p, const ops_meta *m, const ops_chooser
   }
 }
 
-static int sample_out_more(int op, int p, const ops_meta *m, const ops_chooser *ch, ir_arg *args) {
-  int r = m->rank;
+/* ---- samplers of the issue-9 families: each first checks self's dtype against the op's line ---- */
+
+/* pointwise unary ops without scalar arguments */
+SAMPLER(unary) {
+  SAMPLER_BEGIN;
+  return dt_drawable(op, m) ? n : -1;
+}
+
+/* celu, elu: alpha */
+SAMPLER(unary_alpha) {
+  SAMPLER_BEGIN;
+  if (!dt_drawable(op, m)) return -1;
+  static const double f[] = {0.5, 1.0, 2.0};
+  args[1] = a_float(f[R(0, 2)]);
+  return n;
+}
+
+SAMPLER(leaky_relu) {
+  SAMPLER_BEGIN;
+  if (!dt_drawable(op, m)) return -1;
+  static const double f[] = {0.5, 0.25, 2.0, 0.01};
+  args[1] = a_float(f[R(0, 3)]);
+  return n;
+}
+
+SAMPLER(hardtanh) {
+  SAMPLER_BEGIN;
+  if (!dt_drawable(op, m)) return -1;
+  int64_t lo = R(-3, 0), hi = R(lo + 1, 3);
+  args[1] = a_int(lo), args[2] = a_int(hi);
+  if (is_float(m->dtype) && D(OPS_DECIDE_FLOAT)) args[1] = a_float((double)lo - 0.5);
+  return n;
+}
+
+SAMPLER(threshold) {
+  SAMPLER_BEGIN;
+  if (!dt_drawable(op, m)) return -1;
+  args[1] = a_int(R(-2, 2)), args[2] = a_int(R(-5, 5));
+  return n;
+}
+
+SAMPLER(nan_to_num) {
+  SAMPLER_BEGIN;
+  if (!dt_drawable(op, m)) return -1;
+  static const double f[] = {0.0, 1.0, -1.0, 2.5};
+  for (int k = 1; k <= 3; k++) args[k] = R(0, 1) ? a_float(f[R(0, 3)]) : a_none();
+  return n;
+}
+
+SAMPLER(clip) {
+  SAMPLER_BEGIN;
+  if (!dt_drawable(op, m)) return -1;
+  clamp_args(ch, m, &args[1], &args[2]);
+  return n;
+}
+
+SAMPLER(binary) {
+  SAMPLER_BEGIN;
+  if (!dt_drawable(op, m)) return -1;
+  return args_binary(op, p, m, ch, args) ? -1 : n;
+}
+
+SAMPLER(lerp) {
+  SAMPLER_BEGIN;
+  if (!dt_drawable(op, m)) return -1;
+  int inplace = ops_get(op)->kind == OPS_INPLACE;
+  ops_req q = req(OPS_REQ_BROADCAST, r, m->shape, m->dtype, OPS_DT_SAME, inplace ? p : -1, 1);
+  int e = tensor(ch, &q);
+  if (e < 0) return -1;
+  args[1] = a_value(e);
+  if (D(OPS_DECIDE_NUMBER)) {
+    static const double w[] = {0.5, 0.25, 0.75, 2.0};
+    args[2] = a_float(w[R(0, 3)]);
+  } else {
+    int wv = tensor(ch, &q);
+    if (wv < 0) return -1;
+    args[2] = a_value(wv);
+  }
+  return n;
+}
+
+/* addcmul, addcdiv (in place and functional) */
+SAMPLER(addc) {
+  SAMPLER_BEGIN;
+  if (!dt_drawable(op, m)) return -1;
+  int inplace = ops_get(op)->kind == OPS_INPLACE, div = op == OPS_addcdiv_ || op == OPS_addcdiv;
+  ops_req q = req(OPS_REQ_BROADCAST, r, m->shape, m->dtype, OPS_DT_INTO, inplace ? p : -1, 1);
+  int x = tensor(ch, &q);
+  if (x < 0) return -1;
+  if (div) q.dt_rule = OPS_DT_SAME; /* a float divisor: addcdiv takes no integer division */
+  int y = tensor(ch, &q);
+  if (y < 0) return -1;
+  static const double fv[] = {2, -1, 0.5, 3};
+  args[1] = a_value(x), args[2] = a_value(y);
+  args[3] = is_float(m->dtype) ? pick_num(ch, fv, 4) : a_int(R(0, 1) ? 2 : -1);
+  return n;
+}
+
+SAMPLER(matrix) {
+  SAMPLER_BEGIN;
+  if (!dt_drawable(op, m)) return -1;
+  return args_matrix(op, p, m, ch, args) ? -1 : n;
+}
+
+SAMPLER(mm) {
+  SAMPLER_BEGIN;
+  if (!dt_drawable(op, m)) return -1;
+  if (r != 2 || m->dtype == AF_BOOL) return -1;
+  int64_t ys[2] = {m->shape[1], R(1, 4)};
+  ops_req q = req(OPS_REQ_SHAPE, 2, ys, m->dtype, OPS_DT_SAME, -1, 0);
+  int y = tensor(ch, &q);
+  if (y < 0) return -1;
+  args[1] = a_value(y);
+  return n;
+}
+
+SAMPLER(index_more) {
+  SAMPLER_BEGIN;
+  if (!dt_drawable(op, m)) return -1;
+  return args_index_more(op, p, m, ch, args) ? -1 : n;
+}
+
+SAMPLER(cumulative) {
+  SAMPLER_BEGIN;
+  if (!dt_drawable(op, m)) return -1;
+  if (r == 0) return -1;
+  args[1] = a_int(pick_dim(ch, r, 1));
+  return n;
+}
+
+SAMPLER(triangular) {
+  SAMPLER_BEGIN;
+  if (!dt_drawable(op, m)) return -1;
+  if (r < 2) return -1;
+  args[1] = a_int(R(-2, 2));
+  return n;
+}
+
+/* ---- out= forms (self is the out tensor) ---- */
+
+/* sub_out, div_out */
+SAMPLER(out_arith) {
+  SAMPLER_BEGIN;
   if (m->dtype == AF_BOOL) return -1;
-  switch (op) {
-    case OPS_sub_out:
-    case OPS_div_out: {
-      if (op == OPS_div_out && !is_float(m->dtype)) return -1;
-      ops_req q = req(OPS_REQ_SHAPE, r, m->shape, m->dtype, OPS_DT_INTO, p, 1);
-      int x = tensor(ch, &q);
-      if (x < 0) return -1;
-      q.kind = OPS_REQ_BROADCAST;
-      int y = tensor(ch, &q);
-      if (y < 0) return -1;
-      if (R(0, 1)) {
-        int t = x;
-        x = y;
-        y = t;
-      }
-      args[1] = a_value(x), args[2] = a_value(y);
+  if (op == OPS_div_out && !is_float(m->dtype)) return -1;
+  return out_arith_args(p, m, ch, args) ? -1 : n;
+}
+
+/* neg_out, exp_out, clamp_out: an operand of self's shape and dtype */
+SAMPLER(out_unary) {
+  SAMPLER_BEGIN;
+  if (m->dtype == AF_BOOL) return -1;
+  if (op == OPS_exp_out && !is_float(m->dtype)) return -1;
+  ops_req q = req(OPS_REQ_SHAPE, r, m->shape, m->dtype, OPS_DT_SAME, p, 1);
+  int x = tensor(ch, &q);
+  if (x < 0) return -1;
+  args[1] = a_value(x);
+  if (n == 4) { /* clamp_out's bounds */
+    ops_meta xm = *m;
+    if (ch->meta) xm.dtype = ch->meta(ch->ctx, x)->dtype;
+    clamp_args(ch, &xm, &args[2], &args[3]);
+  }
+  return n;
+}
+
+SAMPLER(out_cumsum) {
+  SAMPLER_BEGIN;
+  if (m->dtype == AF_BOOL) return -1;
+  ops_req q = req(OPS_REQ_SHAPE, r, m->shape, m->dtype, OPS_DT_SAME, p, 0);
+  int x = tensor(ch, &q);
+  if (x < 0) return -1;
+  args[1] = a_value(x), args[2] = a_int(pick_dim(ch, r, 1));
+  return n;
+}
+
+SAMPLER(out_mm) {
+  SAMPLER_BEGIN;
+  if (m->dtype == AF_BOOL) return -1;
+  if (r != 2) return -1;
+  int64_t k = R(1, 4), xs[2] = {m->shape[0], k}, ys[2] = {k, m->shape[1]};
+  if (ir_numel(2, xs) > ch->max_numel || ir_numel(2, ys) > ch->max_numel) return -1;
+  ops_req q = req(OPS_REQ_SHAPE, 2, xs, m->dtype, OPS_DT_SAME, p, 0);
+  int x = tensor(ch, &q);
+  if (x < 0) return -1;
+  q = req(OPS_REQ_SHAPE, 2, ys, m->dtype, OPS_DT_SAME, p, 0);
+  int y = tensor(ch, &q);
+  if (y < 0) return -1;
+  args[1] = a_value(x), args[2] = a_value(y);
+  return n;
+}
+
+SAMPLER(out_cat) { /* the out tensor's dim split into one or two parts */
+  SAMPLER_BEGIN;
+  if (m->dtype == AF_BOOL) return -1;
+  if (r == 0) return -1;
+  int64_t dim = pick_dim(ch, r, 1), d = dim < 0 ? dim + r : dim, total = m->shape[d];
+  int cnt = total >= 2 && R(0, 1) ? 2 : 1, vals[2];
+  int64_t first = cnt == 2 ? R(1, total - 1) : total;
+  for (int k = 0; k < cnt; k++) {
+    int64_t shape[AF_MAX_RANK];
+    memcpy(shape, m->shape, sizeof(int64_t) * (size_t)r);
+    shape[d] = k == 0 ? first : total - first;
+    ops_req q = req(OPS_REQ_SHAPE, r, shape, m->dtype, OPS_DT_SAME, p, 0);
+    if ((vals[k] = tensor(ch, &q)) < 0) return -1;
+  }
+  args[1] = a_values(cnt, vals), args[2] = a_int(dim);
+  return n;
+}
+
+/* ================================================================ the op table's rules
+ * Every op's line in ops.def names its family, dtypes, exactness, shape rule and sampler; this
+ * table resolves them (a name without its rule is a compile error). */
+
+#define OP(n, k, fl, sch, at, ov, ovs, sp, tw, sc, fam, dt, ex, shp, smp, wb) \
+  [OPS_##n] = {shape_##shp, sample_##smp, FAM_##fam, M_##dt, EX_##ex, RC_of_##shp, PRIM_of_##smp},
+static const op_rules rules[OPS_COUNT] = {
+#include "ops.def"
+};
+#undef OP
+
+static int dt_drawable(int op, const ops_meta *m) { return in_mask(rules[op].dt, m->dtype); }
+
+static int dtype_mask(int op) { return rules[op].dt; }
+
+static int self_dtype_ok(int op, const ops_meta *m, af_err *err) {
+  if (!in_mask(rules[op].dt, m->dtype))
+    return af_fail(err, "%s is not modelled for %s tensors (eager rejects it or its result type)", ops_get(op)->name,
+                   af_dtype_name(m->dtype));
+  return 0;
+}
+
+int ops_shape_family(int op) { return op >= 0 && op < OPS_COUNT ? rules[op].fam : OPS_FAM_OTHER; }
+
+int ops_shape_exactness(int op) { return op >= 0 && op < OPS_COUNT ? rules[op].ex : OPS_EX_KEEP; }
+
+int ops_shape_primary(int op) { return op >= 0 && op < OPS_COUNT ? rules[op].primary : 0; }
+
+int ops_shape_can_sample(int op) { return op >= 0 && op < OPS_COUNT && rules[op].sample != sample_none; }
+
+/* The first in-place op naming a functional op as its twin (itself for other ops): the binary
+ * rules' per-op facts are keyed by the in-place form. */
+static short canon[OPS_COUNT];
+static int canon_done;
+
+static void canon_init(void) {
+  if (canon_done) return;
+  for (int op = 0; op < OPS_COUNT; op++) canon[op] = (short)op;
+  for (int op = OPS_COUNT - 1; op >= 0; op--) { /* the first in-place op naming a twin wins */
+    int t = ops_twin(op);
+    if (ops_get(op)->kind == OPS_INPLACE && t >= 0 && ops_get(t)->kind != OPS_INPLACE) canon[t] = (short)op;
+  }
+  canon_done = 1;
+}
+
+static int inplace_of(int op) {
+  canon_init();
+  return op >= 0 && op < OPS_COUNT ? canon[op] : op;
+}
+
+int ops_shape_infer(const ir_stmt *st, const ops_env *env, ops_effect *e, af_err *err) {
+  memset(e, 0, sizeof *e);
+  const ops_entry *oe = ops_get(st->op);
+  if (!oe) return af_fail(err, "unknown op id %d", st->op);
+  if (st->nargs != oe->nargs) return af_fail(err, "%s takes %d arguments", oe->name, oe->nargs);
+  if (spelling_dims_ok(st, oe, err)) return -1;
+  const ir_arg *a = st->args;
+  /* the shape of every tensor operand must be known */
+  for (int k = 0; k < st->nargs; k++) {
+    if (a[k].kind == IR_ARG_VALUE && !META(a[k].value)->known) return af_fail(err, "argument %d has a data-dependent shape (not modelled)", k);
+    if (a[k].kind == IR_ARG_VALUES)
+      for (int j = 0; j < a[k].n; j++)
+        if (!META(a[k].values[j])->known) return af_fail(err, "argument %d has a data-dependent shape (not modelled)", k);
+  }
+  const ops_meta *self = a[0].kind == IR_ARG_VALUE ? META(a[0].value) : NULL;
+  const op_rules *ru = &rules[st->op];
+
+  switch (ru->shape_class) {
+    case RC_VIEW: {
+      e->alias = OPS_ALIAS_VIEW;
+      int rc = ru->shape(st, env, self, e, err);
+      if (rc < 0) return -1;
+      if (rc == 0 && e->out.exact) finish_exact(&e->out);
       return 0;
     }
-    case OPS_neg_out:
-    case OPS_exp_out:
-    case OPS_clamp_out: {
-      if (op == OPS_exp_out && !is_float(m->dtype)) return -1;
-      ops_req q = req(OPS_REQ_SHAPE, r, m->shape, m->dtype, OPS_DT_SAME, p, 1);
-      int x = tensor(ch, &q);
-      if (x < 0) return -1;
-      args[1] = a_value(x);
-      if (op == OPS_clamp_out) {
-        ops_meta xm = *m;
-        if (ch->meta) xm.dtype = ch->meta(ch->ctx, x)->dtype;
-        clamp_args(ch, &xm, &args[2], &args[3]);
-      }
+    case RC_META: {
+      e->alias = OPS_ALIAS_SAME;
+      e->out = *self;
+      ops_effect me = *e;
+      if (ru->shape(st, env, self, &me, err)) return -1;
+      e->out = me.out;
+      e->meta_change = 1;
       return 0;
     }
-    case OPS_cumsum_out: {
-      ops_req q = req(OPS_REQ_SHAPE, r, m->shape, m->dtype, OPS_DT_SAME, p, 0);
-      int x = tensor(ch, &q);
-      if (x < 0) return -1;
-      args[1] = a_value(x), args[2] = a_int(pick_dim(ch, r, 1));
+    case RC_WRITE:
+      e->alias = OPS_ALIAS_SAME;
+      e->out = *self;
+      e->writes = 1;
+      if (oe->kind != OPS_SETITEM && writable(self, err)) return -1;
+      return ru->shape(st, env, self, e, err);
+    case RC_FUNC:
+      e->alias = OPS_ALIAS_FRESH;
+      if (ru->shape(st, env, self, e, err)) return -1;
+      if (e->alias == OPS_ALIAS_FRESH) e->storage_numel = ops_meta_numel(&e->out);
       return 0;
-    }
-    case OPS_mm_out: {
-      if (r != 2) return -1;
-      int64_t k = R(1, 4), xs[2] = {m->shape[0], k}, ys[2] = {k, m->shape[1]};
-      if (ir_numel(2, xs) > ch->max_numel || ir_numel(2, ys) > ch->max_numel) return -1;
-      ops_req q = req(OPS_REQ_SHAPE, 2, xs, m->dtype, OPS_DT_SAME, p, 0);
-      int x = tensor(ch, &q);
-      if (x < 0) return -1;
-      q = req(OPS_REQ_SHAPE, 2, ys, m->dtype, OPS_DT_SAME, p, 0);
-      int y = tensor(ch, &q);
-      if (y < 0) return -1;
-      args[1] = a_value(x), args[2] = a_value(y);
-      return 0;
-    }
-    default: { /* cat_out: the out tensor's dim split into one or two parts */
-      if (r == 0) return -1;
-      int64_t dim = pick_dim(ch, r, 1), d = dim < 0 ? dim + r : dim, total = m->shape[d];
-      int cnt = total >= 2 && R(0, 1) ? 2 : 1, vals[2];
-      int64_t first = cnt == 2 ? R(1, total - 1) : total;
-      for (int k = 0; k < cnt; k++) {
-        int64_t shape[AF_MAX_RANK];
-        memcpy(shape, m->shape, sizeof(int64_t) * (size_t)r);
-        shape[d] = k == 0 ? first : total - first;
-        ops_req q = req(OPS_REQ_SHAPE, r, shape, m->dtype, OPS_DT_SAME, p, 0);
-        if ((vals[k] = tensor(ch, &q)) < 0) return -1;
-      }
-      args[1] = a_values(cnt, vals), args[2] = a_int(dim);
-      return 0;
-    }
+    default: return ru->shape(st, env, self, e, err);
   }
 }
 
-static int sample_more(int op, int p, const ops_meta *m, int64_t storage, const ops_chooser *ch, ir_arg *args) {
+int ops_shape_sample(int op, int p, const ops_meta *m, int64_t storage, const ops_chooser *ch, ir_arg *args) {
   const ops_entry *oe = ops_get(op);
-  int r = m->rank, n = oe->nargs;
-  facts_init();
-  if (!more_can_sample(op)) return -1;
-  if (oe->kind == OPS_OUT) return sample_out_more(op, p, m, ch, args) ? -1 : n;
-  if (oe->kind != OPS_VIEW && !in_mask(facts[op].dt, m->dtype)) return -1;
-  if (is_unary_op(op)) {
-    unary_scalars(inplace_of(op), m, ch, args);
-    return n;
-  }
-  if (is_binary_op(op)) return sample_binary(op, p, m, ch, args) ? -1 : n;
-  switch (op) {
-    case OPS_swapaxes: case OPS_swapdims: case OPS_swapaxes_: case OPS_swapdims_: {
-      int64_t d0 = pick_dim(ch, r, 1), d1 = pick_dim(ch, r, 1);
-      if (r >= 2 && !D(OPS_DECIDE_EDGE) && (d0 < 0 ? d0 + r : d0) == (d1 < 0 ? d1 + r : d1))
-        d1 = ((d0 < 0 ? d0 + r : d0) + 1) % r;
-      args[1] = a_int(d0), args[2] = a_int(d1);
-      return n;
-    }
-    case OPS_unbind_get: case OPS_split_get: case OPS_chunk_get:
-      return sample_multi_view(op, m, ch, args) ? -1 : n;
-    case OPS_as_strided_: {
-      int64_t size[3], stride[3], off;
-      int k;
-      strided_args(ch, storage, size, stride, &k, &off);
-      args[1] = a_ints(k, size), args[2] = a_ints(k, stride), args[3] = a_int(off);
-      return n;
-    }
-    case OPS_resize_: { /* shrink within the storage: a prefix of the memory, contiguous */
-      int64_t room = storage - m->offset, numel = ops_meta_numel(m), cap = numel < room ? numel : room;
-      if (cap < 1 || !m->exact) return -1;
-      int64_t want = R(1, cap), sh[3];
-      int k = factor(ch, want, (int)R(1, 3), sh);
-      args[1] = a_ints(k, sh);
-      return n;
-    }
-    case OPS_lerp_: case OPS_lerp: {
-      int inplace = oe->kind == OPS_INPLACE;
-      ops_req q = req(OPS_REQ_BROADCAST, r, m->shape, m->dtype, OPS_DT_SAME, inplace ? p : -1, 1);
-      int e = tensor(ch, &q);
-      if (e < 0) return -1;
-      args[1] = a_value(e);
-      if (D(OPS_DECIDE_NUMBER)) {
-        static const double w[] = {0.5, 0.25, 0.75, 2.0};
-        args[2] = a_float(w[R(0, 3)]);
-      } else {
-        int wv = tensor(ch, &q);
-        if (wv < 0) return -1;
-        args[2] = a_value(wv);
-      }
-      return n;
-    }
-    case OPS_addcmul_: case OPS_addcdiv_: case OPS_addcmul: case OPS_addcdiv: {
-      int inplace = oe->kind == OPS_INPLACE, div = op == OPS_addcdiv_ || op == OPS_addcdiv;
-      ops_req q = req(OPS_REQ_BROADCAST, r, m->shape, m->dtype, OPS_DT_INTO, inplace ? p : -1, 1);
-      int x = tensor(ch, &q);
-      if (x < 0) return -1;
-      if (div) q.dt_rule = OPS_DT_SAME; /* a float divisor: addcdiv takes no integer division */
-      int y = tensor(ch, &q);
-      if (y < 0) return -1;
-      static const double fv[] = {2, -1, 0.5, 3};
-      args[1] = a_value(x), args[2] = a_value(y);
-      args[3] = is_float(m->dtype) ? pick_num(ch, fv, 4) : a_int(R(0, 1) ? 2 : -1);
-      return n;
-    }
-    case OPS_addmm_: case OPS_addmv_: case OPS_addr_: case OPS_baddbmm_: case OPS_addbmm_:
-    case OPS_addmm: case OPS_addmv: case OPS_addr: case OPS_baddbmm: case OPS_addbmm:
-      return sample_matrix(op, p, m, ch, args) ? -1 : n;
-    case OPS_mm: {
-      if (r != 2 || m->dtype == AF_BOOL) return -1;
-      int64_t ys[2] = {m->shape[1], R(1, 4)};
-      ops_req q = req(OPS_REQ_SHAPE, 2, ys, m->dtype, OPS_DT_SAME, -1, 0);
-      int y = tensor(ch, &q);
-      if (y < 0) return -1;
-      args[1] = a_value(y);
-      return n;
-    }
-    case OPS_index_copy_: case OPS_index_fill_: case OPS_masked_scatter_: case OPS_scatter_add_: case OPS_put_:
-    case OPS_index_copy: case OPS_index_fill: case OPS_masked_scatter: case OPS_scatter_add: case OPS_put:
-      return sample_index_more(op, p, m, ch, args) ? -1 : n;
-    case OPS_cumsum_: case OPS_cumprod_: case OPS_cumsum: case OPS_cumprod:
-      if (r == 0) return -1;
-      args[1] = a_int(pick_dim(ch, r, 1));
-      return n;
-    case OPS_tril_: case OPS_triu_: case OPS_tril: case OPS_triu:
-      if (r < 2) return -1;
-      args[1] = a_int(R(-2, 2));
-      return n;
-    default: return -1;
-  }
+  if (!oe || !m->known) return -1;
+  for (int k = 0; k < oe->nargs; k++) args[k] = a_none();
+  if (rules[op].primary == 0) args[0] = a_value(p);
+  return rules[op].sample(op, p, m, storage, ch, args);
 }
 
 /* ---- the coverage table (docs/ops.md) ---- */
 
 void ops_shape_markdown(af_buf *b) {
-  facts_init();
   int n[OPS_LIST + 1] = {0};
   for (int op = 0; op < OPS_COUNT; op++) n[ops_get(op)->kind]++;
   af_buf_puts(b, "# The op table, by family\n\n"
-                 "Generated by `aliasfuzz ops --markdown > docs/ops.md` from harness/ops.def and the family facts in\n"
-                 "harness/ops_shape.c; do not edit by hand.\n\n");
+                 "Generated by `aliasfuzz ops --markdown > docs/ops.md` from harness/ops.def (each op's family, dtypes\n"
+                 "and exactness columns); do not edit by hand.\n\n");
   af_buf_printf(b,
                 "%d ops: %d in-place, %d setitem, %d out= forms, %d functional, %d views (getitem included), %d control-flow "
                 "and %d list statements.\n",
@@ -3761,7 +4153,7 @@ void ops_shape_markdown(af_buf *b) {
                 n[OPS_LIST]);
   af_buf_puts(b, "An in-place op is listed with its functional twin when the twin is not its own name without the\n"
                  "underscore (aliases such as `arcsin_` or `greater_` name the canonical op); each view op has its\n"
-                 "write-back rule in harness/ops_views.c. Dtypes: the dtypes of `self` the rules accept and the\n"
+                 "write-back rule on its line (harness/ops_views.c). Dtypes: the dtypes of `self` the rules accept and the\n"
                  "generator draws. Exactness: `inexact` ops may differ in the last bits between executors (the oracle\n"
                  "compares with tolerance); `discontinuous` ops only ever read exact values in generated programs.\n\n");
   af_buf_puts(b, "| family | in-place (twin) | functional | out= | views; control-flow and list statements | dtypes | exactness |\n");
@@ -3776,15 +4168,15 @@ void ops_shape_markdown(af_buf *b) {
       for (int op = 0; op < OPS_COUNT; op++) {
         const ops_entry *e = ops_get(op);
         int c = e->kind == OPS_INPLACE || e->kind == OPS_SETITEM ? 0 : e->kind == OPS_FUNC ? 1 : e->kind == OPS_OUT ? 2 : 3;
-        if (facts[op].fam != f || c != col) continue;
+        if (rules[op].fam != f || c != col) continue;
         af_buf_printf(&row, "%s`%s`", first ? " " : ", ", e->name);
         size_t tl = strlen(e->twin);
         int plain = tl + 1 == strlen(e->name) && !strncmp(e->twin, e->name, tl);
         if (e->kind == OPS_INPLACE && e->twin[0] && !plain) af_buf_printf(&row, " (%s)", e->twin);
         first = 0;
         count++;
-        dt |= facts[op].dt;
-        ex[facts[op].ex]++;
+        dt |= rules[op].dt;
+        ex[rules[op].ex]++;
       }
       af_buf_puts(&row, first ? " - |" : " |");
     }

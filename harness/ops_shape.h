@@ -1,7 +1,9 @@
-/* ops_shape.h - the op table's shape, stride and validity rules, keyed by op id, and its argument
- * samplers. Part of the op table module (ops.def + ops.c + this): everything that depends on
- * what one op does to shapes, strides, dtypes and memory lives here, so generators, mutators,
- * minimizers and converters ask instead of re-deriving.
+/* ops_shape.h - the op table's shape, stride and validity rules and its argument samplers. Part of
+ * the op table module (ops.def + ops_rules.def + ops.c + this): everything that depends on what
+ * one op does to shapes, strides, dtypes and memory lives here, so generators, mutators,
+ * minimizers and converters ask instead of re-deriving. Each op's ops.def line names its shape
+ * rule and sampler (rule families of harness/ops_rules.def) and its family, dtypes and
+ * exactness; these functions dispatch through that table, with no per-op code.
  *
  * Layouts are modelled as eager PyTorch 1.13 (CPU) computes them: each view op's exact strides
  * and storage offset (including the strides of size-1 dims), reshape/flatten/contiguous as a view
@@ -192,9 +194,9 @@ int ops_multi_view_range(int op, const ir_arg *args, int rank, const int64_t *sh
 
 /* ---- families and exactness ---- */
 
-/* The family of an op (docs/ops.md groups the table by it; the generator balances its default
- * weights by it). A functional op belongs to the family of the in-place op whose twin it is, an
- * out= form to its twin's family. */
+/* The family of an op: ops.def's family column (docs/ops.md groups the table by it; the generator
+ * balances its default weights by it). A functional op belongs to the family of the in-place op
+ * whose twin it is, an out= form to its twin's family. */
 typedef enum {
   OPS_FAM_OTHER,        /* other functional ops: reductions, cat/stack, clone, where, ... */
   OPS_FAM_VIEW,         /* view ops and getitem */

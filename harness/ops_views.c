@@ -34,43 +34,55 @@ static int64_t norm_dim(int64_t d, int rank) {
   return d >= 0 && d < r ? d : -1;
 }
 
+/* ---- write-back rules (harness/ops_rules.def's WB lines; ops.def's wb column names one per view
+ * op). A rule answers three questions about its views: the scatter that writes an updated view
+ * into its parent (SCATTER rules), the view calls that turn the updated view back into the
+ * parent's shape (INVERSE rules), and whether the view is its parent unchanged for given shapes. */
+
+enum { WB_SCATTER, WB_INVERSE, WB_IDENTITY };
+
+typedef struct wb_ctx {
+  int op;
+  const ir_arg *vargs;
+  int prank, vrank;
+  const int64_t *pshape, *vshape;
+  ops_call *calls; /* WB_SCATTER: the one call, op and nargs set; WB_INVERSE: room for max */
+  int max, *n;
+  af_err *err;
+} wb_ctx;
+
+/* Each rule returns, for WB_SCATTER and WB_INVERSE, 0 or -1 with err (NO_RULE when it has no
+ * answer of that kind); for WB_IDENTITY, whether the view is its input. */
+#define NO_RULE (-2)
+#define SHAPE(n, c)
+#define SAMPLE(n, p)
+#define WB(n, k, r) static int wb_##n(int what, const wb_ctx *c);
+#include "ops_rules.def"
+#undef WB
+
+typedef struct wb_entry {
+  int (*fn)(int what, const wb_ctx *c);
+  ops_wb_kind kind;
+  int regroup;
+} wb_entry;
+
+#define WB(n, k, r) enum { WBK_of_##n = OPS_WB_##k, WBR_of_##n = r };
+#include "ops_rules.def"
+#undef WB
+#undef SHAPE
+#undef SAMPLE
+
+#define OP(n, k, fl, sch, at, ov, ovs, sp, tw, sc, fam, dt, ex, shp, smp, wb) [OPS_##n] = {wb_##wb, (ops_wb_kind)WBK_of_##wb, WBR_of_##wb},
+static const wb_entry wb_table[OPS_COUNT] = {
+#include "ops.def"
+};
+#undef OP
+
+static const wb_entry *wb_of(int op) { return op >= 0 && op < OPS_COUNT ? &wb_table[op] : NULL; }
+
 ops_wb_kind ops_view_wb(int op) {
-  switch (op) {
-    case OPS_slice:
-    case OPS_narrow:
-    case OPS_select:
-    case OPS_diagonal:
-    case OPS_unbind_get: /* x.unbind(d)[k]: select_scatter; split/chunk [k]: slice_scatter */
-    case OPS_split_get:
-    case OPS_chunk_get:
-      return OPS_WB_SCATTER;
-    case OPS_view:
-    case OPS_reshape:
-    case OPS_flatten:
-    case OPS_unflatten:
-    case OPS_squeeze:
-    case OPS_unsqueeze:
-    case OPS_transpose:
-    case OPS_swapaxes:
-    case OPS_swapdims:
-    case OPS_t:
-    case OPS_permute:
-    case OPS_movedim:
-    case OPS_expand:
-    case OPS_expand_as:
-    case OPS_view_as:
-      return OPS_WB_INVERSE;
-    case OPS_alias:
-    case OPS_detach:
-    case OPS_contiguous:
-      return OPS_WB_IDENTITY;
-    case OPS_as_strided:
-      return OPS_WB_STORAGE;
-    case OPS_unfold:
-      return OPS_WB_STRIDED;
-    default:
-      return OPS_WB_NONE;
-  }
+  const wb_entry *w = wb_of(op);
+  return w ? w->kind : OPS_WB_NONE;
 }
 
 int ops_write_is_uniform(int twin) { return twin == OPS_fill || twin == OPS_zero; }
@@ -78,18 +90,8 @@ int ops_write_is_uniform(int twin) { return twin == OPS_fill || twin == OPS_zero
 int ops_layout_arg(int op) { return op == OPS_as_strided_scatter ? 0 : -1; }
 
 int ops_view_is_reshape(int op) {
-  switch (op) {
-    case OPS_view:
-    case OPS_view_as:
-    case OPS_reshape:
-    case OPS_flatten:
-    case OPS_unflatten:
-    case OPS_squeeze:
-    case OPS_unsqueeze:
-      return 1;
-    default:
-      return 0;
-  }
+  const wb_entry *w = wb_of(op);
+  return w && w->regroup;
 }
 
 int ops_view_shape_form(int op) {
@@ -109,33 +111,9 @@ int ops_view_scatter(int op, const ir_arg *vargs, int prank, const int64_t *psha
     return af_fail(err, "%s: no scatter op writes it back", e ? e->name : "?");
   memset(out, 0, sizeof *out);
   out->op = sop;
-  if (op == OPS_narrow) { /* narrow(d, start, length) -> slice_scatter(.., d, start, start + length, 1) */
-    int64_t d = norm_dim(vargs[1].i, prank);
-    if (d < 0) return af_fail(err, "narrow: dim %lld out of range", (long long)vargs[1].i);
-    int64_t start = vargs[2].i < 0 ? vargs[2].i + pshape[d] : vargs[2].i;
-    out->nargs = 6;
-    out->args[2] = int_arg(d);
-    out->args[3] = int_arg(start);
-    out->args[4] = int_arg(start + vargs[3].i);
-    out->args[5] = int_arg(1);
-    return 0;
-  }
-  if (ops_get(op)->flags & OPF_PICK) { /* one element of split/chunk/unbind: a select or a slice */
-    int64_t d, start, len;
-    if (ops_multi_view_range(op, vargs, prank, pshape, &d, &start, &len, err)) return -1;
-    out->nargs = op == OPS_unbind_get ? 4 : 6;
-    out->args[2] = int_arg(d);
-    out->args[3] = int_arg(start);
-    if (op != OPS_unbind_get) {
-      out->args[4] = int_arg(start + len);
-      out->args[5] = int_arg(1);
-    }
-    return 0;
-  }
-  /* slice, select, diagonal: scatter(parent, u, <the view's own arguments>) */
-  out->nargs = e->nargs + 1;
-  for (int a = 1; a < e->nargs; a++) ir_arg_copy(&out->args[a + 1], &vargs[a]);
-  return 0;
+  wb_ctx c = {.op = op, .vargs = vargs, .prank = prank, .pshape = pshape, .calls = out, .err = err};
+  int rc = wb_table[op].fn(WB_SCATTER, &c);
+  return rc == NO_RULE ? af_fail(err, "%s: no scatter op writes it back", e->name) : rc;
 }
 
 static void one_call(ops_call *c, int op) {
@@ -148,104 +126,11 @@ int ops_view_inverse(int op, const ir_arg *vargs, int prank, const int64_t *psha
                      ops_call *calls, int max, int *n, af_err *err) {
   *n = 0;
   if (max < 1) return af_fail(err, "ops_view_inverse: no room");
-  switch (op) {
-    case OPS_transpose: /* its own inverse; swapaxes/swapdims are transposes */
-    case OPS_swapaxes:
-    case OPS_swapdims:
-      one_call(&calls[0], OPS_transpose);
-      calls[0].nargs = 3;
-      calls[0].args[1] = int_arg(vargs[1].i);
-      calls[0].args[2] = int_arg(vargs[2].i);
-      *n = 1;
-      return 0;
-    case OPS_t:
-      one_call(&calls[0], OPS_t);
-      *n = 1;
-      return 0;
-    case OPS_permute: {
-      int64_t inv[OPS_VIEW_MAX_RANK];
-      if (vargs[1].n != vrank || vrank > OPS_VIEW_MAX_RANK) return af_fail(err, "permute: %d dims for rank %d", vargs[1].n, vrank);
-      for (int k = 0; k < vrank; k++) {
-        int64_t d = norm_dim(vargs[1].ints[k], vrank);
-        if (d < 0) return af_fail(err, "permute: dim %lld out of range", (long long)vargs[1].ints[k]);
-        inv[d] = k;
-      }
-      one_call(&calls[0], OPS_permute);
-      calls[0].nargs = 2;
-      calls[0].args[1] = ints_arg(vrank, inv);
-      *n = 1;
-      return 0;
-    }
-    case OPS_movedim: { /* movedim(src, dst) is undone by movedim(dst, src) */
-      int64_t s = norm_dim(vargs[1].i, prank), d = norm_dim(vargs[2].i, prank);
-      if (s < 0 || d < 0) return af_fail(err, "movedim: dim out of range");
-      one_call(&calls[0], OPS_movedim);
-      calls[0].nargs = 3;
-      calls[0].args[1] = int_arg(d);
-      calls[0].args[2] = int_arg(s);
-      *n = 1;
-      return 0;
-    }
-    case OPS_unsqueeze: {
-      int64_t d = norm_dim(vargs[1].i, vrank);
-      if (d < 0) return af_fail(err, "unsqueeze: dim out of range");
-      one_call(&calls[0], OPS_squeeze);
-      calls[0].nargs = 2;
-      calls[0].args[1] = int_arg(d);
-      *n = 1;
-      return 0;
-    }
-    case OPS_squeeze: {
-      int64_t d = norm_dim(vargs[1].i, prank);
-      if (d < 0) return af_fail(err, "squeeze: dim out of range");
-      if (prank == vrank) return 0; /* the dim was not 1: nothing was squeezed */
-      one_call(&calls[0], OPS_unsqueeze);
-      calls[0].nargs = 2;
-      calls[0].args[1] = int_arg(d);
-      *n = 1;
-      return 0;
-    }
-    case OPS_expand:
-    case OPS_expand_as: {
-      /* A writable expand repeats no element: it only adds leading dims of size 1 or keeps
-       * sizes. Undo it by taking index 0 of every added or broadcast dim; where eager accepts a
-       * write into a broadcast dim at all (fill_, zero_), every copy holds the same value. */
-      int added = vrank - prank;
-      if (added < 0) return af_fail(err, "expand: view rank %d below input rank %d", vrank, prank);
-      for (int k = 0; k < added; k++) {
-        if (*n >= max) return af_fail(err, "expand: inverse needs more than %d steps", max);
-        one_call(&calls[*n], OPS_select);
-        calls[*n].nargs = 3;
-        calls[*n].args[1] = int_arg(0);
-        calls[*n].args[2] = int_arg(0);
-        (*n)++;
-      }
-      for (int d = 0; d < prank; d++)
-        if (pshape[d] != vshape[d + added]) {
-          if (*n >= max) return af_fail(err, "expand: inverse needs more than %d steps", max);
-          one_call(&calls[*n], OPS_slice);
-          calls[*n].nargs = 5;
-          calls[*n].args[1] = int_arg(d);
-          calls[*n].args[2] = int_arg(0);
-          calls[*n].args[3] = int_arg(pshape[d]);
-          calls[*n].args[4] = int_arg(1);
-          (*n)++;
-        }
-      return 0;
-    }
-    case OPS_view:
-    case OPS_view_as:
-    case OPS_reshape:
-    case OPS_flatten:
-    case OPS_unflatten: /* any reshape is undone by reshaping back */
-      one_call(&calls[0], OPS_reshape);
-      calls[0].nargs = 2;
-      calls[0].args[1] = ints_arg(prank, pshape);
-      *n = 1;
-      return 0;
-    default:
-      return af_fail(err, "%s: no inverse view", ops_get(op) ? ops_get(op)->name : "?");
-  }
+  const wb_entry *w = wb_of(op);
+  wb_ctx c = {.op = op, .vargs = vargs, .prank = prank, .pshape = pshape, .vrank = vrank, .vshape = vshape,
+              .calls = calls, .max = max, .n = n, .err = err};
+  int rc = w ? w->fn(WB_INVERSE, &c) : NO_RULE;
+  return rc == NO_RULE ? af_fail(err, "%s: no inverse view", ops_get(op) ? ops_get(op)->name : "?") : rc;
 }
 
 static int same_shape(int ra, const int64_t *a, int rb, const int64_t *b) {
@@ -253,43 +138,219 @@ static int same_shape(int ra, const int64_t *a, int rb, const int64_t *b) {
 }
 
 int ops_view_is_identity(int op, const ir_arg *vargs, int prank, const int64_t *pshape, int vrank, const int64_t *vshape) {
-  switch (op) {
-    case OPS_alias:
-    case OPS_detach:
-    case OPS_contiguous:
-      return 1;
-    case OPS_slice: {
-      int64_t d = norm_dim(vargs[1].i, prank);
-      return d >= 0 && vargs[4].i == 1 && same_shape(prank, pshape, vrank, vshape);
-    }
-    case OPS_narrow:
-    case OPS_view:
-    case OPS_view_as:
-    case OPS_reshape:
-    case OPS_flatten:
-    case OPS_unflatten:
-    case OPS_squeeze:
-    case OPS_expand:
-    case OPS_expand_as:
-      return same_shape(prank, pshape, vrank, vshape);
-    case OPS_transpose:
-    case OPS_swapaxes:
-    case OPS_swapdims:
-      return norm_dim(vargs[1].i, prank) == norm_dim(vargs[2].i, prank);
-    case OPS_split_get:
-    case OPS_chunk_get:
-      return same_shape(prank, pshape, vrank, vshape);
-    case OPS_movedim:
-      return norm_dim(vargs[1].i, prank) == norm_dim(vargs[2].i, prank);
-    case OPS_t:
-      return prank < 2;
-    case OPS_permute:
-      for (int k = 0; k < vargs[1].n; k++)
-        if (norm_dim(vargs[1].ints[k], prank) != k) return 0;
-      return 1;
-    default:
-      return 0;
+  const wb_entry *w = wb_of(op);
+  wb_ctx c = {.op = op, .vargs = vargs, .prank = prank, .pshape = pshape, .vrank = vrank, .vshape = vshape};
+  return w && w->fn(WB_IDENTITY, &c) == 1;
+}
+
+/* ---- the rules ---- */
+
+/* slice: slice_scatter(parent, u, <the slice's own arguments>); the identity when it covers its
+ * dim with step 1 */
+static int wb_scatter_slice(int what, const wb_ctx *c) {
+  if (what == WB_IDENTITY) {
+    int64_t d = norm_dim(c->vargs[1].i, c->prank);
+    return d >= 0 && c->vargs[4].i == 1 && same_shape(c->prank, c->pshape, c->vrank, c->vshape);
   }
+  if (what != WB_SCATTER) return NO_RULE;
+  return wb_scatter_args(what, c);
+}
+
+/* select, diagonal: scatter(parent, u, <the view's own arguments>) */
+static int wb_scatter_args(int what, const wb_ctx *c) {
+  if (what == WB_IDENTITY) return 0;
+  if (what != WB_SCATTER) return NO_RULE;
+  const ops_entry *e = ops_get(c->op);
+  ops_call *out = c->calls;
+  out->nargs = e->nargs + 1;
+  for (int a = 1; a < e->nargs; a++) ir_arg_copy(&out->args[a + 1], &c->vargs[a]);
+  return 0;
+}
+
+/* narrow(d, start, length) -> slice_scatter(.., d, start, start + length, 1) */
+static int wb_scatter_narrow(int what, const wb_ctx *c) {
+  if (what == WB_IDENTITY) return same_shape(c->prank, c->pshape, c->vrank, c->vshape);
+  if (what != WB_SCATTER) return NO_RULE;
+  const ir_arg *vargs = c->vargs;
+  ops_call *out = c->calls;
+  int64_t d = norm_dim(vargs[1].i, c->prank);
+  if (d < 0) return af_fail(c->err, "narrow: dim %lld out of range", (long long)vargs[1].i);
+  int64_t start = vargs[2].i < 0 ? vargs[2].i + c->pshape[d] : vargs[2].i;
+  out->nargs = 6;
+  out->args[2] = int_arg(d);
+  out->args[3] = int_arg(start);
+  out->args[4] = int_arg(start + vargs[3].i);
+  out->args[5] = int_arg(1);
+  return 0;
+}
+
+/* one element of split/chunk/unbind (OPF_PICK): a select (unbind) or a slice of the parent */
+static int wb_scatter_pick(int what, const wb_ctx *c) {
+  if (what == WB_IDENTITY) return same_shape(c->prank, c->pshape, c->vrank, c->vshape);
+  if (what != WB_SCATTER) return NO_RULE;
+  ops_call *out = c->calls;
+  int64_t d, start, len;
+  if (ops_multi_view_range(c->op, c->vargs, c->prank, c->pshape, &d, &start, &len, c->err)) return -1;
+  int select = ops_get(out->op)->nargs == 4; /* select_scatter(self, src, dim, index) */
+  out->nargs = select ? 4 : 6;
+  out->args[2] = int_arg(d);
+  out->args[3] = int_arg(start);
+  if (!select) {
+    out->args[4] = int_arg(start + len);
+    out->args[5] = int_arg(1);
+  }
+  return 0;
+}
+
+/* view, view_as, reshape, flatten, unflatten: any reshape is undone by reshaping back */
+static int wb_inv_reshape(int what, const wb_ctx *c) {
+  if (what == WB_IDENTITY) return same_shape(c->prank, c->pshape, c->vrank, c->vshape);
+  if (what != WB_INVERSE) return NO_RULE;
+  one_call(&c->calls[0], OPS_reshape);
+  c->calls[0].nargs = 2;
+  c->calls[0].args[1] = ints_arg(c->prank, c->pshape);
+  *c->n = 1;
+  return 0;
+}
+
+/* squeeze(d) is undone by unsqueeze(d), when the dim was 1 */
+static int wb_inv_squeeze(int what, const wb_ctx *c) {
+  if (what == WB_IDENTITY) return same_shape(c->prank, c->pshape, c->vrank, c->vshape);
+  if (what != WB_INVERSE) return NO_RULE;
+  int64_t d = norm_dim(c->vargs[1].i, c->prank);
+  if (d < 0) return af_fail(c->err, "squeeze: dim out of range");
+  if (c->prank == c->vrank) return 0; /* the dim was not 1: nothing was squeezed */
+  one_call(&c->calls[0], OPS_unsqueeze);
+  c->calls[0].nargs = 2;
+  c->calls[0].args[1] = int_arg(d);
+  *c->n = 1;
+  return 0;
+}
+
+static int wb_inv_unsqueeze(int what, const wb_ctx *c) {
+  if (what == WB_IDENTITY) return 0;
+  if (what != WB_INVERSE) return NO_RULE;
+  int64_t d = norm_dim(c->vargs[1].i, c->vrank);
+  if (d < 0) return af_fail(c->err, "unsqueeze: dim out of range");
+  one_call(&c->calls[0], OPS_squeeze);
+  c->calls[0].nargs = 2;
+  c->calls[0].args[1] = int_arg(d);
+  *c->n = 1;
+  return 0;
+}
+
+/* transpose, swapaxes, swapdims: a transpose is its own inverse */
+static int wb_inv_transpose(int what, const wb_ctx *c) {
+  if (what == WB_IDENTITY) return norm_dim(c->vargs[1].i, c->prank) == norm_dim(c->vargs[2].i, c->prank);
+  if (what != WB_INVERSE) return NO_RULE;
+  one_call(&c->calls[0], OPS_transpose);
+  c->calls[0].nargs = 3;
+  c->calls[0].args[1] = int_arg(c->vargs[1].i);
+  c->calls[0].args[2] = int_arg(c->vargs[2].i);
+  *c->n = 1;
+  return 0;
+}
+
+static int wb_inv_t(int what, const wb_ctx *c) {
+  if (what == WB_IDENTITY) return c->prank < 2;
+  if (what != WB_INVERSE) return NO_RULE;
+  one_call(&c->calls[0], OPS_t);
+  *c->n = 1;
+  return 0;
+}
+
+static int wb_inv_permute(int what, const wb_ctx *c) {
+  const ir_arg *vargs = c->vargs;
+  if (what == WB_IDENTITY) {
+    for (int k = 0; k < vargs[1].n; k++)
+      if (norm_dim(vargs[1].ints[k], c->prank) != k) return 0;
+    return 1;
+  }
+  if (what != WB_INVERSE) return NO_RULE;
+  int vrank = c->vrank;
+  int64_t inv[OPS_VIEW_MAX_RANK];
+  if (vargs[1].n != vrank || vrank > OPS_VIEW_MAX_RANK) return af_fail(c->err, "permute: %d dims for rank %d", vargs[1].n, vrank);
+  for (int k = 0; k < vrank; k++) {
+    int64_t d = norm_dim(vargs[1].ints[k], vrank);
+    if (d < 0) return af_fail(c->err, "permute: dim %lld out of range", (long long)vargs[1].ints[k]);
+    inv[d] = k;
+  }
+  one_call(&c->calls[0], OPS_permute);
+  c->calls[0].nargs = 2;
+  c->calls[0].args[1] = ints_arg(vrank, inv);
+  *c->n = 1;
+  return 0;
+}
+
+/* movedim(src, dst) is undone by movedim(dst, src) */
+static int wb_inv_movedim(int what, const wb_ctx *c) {
+  if (what == WB_IDENTITY) return norm_dim(c->vargs[1].i, c->prank) == norm_dim(c->vargs[2].i, c->prank);
+  if (what != WB_INVERSE) return NO_RULE;
+  int64_t s = norm_dim(c->vargs[1].i, c->prank), d = norm_dim(c->vargs[2].i, c->prank);
+  if (s < 0 || d < 0) return af_fail(c->err, "movedim: dim out of range");
+  one_call(&c->calls[0], OPS_movedim);
+  c->calls[0].nargs = 3;
+  c->calls[0].args[1] = int_arg(d);
+  c->calls[0].args[2] = int_arg(s);
+  *c->n = 1;
+  return 0;
+}
+
+/* expand, expand_as. A writable expand repeats no element: it only adds leading dims of size 1
+ * or keeps sizes. Undo it by taking index 0 of every added or broadcast dim; where eager accepts
+ * a write into a broadcast dim at all (fill_, zero_), every copy holds the same value. */
+static int wb_inv_expand(int what, const wb_ctx *c) {
+  if (what == WB_IDENTITY) return same_shape(c->prank, c->pshape, c->vrank, c->vshape);
+  if (what != WB_INVERSE) return NO_RULE;
+  int prank = c->prank, vrank = c->vrank, max = c->max, *n = c->n;
+  ops_call *calls = c->calls;
+  int added = vrank - prank;
+  if (added < 0) return af_fail(c->err, "expand: view rank %d below input rank %d", vrank, prank);
+  for (int k = 0; k < added; k++) {
+    if (*n >= max) return af_fail(c->err, "expand: inverse needs more than %d steps", max);
+    one_call(&calls[*n], OPS_select);
+    calls[*n].nargs = 3;
+    calls[*n].args[1] = int_arg(0);
+    calls[*n].args[2] = int_arg(0);
+    (*n)++;
+  }
+  for (int d = 0; d < prank; d++)
+    if (c->pshape[d] != c->vshape[d + added]) {
+      if (*n >= max) return af_fail(c->err, "expand: inverse needs more than %d steps", max);
+      one_call(&calls[*n], OPS_slice);
+      calls[*n].nargs = 5;
+      calls[*n].args[1] = int_arg(d);
+      calls[*n].args[2] = int_arg(0);
+      calls[*n].args[3] = int_arg(c->pshape[d]);
+      calls[*n].args[4] = int_arg(1);
+      (*n)++;
+    }
+  return 0;
+}
+
+/* alias, detach, contiguous (when it returns its input): the view is its input */
+static int wb_identity(int what, const wb_ctx *c) {
+  (void)c;
+  return what == WB_IDENTITY ? 1 : NO_RULE;
+}
+
+/* as_strided: relative to the storage (as_strided_scatter on the storage; conv_ref does it) */
+static int wb_storage(int what, const wb_ctx *c) {
+  (void)c;
+  return what == WB_IDENTITY ? 0 : NO_RULE;
+}
+
+/* unfold: no inverse in terms of its input; a writer scatters into the storage with the view's
+ * strides */
+static int wb_strided(int what, const wb_ctx *c) {
+  (void)c;
+  return what == WB_IDENTITY ? 0 : NO_RULE;
+}
+
+/* not a view */
+static int wb_none(int what, const wb_ctx *c) {
+  (void)c;
+  return what == WB_IDENTITY ? 0 : NO_RULE;
 }
 
 int ops_subscript_decompose(const ir_arg *idx, const int *consumed, int rank, const int64_t *shape, ops_call *calls,

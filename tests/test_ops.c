@@ -1,5 +1,6 @@
-/* test_ops.c - the op table (ops.def, ops_shape, ops_views): every in-place op has a functional
- * twin a functionalizer can use, every view op a write-back rule, the rules refuse what eager
+/* test_ops.c - the op table (ops.def, ops_shape, ops_views): every op's rule names resolve in
+ * ops_rules.def and every rule there serves an op, every in-place op has a functional twin a
+ * functionalizer can use, every view op a write-back rule, the rules refuse what eager
  * PyTorch rejects (and the PyTorch 1.13 bugs the generator must not make), split/chunk/unbind [k]
  * pick the element Python's list indexing gives, and docs/ops.md is what `aliasfuzz ops
  * --markdown` prints. */
@@ -168,6 +169,55 @@ TEST(split_chunk_and_unbind_pick_the_element_python_indexing_gives) {
   }
 }
 
+/* Each op's line names its rules (ops.def's shape, sample and wb columns); every name must be a
+ * rule of harness/ops_rules.def whose class fits the op's kind, and every rule there must serve at
+ * least one op. */
+TEST(every_ops_rule_names_resolve_and_every_rule_is_used) {
+  int *used[OPS_RULE_KIND_COUNT];
+  for (int k = 0; k < OPS_RULE_KIND_COUNT; k++) {
+    used[k] = calloc((size_t)ops_rule_count(k) + 1, sizeof(int));
+    CHECK(ops_rule_count(k) > 0, "rule kind %d has rules", k);
+  }
+  static const char *const dtypes[] = {"all", "num", "float", "f64", "i64", "int_bool"};
+  static const char *const exact[] = {"exact", "inexact", "discont"};
+  for (int op = 0; op < OPS_COUNT; op++) {
+    const ops_entry *e = ops_get(op);
+    const char *names[OPS_RULE_KIND_COUNT] = {e->shape_rule, e->sample_rule, e->wb_rule};
+    int idx[OPS_RULE_KIND_COUNT];
+    for (int k = 0; k < OPS_RULE_KIND_COUNT; k++) {
+      idx[k] = ops_rule_find(k, names[k]);
+      CHECK(idx[k] >= 0, "%s: rule %s (kind %d) is not in harness/ops_rules.def", e->name, names[k], k);
+      if (idx[k] >= 0) used[k][idx[k]]++;
+    }
+    if (idx[OPS_RULE_SHAPE] >= 0) {
+      const char *cls = ops_rule_class(idx[OPS_RULE_SHAPE]);
+      const char *want = e->kind == OPS_VIEW || e->kind == OPS_GETITEM ? "VIEW"
+                         : e->kind == OPS_INPLACE && (e->flags & OPF_META) ? "META"
+                         : e->kind == OPS_INPLACE || e->kind == OPS_OUT || e->kind == OPS_SETITEM ? "WRITE"
+                         : e->kind == OPS_FUNC ? "FUNC"
+                                               : "NONE";
+      CHECK(!strcmp(cls, want) || (!strcmp(cls, "NONE") && e->kind == OPS_FUNC), "%s (%s): shape rule %s is a %s rule, expected %s",
+            e->name, ops_kind_name(e->kind), e->shape_rule, cls, want);
+    }
+    CHECK((strcmp(e->sample_rule, "none") != 0) == ops_shape_can_sample(op), "%s: sampler %s and ops_shape_can_sample agree", e->name, e->sample_rule);
+    int view_like = e->kind == OPS_VIEW || (e->kind == OPS_FUNC && (e->flags & OPF_MAYBE_VIEW));
+    CHECK(view_like || !strcmp(e->wb_rule, "none"), "%s: only views have a write-back rule (it has %s)", e->name, e->wb_rule);
+    CHECK(!strcmp(ops_family_name(ops_shape_family(op)), e->family), "%s: family %s resolves to %s", e->name, e->family,
+          ops_family_name(ops_shape_family(op)));
+    int dt_ok = 0, ex_ok = 0;
+    for (size_t k = 0; k < sizeof dtypes / sizeof dtypes[0]; k++) dt_ok |= !strcmp(e->dtypes, dtypes[k]);
+    for (size_t k = 0; k < sizeof exact / sizeof exact[0]; k++) ex_ok |= !strcmp(e->exact, exact[k]) && ops_shape_exactness(op) == (int)k;
+    CHECK(dt_ok, "%s: dtypes %s", e->name, e->dtypes);
+    CHECK(ex_ok, "%s: exactness %s resolves", e->name, e->exact);
+  }
+  for (int k = 0; k < OPS_RULE_KIND_COUNT; k++) {
+    for (int i = 0; i < ops_rule_count(k); i++)
+      CHECK(used[k][i] > 0, "rule %s (kind %d) of harness/ops_rules.def serves no op", ops_rule_name(k, i), k);
+    CHECK(ops_rule_find(k, "no_such_rule") < 0, "an unknown name does not resolve");
+    free(used[k]);
+  }
+}
+
 TEST(docs_ops_md_is_what_ops_markdown_prints) {
   af_buf b = {0};
   ops_shape_markdown(&b);
@@ -184,6 +234,7 @@ int main(void) {
   at_init();
   RUN(every_in_place_op_has_a_functional_twin_with_its_arguments);
   RUN(every_view_op_has_a_write_back_rule_and_a_family);
+  RUN(every_ops_rule_names_resolve_and_every_rule_is_used);
   RUN(the_rules_refuse_what_eager_rejects_and_the_pytorch_bugs);
   RUN(split_chunk_and_unbind_pick_the_element_python_indexing_gives);
   RUN(docs_ops_md_is_what_ops_markdown_prints);
