@@ -47,7 +47,8 @@ int judge_calls_again(const conv_converter *c, const ir_program *p);
 ir_program *judge_plain_copy(const ir_program *p, af_err *err);
 
 /* One line naming p's input layouts: "b = as_strided(a, [2, 5], [5, 1], 5)" for each input with
- * one, "; "-separated, or "fresh contiguous inputs". new, free with free(). */
+ * one ("; "-separated; an input that is its whole storage, contiguous, is left out: it is the
+ * base the others view), or "fresh contiguous inputs". new, free with free(). */
 char *judge_layouts_text(const ir_program *p);
 
 /* Whether a candidate shows the same bug: same verdict, and for error-like verdicts the same
