@@ -24,12 +24,13 @@
  * repeated if shorter). Dtypes: float32, float64, int64, bool, int32, int8, uint8, float16,
  * bfloat16.
  *
- * Int values (issue 15): a loop variable, or the result of an int op (ops kind "int", see
- * `aliasfuzz ops`), stands wherever an int literal can, named by its string: an int argument, a
- * number argument, an element of an int list (["n", -1]: `x.view([n, -1])`), an int subscript, a
- * slice bound ({"slice": [null, "n", 1]}: `x[:n]`) and a for loop's trip count ({"out": "j",
- * "op": "for", "args": ["n"], ...}). Not a dim spelled as a count of ":, " (the slice op's dim),
- * not an output.
+ * Int values (issue 15): a loop variable, or the result of an int op ({"out": "n", "op": "size",
+ * "args": ["x", 0]}: `n = x.size(0)`; likewise shape (`x.shape[d]`), numel and dim), stands
+ * wherever an int literal can, named by its string: an int argument, a number argument, an
+ * element of an int list (["n", -1]: `x.view([n, -1])`), an int subscript, a slice bound
+ * ({"slice": [null, "n", 1]}: `x[:n]`) and a for loop's trip count ({"out": "j", "op": "for",
+ * "args": ["n"], ...}). Not a dim spelled as a count of ":, " (the slice op's dim), not an
+ * output.
  *
  * Control flow nests: {"op": "if", "args": ["c"], "then": [...], "else": [...]} ("else" optional;
  * c a one-element tensor, `if bool(c):`), {"out": "i", "op": "for", "args": [3], "body": [...]}

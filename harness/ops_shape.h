@@ -217,6 +217,7 @@ typedef enum {
   OPS_FAM_WRITE_BACK,   /* slice_scatter, select_scatter, ...: what functionalizers emit */
   OPS_FAM_CONTROL,      /* if/else/end, for: blocks */
   OPS_FAM_LIST,         /* lists of tensors: [a, b], append, l[i], l[i] = t, cat/stack of a list */
+  OPS_FAM_SIZE,         /* int values: x.size(d), x.shape[d], x.numel(), x.dim() (issue 15) */
   OPS_FAM_COUNT
 } ops_family;
 int ops_shape_family(int op);

@@ -229,6 +229,27 @@ TEST(uint8_wraps_and_int8_keeps_its_dtype_through_views) {
   unload(&u);
 }
 
+TEST(a_loop_over_x_size_0_writes_every_row_and_a_size_after_unsqueeze_sees_the_new_shape) {
+  run u; /* n = x.size(0); for i in range(n): x[i] += v; x[i:, 0] *= 2 */
+  if (load(&u, "i15-sz-004-loop-over-size")) return;
+  double x[12];
+  for (int k = 0; k < 12; k++) x[k] = xi(0, k);
+  for (int i = 0; i < 4; i++) {
+    for (int c = 0; c < 3; c++) x[i * 3 + c] += xi(1, c);
+    for (int r = i; r < 4; r++) x[r * 3] *= 2;
+  }
+  for (int k = 0; k < 12; k++) CHECK(u.in[0][k] == x[k] && u.out[0][k] == x[k], "x[%d] = %g, r %g, want %g", k, u.in[0][k], u.out[0][k], x[k]);
+  unload(&u);
+  /* x.unsqueeze_(0); n = x.size(0) (1); m = x.dim() (3); x.view([m, -1]) += 1; x[:n, 1] *= 2; r = x + n */
+  if (load(&u, "i15-sz-005-size-after-unsqueeze-inplace")) return;
+  CHECK(u.out_rank[0] == 3 && u.out_shape[0][0] == 1 && u.out_shape[0][1] == 3 && u.out_shape[0][2] == 4, "r has rank %d", u.out_rank[0]);
+  for (int k = 0; k < 12; k++) {
+    double want = (xi(0, k) + 1) * (k / 4 == 1 ? 2 : 1);
+    CHECK(u.in[0][k] == want && u.out[0][k] == want + 1, "x[%d] = %g, r %g, want %g", k, u.in[0][k], u.out[0][k], want);
+  }
+  unload(&u);
+}
+
 int main(void) {
   at_init();
   RUN(slice_assignment_into_an_input_zeroes_the_first_five_and_doubles);
@@ -245,5 +266,6 @@ int main(void) {
   RUN(a_rebound_buffer_ends_as_its_new_binding);
   RUN(an_inner_trip_count_and_a_slice_bound_read_the_outer_loop_variable);
   RUN(uint8_wraps_and_int8_keeps_its_dtype_through_views);
+  RUN(a_loop_over_x_size_0_writes_every_row_and_a_size_after_unsqueeze_sees_the_new_shape);
   return tap_done();
 }
