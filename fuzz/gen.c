@@ -11,6 +11,7 @@
 
 #include "../harness/eager.h"
 #include "gen_model.h"
+#include "gen_sizes.h"
 #include "provider.h"
 
 typedef struct gen {
@@ -926,6 +927,15 @@ static int generate(const gen_policy *pol, provider *pv, const char *meta_head, 
     result_clear(&r);
   }
   ir_program_free(g.p);
+  /* sizes as values (issue 15) from a stream of their own too: int literals read from the inputs'
+     shapes where eager says they match (gen_sizes.c) */
+  if (pol->p_size_value > 0) {
+    ir_program *z = gen_sizes(q, ls ^ 0x5157a1e5ULL, pol->p_size_value);
+    if (z) {
+      ir_program_free(q);
+      q = z;
+    }
+  }
   q->meta = af_buf_take(&b);
   if (ir_validate(q, err)) {
     af_err_prefix(err, "generator bug: invalid program");

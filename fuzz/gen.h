@@ -82,6 +82,10 @@ typedef struct gen_policy {
   double p_layout;            /* the program's inputs get layouts (issue 16, gen_layout.c): an offset,
                                  transposed, stepped or expanded input, an input that views another,
                                  two windows of a hidden base; kept only when eager accepts it */
+  double p_size_value;        /* the program's int literals outside loops are read from the inputs'
+                                 sizes where they match, half of them (issue 15, gen_sizes.c:
+                                 x[:n], view([n, -1]), range(n) with n = v.size(d), v.shape[d],
+                                 v.numel(), v.dim()); 0 keeps every program as it was */
 } gen_policy;
 
 /* The defaults of this generator version. */

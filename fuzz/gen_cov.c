@@ -13,7 +13,7 @@ enum {
   C_OUT_INPUT, C_OUT_VIEW, C_OUT_INTER, C_MULTI_VIEW, C_BIND_RESULT, C_WRITE_COPY_RESULT, C_REPLAY_FAILED,
   C_IF, C_IF_ELSE, C_FOR, C_NESTED, C_LOOP_INDEX, C_LOOP_WRITE_OUTER, C_BRANCH_WRITE_OUTER, C_REBIND, C_REBIND_ALIASED,
   C_LIST, C_LIST_GROW, C_LIST_WRITE, C_LIST_CAT, C_LIST_CAT_AFTER_WRITE, C_MODULE, C_BUFFER_WRITE, C_BUFFER_REBIND,
-  C_COUNT
+  C_SIZE_VALUE, C_SIZE_USE, C_COUNT
 };
 static const char *counter_names[C_COUNT] = {
     "reshape as a view", "reshape as a copy", "flatten as a view", "flatten as a copy", "flatten returning self",
@@ -32,7 +32,9 @@ static const char *counter_names[C_COUNT] = {
     "lists of tensors", "list appends and element replacements", "writes into a tensor a list holds",
     "cat/stack of a list", "cat/stack of a list after a write into one of its tensors",
     "programs with module state (an nn.Module's forward with buffers)", "in-place writes into a buffer or a view of one",
-    "rebinds of a buffer (self.w = f(self.w))"};
+    "rebinds of a buffer (self.w = f(self.w))",
+    "int values read from sizes (x.size(d), x.shape[d], x.numel(), x.dim())",
+    "statements using such an int value (slice bound, view size, index, trip count, ...)"};
 
 #define NIDX OPS_IDX_KIND_COUNT
 
@@ -103,7 +105,14 @@ static void replay(const ir_program *p, gen_cov *cov, event_fn ev, void *ctx) {
   } while (0)
   /* control flow: blocks are replayed once, straight through (both branches; loop variables
      read 0, the first iteration) */
-  char *isint = ir_loop_vars(p);
+  char *isint = ir_loop_vars(p); /* every int value; issize: those an int op made */
+  char *issize = af_xcalloc((size_t)p->nvalues + 1, 1), *isloop = af_xcalloc((size_t)p->nvalues + 1, 1);
+  for (int s = 0; s < p->nstmts; s++) {
+    int o = p->stmts[s].out;
+    if (o < 0) continue;
+    if (ops_get(p->stmts[s].op)->kind == OPS_INT) issize[o] = 1;
+    if (p->stmts[s].op == OPS_for) isloop[o] = 1;
+  }
   int64_t *zeros = af_xcalloc((size_t)p->nvalues + 1, sizeof(int64_t));
   int *opener = af_xcalloc((size_t)p->nstmts + 1, sizeof(int)), depth = 0;
   int *born = af_xcalloc((size_t)p->nvalues + 1, sizeof(int)); /* block depth a value was first defined at, +1 */
@@ -125,9 +134,22 @@ static void replay(const ir_program *p, gen_cov *cov, event_fn ev, void *ctx) {
       continue;
     }
     ir_stmt rst;
-    int uses_var = ir_stmt_resolve(st0, isint, zeros, &rst);
+    ir_stmt_resolve(st0, isint, zeros, &rst);
     const ir_stmt *st = &rst;
-    if (uses_var) COUNT(C_LOOP_INDEX);
+    if (ir_stmt_reads_int(st0, isloop)) COUNT(C_LOOP_INDEX);
+    if (ir_stmt_reads_int(st0, issize)) COUNT(C_SIZE_USE);
+    if (oe->kind == OPS_INT) { /* n = x.size(d): its value from the model's shape, for the statements that use n */
+      af_err ierr;
+      int v = st->args[0].kind == IR_ARG_VALUE ? st->args[0].value : -1;
+      if (v < 0 || mo.impl_of[v] < 0 || !gen_model_meta(&mo, v)->known ||
+          ir_int_op_value(st, gen_model_meta(&mo, v)->rank, gen_model_meta(&mo, v)->shape, &zeros[st->out], &ierr))
+        COUNT(C_REPLAY_FAILED);
+      else
+        COUNT(C_SIZE_VALUE);
+      if (cov) cov->op_stmts[st->op]++;
+      ir_stmt_clear(&rst);
+      continue;
+    }
     if (oe->kind == OPS_LIST) {
       af_err lerr;
       if (cov) cov->op_stmts[st->op]++;
@@ -286,6 +308,8 @@ static void replay(const ir_program *p, gen_cov *cov, event_fn ev, void *ctx) {
     ir_stmt_clear(&rst);
   }
   free(isint);
+  free(issize);
+  free(isloop);
   free(zeros);
   free(opener);
   free(born);
