@@ -527,8 +527,10 @@ int ir_validate(const ir_program *p, af_err *err) {
         goto out;
       }
       if ((isint[st->out] == 1) != (e->kind == OPS_INT)) {
-        if (isint[st->out] == 1)
-          rc = af_fail(err, "body[%d].out: \"%s\" is %s (%s cannot rebind it)", s, p->names[st->out], int_word(p, st->out), e->name);
+        if (isint[st->out] == 1 && strcmp(int_word(p, st->out), "a loop variable") == 0)
+          rc = af_fail(err, "body[%d].out: \"%s\" is a loop variable (%s cannot rebind it)", s, p->names[st->out], e->name);
+        else if (isint[st->out] == 1)
+          rc = af_fail(err, "body[%d].out: \"%s\" names both an int value and a tensor (%s gives a tensor)", s, p->names[st->out], e->name);
         else
           rc = af_fail(err, "body[%d].out: \"%s\" names a %s, and %s gives an int", s, p->names[st->out], isint[st->out] == 2 ? "list" : "tensor", e->name);
         goto out;
