@@ -28,12 +28,15 @@ static const char *usage_fuzz =
     "minimized program is rerun with its ops replaced by the others of their op-table family and its\n"
     "inputs' dtype by the others, and findings whose generalized patterns coincide are one class.\n"
     "A failing program whose quick key (verdict, error key, what differs) already has a class is\n"
-    "counted, not minimized. Minimizing gets at most --reduce-share of each job's time (default\n"
-    "0.25; 1: no cap); programs over the budget are kept under DIR/deferred/, one per quick key,\n"
-    "and those whose quick key still has no class are minimized after the search, as long as the\n"
-    "minimizing of search and finish together stays within the share, or for --reduce-time at\n"
-    "least (--no-finish: all left there). --deadline bounds the converter's work on one program;\n"
-    "minimizing one finding has its own limit, --reduce-time (default 30 s).\n"
+    "counted, not minimized. Minimizing gets at most --reduce-share of the campaign's job time\n"
+    "(default 0.25; 1: no cap), the time after the search included: with --time a job may spend\n"
+    "its share early, without it only its share of the time so far; a finding is minimized only\n"
+    "when at least 1 s is left, and within what is left. Programs over the budget are kept under\n"
+    "DIR/deferred/, one per quick key; those whose quick key still has no class are minimized\n"
+    "after the search while the budget lasts (--no-finish: none), and what is left stays for\n"
+    "`aliasfuzz reduce --deferred DIR`. --deadline bounds the converter's work on one program;\n"
+    "minimizing one finding has its own limit, --reduce-time (default 30 s; generalizing gets\n"
+    "half as much again).\n"
     "\n"
     "After the search each class's smallest program is rerun:\n"
     "  --baseline NAME   through converter NAME: classes it fails the same way are marked \"also in\n"
@@ -149,7 +152,11 @@ int cmd_fuzz(int argc, char **argv) {
   if (o.baseline) printf(" (%d new, %d also in baseline %s)", s.new_classes, s.classes - s.new_classes, o.baseline);
   printf(", minimizing %.1f s during the search", s.search_reduce_seconds);
   if (s.finish_seconds > 0) printf(" and %.1f s after it (%d deferred program(s))", s.finish_seconds, s.finished);
-  if (s.deferred) printf(", %d quick key(s) deferred", s.deferred);
+  double all = s.search_job_seconds + s.finish_seconds;
+  if (all > 0)
+    printf(" (%.0f%% of %.1f job-seconds; --reduce-share %g)", 100.0 * (s.search_reduce_seconds + s.finish_seconds) / all, all,
+           o.reduce_share > 0 ? o.reduce_share : 0.25);
+  if (s.deferred) printf(", %d quick key(s) deferred (aliasfuzz reduce --deferred %s)", s.deferred, o.out);
   printf("; report: %s/report.md (and report.html)\n", o.out);
   /* with a baseline only what it lacks fails the run */
   if (o.baseline) return s.new_classes || s.deferred ? 1 : 0;

@@ -1,9 +1,10 @@
-/* cmd_reduce.c - `aliasfuzz reduce` (minimize one program into a finding folder) and
- * `aliasfuzz repro` (rerun a finding folder). */
+/* cmd_reduce.c - `aliasfuzz reduce` (minimize one program into a finding folder, or a campaign's
+ * deferred programs into its classes) and `aliasfuzz repro` (rerun a finding folder). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../fuzz/campaign.h"
 #include "../fuzz/findings.h"
 #include "../fuzz/judge.h"
 #include "../fuzz/reduce.h"
@@ -14,11 +15,38 @@
 
 static const char *usage_reduce =
     "usage: aliasfuzz reduce FILE --converter NAME [--out DIR] [--max-tests N] [--isolate]\n"
+    "       aliasfuzz reduce --deferred DIR [--reduce-time SECONDS] [--max-tests N] [--no-triggers]\n"
     "\n"
     "Minimizes a program while it keeps the same verdict (and error class) on the converter, and\n"
     "writes a finding folder (repro.json, repro.py, README.md, ...) into DIR (default: FILE's name\n"
     "with .reduced). --isolate runs every test in a child process (for crashes and hangs).\n"
-    "Exit: 0 reduced, 1 the program passes (nothing to reduce), 2 usage or input error.\n";
+    "Exit: 0 reduced, 1 the program passes (nothing to reduce), 2 usage or input error.\n"
+    "\n"
+    "--deferred DIR: the programs campaign folder DIR kept but did not minimize (DIR/deferred/:\n"
+    "over the --reduce-share budget, left by --no-finish, or whose minimization died) are minimized\n"
+    "now, with no budget, by the campaign's converter and options (DIR/state.json), one at a time\n"
+    "in a child process, and merged into DIR's findings and bug classes as the campaign would have;\n"
+    "then the classes are annotated (the campaign's --baseline, switches, --other-stack) and\n"
+    "DIR/report.md and report.html are rewritten. --reduce-time and --max-tests replace the\n"
+    "campaign's for each program. The campaign's own figures stay as they were; state.json records\n"
+    "this run apart (reduce_deferred, reduce_deferred_seconds).\n"
+    "Exit: 0 nothing is left deferred, 1 some programs stay deferred (their minimization failed),\n"
+    "2 usage error, or DIR is not a campaign folder of this build's stack.\n";
+
+static int reduce_deferred(const char *dir, double reduce_time, int max_tests, int no_triggers) {
+  campaign_deferred_opts d = {dir, reduce_time, max_tests, no_triggers};
+  campaign_summary s;
+  af_err err;
+  if (campaign_reduce_deferred(&d, &s, &err)) {
+    fprintf(stderr, "aliasfuzz: %s\n", err.msg);
+    return 2;
+  }
+  printf("%s: minimized %d deferred program(s) in %.1f s: %d new bug class(es); %d bug class(es) from %d distinct finding(s) in all",
+         dir, s.finished, s.finish_seconds, s.new_classes, s.classes, s.findings);
+  if (s.deferred) printf("; %d quick key(s) still deferred (see %s/classes.json, \"failed\")", s.deferred, dir);
+  printf("; report: %s/report.md\n", dir);
+  return s.deferred ? 1 : 0;
+}
 
 typedef struct rctx {
   const conv_converter *c;
@@ -40,8 +68,9 @@ static int rpred(const ir_program *cand, void *vctx) {
 }
 
 int cmd_reduce(int argc, char **argv) {
-  const char *file = NULL, *conv = NULL, *out = NULL;
-  int max_tests = 2000, isolate = 0;
+  const char *file = NULL, *conv = NULL, *out = NULL, *deferred = NULL;
+  int max_tests = 2000, isolate = 0, max_tests_given = 0, no_triggers = 0;
+  double reduce_time = 0;
   for (int i = 0; i < argc; i++) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -52,7 +81,13 @@ int cmd_reduce(int argc, char **argv) {
     } else if (!strcmp(argv[i], "--out") && v) {
       out = v, i++;
     } else if (!strcmp(argv[i], "--max-tests") && v && atoi(v) > 0) {
-      max_tests = atoi(v), i++;
+      max_tests = atoi(v), i++, max_tests_given = 1;
+    } else if (!strcmp(argv[i], "--deferred") && v) {
+      deferred = v, i++;
+    } else if (!strcmp(argv[i], "--reduce-time") && v && atof(v) > 0) {
+      reduce_time = atof(v), i++;
+    } else if (!strcmp(argv[i], "--no-triggers")) {
+      no_triggers = 1;
     } else if (!strcmp(argv[i], "--isolate")) {
       isolate = 1;
     } else if (argv[i][0] != '-' && !file) {
@@ -61,6 +96,13 @@ int cmd_reduce(int argc, char **argv) {
       return cli_usage_error(usage_reduce, "reduce: bad or incomplete option %s", argv[i]);
     }
   }
+  if (deferred) {
+    if (file || conv || out || isolate)
+      return cli_usage_error(usage_reduce, "reduce: --deferred DIR takes no FILE, --converter, --out or --isolate (the campaign's are used)%s", "");
+    return reduce_deferred(deferred, reduce_time, max_tests_given ? max_tests : 0, no_triggers);
+  }
+  if (reduce_time > 0 || no_triggers)
+    return cli_usage_error(usage_reduce, "reduce: --reduce-time and --no-triggers go with --deferred DIR%s", "");
   if (!file || !conv) return cli_usage_error(usage_reduce, "reduce: FILE and --converter are required%s", "");
   const conv_converter *c = conv_find(conv);
   if (!c) return cli_usage_error(usage_reduce, "reduce: unknown converter '%s'", conv);

@@ -49,13 +49,20 @@ typedef struct pred_ctx {
   const oracle_opts *oo;
   oracle_verdict v;
   const char *detail;
+  double isolate; /* > 0: each candidate judged in a child with this deadline (a candidate may crash
+                     the converter, or corrupt its heap: LibTorch 1.13's functionalization does on
+                     an out= op that resizes an unfold view past its base) */
 } pred_ctx;
+
+static int judge_cand(const pred_ctx *x, const ir_program *cand, judgement *j, af_err *err) {
+  return x->isolate > 0 ? judge_isolated(x->c, cand, x->oo, x->isolate, j, err) : judge_inprocess(x->c, cand, x->oo, j, err);
+}
 
 static int same_bug_pred(const ir_program *cand, void *vctx) {
   pred_ctx *x = vctx;
   judgement j;
   af_err err;
-  if (judge_inprocess(x->c, cand, x->oo, &j, &err)) return 0;
+  if (judge_cand(x, cand, &j, &err)) return 0;
   int same = judge_same_bug(&j, x->v, x->detail);
   judgement_clear(&j);
   return same;
@@ -69,7 +76,7 @@ static int variant_judge(const ir_program *cand, void *vctx) {
   judgement j;
   if (variants_until > 0 && now_s() > variants_until) return CLASSES_INVALID; /* out of time: not run */
   af_err err;
-  if (judge_inprocess(x->c, cand, x->oo, &j, &err)) return CLASSES_INVALID;
+  if (judge_cand(x, cand, &j, &err)) return CLASSES_INVALID;
   int r = j.verdict == V_INVALID_PROGRAM ? CLASSES_INVALID
           : judge_same_bug(&j, x->v, x->detail) ? CLASSES_SAME
           : j.verdict == V_PASS ? CLASSES_PASS
@@ -154,21 +161,29 @@ static void stamp_meta(ir_program *p, const campaign_opts *o, int64_t it, uint64
 
 static uint64_t hash_str(const char *t) { return sig_fnv1a(t, strlen(t), 0); }
 
-/* Minimizes and generalizes the failing program p of iteration it and sends its F line (after an
- * R line that carries p as found). Returns the seconds spent. */
+/* The longest one finding's minimization may take: --reduce-time for the reducer, half as much
+ * again for generalizing. */
+static double full_limit(const campaign_opts *o) { return 1.5 * o->reduce_time_s; }
+/* A minimization is not started with less time than this (it would rarely finish). */
+static double min_start(const campaign_opts *o) { return full_limit(o) < 1.0 ? full_limit(o) : 1.0; }
+
+/* Minimizes and generalizes the failing program p of iteration it within limit_s seconds (two
+ * thirds for the reducer, the rest for generalizing) and sends its F line (after an R line that
+ * carries p as found). isolate: every candidate and variant judged in a child process (slower;
+ * for programs whose in-process minimization died). Returns the seconds spent. */
 static double minimize_and_send(const campaign_opts *o, const conv_converter *c, const oracle_opts *oo, int64_t it, uint64_t seed,
-                                const ir_program *p, judgement *j, const char *qk, int fd) {
+                                const ir_program *p, judgement *j, const char *qk, int fd, double limit_s, int isolate) {
   char *rl = finding_line('R', it, seed, j, p, NULL, NULL, qk, NULL);
   send_line(fd, rl, strlen(rl));
   free(rl);
   double r0 = now_s();
   ir_program *min = NULL;
   reduce_stats rs = {0};
-  pred_ctx x = {c, oo, j->verdict, j->detail};
-  reduce_program_within(p, same_bug_pred, &x, o->max_reduce_tests, o->reduce_time_s, &min, &rs);
+  pred_ctx x = {c, oo, j->verdict, j->detail, isolate ? o->deadline_s : 0};
+  reduce_program_within(p, same_bug_pred, &x, o->max_reduce_tests, limit_s / 1.5, &min, &rs);
   judgement jm;
   af_err err;
-  if (judge_inprocess(c, min, oo, &jm, &err) == 0) {
+  if (judge_cand(&x, min, &jm, &err) == 0) {
     if (judge_same_bug(&jm, j->verdict, j->detail)) {
       judgement_clear(j);
       *j = jm;
@@ -177,8 +192,8 @@ static double minimize_and_send(const campaign_opts *o, const conv_converter *c,
     }
   }
   classes_gen g;
-  pred_ctx y = {c, oo, j->verdict, j->detail};
-  variants_until = now_s() + o->reduce_time_s / 2;
+  pred_ctx y = {c, oo, j->verdict, j->detail, x.isolate};
+  variants_until = r0 + limit_s;
   classes_generalize(min, variant_judge, &y, 120, 3, &g);
   double spent = now_s() - r0;
   rs.seconds = spent;
@@ -190,10 +205,26 @@ static double minimize_and_send(const campaign_opts *o, const conv_converter *c,
   return spent;
 }
 
+/* Seconds a job may spend minimizing one more finding now, t seconds into the search with
+ * reduce_s spent minimizing so far (by this job and the jobs it replaced): the full limit without a
+ * cap (--reduce-share 1); else what keeps the job's minimizing within its share of the search's
+ * length when the campaign has a --time (so the budget may be spent early, when a class saves
+ * most), or of the time so far without one; and never past the end of the search. */
+static double reduce_allowance(const campaign_opts *o, double t, double reduce_s) {
+  double a = full_limit(o), share = o->reduce_share;
+  if (share < 1) {
+    double left = o->time_s > 0 ? share * o->time_s - reduce_s : (share * t - reduce_s) / (1 - share);
+    if (left < a) a = left;
+  }
+  if (o->time_s > 0 && o->time_s - t - 1 < a) a = o->time_s - t - 1;
+  return a;
+}
+
 /* One failing program, in a job: counted by its quick key, deferred (over the minimization
- * budget), or minimized and generalized. Minimization is announced with an R line that carries
- * the program as found, so that the parent applies the minimization deadline instead of the
- * per-program one, and keeps the program when minimization does not finish. */
+ * budget), or minimized and generalized within what the budget allows. Minimization is
+ * announced with an R line that carries the program as found, so that the parent applies the
+ * minimization deadline instead of the per-program one, and keeps the program when minimization
+ * does not finish. t0: the search's start (monotonic), reduce_s: this job's minimizing so far. */
 static void job_failing(const campaign_opts *o, const conv_converter *c, const oracle_opts *oo, int64_t it, uint64_t seed,
                         ir_program *p, judgement *j, uint64_t *seen, int *nseen, double t0, double *reduce_s, int fd) {
   char *qk = classes_quick_key(p, j->verdict, j->detail);
@@ -201,8 +232,10 @@ static void job_failing(const campaign_opts *o, const conv_converter *c, const o
   int known = 0;
   for (int q = 0; q < *nseen; q++) known |= seen[q] == h;
   double elapsed = now_s() - t0, share = o->reduce_share;
-  int under = share >= 1 || *reduce_s <= share * elapsed;
-  int spare = share >= 1 || *reduce_s <= share * 0.5 * elapsed;
+  double limit = reduce_allowance(o, elapsed, *reduce_s);
+  int under = limit >= min_start(o);
+  /* room to look for another class behind a known quick key: half the budget unspent */
+  int spare = under && (share >= 1 || *reduce_s <= share * 0.5 * elapsed);
   char *fl = NULL;
   if (o->no_reduce) {
     classes_gen g = {classes_plain_pattern(p), NULL, 0, 0, 0};
@@ -213,7 +246,7 @@ static void job_failing(const campaign_opts *o, const conv_converter *c, const o
   } else if (!known && !under) {
     fl = finding_line('P', it, seed, j, p, NULL, NULL, qk, NULL); /* deferred: over the budget */
   } else {
-    *reduce_s += minimize_and_send(o, c, oo, it, seed, p, j, qk, fd);
+    *reduce_s += minimize_and_send(o, c, oo, it, seed, p, j, qk, fd, limit, 0);
     if (*nseen < 2048) seen[(*nseen)++] = h;
   }
   if (fl) send_line(fd, fl, strlen(fl));
@@ -221,7 +254,9 @@ static void job_failing(const campaign_opts *o, const conv_converter *c, const o
   free(qk);
 }
 
-static void job_main(const campaign_opts *o, const conv_converter *c, int job, int64_t start, int fd) {
+/* Job `job` from iteration `start` on; t0: the search's start (monotonic, shared by all jobs),
+ * reduce_s: what this job (and those it replaced after a crash) spent minimizing so far. */
+static void job_main(const campaign_opts *o, const conv_converter *c, int job, int64_t start, int fd, double t0, double reduce_s) {
   oracle_opts oo = {o->fail_on_residual};
   char line[128];
   /* Quick keys this job minimized already: later programs with one are counted, not minimized
@@ -233,7 +268,6 @@ static void job_main(const campaign_opts *o, const conv_converter *c, int job, i
    * (else every job's first program was a converter-timeout finding) */
   const char *why = NULL;
   (void)c->available(c, &why);
-  double t0 = now_s(), reduce_s = 0;
   for (int64_t it = start; (o->iterations == 0 || it < o->iterations) && !stop_requested; it += o->jobs) {
     int n = snprintf(line, sizeof line, "B %lld\n", (long long)it);
     send_line(fd, line, (size_t)n);
@@ -275,6 +309,9 @@ typedef struct job {
   int finished;
   int reducing;   /* minimizing a finding of iteration inflight: its own deadline applies */
   char *pending;  /* that finding as found (the R line's JSON), kept when minimization dies */
+  double reduce_s; /* seconds this job slot spent minimizing in this run (its F lines, its lost
+                      minimizations, the crashes of its programs minimized here): a job started
+                      after a crash goes on from it, so its budget is not new */
 } job;
 
 typedef struct camp {
@@ -298,6 +335,10 @@ typedef struct camp {
   int finished;          /* deferred programs finish_deferred minimized */
   int finishing;         /* 1 while finish_deferred runs */
   double annotate_seconds; /* wall time of annotate_classes */
+  double search_t0;        /* monotonic start of this run's search */
+  double deferred_seconds; /* `aliasfuzz reduce --deferred` runs on this folder: wall seconds */
+  int deferred_done;       /* and the deferred programs they minimized */
+  int retry_failed;        /* finish_deferred: also the deferred programs marked "failed" */
 } camp;
 
 static void history_add(camp *k, double t, int64_t n) {
@@ -348,6 +389,10 @@ static int write_state(camp *k, double elapsed, af_err *err) {
   cJSON_AddNumberToObject(s, "finish_seconds", k->finish_seconds);
   cJSON_AddNumberToObject(s, "finished", k->finished);
   cJSON_AddNumberToObject(s, "annotate_seconds", k->annotate_seconds);
+  if (k->deferred_seconds > 0 || k->deferred_done > 0) {
+    cJSON_AddNumberToObject(s, "reduce_deferred_seconds", k->deferred_seconds);
+    cJSON_AddNumberToObject(s, "reduce_deferred", k->deferred_done);
+  }
   int64_t total = 0;
   for (int j = 0; j < k->o->jobs; j++) total += k->jobs[j].programs;
   history_add(k, k->prior_seconds + elapsed, total);
@@ -430,6 +475,9 @@ static int load_state(camp *k, af_err *err) {
   if (k->finish_seconds != k->finish_seconds) k->finish_seconds = 0;
   if (k->finished < 0) k->finished = 0;
   if (k->annotate_seconds != k->annotate_seconds) k->annotate_seconds = 0;
+  cJSON *ds = cJSON_GetObjectItem(s, "reduce_deferred_seconds"), *dn = cJSON_GetObjectItem(s, "reduce_deferred");
+  k->deferred_seconds = cJSON_IsNumber(ds) ? ds->valuedouble : 0;
+  k->deferred_done = cJSON_IsNumber(dn) ? dn->valueint : 0;
   if (k->prior_seconds != k->prior_seconds) k->prior_seconds = 0; /* NaN: absent */
   k->resumed = 1;
 out:
@@ -476,7 +524,7 @@ static int spawn(camp *k, int j, af_err *err) {
     if (getppid() == 1) _exit(0);
     signal(SIGINT, SIG_IGN); /* the parent decides when to stop */
     signal(SIGTERM, SIG_DFL);
-    job_main(k->o, k->c, j, start, fd[1]);
+    job_main(k->o, k->c, j, start, fd[1], k->search_t0, jb->reduce_s);
     _exit(0);
   }
   close(fd[1]);
@@ -524,17 +572,17 @@ static void record(camp *k, finding *f, const char *quick) {
 
 /* A program not minimized: counted in the class its quick key maps to, else kept (one per quick
  * key) under DIR/deferred/, for finish_deferred(). */
-static void defer(camp *k, int j, const char *json, cJSON *o) {
+static cJSON *defer(camp *k, int j, const char *json, cJSON *o) {
   const char *qk = cJSON_GetStringValue(cJSON_GetObjectItem(o, "quick"));
   int64_t it = (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "iteration"));
-  if (!qk) return;
+  if (!qk) return NULL;
   k->idx_dirty = 1;
-  if (classes_index_count_quick(k->idx, qk, j, it)) return;
-  cJSON *d = cJSON_GetObjectItem(k->idx, "deferred"), *e = cJSON_GetObjectItem(d, qk);
+  if (classes_index_count_quick(k->idx, qk, j, it)) return NULL;
+  cJSON *d = cJSON_GetObjectItem(k->idx, "deferred"), *e = cJSON_GetObjectItemCaseSensitive(d, qk);
   if (e) {
     cJSON *n = cJSON_GetObjectItem(e, "count");
     cJSON_SetNumberValue(n, n->valuedouble + 1);
-    return;
+    return e;
   }
   char rel[64], path[4200];
   snprintf(rel, sizeof rel, "deferred/%lld.json", (long long)it);
@@ -542,7 +590,7 @@ static void defer(camp *k, int j, const char *json, cJSON *o) {
   af_err err;
   if (findings_mkdirs(path, &err)) {
     fprintf(stderr, "\naliasfuzz: %s\n", err.msg);
-    return;
+    return NULL;
   }
   snprintf(path, sizeof path, "%s/%s", k->o->out, rel);
   cJSON *copy = cJSON_Parse(json);
@@ -554,6 +602,7 @@ static void defer(camp *k, int j, const char *json, cJSON *o) {
   e = cJSON_AddObjectToObject(d, qk);
   cJSON_AddNumberToObject(e, "count", 1);
   cJSON_AddStringToObject(e, "file", rel);
+  return e;
 }
 
 static void handle_finding_line(camp *k, int j, const char *json) {
@@ -565,6 +614,7 @@ static void handle_finding_line(camp *k, int j, const char *json) {
   cJSON *spent = o ? cJSON_GetObjectItem(o, "seconds") : NULL;
   if (spent) k->reduce_seconds += spent->valuedouble;
   if (spent && k->finishing) k->finish_reduce_seconds += spent->valuedouble;
+  if (spent && !k->finishing && j >= 0 && j < k->o->jobs) k->jobs[j].reduce_s += spent->valuedouble;
   if (!orig_s || !min_s || codec_read_string(orig_s, "finding", &orig, &err) || codec_read_string(min_s, "finding", &min, &err)) {
     fprintf(stderr, "\naliasfuzz: job %d sent a malformed finding; ignored\n", j);
     goto out;
@@ -634,13 +684,22 @@ static void job_lost(camp *k, int j, int64_t it, oracle_verdict v, const char *w
   oracle_opts oo = {k->o->fail_on_residual};
   judgement conf = {0};
   int have_rs = 0;
-  if (v == V_CRASH && !k->o->no_reduce) {
+  /* within the budget of the job it killed (its minimizing, counted as such); over it, the crash
+   * is recorded as found: its class keys on its error key either way */
+  double limit = reduce_allowance(k->o, now_s() - k->search_t0, k->jobs[j].reduce_s);
+  if (v == V_CRASH && !k->o->no_reduce && limit >= min_start(k->o)) {
     /* confirm in isolation, then minimize with an isolated predicate (each test in a child) */
+    double r0 = now_s();
     if (judge_isolated(k->c, p, &oo, k->o->deadline_s, &conf, &err) == 0 && conf.verdict == V_CRASH) {
-      pred_ctx x = {k->c, &oo, V_CRASH, conf.detail};
-      reduce_program(p, isolated_pred, &x, k->o->max_reduce_tests < 150 ? k->o->max_reduce_tests : 150, &min, &rs);
+      pred_ctx x = {k->c, &oo, V_CRASH, conf.detail, 0};
+      double left = limit - (now_s() - r0);
+      reduce_program_within(p, isolated_pred, &x, k->o->max_reduce_tests < 150 ? k->o->max_reduce_tests : 150, left > 0.01 ? left : 0.01,
+                            &min, &rs);
       have_rs = 1;
     }
+    double spent = now_s() - r0;
+    k->reduce_seconds += spent;
+    k->jobs[j].reduce_s += spent;
   }
   if (!min) min = ir_program_clone(p);
   finding f = {
@@ -697,7 +756,7 @@ static void process_lines(camp *k, int j) {
       jb->pending = NULL;
     } else if (start[0] == 'Q' || start[0] == 'P') {
       cJSON *o = cJSON_Parse(start + 2);
-      if (o) defer(k, j, start + 2, o);
+      if (o) (void)defer(k, j, start + 2, o);
       cJSON_Delete(o);
     } else if (start[0] == 'E') {
       jb->finished = 1;
@@ -710,6 +769,27 @@ static void process_lines(camp *k, int j) {
     memmove(jb->in.s, start, rest + 1);
     jb->in.len = rest;
   }
+}
+
+/* Job j died or was stopped while minimizing the finding of its in-flight iteration: the
+ * program as found (pending, the R line's JSON) is deferred, its iteration counted as done, and the
+ * time the minimization took counted as minimizing (jb->since is when it began). crashed: the job
+ * died (a candidate crashed the converter or corrupted its heap): the deferred program is marked
+ * to be minimized in isolation. */
+static void keep_pending(camp *k, int j, const char *pending, int crashed) {
+  job *jb = &k->jobs[j];
+  double spent = now_s() - jb->since;
+  k->reduce_seconds += spent;
+  jb->reduce_s += spent;
+  cJSON *o = cJSON_Parse(pending);
+  int v = o ? (int)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "verdict")) : V_ERROR;
+  cJSON *e = o ? defer(k, j, pending, o) : NULL;
+  if (e && crashed && !cJSON_GetObjectItem(e, "isolate")) cJSON_AddTrueToObject(e, "isolate");
+  cJSON_Delete(o);
+  jb->watermark = jb->inflight;
+  jb->programs++;
+  if (v >= 0 && v < V_COUNT) jb->verdicts[v]++;
+  jb->inflight = -1;
 }
 
 static void reap(camp *k, int j, int killed_for_timeout) {
@@ -733,16 +813,10 @@ static void reap(camp *k, int j, int killed_for_timeout) {
   if (jb->inflight >= 0 && reducing && pending) {
     /* the program itself was judged; its minimization ran out of time or a candidate crashed the
      * converter: the program is kept as found, deferred, and its verdict counted */
-    cJSON *o = cJSON_Parse(pending);
-    int v = o ? (int)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "verdict")) : V_ERROR;
-    if (o) defer(k, j, pending, o);
-    cJSON_Delete(o);
+    int64_t it = jb->inflight;
+    keep_pending(k, j, pending, !killed_for_timeout);
     fprintf(stderr, "\naliasfuzz: job %d: minimizing the finding of iteration %lld %s; the program is kept under %s/deferred/\n", j,
-            (long long)jb->inflight, killed_for_timeout ? "ran past its deadline" : "crashed the job", k->o->out);
-    jb->watermark = jb->inflight;
-    jb->programs++;
-    if (v >= 0 && v < V_COUNT) jb->verdicts[v]++;
-    jb->inflight = -1;
+            (long long)it, killed_for_timeout ? "ran past its deadline" : "crashed the job", k->o->out);
   } else if (jb->inflight >= 0) {
     char why[160];
     oracle_verdict v = killed_for_timeout ? V_TIMEOUT : V_CRASH;
@@ -759,45 +833,78 @@ static void reap(camp *k, int j, int killed_for_timeout) {
   free(pending);
 }
 
-/* The end of a campaign: each deferred program whose quick key no class has yet is minimized
- * (in a child, under the minimization deadline), then its deferred entry joins the class. The
- * minimization budget holds for the whole campaign: with search_job_s job-seconds of search,
- * minimizing during the search and after it together stay within --reduce-share of the search's
- * job-seconds plus the time after it, except that the time after the search may always reach
- * one finding's minimization deadline (--reduce-time: a short campaign still gets its deferred
- * programs minimized); what is left stays deferred. */
+/* The next deferred entry to minimize, borrowed: entries whose quick key a class has now are
+ * counted in that class and go; entries tried in this call (in `tried`) and, unless
+ * k->retry_failed, those marked "failed" are passed over. NULL when none is left. */
+static cJSON *next_deferred(camp *k, cJSON *tried) {
+  cJSON *d = cJSON_GetObjectItem(k->idx, "deferred");
+  for (cJSON *e = d->child; e;) {
+    if (classes_index_absorb(k->idx, e->string, (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(e, "count")))) {
+      k->idx_dirty = 1;
+      e = d->child; /* counted in the class that has its key now; from the start again */
+      continue;
+    }
+    if (!cJSON_GetObjectItemCaseSensitive(tried, e->string) && (k->retry_failed || !cJSON_GetObjectItem(e, "failed"))) return e;
+    e = e->next;
+  }
+  return NULL;
+}
+
+/* The end of a campaign (and `aliasfuzz reduce --deferred`): each deferred program whose quick key
+ * no class has yet is minimized (in a child, within the minimization limit), then its deferred
+ * entry joins the class. The minimization budget holds for the whole campaign: with search_job_s
+ * job-seconds of search, minimizing during the search and after it together stay within
+ * --reduce-share of the search's job-seconds plus the time after it, each program getting what is
+ * left of that (at most the full limit); what the budget does not cover stays deferred, for
+ * `aliasfuzz reduce --deferred`. A program whose minimization dies or sends nothing stays
+ * deferred, marked "failed" (tried again only by `reduce --deferred`). */
 static void finish_deferred(camp *k, double search_job_s) {
   oracle_opts oo = {k->o->fail_on_residual};
   int done = 0;
   double t0 = now_s(), f0 = k->finish_seconds, share = k->o->reduce_share;
   double search_reduce = k->reduce_seconds - k->finish_reduce_seconds;
+  /* after the search: f seconds in all with search_reduce + f <= share * (search_job_s + f) */
+  int capped = share < 1;
+  double budget = capped ? (share * search_job_s - search_reduce) / (1 - share) : 0; /* may be < 0: spent */
+  cJSON *tried = cJSON_CreateObject();
   k->finishing = 1;
   for (;;) {
-    cJSON *e = cJSON_GetObjectItem(k->idx, "deferred")->child;
-    while (e && classes_index_absorb(k->idx, e->string, (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(e, "count"))))
-      e = cJSON_GetObjectItem(k->idx, "deferred")->child; /* counted in the class that has its key now */
+    cJSON *e = next_deferred(k, tried);
     if (!e || stop_requested) break;
-    double f = f0 + now_s() - t0;
-    if (share < 1 && f >= k->o->reduce_time_s && search_reduce + f > share * (search_job_s + f)) {
-      int left = classes_index_unclassified(k->idx);
-      fprintf(stderr, "aliasfuzz: the minimization budget (--reduce-share %g) is spent: %d deferred quick key(s) left under %s/deferred/\n",
-              share, left, k->o->out);
+    double limit = full_limit(k->o);
+    if (capped && budget - (f0 + now_s() - t0) < limit) limit = budget - (f0 + now_s() - t0);
+    if (limit < min_start(k->o)) {
+      fprintf(stderr, "aliasfuzz: the minimization budget (--reduce-share %g) is spent: %d deferred quick key(s) left under %s/deferred/ "
+                      "(aliasfuzz reduce --deferred %s minimizes them)\n",
+              share, classes_index_unclassified(k->idx), k->o->out, k->o->out);
       break;
     }
     char *qk = af_xstrdup(e->string);
+    cJSON_AddTrueToObject(tried, qk);
     int64_t n = (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(e, "count"));
+    /* a program whose minimization died once is minimized with each test in a child */
+    int isolate = cJSON_IsTrue(cJSON_GetObjectItem(e, "isolate")) || cJSON_GetObjectItem(e, "failed") != NULL;
+    char rel[256];
+    snprintf(rel, sizeof rel, "%s", cJSON_GetStringValue(cJSON_GetObjectItem(e, "file")) ? cJSON_GetStringValue(cJSON_GetObjectItem(e, "file")) : "");
     char path[4600];
-    snprintf(path, sizeof path, "%s/%s", k->o->out, cJSON_GetStringValue(cJSON_GetObjectItem(e, "file")));
-    cJSON_DeleteItemFromObject(cJSON_GetObjectItem(k->idx, "deferred"), qk); /* tried once, whatever comes of it */
+    snprintf(path, sizeof path, "%s/%s", k->o->out, rel);
+    cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItem(k->idx, "deferred"), qk); /* back below if nothing comes of it */
     k->idx_dirty = 1;
+    int got_f = 0;
+    const char *why = "its minimization crashed or ran past its limit";
     char *text = codec_slurp(path, NULL, NULL);
     cJSON *o = text ? cJSON_Parse(text) : NULL;
     free(text);
     ir_program *p = NULL;
     af_err err;
     const char *orig = o ? cJSON_GetStringValue(cJSON_GetObjectItem(o, "original")) : NULL;
+    const char *seed_s = o ? cJSON_GetStringValue(cJSON_GetObjectItem(o, "seed")) : NULL;
     int fd[2] = {-1, -1};
-    if (!orig || codec_read_string(orig, path, &p, &err) || pipe(fd) != 0) goto next;
+    if (!orig || !seed_s || codec_read_string(orig, path, &p, &err)) {
+      why = "its file is missing or malformed";
+      goto next;
+    }
+    if (pipe(fd) != 0) goto next;
     int from_job = (int)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "job"));
     int64_t it = (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "iteration"));
     fflush(NULL);
@@ -807,13 +914,15 @@ static void finish_deferred(camp *k, double search_job_s) {
       prctl(PR_SET_PDEATHSIG, SIGKILL);
       judgement j = {0};
       j.verdict = (oracle_verdict)(int)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "verdict"));
-      j.detail = af_xstrdup(cJSON_GetStringValue(cJSON_GetObjectItem(o, "detail")));
-      minimize_and_send(k->o, k->c, &oo, it, strtoull(cJSON_GetStringValue(cJSON_GetObjectItem(o, "seed")), NULL, 10), p, &j, qk, fd[1]);
+      j.detail = af_xstrdup(cJSON_GetStringValue(cJSON_GetObjectItem(o, "detail")) ? cJSON_GetStringValue(cJSON_GetObjectItem(o, "detail")) : "");
+      minimize_and_send(k->o, k->c, &oo, it, strtoull(seed_s, NULL, 10), p, &j, qk, fd[1], limit, isolate);
       _exit(0);
     }
     close(fd[1]);
     af_buf in = {0};
-    double until = now_s() + 1.5 * k->o->reduce_time_s + 2 * k->o->deadline_s + 5;
+    /* the child stops itself at the limit; one judgement may run past it (isolated: up to the
+     * per-program deadline) */
+    double until = now_s() + limit + (isolate ? 2 : 1) * k->o->deadline_s + 2;
     while (pid > 0) {
       struct pollfd pf = {fd[0], POLLIN, 0};
       double left = until - now_s();
@@ -841,17 +950,32 @@ static void finish_deferred(camp *k, double search_job_s) {
         handle_finding_line(k, from_job, line + 2);
         classes_index_absorb(k->idx, qk, n - (classes_index_total(k->idx) - before));
         done++;
+        got_f = 1;
       }
       line = nl + 1;
     }
     af_buf_free(&in);
   next:
+    if (!got_f && !stop_requested) { /* kept, marked */
+      cJSON *back = cJSON_AddObjectToObject(cJSON_GetObjectItem(k->idx, "deferred"), qk);
+      cJSON_AddNumberToObject(back, "count", (double)n);
+      cJSON_AddStringToObject(back, "file", rel);
+      cJSON_AddStringToObject(back, "failed", isolate ? why : "its minimization crashed or ran past its limit (tried in process)");
+      cJSON_AddTrueToObject(back, "isolate");
+      fprintf(stderr, "aliasfuzz: the deferred program %s was not minimized: %s; it stays deferred\n", path, why);
+    } else if (!got_f) { /* stopped: as it was */
+      cJSON *back = cJSON_AddObjectToObject(cJSON_GetObjectItem(k->idx, "deferred"), qk);
+      cJSON_AddNumberToObject(back, "count", (double)n);
+      cJSON_AddStringToObject(back, "file", rel);
+      if (isolate) cJSON_AddTrueToObject(back, "isolate");
+    }
     ir_program_free(p);
     cJSON_Delete(o);
     free(qk);
   }
+  cJSON_Delete(tried);
   if (done)
-    fprintf(stderr, "aliasfuzz: minimized %d deferred program(s) after the search in %.1f s\n", done, now_s() - t0);
+    fprintf(stderr, "aliasfuzz: minimized %d deferred program(s) in %.1f s\n", done, now_s() - t0);
   k->finish_seconds += now_s() - t0;
   k->finished += done;
   k->finishing = 0;
@@ -922,9 +1046,9 @@ int campaign_run(campaign_opts *o, campaign_summary *sum, af_err *err) {
   sigaction(SIGTERM, &sa, NULL);
   signal(SIGPIPE, SIG_IGN);
   (void)old_pipe;
+  t0 = k.search_t0 = now_s();
   for (int j = 0; j < o->jobs; j++)
     if ((rc = spawn(&k, j, err))) goto out_stop;
-  t0 = now_s();
   double last_state = t0, last_progress = 0;
   for (;;) {
     double t = now_s();
@@ -982,8 +1106,11 @@ int campaign_run(campaign_opts *o, campaign_summary *sum, af_err *err) {
 out_stop:
   for (int j = 0; j < o->jobs; j++)
     if (k.jobs[j].pid > 0) {
-      kill(k.jobs[j].pid, SIGKILL);
-      k.jobs[j].finished = 1; /* in-flight iterations are not counted: a resumed run redoes them */
+      job *jb = &k.jobs[j];
+      kill(jb->pid, SIGKILL);
+      /* a minimization the end of the search cuts: its program is deferred, not lost */
+      if (!stop_requested && jb->reducing && jb->pending && jb->inflight >= 0) keep_pending(&k, j, jb->pending, 0);
+      jb->finished = 1; /* other in-flight iterations are not counted: a resumed run redoes them */
       reap(&k, j, 0);
     }
   {
@@ -1015,13 +1142,13 @@ out_stop:
     sum->reduce_seconds = k.reduce_seconds;
     sum->search_reduce_seconds = k.reduce_seconds - k.finish_reduce_seconds;
     sum->finish_seconds = k.finish_seconds;
-    sum->finished = k.finished;
     sum->annotate_seconds = k.annotate_seconds;
     {
       cJSON *c;
       cJSON_ArrayForEach(c, cJSON_GetObjectItem(k.idx, "classes")) sum->new_classes += !annotate_in_baseline(c);
     }
     sum->seconds = k.prior_seconds + elapsed;
+    sum->search_job_seconds = (sum->seconds - k.finish_seconds - k.annotate_seconds) * o->jobs;
     report_campaign_figures fig = {sum->programs, sum->seconds, sum->verdicts, k.options_json, k.reduce_seconds};
     fig.finish_reduce_seconds = k.finish_reduce_seconds;
     fig.finish_seconds = k.finish_seconds;
@@ -1037,5 +1164,124 @@ out:
   free(k.jobs);
   free(k.hist_t);
   free(k.hist_n);
+  return rc;
+}
+
+/* ------------------------------------------------------------------ aliasfuzz reduce --deferred */
+
+int campaign_reduce_deferred(const campaign_deferred_opts *d, campaign_summary *sum, af_err *err) {
+  memset(sum, 0, sizeof *sum);
+  stop_requested = 0;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/state.json", d->dir);
+  if (access(path, F_OK) != 0) return af_fail(err, "%s: not a campaign folder (no state.json)", d->dir);
+  char *text = codec_slurp(path, NULL, err);
+  if (!text) return -1;
+  cJSON *st = cJSON_Parse(text);
+  free(text);
+  cJSON *opts = st ? cJSON_GetObjectItem(st, "options") : NULL;
+  const char *conv = opts ? cJSON_GetStringValue(cJSON_GetObjectItem(opts, "converter")) : NULL;
+  if (!conv) {
+    cJSON_Delete(st);
+    return af_fail(err, "%s: malformed campaign state (no options.converter)", path);
+  }
+  campaign_opts o = {0};
+  o.converter = conv;
+  o.out = d->dir;
+  o.jobs = cJSON_GetArraySize(cJSON_GetObjectItem(st, "jobs"));
+  o.fail_on_residual = cJSON_IsTrue(cJSON_GetObjectItem(opts, "fail_on_residual"));
+  cJSON *x = cJSON_GetObjectItem(opts, "deadline");
+  o.deadline_s = cJSON_IsNumber(x) && x->valuedouble > 0 ? x->valuedouble : 10;
+  x = cJSON_GetObjectItem(opts, "max_reduce_tests");
+  o.max_reduce_tests = d->max_tests > 0 ? d->max_tests : cJSON_IsNumber(x) && x->valueint > 0 ? x->valueint : 400;
+  x = cJSON_GetObjectItem(opts, "reduce_time");
+  o.reduce_time_s = d->reduce_time_s > 0 ? d->reduce_time_s : cJSON_IsNumber(x) && x->valuedouble > 0 ? x->valuedouble : 30;
+  o.reduce_share = 1; /* asked for: no budget */
+  o.baseline = cJSON_GetStringValue(cJSON_GetObjectItem(opts, "baseline"));
+  o.other_stack = cJSON_GetStringValue(cJSON_GetObjectItem(opts, "other_stack"));
+  o.no_triggers = d->no_triggers;
+  gen_policy_default(&o.policy);
+  int rc = 0;
+  camp k = {.o = &o, .c = conv_find(conv)};
+  if (o.jobs < 1) {
+    rc = af_fail(err, "%s: malformed campaign state (no jobs)", path);
+    goto out;
+  }
+  if (!k.c) {
+    rc = af_fail(err, "%s: the campaign's converter '%s' is not known to this build", d->dir, conv);
+    goto out;
+  }
+  const char *why = NULL;
+  if (!k.c->available(k.c, &why)) {
+    rc = af_fail(err, "the campaign's converter %s is not available here: %s", k.c->name, why ? why : "?");
+    goto out;
+  }
+  const char *stack = cJSON_GetStringValue(cJSON_GetObjectItem(opts, "stack"));
+  if (stack && strcmp(stack, at_stack()) != 0) {
+    rc = af_fail(err, "%s is a %s campaign and this aliasfuzz is built for %s: use that stack's build", d->dir, stack, at_stack());
+    goto out;
+  }
+  char *oj = cJSON_PrintUnformatted(opts);
+  k.options_json = af_xstrdup(oj);
+  cJSON_free(oj);
+  k.jobs = af_xcalloc((size_t)o.jobs, sizeof(job));
+  if ((rc = load_state(&k, err))) goto out;
+  if (!(k.idx = classes_index_load(d->dir, err))) {
+    rc = -1;
+    goto out;
+  }
+  count_existing_findings(&k);
+  int classes_before = classes_index_count(k.idx);
+  struct sigaction sa = {0}, old_int;
+  sa.sa_handler = on_sigint;
+  sigaction(SIGINT, &sa, &old_int);
+  signal(SIGPIPE, SIG_IGN);
+  /* the campaign's own figures stay its own: what this run does is counted apart */
+  double keep_reduce = k.reduce_seconds, keep_fr = k.finish_reduce_seconds, keep_fs = k.finish_seconds;
+  int keep_finished = k.finished;
+  k.retry_failed = 1;
+  k.search_t0 = now_s();
+  finish_deferred(&k, 0);
+  double spent = k.finish_seconds - keep_fs;
+  int done = k.finished - keep_finished;
+  k.reduce_seconds = keep_reduce;
+  k.finish_reduce_seconds = keep_fr;
+  k.finish_seconds = keep_fs;
+  k.finished = keep_finished;
+  k.deferred_seconds += spent;
+  k.deferred_done += done;
+  annotate_opts ao = {d->dir, k.c, o.baseline, o.other_stack, o.no_triggers, o.deadline_s, o.fail_on_residual};
+  af_err e2;
+  if (!stop_requested && annotate_classes(k.idx, &ao, &e2)) fprintf(stderr, "aliasfuzz: %s\n", e2.msg);
+  if (classes_index_save(d->dir, k.idx, err) || write_state(&k, 0, err)) {
+    rc = -1;
+    goto out_signals;
+  }
+  for (int j = 0; j < o.jobs; j++) {
+    sum->programs += k.jobs[j].programs;
+    for (int v = 0; v < V_COUNT; v++) sum->verdicts[v] += k.jobs[j].verdicts[v];
+  }
+  sum->findings = k.distinct_total;
+  sum->classes = classes_index_count(k.idx);
+  sum->new_classes = sum->classes - classes_before;
+  sum->deferred = classes_index_unclassified(k.idx);
+  sum->finished = done;
+  sum->finish_seconds = spent;
+  sum->seconds = k.prior_seconds;
+  report_campaign_figures fig = {sum->programs, k.prior_seconds, sum->verdicts, k.options_json, k.reduce_seconds};
+  fig.finish_reduce_seconds = k.finish_reduce_seconds;
+  fig.finish_seconds = k.finish_seconds;
+  fig.finished = k.finished;
+  fig.annotate_seconds = k.annotate_seconds;
+  if (report_write_campaign(d->dir, &fig, &e2) || report_campaign_html(d->dir, &e2)) fprintf(stderr, "aliasfuzz: report: %s\n", e2.msg);
+out_signals:
+  sigaction(SIGINT, &old_int, NULL);
+out:
+  cJSON_Delete(k.idx);
+  free(k.options_json);
+  free(k.jobs);
+  free(k.hist_t);
+  free(k.hist_n);
+  cJSON_Delete(st);
   return rc;
 }

@@ -29,15 +29,21 @@ typedef struct campaign_opts {
   const char *out;     /* campaign folder */
   double deadline_s;   /* per program, the converter's own work only; default 10 */
   int max_reduce_tests;/* per new finding; default 400 */
-  double reduce_share; /* at most this share of each job's time goes to minimizing and
-                          generalizing (default 0.25; >= 1: no cap). A failing program over the
-                          budget is deferred: kept under DIR/deferred/ (one per quick key);
-                          after the search, those whose quick key still has no class are
-                          minimized (unless no_finish) */
+  double reduce_share; /* at most this share of the campaign's job time goes to minimizing and
+                          generalizing (default 0.25; >= 1: no cap), after the search included.
+                          Each job minimizes a finding only when its budget has at least 1 s
+                          left, and within what is left (at most 1.5 x reduce_time_s): with a
+                          time_s, its share of time_s (it may be spent early); without, its
+                          share of the time so far. The crashes the parent minimizes count in
+                          the budget of the job they killed. A failing program over the budget
+                          is deferred: kept under DIR/deferred/ (one per quick key); after the
+                          search, those whose quick key still has no class are minimized
+                          (unless no_finish) with what the budget has left, and the others stay
+                          for campaign_reduce_deferred() */
   int no_finish;       /* 1: leave deferred programs for `aliasfuzz reduce --deferred` instead of
                           minimizing them after the search */
-  double reduce_time_s;/* per minimized finding, its own deadline (default 30): minimizing and
-                          generalizing stop there and keep the best so far */
+  double reduce_time_s;/* per minimized finding, the reducer's deadline (default 30), and half as
+                          much again for generalizing: both stop there and keep the best so far */
   int no_reduce;
   int fail_on_residual;
   const char *baseline;   /* NULL, a converter or a previous campaign's folder: classes it also has
@@ -58,7 +64,10 @@ typedef struct campaign_summary {
   int deferred;      /* quick keys of deferred programs that no class has yet */
   double reduce_seconds; /* spent minimizing and generalizing, summed over jobs (after the search too) */
   double search_reduce_seconds; /* of which during the search (what --reduce-share caps) */
-  double finish_seconds; /* wall time after the search minimizing the deferred programs no class had */
+  double finish_seconds; /* wall time after the search minimizing the deferred programs no class had
+                            (campaign_reduce_deferred: the wall time it took) */
+  double search_job_seconds; /* the search's wall seconds times the jobs: with finish_seconds, what
+                                the minimization share is of */
   int finished;          /* deferred programs minimized after the search */
   double annotate_seconds; /* wall time of the baseline, switch and other-stack reruns */
   int new_classes;       /* classes not in the baseline (all of them without one) */
@@ -70,6 +79,23 @@ uint64_t campaign_program_seed(uint64_t campaign_seed, int64_t iteration);
 
 /* Runs (or resumes) the campaign. 0 on success (findings or not), -1 on a setup error. */
 int campaign_run(campaign_opts *o, campaign_summary *out, af_err *err);
+
+/* `aliasfuzz reduce --deferred DIR`: minimizes the programs campaign folder DIR kept deferred
+ * (over its budget, or "failed": their minimization died), one at a time in a child with no
+ * budget, with the campaign's converter and options (from DIR/state.json), merging each into
+ * DIR's findings and classes; then annotates the classes (the campaign's baseline, switches and
+ * other stack) and rewrites DIR's report. The campaign's own figures are kept; state.json gains
+ * reduce_deferred_seconds and reduce_deferred. Summary: classes, findings, new_classes (classes
+ * made now), deferred (quick keys still deferred), finished (programs minimized now),
+ * finish_seconds (the wall time). 0 on success (whatever is left), -1 with err when DIR is not a
+ * campaign folder of this stack or its converter is not available. */
+typedef struct campaign_deferred_opts {
+  const char *dir;
+  double reduce_time_s; /* > 0: instead of the campaign's --reduce-time */
+  int max_tests;        /* > 0: instead of the campaign's --max-reduce-tests */
+  int no_triggers;
+} campaign_deferred_opts;
+int campaign_reduce_deferred(const campaign_deferred_opts *d, campaign_summary *sum, af_err *err);
 
 /* Asks a running campaign to stop at the next chance (signal-safe). */
 void campaign_request_stop(void);

@@ -192,6 +192,14 @@ int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int 
   for (int s = 0; s < p->nstmts; s++) nslots += classes_family(p->stmts[s].op) != NULL;
   int per_slot = nslots ? (max_tests - 3 < 8 * nslots ? 8 : (max_tests - 3) / nslots) : 0;
   if (per_slot > 40) per_slot = 40;
+  /* the reruns first, so that a judge out of time cuts variants, not them; a rerun the judge
+   * could not run (CLASSES_INVALID: out of time) is not counted as one that did not reproduce */
+  for (int k = 0; k < reruns; k++) {
+    int r = judge(p, ctx);
+    if (r == CLASSES_INVALID) continue;
+    out->reruns++;
+    out->reproduced += r == CLASSES_SAME;
+  }
   cJSON *table = cJSON_CreateArray();
   af_buf pat = {0};
   char *core = classes_core(p);
@@ -269,10 +277,6 @@ int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int 
     cJSON_AddItemToObject(row, "other", other);
     cJSON_AddNumberToObject(row, "invalid", ninv);
     cJSON_AddItemToArray(table, row);
-  }
-  for (int k = 0; k < reruns; k++) {
-    out->reruns++;
-    out->reproduced += judge(p, ctx) == CLASSES_SAME;
   }
   free(core);
   if (!pat.s) af_buf_puts(&pat, "");
@@ -501,24 +505,58 @@ static int tokens_within(const char *small, const char *big) {
   return ok;
 }
 
-/* The class with the longest pattern contained in key's pattern (same converter and verdict
- * group), or NULL: findings whose patterns contain one another are one class. */
+void classes_specificity(const char *pattern, int *names, int *tokens) {
+  static const char *const families[] = {"view", "write", "shape-write", "setitem", "out=", "op", "list", NULL};
+  *names = *tokens = 0;
+  char *a = af_xstrdup(pattern ? pattern : ""), *sa = NULL;
+  for (char *t = strtok_r(a, " ", &sa); t; t = strtok_r(NULL, " ", &sa)) {
+    char *at = strchr(t, '@');
+    if (at) *at = 0;
+    int family = 0;
+    for (int f = 0; families[f]; f++) family |= !strcmp(t, families[f]);
+    *names += !family;
+    ++*tokens;
+  }
+  free(a);
+}
+
+/* 1 when pattern a is more specific than pattern b (classes.h: more op names, then more tokens). */
+static int more_specific(const char *a, const char *b) {
+  int na, ta, nb, tb;
+  classes_specificity(a, &na, &ta);
+  classes_specificity(b, &nb, &tb);
+  return na != nb ? na > nb : ta > tb;
+}
+
+/* Of the classes (same converter and verdict group) whose pattern contains key's pattern or is
+ * contained in it, the most specific one (the earliest of equally specific ones); NULL when none:
+ * findings whose patterns contain one another are one class. */
 static cJSON *containing_class(const cJSON *idx, const char *key) {
   const char *bar = strrchr(key, '|');
   if (!bar || !classes_pattern_writes(bar + 1)) return NULL;
   size_t prefix = (size_t)(bar - key) + 1;
   cJSON *c, *best = NULL;
-  size_t best_len = 0;
+  const char *best_pat = NULL;
   cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "classes")) {
     const char *k = cJSON_GetStringValue(cJSON_GetObjectItem(c, "key"));
     const char *pat = k ? strrchr(k, '|') : NULL;
     if (!pat || (size_t)(pat - k) + 1 != prefix || strncmp(k, key, prefix) != 0 || !classes_pattern_writes(pat + 1)) continue;
-    if ((tokens_within(pat + 1, bar + 1) || tokens_within(bar + 1, pat + 1)) && strlen(pat + 1) > best_len) {
+    if ((tokens_within(pat + 1, bar + 1) || tokens_within(bar + 1, pat + 1)) && (!best || more_specific(pat + 1, best_pat))) {
       best = c;
-      best_len = strlen(pat + 1);
+      best_pat = pat + 1;
     }
   }
   return best;
+}
+
+/* The class whose findings list holds finding id f, or NULL. */
+static cJSON *class_of_finding(const cJSON *idx, const char *f) {
+  cJSON *c;
+  if (!f) return NULL;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "classes")) {
+    if (has_string(cJSON_GetObjectItem(c, "findings"), f)) return c;
+  }
+  return NULL;
 }
 
 int classes_keys_match(const char *a, const char *conv_a, const char *b, const char *conv_b) {
@@ -536,7 +574,10 @@ cJSON *classes_index_add(cJSON *idx, const classes_member *m, int *is_new) {
   char *key = classes_key(m->converter, m->verdict, m->detail, m->pattern);
   char id[64];
   classes_id(key, id);
-  cJSON *c = find_class(idx, id);
+  /* one class per finding: a finding recorded again (the same signature, whose generalization
+   * this time gave another pattern) stays in the class its folder names */
+  cJSON *c = class_of_finding(idx, m->finding);
+  if (!c) c = find_class(idx, id);
   if (!c) c = containing_class(idx, key);
   *is_new = c == NULL;
   if (!c) {
@@ -615,6 +656,6 @@ int classes_index_absorb(cJSON *idx, const char *qk, int64_t n) {
   if (!found) return 0;
   cJSON *cnt = cJSON_GetObjectItem(found, "count");
   if (n > 0) cJSON_SetNumberValue(cnt, cnt->valuedouble + (double)n);
-  cJSON_DeleteItemFromObject(cJSON_GetObjectItem(idx, "deferred"), qk);
+  cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItem(idx, "deferred"), qk);
   return 1;
 }

@@ -14,7 +14,14 @@
  * The class key is (converter, verdict, pattern) for value/shape/dtype/input-mutation verdicts
  * and converter errors downstream of a write, and (converter, verdict, error key) for other
  * errors, crashes and unsupported programs: findings whose keys coincide are one class. The quick key (verdict, error key, which output differs) is known
- * before minimizing: a program whose quick key already maps to a class is counted, not minimized. */
+ * before minimizing: a program whose quick key already maps to a class is counted, not minimized.
+ *
+ * Membership is one class per finding, by this rule: a finding already in a class (its signature
+ * recorded before, whose generalization gave another pattern this time) stays there; otherwise
+ * the class of its own key; otherwise, of the classes of the same converter and verdict group
+ * whose pattern contains its pattern or is contained in it, the most specific one
+ * (classes_specificity: more op names, then more tokens; of equals, the earliest class);
+ * otherwise a new class. */
 #ifndef CLASSES_H
 #define CLASSES_H
 
@@ -36,9 +43,10 @@ typedef struct classes_gen {
   int reproduced;  /* how many of them showed the same bug */
 } classes_gen;
 
-/* Generalizes the minimized program p (which the caller saw fail): at most max_tests variant
- * judgements (0: 120), then `reruns` reruns of p itself. 0 on success; out is filled either way
- * (clear with classes_gen_clear). */
+/* Generalizes the minimized program p (which the caller saw fail): first `reruns` reruns of p
+ * itself (a rerun the judge answers CLASSES_INVALID, e.g. out of time, is not counted), then at
+ * most max_tests variant judgements (0: 120). 0 on success; out is filled either way (clear with
+ * classes_gen_clear). */
 int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int max_tests, int reruns, classes_gen *out);
 void classes_gen_clear(classes_gen *g);
 
@@ -54,6 +62,10 @@ char *classes_plain_pattern(const ir_program *p);
  * views their targets were made through. What produced an intermediate and what reads the
  * result only surface the bug. A program without writes keeps everything. */
 char *classes_core(const ir_program *p);
+/* How specific a class pattern is: *names counts its tokens that name an op rather than a family
+ * ("unfold", "fill_@in" but not "view", "write@in"), *tokens all its tokens. Of two patterns the
+ * one with more names is the more specific, with as many the one with more tokens. */
+void classes_specificity(const char *pattern, int *names, int *tokens);
 /* Whether a pattern holds a write (a token with a placement). */
 int classes_pattern_writes(const char *pattern);
 

@@ -158,16 +158,22 @@ static int pass_operand_as_output(rstate *r) {
 }
 
 /* A tensor argument made inside the program is replaced by an input (`v1 = gt(sum(x), 0);
- * v1.unsqueeze_(1)` -> `y.unsqueeze_(1)`): the statements that made it then go as unused. */
+ * v1.unsqueeze_(1)` -> `y.unsqueeze_(1)`), an element of a tensor list too (`v0 = mul(x, x);
+ * l = [v0, x]` -> `l = [x, x]`): the statements that made it then go as unused. */
 static int pass_use_input(rstate *r) {
   for (int s = 0; s < r->cur->nstmts; s++)
     for (int a = 0; a < r->cur->stmts[s].nargs; a++) {
       const ir_arg *arg = &r->cur->stmts[s].args[a];
-      if (arg->kind != IR_ARG_VALUE || arg->value < r->cur->ninputs) continue;
-      for (int i = 0; i < r->cur->ninputs; i++) {
-        ir_program *c = ir_program_clone(r->cur);
-        c->stmts[s].args[a].value = r->cur->inputs[i].value;
-        if (try_cand(r, c)) return 1;
+      int n = arg->kind == IR_ARG_VALUE ? 1 : arg->kind == IR_ARG_VALUES ? arg->n : 0;
+      for (int q = 0; q < n; q++) {
+        int v = arg->kind == IR_ARG_VALUE ? arg->value : arg->values[q];
+        if (v < r->cur->ninputs) continue; /* an input already, or None in an index list */
+        for (int i = 0; i < r->cur->ninputs; i++) {
+          ir_program *c = ir_program_clone(r->cur);
+          if (arg->kind == IR_ARG_VALUE) c->stmts[s].args[a].value = r->cur->inputs[i].value;
+          else c->stmts[s].args[a].values[q] = r->cur->inputs[i].value;
+          if (try_cand(r, c)) return 1;
+        }
       }
     }
   return 0;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../fuzz/campaign.h"
+#include "../fuzz/classes.h"
 #include <cjson/cJSON.h>
 
 #include "../harness/codec.h"
@@ -52,6 +53,16 @@ static char *finding_counts(const char *dir) {
   return af_buf_take(&b);
 }
 
+/* dir/name parsed (new, cJSON_Delete), NULL when missing or not JSON. */
+static cJSON *load_json_file(const char *dir, const char *name) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  char *text = codec_slurp(path, NULL, NULL);
+  cJSON *j = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  return j;
+}
+
 static int run_cli(const char *args) {
   char cmd[2048];
   snprintf(cmd, sizeof cmd, "%s/aliasfuzz %s >/dev/null 2>&1", AF_BINARY_DIR, args);
@@ -62,7 +73,9 @@ static int run_cli(const char *args) {
 TEST(a_naive_campaign_finds_the_shape_and_the_view_write_bugs_minimized_with_failing_reproducers) {
   char *d = tmpdir();
   char args[1024];
-  snprintf(args, sizeof args, "fuzz --converter naive --seed 7 --iterations 120 --jobs 2 --out %s --quiet", d);
+  /* --reduce-share 1: every new finding minimized, whatever the machine's load (the budget has its
+   * own test) */
+  snprintf(args, sizeof args, "fuzz --converter naive --seed 7 --iterations 120 --jobs 2 --reduce-share 1 --out %s --quiet", d);
   CHECK(run_cli(args) == 1, "exit 1 (findings)");
   char path[1024];
   snprintf(path, sizeof path, "%s/findings", d);
@@ -82,7 +95,8 @@ TEST(a_naive_campaign_finds_the_shape_and_the_view_write_bugs_minimized_with_fai
     }
     int small = p->nstmts <= 3;
     ir_program_free(p);
-    if (!small) continue;
+    /* the first three small ones of each verdict (python's start-up is seconds under load) */
+    if (!small || (is_shape && shape >= 3) || (is_value && value >= 3)) continue;
     char cmd[2300];
     snprintf(cmd, sizeof cmd, "%s %s/%s/repro.py >/dev/null 2>&1", python(), path, e->d_name);
     int st = system(cmd);
@@ -217,6 +231,7 @@ TEST(the_per_program_deadline_covers_the_converters_work_not_the_minimization_of
   o.deadline_s = 2.0;    /* each program takes 0.1 s: well within, even on a loaded machine */
   o.reduce_time_s = 8.0; /* minimizing one finding (tens of tests): up to 8 s, 4x the deadline */
   o.no_finish = 1;
+  o.reduce_share = 1; /* 4 programs take 0.4 s: the budget would defer them all */
   gen_policy_default(&o.policy);
   o.policy_json = gen_policy_to_json(&o.policy);
   campaign_summary s;
@@ -228,6 +243,148 @@ TEST(the_per_program_deadline_covers_the_converters_work_not_the_minimization_of
         s.reduce_seconds);
   CHECK(s.classes >= 1, "the minimized finding has its class");
   free(o.policy_json);
+  rmrf(d);
+  free(d);
+}
+
+/* naive, except that it aborts on a program with no output: a stand-in for a converter that
+ * crashes (or, as LibTorch 1.13's functionalization on an out= op that resizes an unfold view past
+ * its base, corrupts its heap) on a candidate the minimizer makes, never on a generated program
+ * (every generated program has an output, and drop-outputs is the first pass). */
+static result_status outless_convert(const conv_converter *c, const ir_program *p, void **state, result *r) {
+  if (p->noutputs == 0) abort();
+  return conv_naive.convert(c, p, state, r);
+}
+
+static conv_converter outless;
+
+TEST(a_program_whose_minimization_crashes_the_job_is_deferred_and_minimized_in_isolation) {
+  outless = conv_naive;
+  outless.name = "naive-outless-abort";
+  outless.convert = outless_convert;
+  outless.repro_py = NULL;
+  CHECK(conv_register(&outless) == 0, "register");
+  char *d = tmpdir();
+  campaign_opts o = {0};
+  o.converter = "naive-outless-abort";
+  o.seed = 3;
+  o.iterations = 30;
+  o.jobs = 1;
+  o.out = d;
+  o.max_reduce_tests = 60;
+  o.reduce_share = 1;
+  gen_policy_default(&o.policy);
+  o.policy_json = gen_policy_to_json(&o.policy);
+  campaign_summary s;
+  af_err err;
+  CHECK(campaign_run(&o, &s, &err) == 0, "%s", err.msg);
+  CHECK(s.programs == 30, "all 30 programs counted (got %lld)", (long long)s.programs);
+  CHECK(s.verdicts[V_CRASH] == 0, "no generated program crashed (%lld)", (long long)s.verdicts[V_CRASH]);
+  CHECK(s.verdicts[V_PASS] < 30, "some programs failed, so minimizations crashed their job");
+  CHECK(s.classes >= 1 && s.deferred == 0, "the deferred programs were minimized in isolation after the search: %d classes, %d left", s.classes,
+        s.deferred);
+  cJSON *idx = load_json_file(d, "classes.json");
+  cJSON *c;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "classes")) {
+    const char *v = cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict"));
+    CHECK(v && strcmp(v, "converter-crash") != 0, "class %s is the program's bug, not the candidate's crash",
+          cJSON_GetStringValue(cJSON_GetObjectItem(c, "key")));
+  }
+  cJSON_Delete(idx);
+  free(o.policy_json);
+  rmrf(d);
+  free(d);
+}
+
+/* With the default --reduce-share (0.25) and a converter slow enough that minimizing one finding
+ * takes longer than the budget has: minimizing during and after the search stays within the share
+ * of the campaign's job time (the time after the search used to be allowed one --reduce-time
+ * whatever the budget), and what it did not cover stays deferred. */
+TEST(minimizing_stays_within_the_reduce_share_after_the_search_too_and_the_rest_stays_deferred) {
+  if (!conv_find("slow-naive")) {
+    slow = conv_naive;
+    slow.name = "slow-naive";
+    slow.convert = slow_convert;
+    CHECK(conv_register(&slow) == 0, "register");
+  }
+  char *d = tmpdir();
+  campaign_opts o = {0};
+  o.converter = "slow-naive";
+  o.seed = 11;
+  o.time_s = 12;
+  o.jobs = 1;
+  o.out = d;
+  o.deadline_s = 3.0;
+  o.reduce_time_s = 8.0; /* one full minimization: up to 12 s, the whole search */
+  gen_policy_default(&o.policy);
+  o.policy_json = gen_policy_to_json(&o.policy);
+  campaign_summary s;
+  af_err err;
+  CHECK(campaign_run(&o, &s, &err) == 0, "%s", err.msg);
+  double minimizing = s.search_reduce_seconds + s.finish_seconds, all = s.search_job_seconds + s.finish_seconds;
+  double share = all > 0 ? minimizing / all : 1;
+  /* one judgement (0.1 s and eager) may run past a limit */
+  CHECK(share <= 0.25 + 0.06, "minimizing took %.1f s of %.1f job-seconds (%.0f%%; %.1f s during the search, %.1f s after it)", minimizing,
+        all, 100 * share, s.search_reduce_seconds, s.finish_seconds);
+  CHECK(s.verdicts[V_PASS] < s.programs, "programs failed (%lld of %lld passed)", (long long)s.verdicts[V_PASS], (long long)s.programs);
+  CHECK(s.deferred >= 1, "what the budget did not cover is kept deferred (%d quick keys)", s.deferred);
+  char path[1024];
+  snprintf(path, sizeof path, "%s/report.md", d);
+  char *text = codec_slurp(path, NULL, NULL);
+  CHECK(text && strstr(text, "were not minimized"), "report.md says programs were left");
+  free(text);
+  free(o.policy_json);
+  rmrf(d);
+  free(d);
+}
+
+/* Sum of "count" over the entries of idx's member `what` ("classes" array or "deferred" object). */
+static int64_t counts_in(const cJSON *idx, const char *what) {
+  int64_t n = 0;
+  const cJSON *e;
+  cJSON_ArrayForEach(e, cJSON_GetObjectItem(idx, what)) n += (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(e, "count"));
+  return n;
+}
+
+TEST(reduce_deferred_minimizes_what_a_campaign_left_into_its_classes_and_report) {
+  char *d = tmpdir();
+  char args[1200];
+  /* a budget so small that nothing is minimized during the search, and no finish: all deferred */
+  snprintf(args, sizeof args, "fuzz --converter naive --seed 3 --iterations 150 --jobs 2 --reduce-share 0.01 --no-finish --out %s --quiet", d);
+  CHECK(run_cli(args) == 1, "the campaign exits 1 (deferred programs)");
+  cJSON *idx = load_json_file(d, "classes.json");
+  int keys = cJSON_GetArraySize(cJSON_GetObjectItem(idx, "deferred"));
+  int64_t programs = counts_in(idx, "deferred") + counts_in(idx, "classes");
+  CHECK(keys >= 2, "the campaign left deferred quick keys (%d)", keys);
+  CHECK(classes_index_count(idx) == 0, "and no class (%d)", classes_index_count(idx));
+  cJSON_Delete(idx);
+
+  snprintf(args, sizeof args, "reduce --deferred %s", d);
+  CHECK(run_cli(args) == 0, "reduce --deferred exits 0: nothing left");
+  idx = load_json_file(d, "classes.json");
+  CHECK(classes_index_unclassified(idx) == 0, "%d quick keys still deferred", classes_index_unclassified(idx));
+  CHECK(classes_index_count(idx) >= 2, "classes made (%d)", classes_index_count(idx));
+  CHECK(counts_in(idx, "classes") == programs, "every deferred program is counted in a class (%lld of %lld)",
+        (long long)counts_in(idx, "classes"), (long long)programs);
+  cJSON *c;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "classes")) {
+    int n = (int)cJSON_GetNumberValue(cJSON_GetObjectItem(c, "statements"));
+    CHECK(n >= 1 && n <= 3, "class %s: smallest program of %d statements", cJSON_GetStringValue(cJSON_GetObjectItem(c, "pattern")), n);
+  }
+  cJSON_Delete(idx);
+  cJSON *st = load_json_file(d, "state.json");
+  CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(st, "reduce_deferred")) == keys, "state.json: %g of %d deferred programs minimized",
+        cJSON_GetNumberValue(cJSON_GetObjectItem(st, "reduce_deferred")), keys);
+  CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(st, "finished")) == 0, "the campaign's own figures are kept");
+  cJSON_Delete(st);
+  char path[1024];
+  snprintf(path, sizeof path, "%s/report.md", d);
+  char *text = codec_slurp(path, NULL, NULL);
+  CHECK(text && strstr(text, "## Classes") && !strstr(text, "were not minimized"), "report.md lists the classes, none left");
+  free(text);
+
+  snprintf(args, sizeof args, "reduce --deferred %s/findings", d);
+  CHECK(run_cli(args) == 2, "a folder that is not a campaign's is refused");
   rmrf(d);
   free(d);
 }
@@ -474,6 +631,9 @@ int main(int argc, char **argv) {
   RUN_IF(a_campaign_killed_with_sigkill_resumes_without_losing_or_duplicating_findings);
   RUN_IF(a_converter_that_crashes_gives_one_crash_finding_and_the_campaign_goes_on);
   RUN_IF(the_per_program_deadline_covers_the_converters_work_not_the_minimization_of_a_finding);
+  RUN_IF(minimizing_stays_within_the_reduce_share_after_the_search_too_and_the_rest_stays_deferred);
+  RUN_IF(a_program_whose_minimization_crashes_the_job_is_deferred_and_minimized_in_isolation);
+  RUN_IF(reduce_deferred_minimizes_what_a_campaign_left_into_its_classes_and_report);
   RUN_IF(a_baseline_that_is_neither_a_converter_nor_a_campaign_folder_is_refused_before_the_campaign);
   RUN_IF(a_baseline_converter_marks_every_class_but_the_planted_mistake_and_lists_that_one_first);
   RUN_IF(a_baseline_campaign_folder_marks_the_classes_it_has_whatever_its_converter);

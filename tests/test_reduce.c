@@ -182,6 +182,72 @@ TEST(a_view_with_no_valid_variant_keeps_its_name_in_the_class_pattern) {
   ir_program_free(p);
 }
 
+/* Adds a value-mismatch member of finding f with pattern pat (job 0, iteration it) to idx; the
+ * class it went to, borrowed. */
+static cJSON *add_member(cJSON *idx, const char *f, const char *pat, int64_t it, int *is_new) {
+  classes_member m = {"naive", V_VALUE_MISMATCH, "output 0: element 0 is 1, eager 2", pat, f, 2, NULL, 0, 0, 1, it, 0, NULL};
+  return classes_index_add(idx, &m, is_new);
+}
+
+static int findings_in(const cJSON *c) { return cJSON_GetArraySize(cJSON_GetObjectItem(c, "findings")); }
+
+TEST(a_finding_that_matches_several_classes_joins_the_most_specific_one) {
+  af_err err;
+  cJSON *idx = classes_index_load("/nonexistent-af-dir", &err);
+  int is_new;
+  /* two classes that "narrow t fill_@view-of-in" matches: the longer pattern names one op, the
+   * shorter two (the rule before took the longest) */
+  cJSON *generic = add_member(idx, "f-generic", "expand write@view-of-in", 1, &is_new);
+  CHECK(is_new, "the first class is new");
+  cJSON *specific = add_member(idx, "f-specific", "t fill_@view-of-in", 2, &is_new);
+  CHECK(is_new && specific != generic, "patterns that do not contain one another are two classes");
+  cJSON *c = add_member(idx, "f-both", "expand t fill_@view-of-in", 3, &is_new);
+  CHECK(!is_new, "a finding both classes' patterns are contained in makes no class of its own");
+  CHECK(c == specific, "it joins the most specific class (t fill_@view-of-in), not %s",
+        cJSON_GetStringValue(cJSON_GetObjectItem(c, "pattern")));
+  CHECK(findings_in(generic) == 1 && findings_in(specific) == 2, "memberships %d + %d", findings_in(generic), findings_in(specific));
+  int names, tokens;
+  classes_specificity("view write@view-of-in", &names, &tokens);
+  CHECK(names == 0 && tokens == 2, "families are not names (%d names, %d tokens)", names, tokens);
+  classes_specificity("unfold fill_@view-of-in", &names, &tokens);
+  CHECK(names == 2 && tokens == 2, "ops are names (%d names, %d tokens)", names, tokens);
+  cJSON_Delete(idx);
+}
+
+TEST(a_finding_recorded_again_with_another_pattern_stays_in_its_class) {
+  af_err err;
+  cJSON *idx = classes_index_load("/nonexistent-af-dir", &err);
+  int is_new;
+  cJSON *a = add_member(idx, "f-1", "unfold write@view-of-in", 1, &is_new);
+  add_member(idx, "f-2", "diagonal write@view-of-in", 2, &is_new);
+  CHECK(classes_index_count(idx) == 2, "two classes (%d)", classes_index_count(idx));
+  /* the same finding again, generalized otherwise this time (a generalization cut by its time) */
+  cJSON *c = add_member(idx, "f-1", "diagonal fill_@view-of-in", 3, &is_new);
+  CHECK(!is_new && c == a, "f-1 is counted in its first class, not in %s", cJSON_GetStringValue(cJSON_GetObjectItem(c, "pattern")));
+  int memberships = 0;
+  cJSON *k;
+  cJSON_ArrayForEach(k, cJSON_GetObjectItem(idx, "classes")) memberships += findings_in(k);
+  CHECK(memberships == 2, "one membership per finding (%d for 2 findings)", memberships);
+  CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(a, "count")) == 2, "its class counts both programs");
+  cJSON_Delete(idx);
+}
+
+/* Judges the program itself out of time (as a campaign's judge does past its deadline) and every
+ * variant as the same bug. */
+static int reruns_out_of_time(const ir_program *cand, void *vp) {
+  return cand == (const ir_program *)vp ? CLASSES_INVALID : CLASSES_SAME;
+}
+
+TEST(reruns_the_judge_could_not_run_do_not_count_as_not_reproducing) {
+  ir_program *p = load("corpus/seed/design-002-view-of-view-write.json");
+  if (!p) return;
+  classes_gen g;
+  classes_generalize(p, reruns_out_of_time, p, 40, 3, &g);
+  CHECK(g.reruns == 0 && g.reproduced == 0, "%d of %d reruns (none was run)", g.reproduced, g.reruns);
+  classes_gen_clear(&g);
+  ir_program_free(p);
+}
+
 TEST(findings_are_deduplicated_and_a_replayed_iteration_is_not_counted_twice) {
   char dir[] = "/tmp/af_findings_XXXXXX";
   CHECK(mkdtemp(dir) != NULL, "mkdtemp");
@@ -226,5 +292,8 @@ int main(void) {
   RUN(error_keys_of_one_message_cut_at_different_points_are_one_key);
   RUN(a_view_with_no_valid_variant_keeps_its_name_in_the_class_pattern);
   RUN(findings_are_deduplicated_and_a_replayed_iteration_is_not_counted_twice);
+  RUN(a_finding_that_matches_several_classes_joins_the_most_specific_one);
+  RUN(a_finding_recorded_again_with_another_pattern_stays_in_its_class);
+  RUN(reruns_the_judge_could_not_run_do_not_count_as_not_reproducing);
   return tap_done();
 }
