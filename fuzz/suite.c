@@ -609,6 +609,27 @@ typedef struct gen {
   int maybes[OPS_COUNT], nmaybes; /* OPF_MAYBE_VIEW ops */
 } gen;
 
+static void json_str(af_buf *m, const char *s);
+
+/* Appends case id (program p, taken) to the suite, with its meta: id, the family's fields (a JSON
+ * fragment that starts with ", "), the note and the generator's version. */
+static void add_case(gen *g, const char *id, const char *fields, const char *note, ir_program *p) {
+  af_buf m = {0};
+  af_buf_puts(&m, "{\"id\": ");
+  json_str(&m, id);
+  af_buf_puts(&m, fields);
+  af_buf_puts(&m, ", \"note\": ");
+  json_str(&m, note);
+  af_buf_puts(&m, ", \"generator\": \"aliasfuzz " AF_VERSION " " SUITE_VERSION "\"}");
+  ir_set_meta(p, m.s);
+  af_buf_free(&m);
+  suite *s = g->s;
+  s->cases = af_xrealloc(s->cases, sizeof(suite_case) * (size_t)(s->ncases + 1));
+  s->cases[s->ncases].id = af_xstrdup(id);
+  s->cases[s->ncases].p = p;
+  s->ncases++;
+}
+
 /* Variants used in chains besides the primary recipes. */
 static const char *const variants[] = {"slice.step", "diagonal.off", "unfold.overlap", "expand.same", "getitem.int", NULL};
 
@@ -639,21 +660,7 @@ static void finish(gen *g, cb *b, const char *id, const char *meta_fields, const
     return;
   }
   result_clear(&r);
-  ir_program *p = cb_build(b, b->nouts, b->outs);
-  af_buf m = {0};
-  af_buf_puts(&m, "{\"id\": ");
-  json_str(&m, id);
-  af_buf_puts(&m, meta_fields);
-  af_buf_puts(&m, ", \"note\": ");
-  json_str(&m, note);
-  af_buf_puts(&m, ", \"generator\": \"aliasfuzz " AF_VERSION " " SUITE_VERSION "\"}");
-  ir_set_meta(p, m.s);
-  af_buf_free(&m);
-  suite *s = g->s;
-  s->cases = af_xrealloc(s->cases, sizeof(suite_case) * (size_t)(s->ncases + 1));
-  s->cases[s->ncases].id = af_xstrdup(id);
-  s->cases[s->ncases].p = p;
-  s->ncases++;
+  add_case(g, id, meta_fields, note, cb_build(b, b->nouts, b->outs));
 }
 
 /* Default base shape for a recipe's first application: [4, 6], or one with a size-1 dim for the
@@ -1154,20 +1161,7 @@ static void fam_aliased(gen *g) {
       snprintf(fields, sizeof fields, ", \"family\": \"aliased-input\", \"layout\": \"%s\", \"write\": \"%s\"", L->name, W);
       snprintf(note, sizeof note, "%s; %s.%s(...)%s%s; return %s * 2, %s", L->note, L->names[L->first], W,
                L->second >= 0 ? ", then " : "", L->second >= 0 ? L->names[L->second] : "", L->names[L->read], L->names[L->first]);
-      af_buf m = {0};
-      af_buf_puts(&m, "{\"id\": ");
-      json_str(&m, id);
-      af_buf_puts(&m, fields);
-      af_buf_puts(&m, ", \"note\": ");
-      json_str(&m, note);
-      af_buf_puts(&m, ", \"generator\": \"aliasfuzz " AF_VERSION " " SUITE_VERSION "\"}");
-      ir_set_meta(p, m.s);
-      af_buf_free(&m);
-      suite *s = g->s;
-      s->cases = af_xrealloc(s->cases, sizeof(suite_case) * (size_t)(s->ncases + 1));
-      s->cases[s->ncases].id = af_xstrdup(id);
-      s->cases[s->ncases].p = p;
-      s->ncases++;
+      add_case(g, id, fields, note, p);
     }
 }
 

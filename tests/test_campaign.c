@@ -38,6 +38,27 @@ static void rmrf(const char *d) {
   if (system(cmd) != 0) fprintf(stderr, "cleanup of %s failed\n", d);
 }
 
+/* A campaign of conv into out (seed, iterations, jobs) with the default policy; run it with
+ * run_campaign(), which frees its policy_json. */
+static campaign_opts campaign_of(const char *conv, uint64_t seed, int64_t iterations, int jobs, const char *out) {
+  campaign_opts o = {0};
+  o.converter = conv;
+  o.seed = seed;
+  o.iterations = iterations;
+  o.jobs = jobs;
+  o.out = out;
+  gen_policy_default(&o.policy);
+  o.policy_json = gen_policy_to_json(&o.policy);
+  return o;
+}
+
+static int run_campaign(campaign_opts *o, campaign_summary *s, af_err *err) {
+  int rc = campaign_run(o, s, err);
+  free(o->policy_json);
+  o->policy_json = NULL;
+  return rc;
+}
+
 /* "id count" lines of every finding in dir, sorted; new. */
 static char *finding_counts(const char *dir) {
   char cmd[1024];
@@ -182,18 +203,11 @@ TEST(a_converter_that_crashes_gives_one_crash_finding_and_the_campaign_goes_on) 
   crashy.repro_py = NULL;
   CHECK(conv_register(&crashy) == 0, "register");
   char *d = tmpdir();
-  campaign_opts o = {0};
-  o.converter = "crashy";
-  o.seed = 5;
-  o.iterations = 80;
-  o.jobs = 2;
-  o.out = d;
+  campaign_opts o = campaign_of("crashy", 5, 80, 2, d);
   o.max_reduce_tests = 40;
-  gen_policy_default(&o.policy);
-  o.policy_json = gen_policy_to_json(&o.policy);
   campaign_summary s;
   af_err err;
-  CHECK(campaign_run(&o, &s, &err) == 0, "%s", err.msg);
+  CHECK(run_campaign(&o, &s, &err) == 0, "%s", err.msg);
   CHECK(s.programs == 80, "all 80 programs were run (got %lld)", (long long)s.programs);
   CHECK(s.verdicts[V_CRASH] >= 1, "some programs crashed the converter");
   CHECK(s.verdicts[V_PASS] >= 1, "the others still ran");
@@ -201,7 +215,6 @@ TEST(a_converter_that_crashes_gives_one_crash_finding_and_the_campaign_goes_on) 
   char *counts = finding_counts(d);
   CHECK(strncmp(counts, "converter-crash-", 16) == 0, "%s", counts);
   free(counts);
-  free(o.policy_json);
   rmrf(d);
   free(d);
 }
@@ -222,27 +235,19 @@ TEST(the_per_program_deadline_covers_the_converters_work_not_the_minimization_of
   slow.convert = slow_convert;
   CHECK(conv_register(&slow) == 0, "register");
   char *d = tmpdir();
-  campaign_opts o = {0};
-  o.converter = "slow-naive";
-  o.seed = 11;
-  o.iterations = 4;
-  o.jobs = 1;
-  o.out = d;
+  campaign_opts o = campaign_of("slow-naive", 11, 4, 1, d);
   o.deadline_s = 2.0;    /* each program takes 0.1 s: well within, even on a loaded machine */
   o.reduce_time_s = 8.0; /* minimizing one finding (tens of tests): up to 8 s, 4x the deadline */
   o.no_finish = 1;
   o.reduce_share = 1; /* 4 programs take 0.4 s: the budget would defer them all */
-  gen_policy_default(&o.policy);
-  o.policy_json = gen_policy_to_json(&o.policy);
   campaign_summary s;
   af_err err;
-  CHECK(campaign_run(&o, &s, &err) == 0, "%s", err.msg);
+  CHECK(run_campaign(&o, &s, &err) == 0, "%s", err.msg);
   CHECK(s.programs == 4, "all 4 programs were run (got %lld)", (long long)s.programs);
   CHECK(s.verdicts[V_TIMEOUT] == 0, "%lld false converter-timeout verdicts", (long long)s.verdicts[V_TIMEOUT]);
   CHECK(s.reduce_seconds > o.deadline_s, "a minimization ran past the per-program deadline (%.1f s), so the test shows something",
         s.reduce_seconds);
   CHECK(s.classes >= 1, "the minimized finding has its class");
-  free(o.policy_json);
   rmrf(d);
   free(d);
 }
@@ -265,19 +270,12 @@ TEST(a_program_whose_minimization_crashes_the_job_is_deferred_and_minimized_in_i
   outless.repro_py = NULL;
   CHECK(conv_register(&outless) == 0, "register");
   char *d = tmpdir();
-  campaign_opts o = {0};
-  o.converter = "naive-outless-abort";
-  o.seed = 3;
-  o.iterations = 30;
-  o.jobs = 1;
-  o.out = d;
+  campaign_opts o = campaign_of("naive-outless-abort", 3, 30, 1, d);
   o.max_reduce_tests = 60;
   o.reduce_share = 1;
-  gen_policy_default(&o.policy);
-  o.policy_json = gen_policy_to_json(&o.policy);
   campaign_summary s;
   af_err err;
-  CHECK(campaign_run(&o, &s, &err) == 0, "%s", err.msg);
+  CHECK(run_campaign(&o, &s, &err) == 0, "%s", err.msg);
   CHECK(s.programs == 30, "all 30 programs counted (got %lld)", (long long)s.programs);
   CHECK(s.verdicts[V_CRASH] == 0, "no generated program crashed (%lld)", (long long)s.verdicts[V_CRASH]);
   CHECK(s.verdicts[V_PASS] < 30, "some programs failed, so minimizations crashed their job");
@@ -291,7 +289,6 @@ TEST(a_program_whose_minimization_crashes_the_job_is_deferred_and_minimized_in_i
           cJSON_GetStringValue(cJSON_GetObjectItem(c, "key")));
   }
   cJSON_Delete(idx);
-  free(o.policy_json);
   rmrf(d);
   free(d);
 }
@@ -308,19 +305,13 @@ TEST(minimizing_stays_within_the_reduce_share_after_the_search_too_and_the_rest_
     CHECK(conv_register(&slow) == 0, "register");
   }
   char *d = tmpdir();
-  campaign_opts o = {0};
-  o.converter = "slow-naive";
-  o.seed = 11;
+  campaign_opts o = campaign_of("slow-naive", 11, 0, 1, d);
   o.time_s = 12;
-  o.jobs = 1;
-  o.out = d;
   o.deadline_s = 3.0;
   o.reduce_time_s = 8.0; /* one full minimization: up to 12 s, the whole search */
-  gen_policy_default(&o.policy);
-  o.policy_json = gen_policy_to_json(&o.policy);
   campaign_summary s;
   af_err err;
-  CHECK(campaign_run(&o, &s, &err) == 0, "%s", err.msg);
+  CHECK(run_campaign(&o, &s, &err) == 0, "%s", err.msg);
   double minimizing = s.search_reduce_seconds + s.finish_seconds, all = s.search_job_seconds + s.finish_seconds;
   double share = all > 0 ? minimizing / all : 1;
   /* one judgement (0.1 s and eager) may run past a limit */
@@ -333,7 +324,6 @@ TEST(minimizing_stays_within_the_reduce_share_after_the_search_too_and_the_rest_
   char *text = codec_slurp(path, NULL, NULL);
   CHECK(text && strstr(text, "were not minimized"), "report.md says programs were left");
   free(text);
-  free(o.policy_json);
   rmrf(d);
   free(d);
 }
@@ -413,20 +403,11 @@ static void register_planted(void) {
 
 /* Runs a 160-program campaign of conv into dir with baseline (may be NULL). */
 static int planted_campaign(const char *conv, const char *dir, const char *baseline, campaign_summary *s, af_err *err) {
-  campaign_opts o = {0};
-  o.converter = conv;
-  o.seed = 3;
-  o.iterations = 160;
-  o.jobs = 2;
-  o.out = dir;
+  campaign_opts o = campaign_of(conv, 3, 160, 2, dir);
   o.max_reduce_tests = 150;
   o.reduce_share = 1; /* no cap: every class of these 160 programs, whatever the machine's load */
   o.baseline = baseline;
-  gen_policy_default(&o.policy);
-  o.policy_json = gen_policy_to_json(&o.policy);
-  int rc = campaign_run(&o, s, err);
-  free(o.policy_json);
-  return rc;
+  return run_campaign(&o, s, err);
 }
 
 /* Checks the classes of dir: exactly one not in the baseline, with mean in its pattern, first in
@@ -527,21 +508,13 @@ TEST(the_other_stack_says_which_classes_fail_there_too_and_which_are_new_or_fixe
           other + 6, other);
   fclose(f);
   chmod(fake, 0755);
-  campaign_opts o = {0};
-  o.converter = "naive";
-  o.seed = 3;
-  o.iterations = 60;
-  o.jobs = 2;
-  o.out = d;
+  campaign_opts o = campaign_of("naive", 3, 60, 2, d);
   o.max_reduce_tests = 100;
   o.reduce_share = 1;
   o.other_stack = fake;
-  gen_policy_default(&o.policy);
-  o.policy_json = gen_policy_to_json(&o.policy);
   campaign_summary s;
   af_err err;
-  CHECK(campaign_run(&o, &s, &err) == 0, "%s", err.msg);
-  free(o.policy_json);
+  CHECK(run_campaign(&o, &s, &err) == 0, "%s", err.msg);
   char path[1024];
   snprintf(path, sizeof path, "%s/classes.json", d);
   char *text = codec_slurp(path, NULL, NULL);
@@ -580,20 +553,12 @@ TEST(the_other_stack_says_which_classes_fail_there_too_and_which_are_new_or_fixe
  * its program, and a class whose program passes there has that as its trigger. */
 TEST(each_functionalize_class_records_what_reapply_views_false_gives_and_a_pass_is_its_trigger) {
   char *d = tmpdir();
-  campaign_opts o = {0};
-  o.converter = "functionalize";
-  o.seed = 1;
-  o.iterations = 40;
-  o.jobs = 2;
-  o.out = d;
+  campaign_opts o = campaign_of("functionalize", 1, 40, 2, d);
   o.max_reduce_tests = 100;
   o.reduce_share = 1;
-  gen_policy_default(&o.policy);
-  o.policy_json = gen_policy_to_json(&o.policy);
   campaign_summary s;
   af_err err;
-  CHECK(campaign_run(&o, &s, &err) == 0, "%s", err.msg);
-  free(o.policy_json);
+  CHECK(run_campaign(&o, &s, &err) == 0, "%s", err.msg);
   char path[1024];
   snprintf(path, sizeof path, "%s/classes.json", d);
   char *text = codec_slurp(path, NULL, NULL);
