@@ -73,6 +73,9 @@ static double family_budget(int fam, int functional) {
     case OPS_FAM_META: return 2;
     case OPS_FAM_VIEW: return 1;
     case OPS_FAM_MULTI_VIEW: return 3;
+    case OPS_FAM_REDUCE: return 1.5;
+    case OPS_FAM_SELF_RETURN: return 1.5;
+    case OPS_FAM_FACTORY: return 1;
     default: return 1;
   }
 }

@@ -319,7 +319,7 @@ static int make_view(cb *b, const char *recipe, int src, int rank, const int64_t
   } else if (same(recipe, "unfold") || same(recipe, "unfold.overlap")) {
     if (rank < 1 || last < 2) return af_fail(why, "%s: needs a last dim of size >= 2", recipe);
     a[n++] = A_I(rank - 1), a[n++] = A_I(2), a[n++] = A_I(same(recipe, "unfold") ? 2 : 1);
-  } else if (same(recipe, "detach") || same(recipe, "alias")) {
+  } else if (same(recipe, "detach") || same(recipe, "alias") || same(recipe, "squeeze_all")) {
   } else if (same(recipe, "getitem")) {
     /* v[1:, None] */
     if (rank < 1 || s[0] < 2) return af_fail(why, "getitem: needs a dim 0 of size >= 2");

@@ -704,7 +704,8 @@ enum {
   FAM_unary_num = OPS_FAM_UNARY_NUM, FAM_activation = OPS_FAM_ACTIVATION, FAM_compare = OPS_FAM_COMPARE,
   FAM_bitwise = OPS_FAM_BITWISE, FAM_ternary = OPS_FAM_TERNARY, FAM_matrix = OPS_FAM_MATRIX, FAM_index = OPS_FAM_INDEX,
   FAM_cumulative = OPS_FAM_CUMULATIVE, FAM_setitem = OPS_FAM_SETITEM, FAM_write_back = OPS_FAM_WRITE_BACK,
-  FAM_control = OPS_FAM_CONTROL, FAM_list = OPS_FAM_LIST, FAM_size = OPS_FAM_SIZE
+  FAM_control = OPS_FAM_CONTROL, FAM_list = OPS_FAM_LIST, FAM_size = OPS_FAM_SIZE, FAM_reduce = OPS_FAM_REDUCE, FAM_self_return = OPS_FAM_SELF_RETURN,
+  FAM_factory = OPS_FAM_FACTORY
 };
 enum { EX_exact = OPS_EX_KEEP, EX_inexact = OPS_EX_INEXACT, EX_discont = OPS_EX_NEEDS };
 
@@ -2982,7 +2983,7 @@ SAMPLER(none) {
 
 
 static const char *const fam_names[OPS_FAM_COUNT][2] = {
-    {"other", "other functional ops (reductions, cat, stack, clone, where, ...)"},
+    {"other", "other functional ops (cat, stack, clone, where, ...)"},
     {"view", "views and getitem"},
     {"multi_view", "one result of a multi-output view (split, chunk, unbind)"},
     {"meta", "shape-changing in place"},
@@ -3002,6 +3003,9 @@ static const char *const fam_names[OPS_FAM_COUNT][2] = {
     {"control", "control flow (blocks of statements)"},
     {"list", "lists of tensors"},
     {"size", "sizes as values (int results: x.size(d), x.shape[d], x.numel(), x.dim())"},
+    {"reduce", "reductions (over every dim, over given dims)"},
+    {"self_return", "functional ops that can return their argument itself"},
+    {"factory", "factories of another tensor's dtype"},
 };
 
 const char *ops_family_name(int fam) { return fam >= 0 && fam < OPS_FAM_COUNT ? fam_names[fam][0] : "?"; }
@@ -4029,6 +4033,258 @@ SAMPLER(out_cat) { /* the out tensor's dim split into one or two parts */
     if ((vals[k] = tensor(ch, &q)) < 0) return -1;
   }
   args[1] = a_values(cnt, vals), args[2] = a_int(dim);
+  return n;
+}
+
+/* ================================================================ issue 15: reductions over dims,
+ * squeeze() without a dim, more augmented setitem forms, ops that return their argument itself,
+ * factories of a tensor's dtype. Checked against eager PyTorch 1.13 and 2.13 on CPU. */
+
+/* ---- squeeze() / squeeze_(): every size-1 dim dropped ---- */
+
+static void squeeze_all(const ops_meta *in, ops_meta *o) {
+  *o = *in;
+  for (int d = in->rank - 1; d >= 0; d--)
+    if (in->shape[d] == 1) drop_dim(o, d);
+}
+
+static int shape_view_squeeze_all(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  (void)st, (void)env, (void)err;
+  squeeze_all(in, &e->out);
+  return 0;
+}
+
+static int shape_meta_squeeze_all(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)st, (void)env, (void)err;
+  squeeze_all(self, &e->out);
+  return 0;
+}
+
+/* ---- reductions over dims (an int-list dim: sum, mean, amax, amin; one int dim: prod, any, all),
+ * keepdim a bool. The result is a fresh contiguous tensor. ---- */
+
+enum { RD_SUM, RD_MEAN, RD_SAME, RD_BOOL };
+
+static int reduce_rule(const ir_stmt *st, const ops_meta *self, int how, ops_meta *o, af_err *err) {
+  const ir_arg *a = st->args;
+  const char *name = ops_get(st->op)->name;
+  int r = self->rank;
+  if (r == 0) return af_fail(err, "%s of a 0-dim tensor is not modelled", name);
+  if (a[2].kind != IR_ARG_BOOL) return af_fail(err, "%s: keepdim must be a bool", name);
+  int reduced[AF_MAX_RANK] = {0};
+  int n = a[1].kind == IR_ARG_INTS ? a[1].n : 1;
+  if (n == 0) return af_fail(err, "%s: an empty dim list (PyTorch reduces every dim) is not generated", name);
+  for (int k = 0; k < n; k++) {
+    int64_t d;
+    if (wrapd(a[1].kind == IR_ARG_INTS ? a[1].ints[k] : a[1].i, r, &d, err)) return -1;
+    if (reduced[d]) return af_fail(err, "dim %lld appears multiple times in the list of dims", (long long)d);
+    reduced[d] = 1;
+    if (how == RD_SAME && self->shape[d] == 0)
+      return af_fail(err, "%s(): Expected reduction dim %lld to have non-zero size", name, (long long)d);
+  }
+  af_dtype dt = self->dtype;
+  if (how == RD_MEAN && !is_float(dt))
+    return af_fail(err, "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype");
+  if (how == RD_SUM && !is_float(dt)) dt = AF_INT64;
+  if (how == RD_BOOL) dt = AF_BOOL;
+  int64_t shape[AF_MAX_RANK];
+  int nr = 0;
+  for (int d = 0; d < r; d++) {
+    if (!reduced[d]) shape[nr++] = self->shape[d];
+    else if (a[2].i) shape[nr++] = 1;
+  }
+  fresh_contig(o, dt, nr, shape);
+  return 0;
+}
+
+/* sum, prod: integer and bool tensors sum into int64 */
+static int shape_func_reduce_sum(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env;
+  return reduce_rule(st, self, RD_SUM, &e->out, err);
+}
+
+static int shape_func_reduce_mean(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env;
+  return reduce_rule(st, self, RD_MEAN, &e->out, err);
+}
+
+/* amax, amin: self's dtype; a reduced dim must not be empty */
+static int shape_func_reduce_minmax(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env;
+  return reduce_rule(st, self, RD_SAME, &e->out, err);
+}
+
+/* any, all: bool results for every input dtype */
+static int shape_func_reduce_bool(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env;
+  return reduce_rule(st, self, RD_BOOL, &e->out, err);
+}
+
+/* ---- x[idx] /= v (true division: a float target), x[idx] op= number for the pointwise binary
+ * op the line names as its twin (%= is fmod_ in TorchScript, >>= bitwise_right_shift_) ---- */
+
+static int shape_write_setitem_div(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)e;
+  if (!is_float(self->dtype))
+    return af_fail(err, "x[i] /= v into a %s tensor: the float quotient cannot be cast back", af_dtype_name(self->dtype));
+  return setitem_rule(st, env, self, 1, err);
+}
+
+static int shape_write_setitem_binary(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)e;
+  const ir_arg *a = st->args;
+  const ops_entry *oe = ops_get(st->op);
+  int twin = ops_find(oe->twin);
+  if (twin < 0) return af_fail(err, "%s: its line names no in-place twin", oe->name);
+  if (a[2].kind == IR_ARG_VALUE) return af_fail(err, "%s with a tensor value is not modelled (numbers only)", oe->name);
+  if (self_dtype_ok(twin, self, err) || setitem_rule(st, env, self, 1, err)) return -1;
+  ir_arg ta[2] = {a[0], a[2]};
+  ir_stmt t = {.op = twin, .out = -1, .nargs = 2, .args = ta};
+  af_dtype c, res;
+  if (binary_dtype(twin, &t, env, 0, 1, &c, &res, err)) return -1;
+  if (!ops_can_cast(res, self->dtype))
+    return af_fail(err, "result type %s can't be cast to the desired output type %s", af_dtype_name(res), af_dtype_name(self->dtype));
+  return binary_data_ok(twin, c, &a[2], err);
+}
+
+/* ---- functional ops that return their argument itself ---- */
+
+/* dropout, feature_dropout, alpha_dropout with train=False: the input itself */
+static int shape_func_dropout_eval(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env;
+  const ir_arg *a = st->args;
+  const char *name = ops_get(st->op)->name;
+  if (a[2].kind != IR_ARG_BOOL || a[2].i) return af_fail(err, "%s with train=True draws random numbers: not generated", name);
+  double p = a[1].kind == IR_ARG_FLOAT ? a[1].f : (double)a[1].i;
+  if (a[1].kind == IR_ARG_NONE || p < 0 || p > 1) return af_fail(err, "dropout probability has to be between 0 and 1, but got %g", p);
+  e->out = *self;
+  e->alias = OPS_ALIAS_SAME;
+  return 0;
+}
+
+/* self.type_as(other): self itself when the dtypes match, else a copy converted to other's dtype
+ * (memory format preserved) */
+static int shape_func_type_as(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)err;
+  const ops_meta *other = META(st->args[1].value);
+  if (other->dtype == self->dtype) {
+    e->out = *self;
+    e->alias = OPS_ALIAS_SAME;
+    return 0;
+  }
+  preserve_layout(self, &e->out);
+  e->out.dtype = other->dtype;
+  return 0;
+}
+
+/* ---- factories of a tensor's dtype ---- */
+
+/* zeros_like, ones_like, full_like: self's dtype and memory format */
+static int shape_func_like(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env;
+  const ir_arg *a = st->args;
+  if (st->nargs > 1 && self->dtype == AF_INT64 && a[1].kind == IR_ARG_FLOAT)
+    return af_fail(err, "full_like of an int64 tensor with a float value is not generated (it truncates)");
+  preserve_layout(self, &e->out);
+  return 0;
+}
+
+/* new_zeros, new_ones, new_full: self's dtype, the given sizes, contiguous */
+static int shape_func_new(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env;
+  const ir_arg *a = st->args;
+  if (a[1].n > AF_MAX_RANK) return af_fail(err, "rank %d above the limit %d", a[1].n, AF_MAX_RANK);
+  for (int k = 0; k < a[1].n; k++)
+    if (a[1].ints[k] < 0) return af_fail(err, "Trying to create tensor with negative dimension %lld", (long long)a[1].ints[k]);
+  if (st->nargs > 2 && self->dtype == AF_INT64 && a[2].kind == IR_ARG_FLOAT)
+    return af_fail(err, "new_full of an int64 tensor with a float value is not generated (it truncates)");
+  fresh_contig(&e->out, self->dtype, a[1].n, a[1].ints);
+  return 0;
+}
+
+/* ---- samplers ---- */
+
+/* one or two distinct dims (an int list), keepdim */
+SAMPLER(reduce_dims) {
+  SAMPLER_BEGIN;
+  if (!dt_drawable(op, m) || r == 0) return -1;
+  int k = r >= 2 && R(0, 1) ? 2 : 1;
+  int64_t d0 = R(0, r - 1), d1 = (d0 + R(1, r > 1 ? r - 1 : 1)) % r;
+  int64_t dims[2] = {d0, d1};
+  for (int j = 0; j < k; j++)
+    if (D(OPS_DECIDE_NEG_DIM)) dims[j] -= r;
+  args[1] = a_ints(k, dims);
+  args[2] = a_bool((int)R(0, 1));
+  return n;
+}
+
+/* one dim, keepdim */
+SAMPLER(reduce_dim) {
+  SAMPLER_BEGIN;
+  if (!dt_drawable(op, m) || r == 0) return -1;
+  args[1] = a_int(pick_dim(ch, r, 1));
+  args[2] = a_bool((int)R(0, 1));
+  return n;
+}
+
+SAMPLER(setitem_div) {
+  SAMPLER_BEGIN;
+  if (!is_float(m->dtype)) return -1;
+  ops_meta res;
+  int adv;
+  if (subscript(ch, m, 0, 1, 0, &args[1], &res, &adv)) return -1;
+  args[2] = divisor(ch);
+  return n;
+}
+
+SAMPLER(setitem_binary) {
+  SAMPLER_BEGIN;
+  int twin = ops_find(ops_get(op)->twin);
+  if (twin < 0 || !dt_drawable(twin, m) || m->dtype == AF_BOOL) return -1;
+  ops_meta res;
+  int adv;
+  if (subscript(ch, m, 0, 1, 0, &args[1], &res, &adv)) return -1;
+  args[2] = binary_number(ch, twin, m->dtype);
+  return n;
+}
+
+SAMPLER(dropout_eval) {
+  SAMPLER_BEGIN;
+  if (!dt_drawable(op, m)) return -1;
+  static const double ps[] = {0.5, 0.25, 0.0, 1.0};
+  args[1] = a_float(ps[R(0, 3)]);
+  args[2] = a_bool(0);
+  return n;
+}
+
+/* other: a tensor of self's dtype (type_as returns self) or, sometimes, of any dtype */
+SAMPLER(type_as) {
+  SAMPLER_BEGIN;
+  ops_req q = req(OPS_REQ_BROADCAST, r, m->shape, m->dtype, D(OPS_DECIDE_EDGE) ? OPS_DT_ALL : OPS_DT_SAME, -1, 0);
+  int v = tensor(ch, &q);
+  if (v < 0) return -1;
+  args[1] = a_value(v);
+  return n;
+}
+
+SAMPLER(full_like) {
+  SAMPLER_BEGIN;
+  args[1] = m->dtype == AF_BOOL ? a_int(R(0, 1)) : number(ch, m->dtype);
+  return n;
+}
+
+/* new_zeros/new_ones/new_full: self's shape or another small one (and new_full's value) */
+SAMPLER(new_like) {
+  SAMPLER_BEGIN;
+  int k = r;
+  int64_t s3[AF_MAX_RANK];
+  memcpy(s3, m->shape, sizeof(int64_t) * (size_t)r);
+  if (D(OPS_DECIDE_EDGE) || r == 0) {
+    k = (int)R(1, 2);
+    for (int d = 0; d < k; d++) s3[d] = R(1, 3);
+  }
+  args[1] = a_ints(k, s3);
+  if (n > 2) args[2] = m->dtype == AF_BOOL ? a_int(R(0, 1)) : number(ch, m->dtype);
   return n;
 }
 

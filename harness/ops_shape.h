@@ -198,7 +198,7 @@ int ops_multi_view_range(int op, const ir_arg *args, int rank, const int64_t *sh
  * balances its default weights by it). A functional op belongs to the family of the in-place op
  * whose twin it is, an out= form to its twin's family. */
 typedef enum {
-  OPS_FAM_OTHER,        /* other functional ops: reductions, cat/stack, clone, where, ... */
+  OPS_FAM_OTHER,        /* other functional ops: cat/stack, clone, where, ... */
   OPS_FAM_VIEW,         /* view ops and getitem */
   OPS_FAM_MULTI_VIEW,   /* one result of a multi-output view: split, chunk, unbind */
   OPS_FAM_META,         /* shape-changing in place: unsqueeze_, transpose_, as_strided_, resize_ */
@@ -218,6 +218,10 @@ typedef enum {
   OPS_FAM_CONTROL,      /* if/else/end, for: blocks */
   OPS_FAM_LIST,         /* lists of tensors: [a, b], append, l[i], l[i] = t, cat/stack of a list */
   OPS_FAM_SIZE,         /* int values: x.size(d), x.shape[d], x.numel(), x.dim() (issue 15) */
+  OPS_FAM_REDUCE,       /* reductions: sum, mean over every dim; sum, mean, amax, amin, prod, any, all over dims */
+  OPS_FAM_SELF_RETURN,  /* functional ops that can return their argument itself: contiguous, dropout
+                           in eval mode, type_as of the same dtype */
+  OPS_FAM_FACTORY,      /* fresh tensors of another tensor's dtype: zeros_like, full_like, new_zeros, new_full, ... */
   OPS_FAM_COUNT
 } ops_family;
 int ops_shape_family(int op);

@@ -99,6 +99,27 @@ static const struct {
      "{\"name\": \"x\", \"shape\": [3, 2, 3], \"dtype\": \"float32\"}, {\"name\": \"m\", \"shape\": [3], \"dtype\": \"bool\"}",
      "{\"out\": \"u\", \"op\": \"unsqueeze\", \"args\": [\"x\", 1]}, {\"out\": \"w\", \"op\": \"movedim\", \"args\": [\"u\", 3, 0]},"
      " {\"out\": \"v\", \"op\": \"view_as\", \"args\": [\"w\", \"x\"]}, {\"op\": \"masked_scatter_\", \"args\": [\"v\", \"m\", \"x\"]}", 0},
+    /* issue 15's ops */
+    {"amax over a dim of size 0", "{\"name\": \"x\", \"shape\": [0, 3], \"dtype\": \"float32\"}",
+     "{\"out\": \"r\", \"op\": \"amax\", \"args\": [\"x\", [0], false]}", 1},
+    {"sum over a repeated dim", "{\"name\": \"x\", \"shape\": [2, 3], \"dtype\": \"float32\"}",
+     "{\"out\": \"r\", \"op\": \"sum_dim\", \"args\": [\"x\", [1, -1], false]}", 1},
+    {"mean over a dim of an int64 tensor", "{\"name\": \"n\", \"shape\": [3], \"dtype\": \"int64\"}",
+     "{\"out\": \"r\", \"op\": \"mean_dim\", \"args\": [\"n\", [0], true]}", 1},
+    {"a reduction over a dim out of range", "{\"name\": \"x\", \"shape\": [2, 3], \"dtype\": \"float32\"}",
+     "{\"out\": \"r\", \"op\": \"prod_dim\", \"args\": [\"x\", 2, false]}", 1},
+    {"n[i] /= 2 into int64: the float quotient cannot be cast back", "{\"name\": \"n\", \"shape\": [3], \"dtype\": \"int64\"}",
+     "{\"op\": \"setitem_div\", \"args\": [\"n\", [0], 2]}", 1},
+    {"x[i] >>= 1 on float32", "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}",
+     "{\"op\": \"setitem_rshift\", \"args\": [\"x\", [0], 1]}", 1},
+    {"n[i] %= 0 on int64 (ZeroDivisionError)", "{\"name\": \"n\", \"shape\": [3], \"dtype\": \"int64\"}",
+     "{\"op\": \"setitem_mod\", \"args\": [\"n\", [0], 0]}", 1},
+    {"dropout with train=True (random numbers)", "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}",
+     "{\"out\": \"r\", \"op\": \"dropout\", \"args\": [\"x\", 0.5, true]}", 0},
+    {"dropout with a probability above 1", "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}",
+     "{\"out\": \"r\", \"op\": \"dropout\", \"args\": [\"x\", 1.5, false]}", 1},
+    {"new_zeros with a negative size", "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}",
+     "{\"out\": \"r\", \"op\": \"new_zeros\", \"args\": [\"x\", [2, -1]]}", 1},
 };
 
 TEST(the_rules_refuse_what_eager_rejects_and_the_pytorch_bugs) {
