@@ -131,11 +131,26 @@ TEST(the_suite_covers_every_view_and_write_op_and_the_core_matrix_in_under_4000_
   free(skipped);
 }
 
-TEST(eager_accepts_every_case_and_script_passes_every_case) {
+/* Every case but the `%=` setitem ones passes script: TorchScript compiles `x[i] %= v` to fmod_,
+ * Python (eager) runs remainder_, and they differ for operands of opposite signs (ops.def). */
+TEST(eager_accepts_every_case_and_script_passes_every_case_but_modulo_setitem) {
   char *o = NULL;
   int rc = af("run corpus/conformance/*.json corpus/conformance/hand/*.json --converter script", &o);
-  CHECK(rc == 0, "exit %d", rc);
+  CHECK(rc == 0 || rc == 1, "exit %d", rc);
   CHECK(!strstr(o, "invalid-program"), "a case eager rejects");
+  int fails = 0, npass = 0;
+  for (char *line = o, *next; line && *line; line = next) {
+    next = strchr(line, '\n');
+    if (next) *next++ = 0;
+    if (strstr(line, " script pass")) {
+      npass++;
+      continue;
+    }
+    if (!*line) continue;
+    fails++;
+    CHECK(strstr(line, "setitem_mod") && strstr(line, " script value-mismatch"), "script fails: %.300s", line);
+  }
+  CHECK(npass > 3000 && fails <= 4, "%d pass, %d fail", npass, fails);
   free(o);
 }
 
@@ -486,7 +501,7 @@ TEST(a_campaign_folder_renders_with_a_rate_chart_and_links_to_repro_py) {
 int main(void) {
   RUN(the_committed_suite_is_what_the_generator_makes_from_the_op_table);
   RUN(the_suite_covers_every_view_and_write_op_and_the_core_matrix_in_under_4000_cases);
-  RUN(eager_accepts_every_case_and_script_passes_every_case);
+  RUN(eager_accepts_every_case_and_script_passes_every_case_but_modulo_setitem);
   RUN(suite_check_names_an_edited_case_and_a_stray_generated_file);
   RUN(flipping_a_known_failure_to_pass_makes_check_exit_1_and_name_the_case);
   RUN(a_verdict_that_changes_class_is_a_regression_and_a_newly_passing_case_is_not);

@@ -8,7 +8,7 @@ def program(x: Tensor, n: Tensor) -> Tuple[Tensor, Tensor, Tensor]:
     x_1 = v_1.transpose(0, 1)
     tmp_3 = x_1[1:3:1]
     tmp_4 = tmp_3[:, 0:4:2]
-    tmp_5 = torch.fmod(tmp_4, 1.5)
+    tmp_5 = torch.remainder(tmp_4, 1.5)
     tmp_6 = torch.slice_scatter(tmp_3, tmp_5, 1, 0, 4, 2)
     x_2 = torch.slice_scatter(x_1, tmp_6, 0, 1, 3, 1)
     tmp_7 = n[1:5:1]
