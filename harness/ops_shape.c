@@ -1318,26 +1318,23 @@ static int shape_view_split(const ir_stmt *st, const ops_env *env, const ops_met
 /* ---------------------------------------------------------------- shape rules: in place, shape-changing
  * A META rule fills e->out with self's new layout. */
 
+/* unsqueeze_, squeeze_, transpose_ (swapaxes_, swapdims_), t_: self's new layout is what the
+ * view of the same name gives (the META class differs from the VIEW one in what the dispatcher
+ * does with e->out, not in the layout) */
 static int shape_meta_unsqueeze(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
-  (void)env;
-  if (self->rank >= AF_MAX_RANK) return af_fail(err, "rank above the limit %d", AF_MAX_RANK);
-  return v_unsqueeze(self, st->args[1].i, &e->out, err);
+  return shape_view_unsqueeze(st, env, self, e, err);
 }
 
 static int shape_meta_squeeze(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
-  (void)env;
-  return v_squeeze(self, st->args[1].i, &e->out, err);
+  return shape_view_squeeze(st, env, self, e, err);
 }
 
-/* transpose_, swapaxes_, swapdims_ */
 static int shape_meta_transpose(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
-  (void)env;
-  return v_transpose(self, st->args[1].i, st->args[2].i, &e->out, err);
+  return shape_view_transpose(st, env, self, e, err);
 }
 
 static int shape_meta_t(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
-  (void)st, (void)env;
-  return v_t(self, &e->out, err);
+  return shape_view_t(st, env, self, e, err);
 }
 
 static int shape_meta_as_strided(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
