@@ -341,6 +341,15 @@ typedef struct camp {
   int retry_failed;        /* finish_deferred: also the deferred programs marked "failed" */
 } camp;
 
+/* What a campaign (or reduce --deferred) allocated in its camp; k itself is the caller's. */
+static void camp_free(camp *k) {
+  cJSON_Delete(k->idx);
+  free(k->options_json);
+  free(k->jobs);
+  free(k->hist_t);
+  free(k->hist_n);
+}
+
 static void history_add(camp *k, double t, int64_t n) {
   if (k->nhist >= 2048) { /* keep every other sample: the chart needs the shape, not every second */
     int m = 0;
@@ -1159,11 +1168,7 @@ out_stop:
   }
   sigaction(SIGINT, &old_int, NULL);
 out:
-  cJSON_Delete(k.idx);
-  free(k.options_json);
-  free(k.jobs);
-  free(k.hist_t);
-  free(k.hist_n);
+  camp_free(&k);
   return rc;
 }
 
@@ -1277,11 +1282,7 @@ int campaign_reduce_deferred(const campaign_deferred_opts *d, campaign_summary *
 out_signals:
   sigaction(SIGINT, &old_int, NULL);
 out:
-  cJSON_Delete(k.idx);
-  free(k.options_json);
-  free(k.jobs);
-  free(k.hist_t);
-  free(k.hist_n);
+  camp_free(&k);
   cJSON_Delete(st);
   return rc;
 }
