@@ -16,7 +16,6 @@
  *                                       process, the second call judged on its own eager truth
  *                                       (torch 2.13.0 reuses the graph compiled for unaliased
  *                                       inputs on aliased ones: call 2 of lay-001 mismatches) */
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
