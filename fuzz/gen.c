@@ -302,6 +302,7 @@ static int try_op(gen *g, int op, int v) {
 /* Per-op facts apply_some_op reads for every op on every call, computed once. */
 typedef struct op_static {
   unsigned char can_sample, mutates, writes_data, exactness, kind, flags;
+  signed char primary; /* ops_shape_primary: -1 for the factories without a tensor argument */
 } op_static;
 
 static const op_static *op_statics(void) {
@@ -311,7 +312,8 @@ static const op_static *op_statics(void) {
     for (int op = 0; op < OPS_COUNT; op++)
       t[op] = (op_static){(unsigned char)ops_shape_can_sample(op), (unsigned char)ops_mutates(op),
                           (unsigned char)ops_shape_writes_data(op), (unsigned char)ops_shape_exactness(op),
-                          (unsigned char)ops_get(op)->kind, (unsigned char)ops_get(op)->flags};
+                          (unsigned char)ops_get(op)->kind, (unsigned char)ops_get(op)->flags,
+                          (signed char)ops_shape_primary(op)};
     done = 1;
   }
   return t;
@@ -325,7 +327,7 @@ static int apply_some_op(gen *g, int v, int want_mutation, int *used_op) {
   for (int op = 0; op < OPS_COUNT; op++) {
     const op_static *f = &fs[op];
     w[op] = 0;
-    if (!f->can_sample) continue;
+    if (!f->can_sample || f->primary == -1) continue; /* factories: gen_factory */
     int mut = f->mutates;
     if (want_mutation == 1 && !mut) continue;
     if (want_mutation == 0 && (f->kind != OPS_VIEW && f->kind != OPS_GETITEM)) continue;
@@ -424,6 +426,31 @@ static int gen_rebind(gen *g);
 static int gen_loop_write(gen *g);
 static int gen_list(gen *g);
 
+/* A tensor made by a factory that takes no tensor (chances.factory: torch.zeros([...]), ones, full,
+ * torch.arange(n), torch.eye(n), torch.empty([...]).fill_(v); ops of sampler primary -1, by their
+ * weights): fresh storage that the next step views or writes (the focus), the pattern of a
+ * factory's fresh memory mutated in place. Its sizes come from a value's shape, so the sizes pass
+ * (gen_sizes.c) may read them back as x.size(d). Valid by construction: the op table's rule checks
+ * it as any statement, and torch.empty exists only filled (OPF_FILL). */
+static int gen_factory(gen *g) {
+  double w[OPS_COUNT];
+  const op_static *fs = op_statics();
+  for (int op = 0; op < OPS_COUNT; op++) w[op] = fs[op].can_sample && fs[op].primary == -1 ? g->pol->op_weight[op] : 0;
+  int op = provider_weighted(&g->pv, w, OPS_COUNT);
+  if (op < 0) return -1;
+  int v = pick_any(g);
+  ops_meta m;
+  if (v >= 0) m = *M(g, v);
+  else ops_meta_init(&m, AF_FLOAT32, 0, NULL);
+  ir_arg args[OPS_MAX_ARGS];
+  int n = ops_shape_sample(op, -1, &m, 0, &g->ch, args), r = n >= 0 ? emit(g, op, n, args, 0) : -1;
+  for (int k = 0; k < ops_get(op)->nargs; k++) ir_arg_free(&args[k]);
+  if (r < 0) return -1;
+  g->focus = r;
+  note(&g->fresh, &g->nfresh, r);
+  return 0;
+}
+
 static int step(gen *g) {
   int act, v = -1, op = -1;
   if (g->depth < g->pol->max_block_depth) {
@@ -432,6 +459,7 @@ static int step(gen *g) {
   }
   if ((g->depth || g->module) && chance(g, g->pol->p_rebind) && gen_rebind(g) == 0) return 0;
   if (chance(g, g->pol->p_list) && gen_list(g) == 0) return 0;
+  if (chance(g, g->pol->p_factory) && gen_factory(g) == 0) return 0;
   if (g->loop_var >= 0 && chance(g, g->pol->p_loop_index / 2) && gen_loop_write(g) == 0) return 0;
   if (g->read_storage >= 0 && chance(g, g->pol->p_read_after_write)) {
     v = pick_reader(g);

@@ -86,6 +86,10 @@ typedef struct gen_policy {
                                  sizes where they match, half of them (issue 15, gen_sizes.c:
                                  x[:n], view([n, -1]), range(n) with n = v.size(d), v.shape[d],
                                  v.numel(), v.dim()); 0 keeps every program as it was */
+  double p_factory;           /* a step makes a tensor with a factory that takes no tensor (issue 15:
+                                 torch.zeros/ones/full([...]), torch.arange(n), torch.eye(n),
+                                 torch.empty([...]).fill_(v), sizes from a value's shape), which the
+                                 next step then views or writes; 0 keeps every program as it was */
 } gen_policy;
 
 /* The defaults of this generator version. */

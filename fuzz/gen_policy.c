@@ -25,7 +25,7 @@ static const field chances[] = {CHANCE(p_view_of_view),     CHANCE(p_sibling),  
                                 CHANCE(p_output_view),      CHANCE(p_for),           CHANCE(p_if),
                                 CHANCE(p_else),             CHANCE(p_loop_index),    CHANCE(p_rebind),
                                 CHANCE(p_list),             CHANCE(p_module),        CHANCE(p_buffer),
-                                CHANCE(p_layout),           CHANCE(p_size_value)};
+                                CHANCE(p_layout),           CHANCE(p_size_value),    CHANCE(p_factory)};
 #define NLIMITS (int)(sizeof limits / sizeof limits[0])
 #define NCHANCES (int)(sizeof chances / sizeof chances[0])
 
@@ -161,6 +161,7 @@ static void policy_defaults(gen_policy *p) {
   p->p_buffer = 0.5;
   p->p_layout = 0.15;
   p->p_size_value = 0.03; /* a dry run in eager for each program it runs on: bench_gen stays over 20000/s */
+  p->p_factory = 0.02; /* about one program in four makes one */
 }
 
 int gen_policy_check(const gen_policy *p, af_err *err) {

@@ -94,6 +94,21 @@ static int call_pick(const char *name, const char *overload, int nargs, const at
   return 0;
 }
 
+/* OPF_FILL ops (torch.empty(s).fill_(v)): the aten op on all but the last argument, its result
+ * filled with the last (a number) before anything can read its uninitialized memory. */
+static int call_fill(const char *name, const char *overload, int nargs, const at_arg *args, af_tensor **res, af_err *err) {
+  af_tensor *t = NULL, *r = NULL;
+  if (call1(name, overload, nargs, args, NULL, &t, err)) return -1;
+  at_arg a[2] = {{.kind = AT_ARG_TENSOR, .t = t}, args[nargs]};
+  if (call1("aten::fill_", "Scalar", 2, a, NULL, &r, err)) {
+    at_tensor_free(t);
+    return -1;
+  }
+  at_tensor_free(r);
+  *res = t;
+  return 0;
+}
+
 static at_arg targ(const af_tensor *t) { return (at_arg){.kind = AT_ARG_TENSOR, .t = t}; }
 static at_arg iarg(int64_t i) { return (at_arg){.kind = AT_ARG_INT, .i = i}; }
 
@@ -282,6 +297,8 @@ static int exec_stmt(env *e, const ir_stmt *st, af_err *err) {
     const af_tensor *out = oe->kind == OPS_OUT ? e->v[st->args[0].value] : NULL;
     if (oe->flags & OPF_PICK)
       rc = call_pick(oe->aten, overload, st->nargs - 1, a, st->args[st->nargs - 1].i, &res, err);
+    else if (oe->flags & OPF_FILL)
+      rc = call_fill(oe->aten, overload, st->nargs - 1, a, &res, err);
     else
       rc = call1(oe->aten, overload, st->nargs - first, a, out, &res, err);
   }

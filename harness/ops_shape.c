@@ -705,7 +705,7 @@ enum {
   FAM_bitwise = OPS_FAM_BITWISE, FAM_ternary = OPS_FAM_TERNARY, FAM_matrix = OPS_FAM_MATRIX, FAM_index = OPS_FAM_INDEX,
   FAM_cumulative = OPS_FAM_CUMULATIVE, FAM_setitem = OPS_FAM_SETITEM, FAM_write_back = OPS_FAM_WRITE_BACK,
   FAM_control = OPS_FAM_CONTROL, FAM_list = OPS_FAM_LIST, FAM_size = OPS_FAM_SIZE, FAM_reduce = OPS_FAM_REDUCE, FAM_self_return = OPS_FAM_SELF_RETURN,
-  FAM_factory = OPS_FAM_FACTORY
+  FAM_factory = OPS_FAM_FACTORY, FAM_creation = OPS_FAM_CREATION
 };
 enum { EX_exact = OPS_EX_KEEP, EX_inexact = OPS_EX_INEXACT, EX_discont = OPS_EX_NEEDS };
 
@@ -3003,6 +3003,7 @@ static const char *const fam_names[OPS_FAM_COUNT][2] = {
     {"reduce", "reductions (over every dim, over given dims)"},
     {"self_return", "functional ops that can return their argument itself"},
     {"factory", "factories of another tensor's dtype"},
+    {"creation", "tensor factories without a tensor argument"},
 };
 
 const char *ops_family_name(int fam) { return fam >= 0 && fam < OPS_FAM_COUNT ? fam_names[fam][0] : "?"; }
@@ -4159,18 +4160,19 @@ static int shape_func_dropout_eval(const ir_stmt *st, const ops_env *env, const 
   return 0;
 }
 
-/* self.type_as(other): self itself when the dtypes match, else a copy converted to other's dtype
- * (memory format preserved) */
+/* self.type_as(other), self.to(dtype): self itself when the dtypes match, else a copy converted to
+ * other's dtype or to dtype (memory format preserved) */
 static int shape_func_type_as(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
   (void)err;
-  const ops_meta *other = META(st->args[1].value);
-  if (other->dtype == self->dtype) {
+  const ir_arg *a = &st->args[1];
+  af_dtype to = a->kind == IR_ARG_DTYPE ? (af_dtype)a->i : META(a->value)->dtype;
+  if (to == self->dtype) {
     e->out = *self;
     e->alias = OPS_ALIAS_SAME;
     return 0;
   }
   preserve_layout(self, &e->out);
-  e->out.dtype = other->dtype;
+  e->out.dtype = to;
   return 0;
 }
 
@@ -4196,6 +4198,47 @@ static int shape_func_new(const ir_stmt *st, const ops_env *env, const ops_meta 
   if (st->nargs > 2 && self->dtype == AF_INT64 && a[2].kind == IR_ARG_FLOAT)
     return af_fail(err, "new_full of an int64 tensor with a float value is not generated (it truncates)");
   fresh_contig(&e->out, self->dtype, a[1].n, a[1].ints);
+  return 0;
+}
+
+/* ---- tensor factories without a tensor argument (family creation) ---- */
+
+/* zeros, ones, full, empty(...).fill_ (an int list of sizes, and the value), arange(end),
+ * arange(start, end) (1-D), eye(n), eye(n, m) (2-D): fresh contiguous memory of eager's dtype
+ * without dtype=, float32 unless the values say int64 (full of an int, arange of ints; empty's
+ * fill_ casts its value into float32). Which of the int forms an op is comes from its aten name. */
+static int shape_func_creation(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env, (void)self;
+  const ops_entry *oe = ops_get(st->op);
+  const ir_arg *a = st->args;
+  int64_t shape[AF_MAX_RANK];
+  int rank;
+  af_dtype dt = AF_FLOAT32;
+  if (a[0].kind == IR_ARG_INTS) {
+    if (a[0].n > AF_MAX_RANK) return af_fail(err, "rank %d above the limit %d", a[0].n, AF_MAX_RANK);
+    if (a[0].n == 0) /* TorchScript types a literal [] as List[Tensor] */
+      return af_fail(err, "%s of an empty size list is not generated (TorchScript reads [] as a list of tensors)", oe->name);
+    rank = a[0].n;
+    for (int k = 0; k < rank; k++) {
+      if (a[0].ints[k] < 0) return af_fail(err, "Trying to create tensor with negative dimension %lld", (long long)a[0].ints[k]);
+      shape[k] = a[0].ints[k];
+    }
+    if (st->nargs > 1) {
+      if (a[1].kind == IR_ARG_BOOL)
+        return af_fail(err, "%s with a bool value is not generated (TorchScript rejects it on 1.13 and makes it an int on 2.x)",
+                       oe->name);
+      if (!(oe->flags & OPF_FILL) && a[1].kind != IR_ARG_FLOAT) dt = AF_INT64; /* torch.full([2], 1): int64 */
+    }
+  } else if (!strcmp(oe->aten, "aten::arange")) {
+    int64_t start = st->nargs > 1 ? a[0].i : 0, end = a[st->nargs - 1].i;
+    if (end < start) return af_fail(err, "upper bound and larger bound inconsistent with step sign");
+    rank = 1, shape[0] = end - start, dt = AF_INT64;
+  } else { /* eye */
+    int64_t n = a[0].i, m = st->nargs > 1 ? a[1].i : n;
+    if (n < 0 || m < 0) return af_fail(err, "%s must be greater or equal to 0, got %lld", n < 0 ? "n" : "m", (long long)(n < 0 ? n : m));
+    rank = 2, shape[0] = n, shape[1] = m;
+  }
+  fresh_contig(&e->out, dt, rank, shape);
   return 0;
 }
 
@@ -4254,9 +4297,15 @@ SAMPLER(dropout_eval) {
   return n;
 }
 
-/* other: a tensor of self's dtype (type_as returns self) or, sometimes, of any dtype */
+/* other: a tensor of self's dtype (type_as returns self) or, sometimes, of any dtype; to's dtype:
+ * self's own (to returns self) or, as often, another of the four the rules model */
 SAMPLER(type_as) {
   SAMPLER_BEGIN;
+  if (ops_get(op)->argk[1][0] == 'd') {
+    static const af_dtype dts[] = {AF_FLOAT32, AF_FLOAT64, AF_INT64, AF_BOOL};
+    args[1] = (ir_arg){.kind = IR_ARG_DTYPE, .i = R(0, 1) ? (int64_t)m->dtype : (int64_t)dts[R(0, 3)]};
+    return n;
+  }
   ops_req q = req(OPS_REQ_BROADCAST, r, m->shape, m->dtype, D(OPS_DECIDE_EDGE) ? OPS_DT_ALL : OPS_DT_SAME, -1, 0);
   int v = tensor(ch, &q);
   if (v < 0) return -1;
@@ -4282,6 +4331,31 @@ SAMPLER(new_like) {
   }
   args[1] = a_ints(k, s3);
   if (n > 2) args[2] = m->dtype == AF_BOOL ? a_int(R(0, 1)) : number(ch, m->dtype);
+  return n;
+}
+
+/* the factories: sizes from the chosen value's shape (which the sizes pass may then read back as
+ * x.size(d)) or, now and then, another small shape; full's and empty's value a number (an int makes
+ * full int64) */
+SAMPLER(creation) {
+  SAMPLER_BEGIN;
+  const ops_entry *e = ops_get(op);
+  int k = r;
+  int64_t s3[AF_MAX_RANK];
+  memcpy(s3, m->shape, sizeof(int64_t) * (size_t)r);
+  if (D(OPS_DECIDE_EDGE) || r == 0) {
+    k = (int)R(1, 2);
+    for (int d = 0; d < k; d++) s3[d] = R(1, 4);
+  }
+  if (e->argk[0][0] == 'I') {
+    args[0] = a_ints(k, s3);
+    if (n > 1) args[1] = number(ch, AF_FLOAT32);
+    return n;
+  }
+  int64_t a0 = s3[R(0, k - 1)], a1 = s3[R(0, k - 1)];
+  if (!strcmp(e->aten, "aten::arange") && n > 1) a1 = a0, a0 = R(-2, a1 - 1); /* arange(start, end): end a size */
+  args[0] = a_int(a0);
+  if (n > 1) args[1] = a_int(a1);
   return n;
 }
 

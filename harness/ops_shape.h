@@ -171,7 +171,8 @@ typedef struct ops_chooser {
 } ops_chooser;
 
 /* Which argument a generator's chosen value goes to: 0 for most ops, 1 for where (the
- * condition is made), -2 for cat/stack (an element of the tensor list). */
+ * condition is made), -2 for cat/stack (an element of the tensor list), -1 for none (the
+ * factories without a tensor argument: the value only lends its shape to their sizes). */
 int ops_shape_primary(int op);
 /* True when the op has a sampler. */
 int ops_shape_can_sample(int op);
@@ -220,8 +221,9 @@ typedef enum {
   OPS_FAM_SIZE,         /* int values: x.size(d), x.shape[d], x.numel(), x.dim() (issue 15) */
   OPS_FAM_REDUCE,       /* reductions: sum, mean over every dim; sum, mean, amax, amin, prod, any, all over dims */
   OPS_FAM_SELF_RETURN,  /* functional ops that can return their argument itself: contiguous, dropout
-                           in eval mode, type_as of the same dtype */
+                           in eval mode, type_as and to of the same dtype */
   OPS_FAM_FACTORY,      /* fresh tensors of another tensor's dtype: zeros_like, full_like, new_zeros, new_full, ... */
+  OPS_FAM_CREATION,     /* tensor factories without a tensor argument: zeros, ones, full, arange, eye, empty(...).fill_ */
   OPS_FAM_COUNT
 } ops_family;
 int ops_shape_family(int op);

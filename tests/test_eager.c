@@ -250,6 +250,25 @@ TEST(a_loop_over_x_size_0_writes_every_row_and_a_size_after_unsqueeze_sees_the_n
   unload(&u);
 }
 
+TEST(an_empty_tensor_is_filled_at_once_and_to_of_the_same_dtype_is_its_input) {
+  run u; /* w = torch.empty([2, x.shape[1]]).fill_(0.5); w[:, 0] += x[:, 2]; r = w * 2 */
+  if (load(&u, "i15-fac-006-empty-filled-then-written-through-view")) return;
+  for (int k = 0; k < 6; k++) {
+    double want = 2 * (0.5 + (k % 3 == 0 ? x0(k + 2) : 0));
+    CHECK(u.out[0][k] == want, "r[%d] = %g, want %g", k, u.out[0][k], want);
+  }
+  unload(&u);
+  /* y = x.to(float32) is x: y += 1; x[1].to(float32).fill_(3); z = x.to(int64) * 2 (a copy); r = x * 2 */
+  if (load(&u, "i15-fac-007-to-same-dtype-is-an-alias-written-through")) return;
+  CHECK(at_tensor_dtype(u.r.outputs[1]) == AF_INT64, "z has dtype %d", at_tensor_dtype(u.r.outputs[1]));
+  for (int k = 0; k < 6; k++) {
+    double want = k < 3 ? x0(k) + 1 : 3;
+    CHECK(u.in[0][k] == want, "x[%d] = %g, want %g", k, u.in[0][k], want);
+    CHECK(u.out[0][k] == 2 * want && u.out[1][k] == 2 * want, "r[%d] = %g, z %g, want %g", k, u.out[0][k], u.out[1][k], 2 * want);
+  }
+  unload(&u);
+}
+
 int main(void) {
   at_init();
   RUN(slice_assignment_into_an_input_zeroes_the_first_five_and_doubles);
@@ -267,5 +286,6 @@ int main(void) {
   RUN(an_inner_trip_count_and_a_slice_bound_read_the_outer_loop_variable);
   RUN(uint8_wraps_and_int8_keeps_its_dtype_through_views);
   RUN(a_loop_over_x_size_0_writes_every_row_and_a_size_after_unsqueeze_sees_the_new_shape);
+  RUN(an_empty_tensor_is_filled_at_once_and_to_of_the_same_dtype_is_its_input);
   return tap_done();
 }

@@ -120,6 +120,17 @@ static const struct {
      "{\"out\": \"r\", \"op\": \"dropout\", \"args\": [\"x\", 1.5, false]}", 1},
     {"new_zeros with a negative size", "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}",
      "{\"out\": \"r\", \"op\": \"new_zeros\", \"args\": [\"x\", [2, -1]]}", 1},
+    /* the factories without a tensor argument */
+    {"torch.zeros with a negative size", "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}",
+     "{\"out\": \"r\", \"op\": \"zeros\", \"args\": [[2, -1]]}", 1},
+    {"torch.arange(3, 1) (end before start)", "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}",
+     "{\"out\": \"r\", \"op\": \"arange_start\", \"args\": [3, 1]}", 1},
+    {"torch.eye(-1)", "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}",
+     "{\"out\": \"r\", \"op\": \"eye\", \"args\": [-1]}", 1},
+    {"torch.full with a bool value (TorchScript: an error on 1.13, an int on 2.x)", "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}",
+     "{\"out\": \"r\", \"op\": \"full\", \"args\": [[2], true]}", 0},
+    {"torch.ones([]) (TorchScript reads [] as a list of tensors)", "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}",
+     "{\"out\": \"r\", \"op\": \"ones\", \"args\": [[]]}", 0},
 };
 
 TEST(the_rules_refuse_what_eager_rejects_and_the_pytorch_bugs) {

@@ -23,7 +23,10 @@
  *    the storage, not its input, so it replaces the chain by itself. An op that returns its
  *    argument itself (contiguous() of a contiguous tensor, flatten(d, d), aten::copy(a, b) when
  *    b needs no conversion) just gives the object one more name; a functional op whose result
- *    eager makes a view of an argument becomes an as_strided view of that storage.
+ *    eager makes a view of an argument becomes an as_strided view of that storage. A factory
+ *    without a tensor argument (torch.zeros, full, arange, eye) makes a storage like any other
+ *    fresh result; `torch.empty(s).fill_(v)` is emitted as its table twin torch.full(s, float(v)),
+ *    which makes the same float32 values without an in-place op.
  *
  * 2. Reading a value. A name's value is its chain replayed on the root's current contents.
  *    Values computed since the storage's last write are remembered per chain prefix (a memo), so
@@ -815,13 +818,25 @@ static int subscript_chain(rf *c, const af_tensor *self, const ir_arg *idx, af_t
   return 0;
 }
 
-/* A statement whose result is fresh memory: emitted as it is, on current values. */
+/* A statement whose result is fresh memory: emitted as it is, on current values. A factory whose
+ * statement fills what it makes (OPF_FILL: torch.empty(s).fill_(v)) becomes its twin, the one
+ * functional op that makes the same values (torch.full(s, float(v)): float32 as empty's). */
 static int do_fresh(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *err) {
   ir_arg q[OPS_MAX_ARGS];
   memset(q, 0, sizeof q);
   if (subst_args(c, st->nargs, st->args, q, err)) {
     args_free(st->nargs, q);
     return -1;
+  }
+  int op = st->op;
+  if ((ops_get(op)->flags & OPF_FILL) && ops_twin(op) >= 0) {
+    ir_arg *v = &q[st->nargs - 1];
+    if (v->kind != IR_ARG_INT && v->kind != IR_ARG_FLOAT) {
+      args_free(st->nargs, q);
+      return decline(c, err, "%s with a value other than a number", ops_get(op)->name);
+    }
+    if (v->kind == IR_ARG_INT) *v = (ir_arg){.kind = IR_ARG_FLOAT, .f = (double)v->i, .value = -1};
+    op = ops_twin(op);
   }
   int la = ops_layout_arg(st->op);
   if (la >= 0) { /* the op addresses memory: give it eager's layout, unless it is an untouched input */
@@ -830,7 +845,7 @@ static int do_fresh(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *
     if (!(so->input >= 0 && !so->written && ob->chain.n == 0))
       q[la].value = with_layout(c, q[la].value, values[st->args[la].value], obj_hint(c, c->obj[st->args[la].value]));
   }
-  int v = emit(c, st->op, st->nargs, q, c->p->names[st->out], st->out);
+  int v = emit(c, op, st->nargs, q, c->p->names[st->out], st->out);
   args_free(st->nargs, q);
   int s = new_storage(c, v, values[st->out], -1, err);
   if (s < 0) return -1;

@@ -4,6 +4,8 @@
 
 #include <ATen/Parallel.h>
 #include <ATen/core/dispatch/Dispatcher.h>
+#include <torch/csrc/jit/frontend/resolver.h>
+#include <torch/csrc/jit/frontend/sugared_value.h>
 #include <torch/jit.h>
 #include <torch/script.h>
 #include <torch/version.h>
@@ -153,6 +155,9 @@ static c10::IValue to_ivalue(const at_arg &a, const c10::TypePtr &type, const st
       if (a.kind != AT_ARG_TENSOR) return bad();
       return a.t->t;
     case K::IntType:
+      // the schema's ScalarType arguments (to.dtype's dtype) have type int in the type system
+      if (a.kind == AT_ARG_DTYPE && a.i >= 0 && a.i < AF_DTYPE_COUNT) return c10::IValue((int64_t)kTypes[a.i]);
+      [[fallthrough]];
     case K::SymIntType:
       if (a.kind != AT_ARG_INT) return bad();
       return a.i;
@@ -252,10 +257,35 @@ extern "C" int at_call(const char *name, const char *overload, int nargs, const 
   })
 }
 
+// torch::jit::compile's resolver makes `torch` the aten builtins only, so a dtype argument
+// (`x.to(torch.int32)`) is "builtin cannot be used as a value" there, where Python's TorchScript
+// (and Python) take it. This resolver gives `torch.<dtype>` of the dtypes the IR models the int
+// constant Python's TorchScript gives it, and leaves every other name as the native one does.
+namespace {
+struct TorchWithDtypes : torch::jit::BuiltinModule {
+  TorchWithDtypes() : BuiltinModule("aten") {}
+  std::shared_ptr<torch::jit::SugaredValue> attr(const torch::jit::SourceRange &loc, torch::jit::GraphFunction &m,
+                                                 const std::string &field) override {
+    for (int i = 0; i < AF_DTYPE_COUNT; i++)
+      if (field == af_dtype_name((af_dtype)i))
+        return std::make_shared<torch::jit::SimpleValue>(m.graph()->insertConstant((int64_t)kTypes[i], loc));
+    return BuiltinModule::attr(loc, m, field);
+  }
+};
+struct DtypeResolver : torch::jit::NativeResolver {
+  std::shared_ptr<torch::jit::SugaredValue> resolveValue(const std::string &name, torch::jit::GraphFunction &m,
+                                                         const torch::jit::SourceRange &loc) override {
+    if (name == "torch") return std::make_shared<TorchWithDtypes>();
+    return NativeResolver::resolveValue(name, m, loc);
+  }
+};
+} // namespace
+
 extern "C" int at_script_compile(const char *source, const char *fn, at_script **out, af_err *err) {
   *out = nullptr;
   AT_GUARD(err, {
-    auto cu = torch::jit::compile(source);
+    auto cu = std::make_shared<torch::jit::CompilationUnit>();
+    cu->define({}, source, std::make_shared<DtypeResolver>(), nullptr);
     auto *f = &cu->get_function(fn);
     *out = new at_script{cu, f};
     return 0;
@@ -274,7 +304,7 @@ extern "C" int at_script_compile_module(const char *source, int nbuf, const char
       bufs.emplace_back(names[k]);
       pos.push_back(positions[k]);
     }
-    m->define(source);
+    m->define(source, std::make_shared<DtypeResolver>());
     auto *f = &m->get_method("forward").function();
     *out = new at_script{nullptr, f, m, bufs, pos};
     return 0;
