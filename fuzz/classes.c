@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../harness/eager.h"
 #include "../harness/ops.h"
+#include "../oracle/oracle.h"
 #include "../oracle/signature.h"
 
 const char *classes_family(int op) {
@@ -57,10 +59,22 @@ static const char *placement(const ir_program *p, int s) {
   return through_view ? "@view" : "@tmp";
 }
 
+/* Whether statement s rebinds module state (`self.w = f(...)`): a write into the module's buffer
+ * as much as `self.w.add_(1)` is, though no op of it mutates anything. */
+static int rebinds_state(const ir_program *p, int s) {
+  int v = p->stmts[s].out;
+  return v >= 0 && v < p->ninputs && p->inputs[v].buffer && !ops_mutates(p->stmts[s].op);
+}
+
 char *classes_core(const ir_program *p) {
   char *core = af_xcalloc((size_t)p->nstmts + 1, 1);
   int writes = 0;
   for (int s = 0; s < p->nstmts; s++) {
+    if (rebinds_state(p, s)) {
+      writes++;
+      core[s] = 1;
+      continue;
+    }
     if (!ops_mutates(p->stmts[s].op)) continue;
     writes++;
     core[s] = 1;
@@ -87,6 +101,7 @@ static void put_token(af_buf *b, const ir_program *p, int s, const char *name) {
   if (b->len) af_buf_puts(b, " ");
   af_buf_puts(b, name);
   if (ops_mutates(p->stmts[s].op)) af_buf_puts(b, placement(p, s));
+  else if (rebinds_state(p, s)) af_buf_puts(b, "@state");
 }
 
 char *classes_plain_pattern(const ir_program *p) {
@@ -172,8 +187,14 @@ static int variants(const ir_program *p, int s, int *out, int max) {
     if (strcmp(ops_get(q)->schema, e->schema) == 0) same[ns++] = q;
     else if (loose) other[no++] = q;
   }
+  /* a view whose schema no other view shares (as_strided, unfold, expand) would have no variant:
+   * the identity view `alias` is one of every view's (it fits whatever the view's input fits),
+   * so a bug that does not depend on which view it goes through shows it */
   int n = 0;
-  for (int k = 0; k < ns && n < max; k++) out[n++] = same[ns <= max ? k : k * ns / max];
+  if (fam && !strcmp(fam, "view") && op != OPS_alias && strcmp(e->schema, ops_get(OPS_alias)->schema) != 0 && max > 0)
+    out[n++] = OPS_alias;
+  int room = max - n;
+  for (int k = 0; k < ns && k < room; k++) out[n++] = same[ns <= room ? k : k * ns / room];
   int left = max - n;
   for (int k = 0; k < no && left > 0 && k < left; k++) out[n++] = other[no <= left ? k : k * no / left];
   return n;
@@ -183,6 +204,55 @@ static cJSON *names_array(const int *ops, int n) {
   cJSON *a = cJSON_CreateArray();
   for (int k = 0; k < n; k++) cJSON_AddItemToArray(a, cJSON_CreateString(ops_get(ops[k])->name));
   return a;
+}
+
+/* 1 when the writes of c change nothing eager can see (a write that changes nothing proves
+ * nothing): c with every write made the identity (its result `alias` of its target, or the
+ * statement gone when it binds nothing) gives eager's own outputs and final input states.
+ * `t_()` of a [1, 1] tensor, `squeeze_()` of one with no size-1 dimension, a setitem whose slice
+ * is empty in the variant's shape: a converter that drops such a write passes, which says nothing
+ * about the family of the op that was varied. 0 when c has no write or either program does not
+ * run. */
+static int writes_change_nothing(const ir_program *c) {
+  ir_program *id = ir_program_clone(c);
+  char *keep = af_xcalloc((size_t)c->nstmts + 1, 1);
+  int writes = 0;
+  for (int s = 0; s < c->nstmts; s++) {
+    const ir_stmt *st = &c->stmts[s];
+    keep[s] = 1;
+    if (!ops_mutates(st->op) || st->nargs < 1 || st->args[0].kind != IR_ARG_VALUE) continue;
+    writes++;
+    if (st->out < 0) {
+      keep[s] = 0;
+      continue;
+    }
+    ir_stmt_clear(&id->stmts[s]);
+    id->stmts[s].op = OPS_alias;
+    id->stmts[s].out = st->out;
+    id->stmts[s].nargs = 1;
+    id->stmts[s].args = af_xcalloc(2, sizeof(ir_arg));
+    ir_arg_copy(&id->stmts[s].args[0], &st->args[0]);
+  }
+  ir_program *q = ir_subset(id, keep, NULL, NULL);
+  ir_program_free(id);
+  free(keep);
+  af_err err;
+  int noop = 0;
+  if (writes && ir_validate(q, &err) == 0) {
+    result a, b;
+    result_init(&a);
+    result_init(&b);
+    if (eager_run(c, &a, &err) == 0 && a.status == RESULT_OK && eager_run(q, &b, &err) == 0 && b.status == RESULT_OK) {
+      oracle_opts oo = {0};
+      char *detail = NULL;
+      noop = oracle_judge(c, &a, &b, &oo, &detail) == V_PASS;
+      free(detail);
+    }
+    result_clear(&a);
+    result_clear(&b);
+  }
+  ir_program_free(q);
+  return noop;
 }
 
 int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int max_tests, int reruns, classes_gen *out) {
@@ -211,7 +281,7 @@ int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int 
       continue;
     }
     int cand[OPS_COUNT], nc = variants(p, s, cand, per_slot);
-    int same[OPS_COUNT], pass[OPS_COUNT], other[OPS_COUNT], ns = 0, np = 0, no = 0, ninv = 0;
+    int same[OPS_COUNT], pass[OPS_COUNT], other[OPS_COUNT], ns = 0, np = 0, no = 0, ninv = 0, nnoop = 0;
     for (int k = 0; k < nc && out->tests < max_tests; k++) {
       ir_program *c = with_op(p, s, cand[k]);
       af_err err;
@@ -220,8 +290,10 @@ int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int 
         out->tests++;
         r = judge(c, ctx);
       }
+      int noop = r == CLASSES_PASS && writes_change_nothing(c);
       ir_program_free(c);
       if (r == CLASSES_SAME) same[ns++] = cand[k];
+      else if (noop) nnoop++;
       else if (r == CLASSES_PASS) pass[np++] = cand[k];
       else if (r == CLASSES_OTHER) other[no++] = cand[k];
       else ninv++;
@@ -243,13 +315,14 @@ int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int 
     cJSON_AddItemToObject(row, "pass", names_array(pass, np));
     cJSON_AddItemToObject(row, "other", names_array(other, no));
     cJSON_AddNumberToObject(row, "invalid", ninv);
+    if (nnoop) cJSON_AddNumberToObject(row, "unchanged", nnoop); /* passing variants whose write changed nothing */
     cJSON_AddItemToArray(table, row);
   }
   /* dtypes: every input of the program's first input's dtype switched to another */
   if (p->ninputs > 0) {
     af_dtype d0 = p->inputs[0].dtype;
     cJSON *row = cJSON_CreateObject(), *same = cJSON_CreateArray(), *pass = cJSON_CreateArray(), *other = cJSON_CreateArray();
-    int ninv = 0;
+    int ninv = 0, nnoop = 0;
     cJSON_AddStringToObject(row, "dtype", af_dtype_name(d0));
     for (int d = 0; d < AF_DTYPE_COUNT; d++) {
       if ((af_dtype)d == d0) continue;
@@ -262,9 +335,13 @@ int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int 
         out->tests++;
         r = judge(c, ctx);
       }
+      int noop = r == CLASSES_PASS && writes_change_nothing(c);
       ir_program_free(c);
       cJSON *name = cJSON_CreateString(af_dtype_name((af_dtype)d));
-      if (r == CLASSES_SAME) cJSON_AddItemToArray(same, name);
+      if (noop) {
+        cJSON_Delete(name);
+        nnoop++;
+      } else if (r == CLASSES_SAME) cJSON_AddItemToArray(same, name);
       else if (r == CLASSES_PASS) cJSON_AddItemToArray(pass, name);
       else if (r == CLASSES_OTHER) cJSON_AddItemToArray(other, name);
       else {
@@ -276,6 +353,7 @@ int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int 
     cJSON_AddItemToObject(row, "pass", pass);
     cJSON_AddItemToObject(row, "other", other);
     cJSON_AddNumberToObject(row, "invalid", ninv);
+    if (nnoop) cJSON_AddNumberToObject(row, "unchanged", nnoop);
     cJSON_AddItemToArray(table, row);
   }
   free(core);
@@ -505,6 +583,24 @@ static int tokens_within(const char *small, const char *big) {
   return ok;
 }
 
+/* Whether pattern g is pattern s with some of its op names replaced by their families, token for
+ * token ("shape-write@in" of "unsqueeze_@in"; not "write@view-of-in" of "unfold write@view-of-in",
+ * which drops a token), and not s itself. */
+static int generalizes(const char *g, const char *s) {
+  char *a = af_xstrdup(g), *b = af_xstrdup(s), *sa = NULL, *sb = NULL;
+  int ok = strcmp(g, s) != 0;
+  char *t = strtok_r(a, " ", &sa), *u = strtok_r(b, " ", &sb);
+  for (; ok && t && u; t = strtok_r(NULL, " ", &sa), u = strtok_r(NULL, " ", &sb)) {
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(t, "@"), t);
+    ok = !strcmp(t, u) || (ops_find(name) < 0 && token_match(t, u));
+  }
+  ok = ok && !t && !u;
+  free(a);
+  free(b);
+  return ok;
+}
+
 void classes_specificity(const char *pattern, int *names, int *tokens) {
   static const char *const families[] = {"view", "write", "shape-write", "setitem", "out=", "op", "list", NULL};
   *names = *tokens = 0;
@@ -600,8 +696,16 @@ cJSON *classes_index_add(cJSON *idx, const classes_member *m, int *is_new) {
     cJSON_AddArrayToObject(c, "quick_keys");
     set_example(c, m);
     cJSON_AddItemToArray(cJSON_GetObjectItem(idx, "classes"), c);
-  } else if (m->finding && m->statements < cJSON_GetNumberValue(cJSON_GetObjectItem(c, "statements"))) {
-    set_example(c, m);
+  } else {
+    if (m->finding && m->statements < cJSON_GetNumberValue(cJSON_GetObjectItem(c, "statements"))) set_example(c, m);
+    /* a member that shows the class's bug with a family where the class's pattern has one op of
+     * it widens the class (its key; the id stays the one it was made with): an `unsqueeze_@in`
+     * class whose next finding generalizes to `shape-write@in` takes an `as_strided_@in` one */
+    cJSON *ck = cJSON_GetObjectItem(c, "key");
+    const char *kb = cJSON_GetStringValue(ck), *kbar = kb ? strrchr(kb, '|') : NULL, *nbar = strrchr(key, '|');
+    if (kbar && nbar && (size_t)(kbar - kb) == (size_t)(nbar - key) && !strncmp(kb, key, (size_t)(nbar - key)) &&
+        classes_pattern_writes(nbar + 1) && generalizes(nbar + 1, kbar + 1))
+      cJSON_SetValuestring(ck, key);
   }
   free(key);
   cJSON *fs = cJSON_GetObjectItem(c, "findings");

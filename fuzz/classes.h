@@ -2,13 +2,16 @@
  *
  * A finding is one failing program; a class is one bug. After a finding is minimized,
  * classes_generalize() reruns its program with each statement's op replaced by the other ops of
- * its family in the op table (views by views of the same schema, writes by the other writes,
- * setitems by setitems, ...) and its inputs' dtype replaced by the other dtypes, and records which
- * variants fail the same way, which pass and which eager rejects. A statement whose variants fail
- * as often as they pass stands for its whole family in the class pattern ("write@in"); one whose
- * variants pass keeps its own op name ("unfold write@view-of-in": a write through unfold, any
- * write). Writes carry where they land: @in (an input), @view-of-in (a view of an input), @view
- * (a view of an intermediate), @tmp (an intermediate).
+ * its family in the op table (views by views of the same schema and by the identity view `alias`,
+ * writes by the other writes, setitems by setitems, ...) and its inputs' dtype replaced by the
+ * other dtypes, and records which variants fail the same way, which pass and which eager rejects.
+ * A passing variant whose write changes nothing eager can see (`t_()` of a [1, 1] tensor) is
+ * counted as "unchanged", not as a pass: a write that changes nothing proves nothing. A statement
+ * whose variants fail as often as they pass stands for its whole family in the class pattern
+ * ("write@in"); one whose variants pass keeps its own op name ("unfold write@view-of-in": a write
+ * through unfold, any write). Writes carry where they land: @in (an input), @view-of-in (a view
+ * of an input), @view (a view of an intermediate), @tmp (an intermediate); a statement that
+ * rebinds module state (`self.w = f(self.w)`) is a write @state.
  *
  * The pattern keeps the writes and the views their targets were made through (classes_core).
  * The class key is (converter, verdict, pattern) for value/shape/dtype/input-mutation verdicts

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "../harness/codec.h"
+#include "../harness/eager.h"
 #include "../harness/ops.h"
 
 typedef struct rstate {
@@ -117,6 +118,23 @@ static int view_base(const ir_program *p, int v) {
   return -1;
 }
 
+/* Replaces value `from` by `to` in every argument and output from statement s on. */
+static void replace_uses(ir_program *c, int s, int from, int to) {
+  for (int k = s; k < c->nstmts; k++)
+    for (int a = 0; a < c->stmts[k].nargs; a++) {
+      ir_arg *arg = &c->stmts[k].args[a];
+      if (arg->kind == IR_ARG_VALUE && arg->value == from) arg->value = to;
+      if (arg->kind == IR_ARG_VALUES)
+        for (int q = 0; q < arg->n; q++)
+          if (arg->values[q] == from) arg->values[q] = to;
+      if (arg->kind == IR_ARG_INDEX)
+        for (int q = 0; q < arg->n; q++)
+          if (arg->index[q].kind == IR_IDX_TENSOR && arg->index[q].value == from) arg->index[q].value = to;
+    }
+  for (int o = 0; o < c->noutputs; o++)
+    if (c->outputs[o] == from) c->outputs[o] = to;
+}
+
 static int pass_use_base(rstate *r) {
   for (int s = 0; s < r->cur->nstmts; s++)
     for (int a = 0; a < r->cur->stmts[s].nargs; a++) {
@@ -133,6 +151,16 @@ static int pass_use_base(rstate *r) {
     if (b < 0) continue;
     ir_program *c = ir_program_clone(r->cur);
     c->outputs[o] = b;
+    if (try_cand(r, c)) return 1;
+  }
+  /* every use of a view at once (`v = y.expand([]); v.as_strided_(...); v.copy_(x)` -> `y....`):
+   * one use at a time mixes the view and its base, which eager may reject (the base's shape
+   * changed under the view) */
+  for (int s = 0; s < r->cur->nstmts; s++) {
+    int v = r->cur->stmts[s].out, b = v >= 0 ? view_base(r->cur, v) : -1;
+    if (b < 0 || b == v || ops_mutates(r->cur->stmts[s].op)) continue;
+    ir_program *c = ir_program_clone(r->cur);
+    replace_uses(c, s + 1, v, b);
     if (try_cand(r, c)) return 1;
   }
   return 0;
@@ -177,6 +205,70 @@ static int pass_use_input(rstate *r) {
       }
     }
   return 0;
+}
+
+/* The values statements make with storage of their own, as eager made them (value_as_input). */
+#define VAI_MAX_NUMEL 256
+typedef struct vai_ctx {
+  const ir_program *p;
+  ir_input *made; /* per statement: rank -1 when not a candidate */
+} vai_ctx;
+
+static int vai_hook(void *vctx, int s, const ir_stmt *st, af_tensor *const *values, af_err *err) {
+  (void)err;
+  vai_ctx *x = vctx;
+  const ir_program *p = x->p;
+  int v = st->out;
+  if (s < 0 || s >= p->nstmts || x->made[s].rank >= 0 || v < p->ninputs || v >= p->nvalues || !values[v]) return 0;
+  if (ops_get(st->op)->kind != OPS_FUNC) return 0; /* views, writes, lists: what they alias is the point */
+  const af_tensor *t = values[v];
+  int dt = at_tensor_dtype(t), rank = at_tensor_rank(t);
+  int64_t n = at_tensor_numel(t);
+  if (dt < 0 || rank > AF_MAX_RANK || n > VAI_MAX_NUMEL) return 0;
+  for (int w = 0; w <= p->nvalues; w++) /* the shadow slot too */
+    if (w != v && values[w] && at_tensor_shares_storage(t, values[w])) return 0; /* `contiguous()` of a contiguous x is x */
+  ir_input *in = &x->made[s];
+  in->rank = rank;
+  at_tensor_shape(t, in->shape);
+  in->dtype = (af_dtype)dt;
+  in->ndata = n;
+  in->data = af_xcalloc((size_t)n + 1, sizeof(double));
+  af_err e;
+  if (n > 0 && at_tensor_values(t, in->data, &e) != 0) {
+    free(in->data);
+    in->data = NULL;
+    in->rank = -1;
+  }
+  return 0;
+}
+
+/* A tensor an op makes inside the program (`v1 = gt(sum(x), 1)`) becomes an input holding eager's
+ * value of it (`v1: bool[] = [True]`) and the op goes: what made a tensor of that shape, dtype and
+ * contents is rarely the bug, and the statements that fed it then go as unused (the reducer could
+ * otherwise only try the inputs the program has, of other shapes and dtypes). Only values with
+ * storage of their own (not an alias of another value), of statements outside blocks. The latest
+ * first: it frees the most statements. */
+static int pass_value_as_input(rstate *r) {
+  const ir_program *p = r->cur;
+  if (p->ninputs >= 8) return 0;
+  vai_ctx x = {p, af_xcalloc((size_t)p->nstmts + 1, sizeof(ir_input))};
+  for (int s = 0; s < p->nstmts; s++) x.made[s].rank = -1;
+  af_tensor **in = NULL;
+  result res;
+  result_init(&res);
+  af_err err;
+  int ran = inputs_new(p, &in, &err) == 0 && eager_run_traced(p, in, vai_hook, &x, &res, &err) == 0 && res.status == RESULT_OK;
+  if (in) inputs_free(ir_ntensors(p), in);
+  result_clear(&res);
+  int kept = 0;
+  for (int s = p->nstmts - 1; ran && s >= 0 && !kept; s--)
+    if (x.made[s].rank >= 0) {
+      ir_program *c = ir_value_as_input(p, s, &x.made[s]);
+      if (c) kept = try_cand(r, c);
+    }
+  for (int s = 0; s < p->nstmts; s++) free(x.made[s].data);
+  free(x.made);
+  return kept;
 }
 
 static int pass_drop_statement(rstate *r) {
@@ -311,23 +403,6 @@ static int pass_unwrap_block(rstate *r) {
   return 0;
 }
 
-/* Replaces value `from` by `to` in every argument and output from statement s on. */
-static void replace_uses(ir_program *c, int s, int from, int to) {
-  for (int k = s; k < c->nstmts; k++)
-    for (int a = 0; a < c->stmts[k].nargs; a++) {
-      ir_arg *arg = &c->stmts[k].args[a];
-      if (arg->kind == IR_ARG_VALUE && arg->value == from) arg->value = to;
-      if (arg->kind == IR_ARG_VALUES)
-        for (int q = 0; q < arg->n; q++)
-          if (arg->values[q] == from) arg->values[q] = to;
-      if (arg->kind == IR_ARG_INDEX)
-        for (int q = 0; q < arg->n; q++)
-          if (arg->index[q].kind == IR_IDX_TENSOR && arg->index[q].value == from) arg->index[q].value = to;
-    }
-  for (int o = 0; o < c->noutputs; o++)
-    if (c->outputs[o] == from) c->outputs[o] = to;
-}
-
 /* List scaffolding: `l = [a, b]; v = l[0]` reads `a` itself, so uses of v become uses of a and
  * the list_get goes (the list then goes with the other unused statements). Only for a list that
  * nothing appends to or sets in between. */
@@ -375,6 +450,7 @@ static const struct {
     {"use-base", pass_use_base},
     {"operand-as-output", pass_operand_as_output},
     {"use-input", pass_use_input},
+    {"value-as-input", pass_value_as_input},
     {"drop-inputs", pass_drop_inputs},
     {"shrink-shapes", pass_shrink_shapes},
     {"simplify-literals", pass_simplify_literals},
@@ -383,7 +459,7 @@ static const struct {
 #define NPASSES ((int)(sizeof passes / sizeof passes[0]))
 
 const char *const reduce_pass_names[] = {"drop-outputs", "ddmin-statements", "unwrap-block", "resolve-lists", "drop-statement", "use-base", "operand-as-output", "use-input",
-                                         "drop-inputs", "shrink-shapes", "simplify-literals", "rename", NULL};
+                                         "value-as-input", "drop-inputs", "shrink-shapes", "simplify-literals", "rename", NULL};
 
 int reduce_program(const ir_program *p, reduce_pred pred, void *ctx, int max_tests, ir_program **out, reduce_stats *st) {
   return reduce_program_within(p, pred, ctx, max_tests, 0, out, st);

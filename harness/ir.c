@@ -596,7 +596,10 @@ static void arg_remap(ir_arg *a, const int *map) { ir_arg_visit(a, remap_ref, (v
 /* Keeps statements with the scoping of ir_validate: a statement goes when asked to or when it
  * uses a value that is not bound any more; dropping if/for drops its whole block (else/end
  * follow their opener); dropping a rebind leaves the earlier binding in place. */
-ir_program *ir_subset(const ir_program *p, const char *keep_stmt, const char *keep_output, const char *keep_input) {
+/* ir_subset's body; as (when not NULL) is a statement whose value becomes an input instead,
+ * appended after p's inputs (ir_value_as_input). */
+static ir_program *subset_impl(const ir_program *p, const char *keep_stmt, const char *keep_output, const char *keep_input,
+                               const ir_input *as, int as_stmt) {
   int *map = af_xcalloc((size_t)p->nvalues + 1, sizeof(int));
   scope sc;
   scope_init(&sc, p);
@@ -613,6 +616,14 @@ ir_program *ir_subset(const ir_program *p, const char *keep_stmt, const char *ke
       q->inputs[q->ninputs - 1].ndata = in->ndata;
       q->inputs[q->ninputs - 1].data = memcpy(af_xmalloc(sizeof(double) * (size_t)in->ndata), in->data, sizeof(double) * (size_t)in->ndata);
     }
+  }
+  if (as) {
+    int out = p->stmts[as_stmt].out;
+    map[out] = ir_add_input(q, p->names[out], as->rank, as->shape, as->dtype);
+    ir_input *in = &q->inputs[q->ninputs - 1];
+    in->ndata = as->ndata;
+    in->data = as->ndata ? memcpy(af_xmalloc(sizeof(double) * (size_t)as->ndata), as->data, sizeof(double) * (size_t)as->ndata) : NULL;
+    scope_define(&sc, out);
   }
   /* layouts: the bases kept inputs use, in their order; a base whose owner went becomes hidden */
   int *bmap = af_xcalloc((size_t)p->nbases + 1, sizeof(int));
@@ -648,6 +659,7 @@ ir_program *ir_subset(const ir_program *p, const char *keep_stmt, const char *ke
       ir_add_stmt(q, st->op, -1, 0, NULL);
       continue;
     }
+    if (as && s == as_stmt) continue; /* its value is the input now */
     int d = keep_stmt && !keep_stmt[s];
     for (int a = 0; !d && a < st->nargs; a++) d = arg_uses_hidden(&st->args[a], sc.vis);
     if (d) {
@@ -676,6 +688,24 @@ ir_program *ir_subset(const ir_program *p, const char *keep_stmt, const char *ke
   scope_free(&sc);
   free(map);
   return q;
+}
+
+ir_program *ir_subset(const ir_program *p, const char *keep_stmt, const char *keep_output, const char *keep_input) {
+  return subset_impl(p, keep_stmt, keep_output, keep_input, NULL, -1);
+}
+
+ir_program *ir_value_as_input(const ir_program *p, int s, const ir_input *as) {
+  if (s < 0 || s >= p->nstmts) return NULL;
+  int v = p->stmts[s].out, depth = 0;
+  if (v < p->ninputs || as->rank < 0 || as->rank > AF_MAX_RANK || (as->ndata && as->ndata != ir_numel(as->rank, as->shape)))
+    return NULL;
+  for (int k = 0; k < p->nstmts; k++) {
+    int op = p->stmts[k].op;
+    if (k < s) depth += (op == OPS_if || op == OPS_for) - (op == OPS_end);
+    if (k != s && p->stmts[k].out == v) return NULL; /* bound elsewhere too */
+  }
+  if (depth != 0) return NULL; /* inside a block: it may run more than once, or not at all */
+  return subset_impl(p, NULL, NULL, NULL, as, s);
 }
 
 int ir_stmt_resolve(const ir_stmt *st, const char *isint, const int64_t *ints, ir_stmt *out) {

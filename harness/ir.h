@@ -186,6 +186,11 @@ double ir_input_value(const ir_input *in, int input_index, int64_t k);
  * dropping, transitively, every statement and output that uses a value no longer defined.
  * Value names are kept. new, free with ir_program_free. */
 ir_program *ir_subset(const ir_program *p, const char *keep_stmt, const char *keep_output, const char *keep_input);
+/* A copy of p with statement s gone and its value an input instead, appended after p's inputs
+ * under the value's name, with as's rank, shape, dtype and data (ndata 0: the default values;
+ * else ir_numel values; layout and buffer fields are ignored). NULL when s is inside a block or
+ * not the only statement binding its value, or binds an input. new, free with ir_program_free. */
+ir_program *ir_value_as_input(const ir_program *p, int s, const ir_input *as);
 
 /* ---- control flow: flat blocks `if` ... [`else` ...] `end`, `for` ... `end` (see ops.def) ---- */
 #define IR_MAX_TRIPS 64 /* largest literal `for` trip count (an int value's is checked when it runs) */

@@ -282,6 +282,105 @@ TEST(findings_are_deduplicated_and_a_replayed_iteration_is_not_counted_twice) {
   ir_program_free(p);
 }
 
+/* A tensor an op makes (`v1 = gt(sum(x), 1)`: a bool 0-d one) becomes an input holding eager's
+ * value of it (value-as-input), so that the statements that made it go: the 5-statement program a
+ * naive campaign left (no input has that shape and dtype, so use-input could not help) ends at 2. */
+TEST(a_value_made_inside_the_program_becomes_an_input_of_its_eager_value) {
+  const char *t =
+      "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [1, 1], \"dtype\": \"float32\"},"
+      " {\"name\": \"y\", \"shape\": [1, 1], \"dtype\": \"float32\"}], \"body\": ["
+      "{\"out\": \"v0\", \"op\": \"sum\", \"args\": [\"x\"]}, {\"out\": \"v1\", \"op\": \"gt\", \"args\": [\"v0\", 1]},"
+      "{\"out\": \"v2\", \"op\": \"expand\", \"args\": [\"v1\", []]}, {\"op\": \"as_strided_\", \"args\": [\"v2\", [1, 1], [6, 2], 0]},"
+      "{\"op\": \"copy_\", \"args\": [\"v2\", \"y\"]}], \"outputs\": []}";
+  ir_program *p;
+  af_err err;
+  CHECK(codec_read_string(t, "t", &p, &err) == 0, "%s", err.msg);
+  if (!p) return;
+  const conv_converter *naive = conv_find("naive");
+  judgement j;
+  CHECK(judge_inprocess(naive, p, NULL, &j, &err) == 0 && j.verdict == V_ERROR, "verdict %d", j.verdict);
+  ctx x = {naive, j.verdict, j.detail};
+  ir_program *min;
+  reduce_stats st;
+  reduce_program(p, same, &x, 500, &min, &st);
+  CHECK(min->nstmts <= 2, "%d statements left", min->nstmts);
+  CHECK(same(min, &x), "the reduced program still fails the same way");
+  int made = 0;
+  for (int i = 0; i < min->ninputs; i++) made |= min->inputs[i].dtype == AF_BOOL && min->inputs[i].rank == 0 && min->inputs[i].ndata == 1;
+  CHECK(made, "one input is the bool 0-d tensor gt made, with its value");
+  judgement_clear(&j);
+  ir_program_free(min);
+  ir_program_free(p);
+}
+
+/* Judges a variant through naive, as a campaign's judge does (classes_judge). */
+static int naive_variant(const ir_program *cand, void *vc) {
+  ctx *x = vc;
+  judgement j;
+  af_err err;
+  if (judge_inprocess(x->c, cand, NULL, &j, &err)) return CLASSES_INVALID;
+  int r = j.verdict == V_INVALID_PROGRAM ? CLASSES_INVALID
+          : judge_same_bug(&j, x->v, x->detail) ? CLASSES_SAME
+          : j.verdict == V_PASS ? CLASSES_PASS
+                                : CLASSES_OTHER;
+  judgement_clear(&j);
+  return r;
+}
+
+/* naive loses every shape-changing write into an input. On a [1, 1] x, transpose_, t_,
+ * swapaxes_ and swapdims_ change nothing, so naive "passes" them: they are counted as unchanged,
+ * not as passes, and unsqueeze_ stands for its family (before, 4 passes beat squeeze_'s and
+ * squeeze_all_'s 2 failures and the class was `unsqueeze_@in`). */
+TEST(a_variant_whose_write_changes_nothing_is_not_a_pass) {
+  const char *t = "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [1, 1], \"dtype\": \"float32\"}],"
+                  " \"body\": [{\"op\": \"unsqueeze_\", \"args\": [\"x\", 1]}], \"outputs\": [\"x\"]}";
+  ir_program *p = NULL;
+  af_err err;
+  CHECK(codec_read_string(t, "t", &p, &err) == 0, "%s", err.msg);
+  if (!p) return;
+  const conv_converter *naive = conv_find("naive");
+  judgement j;
+  CHECK(judge_inprocess(naive, p, NULL, &j, &err) == 0 && j.verdict == V_SHAPE_MISMATCH, "verdict %d", j.verdict);
+  ctx x = {naive, j.verdict, j.detail};
+  classes_gen g;
+  classes_generalize(p, naive_variant, &x, 120, 0, &g);
+  CHECK(g.pattern && !strcmp(g.pattern, "shape-write@in"), "pattern '%s'", g.pattern ? g.pattern : "(none)");
+  CHECK(g.table && strstr(g.table, "\"unchanged\":4"), "4 variants unchanged: %s", g.table ? g.table : "(none)");
+  classes_gen_clear(&g);
+  judgement_clear(&j);
+  ir_program_free(p);
+}
+
+TEST(a_class_widens_when_a_finding_shows_its_bug_for_the_whole_family) {
+  af_err err;
+  cJSON *idx = classes_index_load("/nonexistent-af-dir", &err);
+  int is_new;
+  cJSON *a = add_member(idx, "f-1", "unsqueeze_@in", 1, &is_new);
+  CHECK(add_member(idx, "f-2", "shape-write@in", 2, &is_new) == a && !is_new, "shape-write@in joins unsqueeze_@in");
+  CHECK(add_member(idx, "f-3", "as_strided_@in", 3, &is_new) == a && !is_new,
+        "as_strided_@in joins the widened class (key %s)", cJSON_GetStringValue(cJSON_GetObjectItem(a, "key")));
+  /* a pattern that drops a token does not widen: write@view-of-in joins unfold's class, but the
+   * class stays unfold's, and a diagonal write makes its own */
+  cJSON *u = add_member(idx, "f-4", "unfold write@view-of-in", 4, &is_new);
+  CHECK(add_member(idx, "f-5", "write@view-of-in", 5, &is_new) == u, "write@view-of-in joins unfold's class");
+  CHECK(add_member(idx, "f-6", "diagonal write@view-of-in", 6, &is_new) != u && is_new, "diagonal is a class of its own");
+  CHECK(classes_index_count(idx) == 3, "3 classes (%d)", classes_index_count(idx));
+  cJSON_Delete(idx);
+}
+
+TEST(a_rebind_of_module_state_is_a_write_into_it) {
+  const char *t = "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [2], \"dtype\": \"float32\","
+                  " \"buffer\": true}], \"body\": [{\"out\": \"x\", \"op\": \"sub\", \"args\": [\"x\", 1]}], \"outputs\": []}";
+  ir_program *p = NULL;
+  af_err err;
+  CHECK(codec_read_string(t, "t", &p, &err) == 0, "%s", err.msg);
+  if (!p) return;
+  char *pat = classes_plain_pattern(p);
+  CHECK(!strcmp(pat, "sub@state"), "pattern '%s'", pat);
+  free(pat);
+  ir_program_free(p);
+}
+
 int main(void) {
   at_init();
   RUN(subset_drops_dependents_of_a_removed_statement);
@@ -295,5 +394,9 @@ int main(void) {
   RUN(a_finding_that_matches_several_classes_joins_the_most_specific_one);
   RUN(a_finding_recorded_again_with_another_pattern_stays_in_its_class);
   RUN(reruns_the_judge_could_not_run_do_not_count_as_not_reproducing);
+  RUN(a_value_made_inside_the_program_becomes_an_input_of_its_eager_value);
+  RUN(a_variant_whose_write_changes_nothing_is_not_a_pass);
+  RUN(a_class_widens_when_a_finding_shows_its_bug_for_the_whole_family);
+  RUN(a_rebind_of_module_state_is_a_write_into_it);
   return tap_done();
 }
