@@ -17,7 +17,7 @@ const char *report_case_status_name(report_case_status s) {
 }
 
 const char *const report_families[] = {"matrix-through", "matrix-base", "matrix-input", "input-base", "chain-2", "chain-3",
-                                       "siblings", "shape-changing", "maybe-view", "design", "real-model", "other", NULL};
+                                       "siblings", "shape-changing", "maybe-view", "design", "real-model", "aliased-input", "other", NULL};
 
 void report_html_escape(af_buf *b, const char *s) {
   for (; s && *s; s++) {
