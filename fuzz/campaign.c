@@ -1027,7 +1027,7 @@ int campaign_run(campaign_opts *o, campaign_summary *sum, af_err *err) {
   if (annotate_check(&ao, err)) return -1;
   if (o->jobs < 1) o->jobs = 1;
   if (o->deadline_s <= 0) o->deadline_s = 10;
-  if (o->max_reduce_tests <= 0) o->max_reduce_tests = 400;
+  if (o->max_reduce_tests <= 0) o->max_reduce_tests = 2000; /* as `aliasfuzz reduce`; --reduce-time bounds slow converters first */
   if (o->reduce_share <= 0) o->reduce_share = 0.25;
   if (o->reduce_time_s <= 0) o->reduce_time_s = 30;
   char path[4096];
@@ -1198,7 +1198,7 @@ int campaign_reduce_deferred(const campaign_deferred_opts *d, campaign_summary *
   cJSON *x = cJSON_GetObjectItem(opts, "deadline");
   o.deadline_s = cJSON_IsNumber(x) && x->valuedouble > 0 ? x->valuedouble : 10;
   x = cJSON_GetObjectItem(opts, "max_reduce_tests");
-  o.max_reduce_tests = d->max_tests > 0 ? d->max_tests : cJSON_IsNumber(x) && x->valueint > 0 ? x->valueint : 400;
+  o.max_reduce_tests = d->max_tests > 0 ? d->max_tests : cJSON_IsNumber(x) && x->valueint > 0 ? x->valueint : 2000;
   x = cJSON_GetObjectItem(opts, "reduce_time");
   o.reduce_time_s = d->reduce_time_s > 0 ? d->reduce_time_s : cJSON_IsNumber(x) && x->valuedouble > 0 ? x->valuedouble : 30;
   o.reduce_share = 1; /* asked for: no budget */

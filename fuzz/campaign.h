@@ -28,7 +28,7 @@ typedef struct campaign_opts {
   int jobs;
   const char *out;     /* campaign folder */
   double deadline_s;   /* per program, the converter's own work only; default 10 */
-  int max_reduce_tests;/* per new finding; default 400 */
+  int max_reduce_tests;/* candidate tests per new finding; default 2000 */
   double reduce_share; /* at most this share of the campaign's job time goes to minimizing and
                           generalizing (default 0.25; >= 1: no cap), after the search included.
                           Each job minimizes a finding only when its budget has at least 1 s

@@ -220,7 +220,9 @@ static int vai_hook(void *vctx, int s, const ir_stmt *st, af_tensor *const *valu
   const ir_program *p = x->p;
   int v = st->out;
   if (s < 0 || s >= p->nstmts || x->made[s].rank >= 0 || v < p->ninputs || v >= p->nvalues || !values[v]) return 0;
-  if (ops_get(st->op)->kind != OPS_FUNC) return 0; /* views, writes, lists: what they alias is the point */
+  /* views, writes, list items: what they alias is the point; cat and stack of a list make fresh
+   * tensors as functional ops do */
+  if (ops_get(st->op)->kind != OPS_FUNC && st->op != OPS_cat_list && st->op != OPS_stack_list) return 0;
   const af_tensor *t = values[v];
   int dt = at_tensor_dtype(t), rank = at_tensor_rank(t);
   int64_t n = at_tensor_numel(t);
@@ -318,14 +320,35 @@ static int pass_simplify_literals(rstate *r) {
   return 0;
 }
 
+/* An unused input goes. The default values of an input are a function of its position
+ * (ir_input_default_value), so when the inputs after it, moved up one place, no longer show the
+ * bug (an index tensor's values, a value a comparison needs), it goes with their values kept as
+ * explicit data instead. */
 static int pass_drop_inputs(rstate *r) {
   for (int i = r->cur->ninputs - 1; i >= 0; i--) {
     char *keep = af_xcalloc((size_t)r->cur->ninputs, 1);
     memset(keep, 1, (size_t)r->cur->ninputs);
     keep[i] = 0;
     ir_program *c = ir_subset(r->cur, NULL, NULL, keep);
+    if (try_cand(r, c)) {
+      free(keep);
+      return 1;
+    }
+    int moved = 0;
+    ir_program *pinned = ir_program_clone(r->cur);
+    for (int j = i + 1; j < pinned->ninputs; j++) {
+      ir_input *in = &pinned->inputs[j];
+      int64_t n = ir_numel(in->rank, in->shape);
+      if (in->ndata || in->base || n > 4096) continue; /* explicit already, or a layout's storage */
+      in->data = af_xcalloc((size_t)n + 1, sizeof(double));
+      for (int64_t k = 0; k < n; k++) in->data[k] = ir_input_default_value(j, k, in->dtype);
+      in->ndata = n;
+      moved++;
+    }
+    c = moved ? ir_subset(pinned, NULL, NULL, keep) : NULL;
+    ir_program_free(pinned);
     free(keep);
-    if (try_cand(r, c)) return 1;
+    if (c && try_cand(r, c)) return 1;
   }
   return 0;
 }
