@@ -13,7 +13,7 @@ enum {
   C_OUT_INPUT, C_OUT_VIEW, C_OUT_INTER, C_MULTI_VIEW, C_BIND_RESULT, C_WRITE_COPY_RESULT, C_REPLAY_FAILED,
   C_IF, C_IF_ELSE, C_FOR, C_NESTED, C_LOOP_INDEX, C_LOOP_WRITE_OUTER, C_BRANCH_WRITE_OUTER, C_REBIND, C_REBIND_ALIASED,
   C_LIST, C_LIST_GROW, C_LIST_WRITE, C_LIST_CAT, C_LIST_CAT_AFTER_WRITE, C_MODULE, C_BUFFER_WRITE, C_BUFFER_REBIND,
-  C_SIZE_VALUE, C_SIZE_USE, C_COUNT
+  C_SIZE_VALUE, C_SIZE_USE, C_FACTORY_WRITE, C_TO_SAME, C_COUNT
 };
 static const char *counter_names[C_COUNT] = {
     "reshape as a view", "reshape as a copy", "flatten as a view", "flatten as a copy", "flatten returning self",
@@ -34,7 +34,9 @@ static const char *counter_names[C_COUNT] = {
     "programs with module state (an nn.Module's forward with buffers)", "in-place writes into a buffer or a view of one",
     "rebinds of a buffer (self.w = f(self.w))",
     "int values read from sizes (x.size(d), x.shape[d], x.numel(), x.dim())",
-    "statements using such an int value (slice bound, view size, index, trip count, ...)"};
+    "statements using such an int value (slice bound, view size, index, trip count, ...)",
+    "in-place writes into a factory's fresh storage (torch.zeros, full, arange, eye, empty().fill_, ...), direct or through a view",
+    "x.to(dtype) returning x itself (its dtype already)"};
 
 #define NIDX OPS_IDX_KIND_COUNT
 
@@ -95,7 +97,7 @@ static void replay(const ir_program *p, gen_cov *cov, event_fn ev, void *ctx) {
   int nstor_cap = 0;
   char *tainted = NULL; /* per storage: written through a view */
   int *read_pending = NULL;  /* per storage: impl that wrote through a view, +1 */
-  int *copy_storage = NULL;  /* per storage: made by a maybe-view that copied */
+  int *copy_storage = NULL;  /* per storage: 1 made by a maybe-view that copied, 2 by a factory without a tensor argument */
   int hidden = 0;
   (void)writer;
 #define COUNT(k)                                \
@@ -255,6 +257,7 @@ static void replay(const ir_program *p, gen_cov *cov, event_fn ev, void *ctx) {
     if (st->op == OPS_reshape) COUNT(e.copied ? C_RESHAPE_COPY : C_RESHAPE_VIEW);
     if (st->op == OPS_flatten) COUNT(e.copied ? C_FLATTEN_COPY : e.alias == OPS_ALIAS_SAME ? C_FLATTEN_SAME : C_FLATTEN_VIEW);
     if (st->op == OPS_contiguous) COUNT(e.alias == OPS_ALIAS_SAME ? C_CONTIG_SAME : C_CONTIG_COPY);
+    if (st->op == OPS_to && e.alias == OPS_ALIAS_SAME) COUNT(C_TO_SAME);
     if (st->op == OPS_getitem) COUNT(e.copied ? C_GETITEM_COPY : C_GETITEM_VIEW);
     if (ops_mutates(st->op)) {
       int t = st->args[0].value;
@@ -283,7 +286,8 @@ static void replay(const ir_program *p, gen_cov *cov, event_fn ev, void *ctx) {
           COUNT(root == 0 ? C_INPLACE_INPUT : C_INPLACE_INTER);
           if (sg->nviews) read_pending[im->storage] = mo.impl_of[t] + 1;
         }
-        if (copy_storage[im->storage]) COUNT(C_WRITE_COPY_RESULT);
+        if (copy_storage[im->storage] & 1) COUNT(C_WRITE_COPY_RESULT);
+        if (copy_storage[im->storage] & 2) COUNT(C_FACTORY_WRITE);
       }
       if (im->depth > 0 && is_view_op(im->view_op)) {
         int d = im->depth >= 2 ? 1 : 0;
@@ -294,7 +298,8 @@ static void replay(const ir_program *p, gen_cov *cov, event_fn ev, void *ctx) {
     int before = mo.nstor;
     gen_model_apply(&mo, s, &e);
     if (e.alias == OPS_ALIAS_VIEW && mo.stor[gen_model_impl(&mo, st->out)->storage].nviews == 2) COUNT(C_MULTI_VIEW);
-    if (e.copied && mo.nstor > before && mo.nstor <= nstor_cap) copy_storage[mo.nstor - 1] = 1;
+    if (e.copied && mo.nstor > before && mo.nstor <= nstor_cap) copy_storage[mo.nstor - 1] |= 1;
+    if (ops_shape_family(st->op) == OPS_FAM_CREATION && mo.nstor > before && mo.nstor <= nstor_cap) copy_storage[mo.nstor - 1] |= 2;
     if (mo.nstor > before && st->out >= 0 && oe->kind == OPS_FUNC && mo.nstor - 1 < nstor_cap) {
       /* a fresh result computed from a tainted storage is tainted too */
       for (int a = 0; a < st->nargs; a++) {

@@ -493,6 +493,12 @@ TEST(every_op_family_and_every_drawable_op_occurs_and_discontinuous_ops_read_exa
   long f32 = 0, f64 = 0, i64 = 0, bl = 0;
   CHECK(dw && sscanf(dw, "data writes by target dtype: float32 %ld float64 %ld int64 %ld bool %ld", &f32, &f64, &i64, &bl) == 4, "%s", dw ? dw : "no dtype line");
   CHECK(f64 > 0 && i64 > 0 && bl > 0, "writes into float64 %ld, int64 %ld, bool %ld targets", f64, i64, bl);
+  /* issue 15: factories without a tensor argument, written in place; x.to(dtype) returning x */
+  const char *fw = strstr(b.s, "in-place writes into a factory's fresh storage");
+  long nfw = 0, nto = 0;
+  CHECK(fw && sscanf(strchr(fw, ':') + 1, "%ld", &nfw) == 1 && nfw > 0, "writes into a factory's storage: %ld", nfw);
+  const char *ts = strstr(b.s, "x.to(dtype) returning x itself");
+  CHECK(ts && sscanf(strchr(ts, ':') + 1, "%ld", &nto) == 1 && nto > 0, "to() returning its input: %ld", nto);
   af_buf_free(&b);
   gen_cov_free(c);
 }
