@@ -48,7 +48,8 @@ int cmd_suite(int argc, char **argv) {
     if (rc) fprintf(stderr, "%saliasfuzz: %s is not what `aliasfuzz suite --out %s` generates (see above)\n", diff.s, dir, dir);
     else printf("%s: %d cases, %d skipped combinations, as generated\n", dir, s->ncases, s->nskips);
   } else {
-    printf("%s: %d cases, %d skipped combinations (see %s/SKIPPED.md)\n", dir, s->ncases, s->nskips, dir);
+    printf("%s: %d cases (%d of them with fractional or infinite data their writes change), %d skipped combinations (%d whose writes change nothing; see %s/SKIPPED.md)\n",
+           dir, s->ncases, s->ndata, s->nskips, s->nunchanged, dir);
     rc = 0;
   }
   af_buf_free(&diff);

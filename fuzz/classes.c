@@ -1,14 +1,13 @@
 /* classes.c - see classes.h */
 #include "classes.h"
+#include "judge.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../harness/eager.h"
 #include "../harness/ops.h"
-#include "../oracle/oracle.h"
 #include "../oracle/signature.h"
 
 const char *classes_family(int op) {
@@ -206,55 +205,6 @@ static cJSON *names_array(const int *ops, int n) {
   return a;
 }
 
-/* 1 when the writes of c change nothing eager can see (a write that changes nothing proves
- * nothing): c with every write made the identity (its result `alias` of its target, or the
- * statement gone when it binds nothing) gives eager's own outputs and final input states.
- * `t_()` of a [1, 1] tensor, `squeeze_()` of one with no size-1 dimension, a setitem whose slice
- * is empty in the variant's shape: a converter that drops such a write passes, which says nothing
- * about the family of the op that was varied. 0 when c has no write or either program does not
- * run. */
-static int writes_change_nothing(const ir_program *c) {
-  ir_program *id = ir_program_clone(c);
-  char *keep = af_xcalloc((size_t)c->nstmts + 1, 1);
-  int writes = 0;
-  for (int s = 0; s < c->nstmts; s++) {
-    const ir_stmt *st = &c->stmts[s];
-    keep[s] = 1;
-    if (!ops_mutates(st->op) || st->nargs < 1 || st->args[0].kind != IR_ARG_VALUE) continue;
-    writes++;
-    if (st->out < 0) {
-      keep[s] = 0;
-      continue;
-    }
-    ir_stmt_clear(&id->stmts[s]);
-    id->stmts[s].op = OPS_alias;
-    id->stmts[s].out = st->out;
-    id->stmts[s].nargs = 1;
-    id->stmts[s].args = af_xcalloc(2, sizeof(ir_arg));
-    ir_arg_copy(&id->stmts[s].args[0], &st->args[0]);
-  }
-  ir_program *q = ir_subset(id, keep, NULL, NULL);
-  ir_program_free(id);
-  free(keep);
-  af_err err;
-  int noop = 0;
-  if (writes && ir_validate(q, &err) == 0) {
-    result a, b;
-    result_init(&a);
-    result_init(&b);
-    if (eager_run(c, &a, &err) == 0 && a.status == RESULT_OK && eager_run(q, &b, &err) == 0 && b.status == RESULT_OK) {
-      oracle_opts oo = {0};
-      char *detail = NULL;
-      noop = oracle_judge(c, &a, &b, &oo, &detail) == V_PASS;
-      free(detail);
-    }
-    result_clear(&a);
-    result_clear(&b);
-  }
-  ir_program_free(q);
-  return noop;
-}
-
 int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int max_tests, int reruns, classes_gen *out) {
   memset(out, 0, sizeof *out);
   if (max_tests <= 0) max_tests = 120;
@@ -290,7 +240,7 @@ int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int 
         out->tests++;
         r = judge(c, ctx);
       }
-      int noop = r == CLASSES_PASS && writes_change_nothing(c);
+      int noop = r == CLASSES_PASS && judge_writes_change_nothing(c);
       ir_program_free(c);
       if (r == CLASSES_SAME) same[ns++] = cand[k];
       else if (noop) nnoop++;
@@ -335,7 +285,7 @@ int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int 
         out->tests++;
         r = judge(c, ctx);
       }
-      int noop = r == CLASSES_PASS && writes_change_nothing(c);
+      int noop = r == CLASSES_PASS && judge_writes_change_nothing(c);
       ir_program_free(c);
       cJSON *name = cJSON_CreateString(af_dtype_name((af_dtype)d));
       if (noop) {
@@ -666,6 +616,31 @@ int classes_keys_match(const char *a, const char *conv_a, const char *b, const c
          (tokens_within(ba + 1, bb + 1) || tokens_within(bb + 1, ba + 1));
 }
 
+/* The class whose key is key, or NULL. */
+static cJSON *class_with_key(const cJSON *idx, const char *key) {
+  cJSON *c;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "classes")) {
+    const char *k = cJSON_GetStringValue(cJSON_GetObjectItem(c, "key"));
+    if (k && !strcmp(k, key)) return c;
+  }
+  return NULL;
+}
+
+/* Whether member m shows class c's own bug, not only a pattern that contains c's: the class's
+ * verdict, and for a converter error an error the class already had. A finding joins the most
+ * specific class whose pattern contains its own whatever its verdict (a value-mismatch
+ * `write@in` may join a converter-error `abs_@in` class); only one that shows the same bug may
+ * widen the class to its family. */
+static int shows_its_bug(const cJSON *c, const classes_member *m) {
+  const char *v = cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict"));
+  if (!v || strcmp(v, oracle_verdict_name(m->verdict)) != 0) return 0;
+  if (m->verdict != V_ERROR) return 1;
+  char *ek = sig_error_class(m->detail);
+  int had = has_string(cJSON_GetObjectItem(c, "errors"), ek);
+  free(ek);
+  return had;
+}
+
 cJSON *classes_index_add(cJSON *idx, const classes_member *m, int *is_new) {
   char *key = classes_key(m->converter, m->verdict, m->detail, m->pattern);
   char id[64];
@@ -704,7 +679,7 @@ cJSON *classes_index_add(cJSON *idx, const classes_member *m, int *is_new) {
     cJSON *ck = cJSON_GetObjectItem(c, "key");
     const char *kb = cJSON_GetStringValue(ck), *kbar = kb ? strrchr(kb, '|') : NULL, *nbar = strrchr(key, '|');
     if (kbar && nbar && (size_t)(kbar - kb) == (size_t)(nbar - key) && !strncmp(kb, key, (size_t)(nbar - key)) &&
-        classes_pattern_writes(nbar + 1) && generalizes(nbar + 1, kbar + 1))
+        classes_pattern_writes(nbar + 1) && generalizes(nbar + 1, kbar + 1) && shows_its_bug(c, m) && !class_with_key(idx, key))
       cJSON_SetValuestring(ck, key);
   }
   free(key);

@@ -13,6 +13,7 @@
 
 #include "../harness/converters/conv_worker.h"
 #include "../harness/eager.h"
+#include "../harness/ops.h"
 #include "../oracle/signature.h"
 
 void judgement_clear(judgement *j) {
@@ -243,4 +244,47 @@ int judge_same_bug(const judgement *a, oracle_verdict v, const char *detail) {
     return same;
   }
   return 1;
+}
+
+/* see judge.h */
+int judge_writes_change_nothing(const ir_program *c) {
+  ir_program *id = ir_program_clone(c);
+  char *keep = af_xcalloc((size_t)c->nstmts + 1, 1);
+  int writes = 0;
+  for (int s = 0; s < c->nstmts; s++) {
+    const ir_stmt *st = &c->stmts[s];
+    keep[s] = 1;
+    if (!ops_mutates(st->op) || st->nargs < 1 || st->args[0].kind != IR_ARG_VALUE) continue;
+    writes++;
+    if (st->out < 0) {
+      keep[s] = 0;
+      continue;
+    }
+    ir_stmt_clear(&id->stmts[s]);
+    id->stmts[s].op = OPS_alias;
+    id->stmts[s].out = st->out;
+    id->stmts[s].nargs = 1;
+    id->stmts[s].args = af_xcalloc(2, sizeof(ir_arg));
+    ir_arg_copy(&id->stmts[s].args[0], &st->args[0]);
+  }
+  ir_program *q = ir_subset(id, keep, NULL, NULL);
+  ir_program_free(id);
+  free(keep);
+  af_err err;
+  int noop = 0;
+  if (writes && ir_validate(q, &err) == 0) {
+    result a, b;
+    result_init(&a);
+    result_init(&b);
+    if (eager_run(c, &a, &err) == 0 && a.status == RESULT_OK && eager_run(q, &b, &err) == 0 && b.status == RESULT_OK) {
+      oracle_opts oo = {0};
+      char *detail = NULL;
+      noop = oracle_judge(c, &a, &b, &oo, &detail) == V_PASS;
+      free(detail);
+    }
+    result_clear(&a);
+    result_clear(&b);
+  }
+  ir_program_free(q);
+  return noop;
 }

@@ -55,4 +55,12 @@ char *judge_layouts_text(const ir_program *p);
  * normalized message (signature.h). */
 int judge_same_bug(const judgement *a, oracle_verdict v, const char *detail);
 
+/* 1 when the writes of p change nothing eager can see (a write that changes nothing proves
+ * nothing): p with every write made the identity (its result `alias` of its target, or the
+ * statement gone when it binds nothing) gives eager's own outputs and final input states.
+ * `t_()` of a [1, 1] tensor, `squeeze_()` of one with no size-1 dimension, `floor_()` of
+ * integral values, a setitem whose slice is empty: a converter that drops such a write passes,
+ * which says nothing about it. 0 when p has no write or either program does not run. */
+int judge_writes_change_nothing(const ir_program *p);
+
 #endif

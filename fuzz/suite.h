@@ -42,6 +42,9 @@ typedef struct suite {
   suite_case *cases;
   int nskips;
   suite_skip *skips;
+  int ndata; /* of the cases, those given fractional (or infinite) data because with the
+                default small integers their writes change nothing */
+  int nunchanged; /* of the skips, those whose writes change nothing with any of that data */
 } suite;
 
 /* Generates the suite (runs eager on every case). 0 and a new suite (free with suite_free) in

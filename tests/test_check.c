@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../fuzz/judge.h"
 #include "../harness/codec.h"
 #include "../harness/ops.h"
 #include "../harness/torch/shim.h"
@@ -498,9 +499,45 @@ TEST(a_campaign_folder_renders_with_a_rate_chart_and_links_to_repro_py) {
   rm_tmp();
 }
 
+/* A write that changes nothing proves nothing: the suite gives a rounding write fractional data
+ * (with the default small integers floor_ changes nothing) and leaves out a case whose writes
+ * change nothing with any data (t_() of a 1-D view), saying so in SKIPPED.md. */
+TEST(no_case_has_writes_that_change_nothing_and_rounding_writes_get_fractional_data) {
+  ir_program *p = NULL;
+  af_err err;
+  CHECK(codec_read_file("corpus/conformance/mx-slice-floor_-through.json", &p, &err) == 0, "%s", err.msg);
+  if (!p) return;
+  int fractional = 0;
+  for (int i = 0; i < p->ninputs; i++)
+    for (int64_t k = 0; k < p->inputs[i].ndata; k++) fractional |= p->inputs[i].data[k] != (double)(int64_t)p->inputs[i].data[k];
+  CHECK(fractional, "floor_'s case has fractional input data");
+  CHECK(!judge_writes_change_nothing(p), "its write changes something eager can see");
+  ir_program_free(p);
+  char *skipped = codec_slurp("corpus/conformance/SKIPPED.md", NULL, NULL);
+  CHECK(skipped && strstr(skipped, "- `mx-view-t_-input`: its writes change nothing eager can see"), "SKIPPED.md says why mx-view-t_-input is not a case");
+  free(skipped);
+  CHECK(access("corpus/conformance/mx-view-t_-input.json", F_OK) != 0, "and it is not a case");
+  /* every case of one family, as the suite made them */
+  DIR *d = opendir("corpus/conformance");
+  struct dirent *e;
+  int n = 0, noop = 0;
+  while (d && (e = readdir(d))) {
+    if (strncmp(e->d_name, "mx-", 3) != 0 || !strstr(e->d_name, "_-through.json")) continue;
+    char path[600];
+    snprintf(path, sizeof path, "corpus/conformance/%s", e->d_name);
+    if (codec_read_file(path, &p, &err)) continue;
+    n++;
+    if (judge_writes_change_nothing(p)) noop++, CHECK(0, "%s: its writes change nothing", e->d_name);
+    ir_program_free(p);
+  }
+  if (d) closedir(d);
+  CHECK(n > 100 && noop == 0, "%d of %d matrix-through cases change nothing", noop, n);
+}
+
 int main(void) {
   RUN(the_committed_suite_is_what_the_generator_makes_from_the_op_table);
   RUN(the_suite_covers_every_view_and_write_op_and_the_core_matrix_in_under_4000_cases);
+  RUN(no_case_has_writes_that_change_nothing_and_rounding_writes_get_fractional_data);
   RUN(eager_accepts_every_case_and_script_passes_every_case_but_modulo_setitem);
   RUN(suite_check_names_an_edited_case_and_a_stray_generated_file);
   RUN(flipping_a_known_failure_to_pass_makes_check_exit_1_and_name_the_case);

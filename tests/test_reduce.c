@@ -366,6 +366,17 @@ TEST(a_class_widens_when_a_finding_shows_its_bug_for_the_whole_family) {
   CHECK(add_member(idx, "f-6", "diagonal write@view-of-in", 6, &is_new) != u && is_new, "diagonal is a class of its own");
   CHECK(classes_index_count(idx) == 3, "3 classes (%d)", classes_index_count(idx));
   cJSON_Delete(idx);
+  /* only a member that shows the class's own bug widens it: a value-mismatch write@in that joins
+   * a converter-error abs_@in class (its pattern contains the class's) leaves it abs_@in */
+  idx = classes_index_load("/nonexistent-af-dir", &err);
+  classes_member e = {"functionalize", V_ERROR, "body[0] (abs_): Could not run 'aten::abs.out' with arguments from the 'Meta' backend",
+                      "abs_@in", "f-e", 1, NULL, 0, 0, 1, 1, 0, NULL};
+  cJSON *ce = classes_index_add(idx, &e, &is_new);
+  classes_member w = {"functionalize", V_VALUE_MISMATCH, "output 0: element 0 is 1, eager 2", "write@in", "f-w", 1, NULL, 0, 0, 1, 2, 0, NULL};
+  CHECK(classes_index_add(idx, &w, &is_new) == ce, "the value-mismatch joins the abs_@in class");
+  CHECK(!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(ce, "key")), "functionalize|wrong-result|abs_@in"), "and does not widen it: %s",
+        cJSON_GetStringValue(cJSON_GetObjectItem(ce, "key")));
+  cJSON_Delete(idx);
 }
 
 TEST(a_rebind_of_module_state_is_a_write_into_it) {
