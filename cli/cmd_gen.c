@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "../fuzz/gen.h"
+#include "../fuzz/judge.h"
 #include "../harness/codec.h"
 #include "../harness/eager.h"
 #include "../harness/emit.h"
@@ -26,8 +27,9 @@ static const char *usage_gen =
     "  --policy FILE   the generator policy (JSON; any subset of --print-policy's fields)\n"
     "  --print-policy  print the effective policy and exit\n"
     "  --check         run every program in eager PyTorch and print the eager-valid rate, the\n"
-    "                  first invalid programs and the pattern coverage (programs are printed\n"
-    "                  only when --out is given); exit status 1 when a program is invalid\n"
+    "                  first invalid programs, how many programs' writes change nothing eager\n"
+    "                  can see, and the pattern coverage (programs are printed only when --out\n"
+    "                  is given); exit status 1 when a program is invalid\n"
     "  --bytes FILE    generate one program from the bytes of FILE (the fuzz engines' mode)\n";
 
 static int write_program(const ir_program *p, const char *dir, const char *stem, int ts, af_err *err) {
@@ -151,7 +153,7 @@ int cmd_gen(int argc, char **argv) {
     return rc ? 2 : 0;
   }
   gen_cov *cov = check ? gen_cov_new() : NULL;
-  unsigned long long valid = 0, shown = 0;
+  unsigned long long valid = 0, shown = 0, unchanged = 0;
   int status = 0;
   for (unsigned long long k = 0; k < count; k++) {
     uint64_t s = seed + k;
@@ -178,6 +180,7 @@ int cmd_gen(int argc, char **argv) {
         fprintf(stderr, "aliasfuzz: gen: seed %llu: %s\n", (unsigned long long)s, err.msg);
       } else if (r.status == RESULT_OK) {
         valid++;
+        unchanged += judge_writes_change_nothing(p);
       } else if (shown++ < 5) {
         fprintf(stdout, "invalid: seed %llu: %s\n", (unsigned long long)s, r.message ? r.message : "?");
       }
@@ -191,6 +194,9 @@ int cmd_gen(int argc, char **argv) {
     unsigned long long n = status ? 0 : count;
     af_buf_printf(&b, "programs: %llu (seeds %llu..%llu)\n", n, seed, seed + count - 1);
     af_buf_printf(&b, "eager-valid: %llu/%llu (%.3f%%)\n", valid, n, n ? 100.0 * (double)valid / (double)n : 0.0);
+    /* a write that changes nothing proves nothing: such programs test only the ops around it */
+    af_buf_printf(&b, "writes change nothing: %llu/%llu valid programs (%.2f%%: they have writes, and eager's result is the same without them)\n",
+                  unchanged, valid, valid ? 100.0 * (double)unchanged / (double)valid : 0.0);
     gen_cov_report(cov, &b);
     fputs(b.s, stdout);
     af_buf_free(&b);
