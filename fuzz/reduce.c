@@ -262,13 +262,13 @@ static int pass_value_as_input(rstate *r) {
   int ran = inputs_new(p, &in, &err) == 0 && eager_run_traced(p, in, vai_hook, &x, &res, &err) == 0 && res.status == RESULT_OK;
   if (in) inputs_free(ir_ntensors(p), in);
   result_clear(&res);
-  int kept = 0;
-  for (int s = p->nstmts - 1; ran && s >= 0 && !kept; s--)
+  int kept = 0, n = p->nstmts; /* a kept candidate frees p (r->cur) */
+  for (int s = n - 1; ran && s >= 0 && !kept; s--)
     if (x.made[s].rank >= 0) {
       ir_program *c = ir_value_as_input(p, s, &x.made[s]);
       if (c) kept = try_cand(r, c);
     }
-  for (int s = 0; s < p->nstmts; s++) free(x.made[s].data);
+  for (int s = 0; s < n; s++) free(x.made[s].data);
   free(x.made);
   return kept;
 }
