@@ -220,6 +220,8 @@ static double reduce_allowance(const campaign_opts *o, double t, double reduce_s
   return a;
 }
 
+#define JOB_SEEN_MAX 2048
+
 /* One failing program, in a job: counted by its quick key, deferred (over the minimization
  * budget), or minimized and generalized within what the budget allows. Minimization is
  * announced with an R line that carries the program as found, so that the parent applies the
@@ -247,7 +249,7 @@ static void job_failing(const campaign_opts *o, const conv_converter *c, const o
     fl = finding_line('P', it, seed, j, p, NULL, NULL, qk, NULL); /* deferred: over the budget */
   } else {
     *reduce_s += minimize_and_send(o, c, oo, it, seed, p, j, qk, fd, limit, 0);
-    if (*nseen < 2048) seen[(*nseen)++] = h;
+    if (*nseen < JOB_SEEN_MAX) seen[(*nseen)++] = h;
   }
   if (fl) send_line(fd, fl, strlen(fl));
   free(fl);
@@ -256,13 +258,18 @@ static void job_failing(const campaign_opts *o, const conv_converter *c, const o
 
 /* Job `job` from iteration `start` on; t0: the search's start (monotonic, shared by all jobs),
  * reduce_s: what this job (and those it replaced after a crash) spent minimizing so far. */
-static void job_main(const campaign_opts *o, const conv_converter *c, int job, int64_t start, int fd, double t0, double reduce_s) {
+static void job_main(const campaign_opts *o, const conv_converter *c, int job, int64_t start, int fd, double t0, double reduce_s,
+                     const uint64_t *seen0, int nseen0) {
   oracle_opts oo = {o->fail_on_residual};
   char line[128];
-  /* Quick keys this job minimized already: later programs with one are counted, not minimized
-   * again (unless the budget has room to look for another class behind the same key). */
-  uint64_t seen[2048];
-  int nseen = 0;
+  /* Quick keys this job slot minimized already: later programs with one are counted, not
+   * minimized again (unless the budget has room to look for another class behind the same key).
+   * A job started after a crash or on resume goes on from the slot's keys (seen0, which the
+   * parent keeps from the slot's F lines and in the campaign state), so that what is minimized
+   * does not depend on when a job process was replaced. */
+  uint64_t seen[JOB_SEEN_MAX];
+  int nseen = nseen0 < JOB_SEEN_MAX ? nseen0 : JOB_SEEN_MAX;
+  memcpy(seen, seen0, sizeof(uint64_t) * (size_t)nseen);
   /* a worker converter's process starts and warms up (seconds, tens of seconds for Inductor)
    * before the first program's clock runs: under the worker's own start deadline, not --deadline
    * (else every job's first program was a converter-timeout finding) */
@@ -312,6 +319,8 @@ typedef struct job {
   double reduce_s; /* seconds this job slot spent minimizing in this run (its F lines, its lost
                       minimizations, the crashes of its programs minimized here): a job started
                       after a crash goes on from it, so its budget is not new */
+  uint64_t seen[JOB_SEEN_MAX]; /* quick keys (hashes) of the slot's F lines: job_main's seen0 */
+  int nseen;
 } job;
 
 typedef struct camp {
@@ -420,6 +429,12 @@ static int write_state(camp *k, double elapsed, af_err *err) {
     cJSON *v = cJSON_AddObjectToObject(x, "verdicts");
     for (int q = 0; q < V_COUNT; q++)
       if (k->jobs[j].verdicts[q]) cJSON_AddNumberToObject(v, oracle_verdict_name((oracle_verdict)q), (double)k->jobs[j].verdicts[q]);
+    cJSON *seen = cJSON_AddArrayToObject(x, "seen"); /* the quick keys (FNV-1a, hex) it minimized */
+    for (int q = 0; q < k->jobs[j].nseen; q++) {
+      char hx[24];
+      snprintf(hx, sizeof hx, "%016llx", (unsigned long long)k->jobs[j].seen[q]);
+      cJSON_AddItemToArray(seen, cJSON_CreateString(hx));
+    }
     cJSON_AddItemToArray(js, x);
   }
   char *text = cJSON_Print(s);
@@ -466,6 +481,11 @@ static int load_state(camp *k, af_err *err) {
     for (cJSON *e = v ? v->child : NULL; e; e = e->next) {
       oracle_verdict q;
       if (oracle_verdict_parse(e->string, &q) == 0) k->jobs[j].verdicts[q] = (int64_t)e->valuedouble;
+    }
+    cJSON *e;
+    k->jobs[j].nseen = 0;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(x, "seen")) {
+      if (cJSON_IsString(e) && k->jobs[j].nseen < JOB_SEEN_MAX) k->jobs[j].seen[k->jobs[j].nseen++] = strtoull(e->valuestring, NULL, 16);
     }
   }
   cJSON *pt;
@@ -533,7 +553,7 @@ static int spawn(camp *k, int j, af_err *err) {
     if (getppid() == 1) _exit(0);
     signal(SIGINT, SIG_IGN); /* the parent decides when to stop */
     signal(SIGTERM, SIG_DFL);
-    job_main(k->o, k->c, j, start, fd[1], k->search_t0, jb->reduce_s);
+    job_main(k->o, k->c, j, start, fd[1], k->search_t0, jb->reduce_s, jb->seen, jb->nseen);
     _exit(0);
   }
   close(fd[1]);
@@ -624,6 +644,14 @@ static void handle_finding_line(camp *k, int j, const char *json) {
   if (spent) k->reduce_seconds += spent->valuedouble;
   if (spent && k->finishing) k->finish_reduce_seconds += spent->valuedouble;
   if (spent && !k->finishing && j >= 0 && j < k->o->jobs) k->jobs[j].reduce_s += spent->valuedouble;
+  const char *quick = o ? cJSON_GetStringValue(cJSON_GetObjectItem(o, "quick")) : NULL;
+  if (quick && !k->finishing && j >= 0 && j < k->o->jobs) { /* the job slot minimized this key */
+    job *jb = &k->jobs[j];
+    uint64_t h = hash_str(quick);
+    int have = 0;
+    for (int q = 0; q < jb->nseen; q++) have |= jb->seen[q] == h;
+    if (!have && jb->nseen < JOB_SEEN_MAX) jb->seen[jb->nseen++] = h;
+  }
   if (!orig_s || !min_s || codec_read_string(orig_s, "finding", &orig, &err) || codec_read_string(min_s, "finding", &min, &err)) {
     fprintf(stderr, "\naliasfuzz: job %d sent a malformed finding; ignored\n", j);
     goto out;
