@@ -77,10 +77,7 @@ static int variant_judge(const ir_program *cand, void *vctx) {
   if (variants_until > 0 && now_s() > variants_until) return CLASSES_INVALID; /* out of time: not run */
   af_err err;
   if (judge_cand(x, cand, &j, &err)) return CLASSES_INVALID;
-  int r = j.verdict == V_INVALID_PROGRAM ? CLASSES_INVALID
-          : judge_same_bug(&j, x->v, x->detail) ? CLASSES_SAME
-          : j.verdict == V_PASS ? CLASSES_PASS
-                                : CLASSES_OTHER;
+  int r = classes_outcome(&j, x->v, x->detail);
   judgement_clear(&j);
   return r;
 }

@@ -316,6 +316,13 @@ int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int 
   return 0;
 }
 
+int classes_outcome(const judgement *j, oracle_verdict v, const char *detail) {
+  return j->verdict == V_INVALID_PROGRAM ? CLASSES_INVALID
+         : judge_same_bug(j, v, detail) ? CLASSES_SAME
+         : j->verdict == V_PASS         ? CLASSES_PASS
+                                        : CLASSES_OTHER;
+}
+
 void classes_gen_clear(classes_gen *g) {
   free(g->pattern);
   free(g->table);
@@ -435,11 +442,12 @@ int classes_index_save(const char *dir, const cJSON *idx, af_err *err) {
 
 int classes_index_count(const cJSON *idx) { return cJSON_GetArraySize(cJSON_GetObjectItem(idx, "classes")); }
 
-static cJSON *find_class(const cJSON *idx, const char *id) {
+/* The class whose field ("id" or "key") is value, or NULL. */
+static cJSON *class_where(const cJSON *idx, const char *field, const char *value) {
   cJSON *c;
   cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "classes")) {
-    const char *x = cJSON_GetStringValue(cJSON_GetObjectItem(c, "id"));
-    if (x && !strcmp(x, id)) return c;
+    const char *x = cJSON_GetStringValue(cJSON_GetObjectItem(c, field));
+    if (x && !strcmp(x, value)) return c;
   }
   return NULL;
 }
@@ -616,16 +624,6 @@ int classes_keys_match(const char *a, const char *conv_a, const char *b, const c
          (tokens_within(ba + 1, bb + 1) || tokens_within(bb + 1, ba + 1));
 }
 
-/* The class whose key is key, or NULL. */
-static cJSON *class_with_key(const cJSON *idx, const char *key) {
-  cJSON *c;
-  cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "classes")) {
-    const char *k = cJSON_GetStringValue(cJSON_GetObjectItem(c, "key"));
-    if (k && !strcmp(k, key)) return c;
-  }
-  return NULL;
-}
-
 /* Whether member m shows class c's own bug, not only a pattern that contains c's: the class's
  * verdict, and for a converter error an error the class already had. A finding joins the most
  * specific class whose pattern contains its own whatever its verdict (a value-mismatch
@@ -648,7 +646,7 @@ cJSON *classes_index_add(cJSON *idx, const classes_member *m, int *is_new) {
   /* one class per finding: a finding recorded again (the same signature, whose generalization
    * this time gave another pattern) stays in the class its folder names */
   cJSON *c = class_of_finding(idx, m->finding);
-  if (!c) c = find_class(idx, id);
+  if (!c) c = class_where(idx, "id", id);
   if (!c) c = containing_class(idx, key);
   *is_new = c == NULL;
   if (!c) {
@@ -679,7 +677,7 @@ cJSON *classes_index_add(cJSON *idx, const classes_member *m, int *is_new) {
     cJSON *ck = cJSON_GetObjectItem(c, "key");
     const char *kb = cJSON_GetStringValue(ck), *kbar = kb ? strrchr(kb, '|') : NULL, *nbar = strrchr(key, '|');
     if (kbar && nbar && (size_t)(kbar - kb) == (size_t)(nbar - key) && !strncmp(kb, key, (size_t)(nbar - key)) &&
-        classes_pattern_writes(nbar + 1) && generalizes(nbar + 1, kbar + 1) && shows_its_bug(c, m) && !class_with_key(idx, key))
+        classes_pattern_writes(nbar + 1) && generalizes(nbar + 1, kbar + 1) && shows_its_bug(c, m) && !class_where(idx, "key", key))
       cJSON_SetValuestring(ck, key);
   }
   free(key);

@@ -46,6 +46,11 @@ typedef struct classes_gen {
   int reproduced;  /* how many of them showed the same bug */
 } classes_gen;
 
+/* What a variant's judgement says against the finding's bug (verdict v, detail): the outcome a
+ * classes_judge returns. */
+struct judgement;
+int classes_outcome(const struct judgement *j, oracle_verdict v, const char *detail);
+
 /* Generalizes the minimized program p (which the caller saw fail): first `reruns` reruns of p
  * itself (a rerun the judge answers CLASSES_INVALID, e.g. out of time, is not counted), then at
  * most max_tests variant judgements (0: 120). 0 on success; out is filled either way (clear with

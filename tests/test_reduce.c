@@ -81,6 +81,29 @@ TEST(an_invalid_program_reduces_to_the_statement_that_fails_and_what_it_needs) {
   ir_program_free(p);
 }
 
+/* Reduces the program of JSON text t against naive's verdict on it, which must be want: the
+ * minimized program (new), or NULL after a failed check. */
+static ir_program *reduce_through_naive(const char *t, oracle_verdict want) {
+  ir_program *p = NULL, *min = NULL;
+  af_err err;
+  CHECK(codec_read_string(t, "t", &p, &err) == 0, "%s", err.msg);
+  if (!p) return NULL;
+  ctx x = {conv_find("naive"), V_PASS, NULL};
+  judgement j;
+  int ok = judge_inprocess(x.c, p, NULL, &j, &err) == 0;
+  CHECK(ok && j.verdict == want, "verdict %d, expected %d", ok ? (int)j.verdict : -1, (int)want);
+  if (ok && j.verdict == want) {
+    x.v = j.verdict;
+    x.detail = j.detail;
+    reduce_stats st;
+    reduce_program(p, same, &x, 500, &min, &st);
+    CHECK(same(min, &x), "the reduced program still fails the same way");
+  }
+  if (ok) judgement_clear(&j);
+  ir_program_free(p);
+  return min;
+}
+
 /* A bug inside a branch and a loop: the reducer replaces the blocks by their bodies (unwrap-block),
  * since a shape bug of naive on unsqueeze_ needs neither the if nor the loop. */
 TEST(a_bug_inside_blocks_reduces_to_straight_line) {
@@ -92,24 +115,12 @@ TEST(a_bug_inside_blocks_reduces_to_straight_line) {
       "{\"op\": \"setitem_add\", \"args\": [\"y\", [\"i\"], 1]}]}, {\"op\": \"unsqueeze_\", \"args\": [\"x\", 0]}],"
       " \"else\": [{\"op\": \"zero_\", \"args\": [\"y\"]}]}, {\"out\": \"r\", \"op\": \"mul\", \"args\": [\"x\", 2]}],"
       " \"outputs\": [\"r\", \"y\"]}";
-  ir_program *p;
-  af_err err;
-  CHECK(codec_read_string(t, "t", &p, &err) == 0, "%s", err.msg);
-  if (!p) return;
-  const conv_converter *naive = conv_find("naive");
-  judgement j;
-  CHECK(judge_inprocess(naive, p, NULL, &j, &err) == 0 && j.verdict == V_SHAPE_MISMATCH, "verdict %d", j.verdict);
-  ctx x = {naive, j.verdict, j.detail};
-  ir_program *min;
-  reduce_stats st;
-  reduce_program(p, same, &x, 500, &min, &st);
+  ir_program *min = reduce_through_naive(t, V_SHAPE_MISMATCH);
+  if (!min) return;
   int blocks = 0;
   for (int s = 0; s < min->nstmts; s++) blocks += ops_get(min->stmts[s].op)->kind == OPS_CTRL;
   CHECK(blocks == 0 && min->nstmts <= 2, "%d statements, %d of them block markers", min->nstmts, blocks);
-  CHECK(same(min, &x), "the reduced program still fails the same way");
-  judgement_clear(&j);
   ir_program_free(min);
-  ir_program_free(p);
 }
 
 TEST(error_classes_ignore_numbers_and_quoted_names) {
@@ -292,25 +303,13 @@ TEST(a_value_made_inside_the_program_becomes_an_input_of_its_eager_value) {
       "{\"out\": \"v0\", \"op\": \"sum\", \"args\": [\"x\"]}, {\"out\": \"v1\", \"op\": \"gt\", \"args\": [\"v0\", 1]},"
       "{\"out\": \"v2\", \"op\": \"expand\", \"args\": [\"v1\", []]}, {\"op\": \"as_strided_\", \"args\": [\"v2\", [1, 1], [6, 2], 0]},"
       "{\"op\": \"copy_\", \"args\": [\"v2\", \"y\"]}], \"outputs\": []}";
-  ir_program *p;
-  af_err err;
-  CHECK(codec_read_string(t, "t", &p, &err) == 0, "%s", err.msg);
-  if (!p) return;
-  const conv_converter *naive = conv_find("naive");
-  judgement j;
-  CHECK(judge_inprocess(naive, p, NULL, &j, &err) == 0 && j.verdict == V_ERROR, "verdict %d", j.verdict);
-  ctx x = {naive, j.verdict, j.detail};
-  ir_program *min;
-  reduce_stats st;
-  reduce_program(p, same, &x, 500, &min, &st);
+  ir_program *min = reduce_through_naive(t, V_ERROR);
+  if (!min) return;
   CHECK(min->nstmts <= 2, "%d statements left", min->nstmts);
-  CHECK(same(min, &x), "the reduced program still fails the same way");
   int made = 0;
   for (int i = 0; i < min->ninputs; i++) made |= min->inputs[i].dtype == AF_BOOL && min->inputs[i].rank == 0 && min->inputs[i].ndata == 1;
   CHECK(made, "one input is the bool 0-d tensor gt made, with its value");
-  judgement_clear(&j);
   ir_program_free(min);
-  ir_program_free(p);
 }
 
 /* Judges a variant through naive, as a campaign's judge does (classes_judge). */
@@ -319,10 +318,7 @@ static int naive_variant(const ir_program *cand, void *vc) {
   judgement j;
   af_err err;
   if (judge_inprocess(x->c, cand, NULL, &j, &err)) return CLASSES_INVALID;
-  int r = j.verdict == V_INVALID_PROGRAM ? CLASSES_INVALID
-          : judge_same_bug(&j, x->v, x->detail) ? CLASSES_SAME
-          : j.verdict == V_PASS ? CLASSES_PASS
-                                : CLASSES_OTHER;
+  int r = classes_outcome(&j, x->v, x->detail);
   judgement_clear(&j);
   return r;
 }
