@@ -319,42 +319,65 @@ static const op_static *op_statics(void) {
   return t;
 }
 
-static int apply_some_op(gen *g, int v, int want_mutation, int *used_op) {
-  double w[OPS_COUNT];
-  const ops_meta *m = M(g, v);
+/* The ops apply_some_op draws from in one context: what is wanted (0 a view, 1 a mutation, 2 a
+   function), whether the value may be written, whether it is inexact, whether the statement is in a
+   block and in a loop. Which ops qualify depends on op facts alone, so each of the 48 lists is made
+   once per thread; ops keep table order, so a draw over a list's weights picks the op a draw over
+   the whole table (zeros elsewhere) would: the same seed gives the same program. */
+typedef struct {
+  int made, n;
+  short op[OPS_COUNT];
+  unsigned char maybe_view[OPS_COUNT]; /* reshape/flatten/contiguous: favoured on strided values */
+} op_list;
+
+static const op_list *op_candidates(int want, int can_write, int inx, int in_block, int in_loop) {
+  static _Thread_local op_list lists[3][2][2][2][2];
+  op_list *L = &lists[want][can_write][inx][in_block][in_loop];
+  if (L->made) return L;
   const op_static *fs = op_statics();
-  int can_write = !ops_meta_overlaps(m) && m->known, inx = inexact(g, v);
   for (int op = 0; op < OPS_COUNT; op++) {
     const op_static *f = &fs[op];
-    w[op] = 0;
     if (!f->can_sample || f->primary == -1) continue; /* factories: gen_factory */
     int mut = f->mutates;
-    if (want_mutation == 1 && !mut) continue;
-    if (want_mutation == 0 && (f->kind != OPS_VIEW && f->kind != OPS_GETITEM)) continue;
-    if (want_mutation == 2 && f->kind != OPS_FUNC) continue;
+    if (want == 1 && !mut) continue;
+    if (want == 0 && (f->kind != OPS_VIEW && f->kind != OPS_GETITEM)) continue;
+    if (want == 2 && f->kind != OPS_FUNC) continue;
     if (mut && f->writes_data && !can_write) continue;
     if (f->exactness == OPS_EX_NEEDS && inx) continue;
     const ops_entry *oe = ops_get(op);
     /* inside blocks: no metadata change, resizing out= or storage addressing (a value must look the
        same whatever branch ran and in every iteration); in loops no discontinuous op (a value an
        iteration makes inexact would reach it in the next) */
-    if (g->depth && ((oe->flags & OPF_META) || oe->kind == OPS_OUT || op == OPS_as_strided)) continue;
-    if (g->loops && f->exactness == OPS_EX_NEEDS) continue;
-    w[op] = g->pol->op_weight[op];
-    /* reshape/flatten/contiguous copy only non-contiguous tensors: favour them there */
-    if ((oe->flags & OPF_MAYBE_VIEW) && m->exact && !ops_meta_is_contiguous(m)) w[op] *= 4;
+    if (in_block && ((oe->flags & OPF_META) || oe->kind == OPS_OUT || op == OPS_as_strided)) continue;
+    if (in_loop && f->exactness == OPS_EX_NEEDS) continue;
+    L->maybe_view[L->n] = (oe->flags & OPF_MAYBE_VIEW) != 0;
+    L->op[L->n++] = (short)op;
+  }
+  L->made = 1;
+  return L;
+}
+
+static int apply_some_op(gen *g, int v, int want_mutation, int *used_op) {
+  double w[OPS_COUNT];
+  const ops_meta *m = M(g, v);
+  int can_write = !ops_meta_overlaps(m) && m->known, inx = inexact(g, v);
+  const op_list *L = op_candidates(want_mutation, can_write, inx != 0, g->depth != 0, g->loops != 0);
+  int strided = m->exact && !ops_meta_is_contiguous(m);
+  for (int i = 0; i < L->n; i++) {
+    w[i] = g->pol->op_weight[L->op[i]];
+    if (strided && L->maybe_view[i]) w[i] *= 4;
   }
   for (int tries = 0; tries < 4; tries++) {
-    int op = provider_weighted(&g->pv, w, OPS_COUNT);
-    if (op < 0) return -1;
-    int prim = ops_shape_primary(op);
+    int i = provider_weighted(&g->pv, w, L->n);
+    if (i < 0) return -1;
+    int op = L->op[i], prim = ops_shape_primary(op);
     int r = -1;
     if (prim == 0 || prim == -2 || prim == 1) r = try_op(g, op, v);
     if (r >= 0) {
       *used_op = op;
       return r;
     }
-    w[op] = 0;
+    w[i] = 0;
   }
   return -1;
 }
