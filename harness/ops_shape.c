@@ -1985,8 +1985,10 @@ static int broadcastable_shape(const ops_chooser *ch, int rank, const int64_t *s
 /* index data: n values in [0, size), distinct when distinct (n <= size), negative sometimes */
 static void index_values(const ops_chooser *ch, int64_t *out, int64_t n, int64_t size, int distinct) {
   if (distinct && n <= size) {
-    int64_t pool[256];
-    for (int64_t k = 0; k < size && k < 256; k++) pool[k] = k;
+    /* a partial shuffle of 0..size-1 (a dim may be larger than the policy's numel bound: the
+       fuzz engines' bytes reach 332, past a fixed pool of 256) */
+    int64_t small[256], *pool = size <= 256 ? small : af_xmalloc(sizeof(int64_t) * (size_t)size);
+    for (int64_t k = 0; k < size; k++) pool[k] = k;
     for (int64_t k = 0; k < n; k++) {
       int64_t j = R(k, size - 1);
       int64_t t = pool[k];
@@ -1994,6 +1996,7 @@ static void index_values(const ops_chooser *ch, int64_t *out, int64_t n, int64_t
       pool[j] = t;
       out[k] = pool[k];
     }
+    if (pool != small) free(pool);
   } else {
     for (int64_t k = 0; k < n; k++) out[k] = R(0, size - 1);
   }
@@ -2332,6 +2335,7 @@ static int args_scatter(const ops_chooser *ch, int p, const ops_meta *m, ir_arg 
   int64_t ishape[AF_MAX_RANK];
   for (int q = 0; q < m->rank; q++) ishape[q] = R(1, m->shape[q] < 3 ? m->shape[q] : 3);
   int64_t n = ir_numel(m->rank, ishape), data[256];
+  if (n > 256) return -1; /* up to 3 per dim: only a value past the policy's numel bound gets here */
   int use_src = !D(OPS_DECIDE_NUMBER);
   /* lines along dim: distinct targets per line when writing a src tensor */
   int64_t inner = 1;
