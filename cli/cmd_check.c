@@ -17,6 +17,7 @@
  * A case missing from the file is expected to pass. */
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <fnmatch.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +38,8 @@
 
 static const char *usage_check =
     "usage: aliasfuzz check DIR --converter NAME [--expect FILE] [--junit FILE] [--report DIR]\n"
-    "                       [--shard K/N] [--update-expect] [--isolate] [--deadline S] [--quiet]\n"
+    "                       [--shard K/N] [--only GLOBS] [--update-expect] [--isolate] [--deadline S]\n"
+    "                       [--quiet]\n"
     "\n"
     "Runs every case of the conformance suite in DIR (*.json, subfolders included; a case's id is\n"
     "its file name) in eager PyTorch and through the converter, and compares each verdict with the\n"
@@ -52,6 +54,9 @@ static const char *usage_check =
     "                    DIR/report.html (with the check files of other converters in DIR)\n"
     "  --shard K/N       run only the cases whose id hashes to K-1 mod N (FNV-1a of the id: a\n"
     "                    case stays in its shard when cases are added or removed)\n"
+    "  --only GLOBS      run only the cases whose id matches one of the comma-separated shell\n"
+    "                    patterns (`--only 'mx-*-setitem_and-*,ch2-*'`: the cases of a new op);\n"
+    "                    like a shard, the other cases' expectations are kept as they are\n"
     "  --update-expect   rewrite the expectation file with this run's verdicts (reasons of\n"
     "                    unchanged verdicts are kept); exit 0\n"
     "  --isolate         judge every case in a forked child (for converters that may crash)\n"
@@ -251,13 +256,30 @@ static void meta_fields(const ir_program *p, cJSON *c) {
   cJSON_Delete(m);
 }
 
+/* True when id matches one of the comma-separated shell patterns of globs. */
+static int id_matches(const char *globs, const char *id) {
+  for (const char *g = globs; *g;) {
+    const char *end = strchr(g, ',');
+    size_t len = end ? (size_t)(end - g) : strlen(g);
+    char pat[512];
+    if (len && len < sizeof pat) {
+      memcpy(pat, g, len);
+      pat[len] = 0;
+      if (fnmatch(pat, id, 0) == 0) return 1;
+    }
+    if (!end) break;
+    g = end + 1;
+  }
+  return 0;
+}
+
 static int parse_shard(const char *s, int *k, int *n) {
   char extra;
   return sscanf(s, "%d/%d%c", k, n, &extra) == 2 && *n >= 1 && *k >= 1 && *k <= *n ? 0 : -1;
 }
 
 int cmd_check(int argc, char **argv) {
-  const char *dir = NULL, *conv_name = NULL, *expect_path = NULL, *junit = NULL, *report_dir = NULL;
+  const char *dir = NULL, *conv_name = NULL, *expect_path = NULL, *junit = NULL, *report_dir = NULL, *only = NULL;
   int shard_k = 1, shard_n = 1, update = 0, isolate = 0, quiet = 0;
   double deadline = 30;
   for (int i = 0; i < argc; i++) {
@@ -273,6 +295,9 @@ int cmd_check(int argc, char **argv) {
     else if (!strcmp(a, "--shard") && more) {
       if (parse_shard(argv[++i], &shard_k, &shard_n))
         return cli_usage_error(usage_check, "check: --shard wants K/N with 1 <= K <= N, not %s", argv[i]);
+    } else if (!strcmp(a, "--only") && more) {
+      only = argv[++i];
+      if (!*only) return cli_usage_error(usage_check, "check: --only wants comma-separated patterns%s", "");
     } else if (!strcmp(a, "--update-expect")) update = 1;
     else if (!strcmp(a, "--isolate")) isolate = 1;
     else if (!strcmp(a, "--quiet")) quiet = 1;
@@ -347,6 +372,7 @@ int cmd_check(int argc, char **argv) {
   char shard[32];
   snprintf(shard, sizeof shard, "%d/%d", shard_k, shard_n);
   cJSON_AddStringToObject(doc, "shard", shard);
+  if (only) cJSON_AddStringToObject(doc, "only", only);
   cJSON *summary = cJSON_AddObjectToObject(doc, "summary");
   jcases = cJSON_AddArrayToObject(doc, "cases");
   int counts[RC_STATUS_COUNT] = {0}, verdicts[V_COUNT] = {0}, ncases = 0;
@@ -354,6 +380,7 @@ int cmd_check(int argc, char **argv) {
   double t0 = now_s();
   for (int i = 0; i < ncs; i++) {
     if (shard_n > 1 && sig_fnv1a(cs[i].id, strlen(cs[i].id), 0) % (uint64_t)shard_n != (uint64_t)(shard_k - 1)) continue;
+    if (only && !id_matches(only, cs[i].id)) continue;
     ir_program *p = NULL;
     if (codec_read_file(cs[i].file, &p, &err)) {
       fprintf(stderr, "aliasfuzz: %s\n", err.msg);
@@ -431,7 +458,7 @@ int cmd_check(int argc, char **argv) {
 
   /* expectations for cases that are gone (only meaningful over the whole suite) */
   int stale = 0;
-  if (shard_n == 1) {
+  if (shard_n == 1 && !only) {
     for (cJSON *e = x.cases->child, *next; e; e = next) {
       next = e->next;
       ccase key = {.id = e->string};
@@ -462,8 +489,9 @@ int cmd_check(int argc, char **argv) {
   cJSON_free(text);
   cJSON_Delete(doc);
 
-  printf("check %s (%s) on %s%s%s: %d cases in %.1f s: %d pass, %d known failures, %d newly passing, %d regressions\n", c->name,
-         c->version(c), dir, shard_n > 1 ? " shard " : "", shard_n > 1 ? shard : "", ncases, secs, counts[RC_PASS],
+  printf("check %s (%s) on %s%s%s%s%s: %d cases in %.1f s: %d pass, %d known failures, %d newly passing, %d regressions\n",
+         c->name, c->version(c), dir, shard_n > 1 ? " shard " : "", shard_n > 1 ? shard : "", only ? " only " : "", only ? only : "",
+         ncases, secs, counts[RC_PASS],
          counts[RC_KNOWN], counts[RC_NEWLY_PASSING], counts[RC_REGRESSION]);
   if (update) {
     if (expect_save(&x, expect_path, c, &err)) {

@@ -125,6 +125,13 @@ static void policy_defaults(gen_policy *p) {
     }
     if (op == OPS_resize_) p->op_weight[op] = 0; /* ref cannot convert it yet: opt in by policy */
     if (e->kind == OPS_SETITEM || e->kind == OPS_GETITEM) p->op_weight[op] = 2;
+    /* x[i] &= v, |=, ^=, <<=, **=: opt in by policy (ops.setitem_and: 2, ...). TorchScript compiles
+       them to nothing (corpus/known-gaps/bug-008), so by default they would be one known class on
+       every TorchScript-based converter; and the default programs stay the ones the tests and
+       seed corpora were tuned on */
+    if (op == OPS_setitem_and || op == OPS_setitem_or || op == OPS_setitem_xor || op == OPS_setitem_lshift ||
+        op == OPS_setitem_pow)
+      p->op_weight[op] = 0;
     if (op == OPS_slice_scatter || op == OPS_select_scatter || op == OPS_diagonal_scatter || op == OPS_as_strided_scatter)
       p->op_weight[op] = 0.25;
   }

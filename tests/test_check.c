@@ -132,9 +132,19 @@ TEST(the_suite_covers_every_view_and_write_op_and_the_core_matrix_in_under_4000_
   free(skipped);
 }
 
-/* Every case but the `%=` setitem ones passes script: TorchScript compiles `x[i] %= v` to fmod_,
- * Python (eager) runs remainder_, and they differ for operands of opposite signs (ops.def). */
-TEST(eager_accepts_every_case_and_script_passes_every_case_but_modulo_setitem) {
+/* Every case but those of the ops TorchScript compiles to something else (OPF_TS_GAP: `x[i] %= v`
+ * is fmod_ there where Python, eager, runs remainder_; `&=`, `|=`, `^=`, `**=` and, on 1.13,
+ * `<<=` are nothing at all: corpus/known-gaps/bug-007, bug-008) passes script. */
+static int ts_gap_case(const char *line) {
+  for (int op = 0; op < OPS_COUNT; op++) {
+    char name[96];
+    snprintf(name, sizeof name, "-%s-", ops_get(op)->name);
+    if ((ops_get(op)->flags & OPF_TS_GAP) && strstr(line, name)) return 1;
+  }
+  return 0;
+}
+
+TEST(eager_accepts_every_case_and_script_passes_every_case_but_the_torchscript_gaps) {
   char *o = NULL;
   int rc = af("run corpus/conformance/*.json corpus/conformance/hand/*.json --converter script", &o);
   CHECK(rc == 0 || rc == 1, "exit %d", rc);
@@ -149,9 +159,10 @@ TEST(eager_accepts_every_case_and_script_passes_every_case_but_modulo_setitem) {
     }
     if (!*line) continue;
     fails++;
-    CHECK(strstr(line, "setitem_mod") && strstr(line, " script value-mismatch"), "script fails: %.300s", line);
+    CHECK(ts_gap_case(line) && (strstr(line, " script value-mismatch") || strstr(line, " script input-mutation-lost")),
+          "script fails: %.300s", line);
   }
-  CHECK(npass > 3000 && fails <= 4, "%d pass, %d fail", npass, fails);
+  CHECK(npass > 3000 && fails <= 20, "%d pass, %d fail", npass, fails);
   free(o);
 }
 
@@ -538,7 +549,7 @@ int main(void) {
   RUN(the_committed_suite_is_what_the_generator_makes_from_the_op_table);
   RUN(the_suite_covers_every_view_and_write_op_and_the_core_matrix_in_under_4000_cases);
   RUN(no_case_has_writes_that_change_nothing_and_rounding_writes_get_fractional_data);
-  RUN(eager_accepts_every_case_and_script_passes_every_case_but_modulo_setitem);
+  RUN(eager_accepts_every_case_and_script_passes_every_case_but_the_torchscript_gaps);
   RUN(suite_check_names_an_edited_case_and_a_stray_generated_file);
   RUN(flipping_a_known_failure_to_pass_makes_check_exit_1_and_name_the_case);
   RUN(a_verdict_that_changes_class_is_a_regression_and_a_newly_passing_case_is_not);

@@ -21,8 +21,9 @@ static int af(const char *args, char **out) {
 }
 
 /* Every seed case passes script (`x[i] %= v`, which TorchScript compiles to fmod_ where eager runs
- * remainder_, is corpus/known-gaps/bug-007, not a seed), and run exits 1 for the known gap. */
-TEST(run_script_passes_every_seed_case_and_exits_1_for_the_modulo_setitem_gap) {
+ * remainder_, is corpus/known-gaps/bug-007, not a seed; `&=`, `|=`, `^=`, `**=`, compiled to
+ * nothing, are bug-008), and run exits 1 for the known gaps. */
+TEST(run_script_passes_every_seed_case_and_exits_1_for_the_setitem_gaps) {
   char *o = NULL;
   int rc = af("run corpus/seed/*.json --converter script", &o);
   CHECK(rc == 0, "exit %d:\n%s", rc, o);
@@ -39,6 +40,18 @@ TEST(run_script_passes_every_seed_case_and_exits_1_for_the_modulo_setitem_gap) {
   free(o);
   rc = af("run corpus/known-gaps/bug-007-torchscript-setitem-mod-is-fmod.json --converter script", &o);
   CHECK(rc == 1 && strstr(o, "bug-007-torchscript-setitem-mod-is-fmod.json script value-mismatch"), "exit %d: %s", rc, o);
+  free(o);
+  /* x[i] &= v, |=, ^=, **=: TorchScript compiles them to nothing (pytorch/pytorch#68064); ref runs them */
+  const char *b8 = "corpus/known-gaps/bug-008-torchscript-setitem-bitwise-and-pow-dropped.json";
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "run %s --converter script", b8);
+  rc = af(cmd, &o);
+  CHECK(rc == 1 && strstr(o, "bug-008-torchscript-setitem-bitwise-and-pow-dropped.json script input-mutation-lost  input x"),
+        "exit %d: %s", rc, o);
+  free(o);
+  snprintf(cmd, sizeof cmd, "run %s --converter ref", b8);
+  rc = af(cmd, &o);
+  CHECK(rc == 0 && strstr(o, "bug-008-torchscript-setitem-bitwise-and-pow-dropped.json ref pass"), "exit %d: %s", rc, o);
   free(o);
 }
 
@@ -103,7 +116,7 @@ TEST(help_is_printed_for_the_tool_and_each_command) {
 }
 
 int main(void) {
-  RUN(run_script_passes_every_seed_case_and_exits_1_for_the_modulo_setitem_gap);
+  RUN(run_script_passes_every_seed_case_and_exits_1_for_the_setitem_gaps);
   RUN(json_output_reports_the_unsqueeze_shape_5_5_1);
   RUN(usage_errors_exit_2);
   RUN(an_invalid_program_exits_1_with_its_verdict);

@@ -11,6 +11,9 @@
  *       no engine needed. The committed seed corpora corpus/fuzz/<target>/ are made this way
  *       (fuzz/targets/make_seeds.sh); a byte string means another program when the generator's
  *       decisions change (new ops, new policy), so they are remade then.
+ *   --isolate (with either) runs each input in a forked child, so an in-process converter that
+ *       kills the process (a segfault inside LibTorch) makes that input a converter-crash
+ *       finding instead of ending the run (make_seeds.sh uses it for the in-process targets)
  *   fuzz_seeds --converter NAME --count POOL...
  *       prints "inputs N passing P patterns K findings F" for the pool (patterns: distinct
  *       alias-pattern features over all inputs); with --list, also one line per finding:
@@ -25,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../../harness/codec.h"
 #include "../../oracle/signature.h"
@@ -98,9 +103,97 @@ static void add_path(seed **v, int *n, int *cap, const char *path) {
   free(names);
 }
 
+
+/* ft_target_run in a forked child that sends the outcome back through a pipe; a child that dies
+ * gives a converter-crash finding naming the signal. */
+static int put_all(int fd, const void *p, size_t n) {
+  for (const char *c = p; n;) {
+    ssize_t w = write(fd, c, n);
+    if (w <= 0) return -1;
+    c += w, n -= (size_t)w;
+  }
+  return 0;
+}
+static int get_all(int fd, void *p, size_t n) {
+  for (char *c = p; n;) {
+    ssize_t r = read(fd, c, n);
+    if (r <= 0) return -1;
+    c += r, n -= (size_t)r;
+  }
+  return 0;
+}
+static void put_str(int fd, const char *s) {
+  uint32_t n = s ? (uint32_t)strlen(s) : 0xffffffffu;
+  put_all(fd, &n, sizeof n);
+  if (s) put_all(fd, s, n);
+}
+static char *get_str(int fd) {
+  uint32_t n;
+  if (get_all(fd, &n, sizeof n) || n == 0xffffffffu || n > (1u << 24)) return NULL;
+  char *s = af_xmalloc((size_t)n + 1);
+  if (get_all(fd, s, n)) {
+    free(s);
+    return NULL;
+  }
+  s[n] = 0;
+  return s;
+}
+static int run_isolated(ft_target *t, const uint8_t *data, size_t len, ft_outcome *o, af_err *err) {
+  int fds[2];
+  fflush(stdout);
+  fflush(stderr);
+  if (pipe(fds)) return af_fail(err, "pipe: %s", strerror(errno));
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]), close(fds[1]);
+    return af_fail(err, "fork: %s", strerror(errno));
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    ft_outcome c;
+    af_err e;
+    int rc = ft_target_run(t, data, len, &c, &e);
+    put_all(fds[1], &rc, sizeof rc);
+    if (rc) put_str(fds[1], e.msg);
+    else {
+      put_all(fds[1], &c, sizeof c); /* the plain fields; the two strings follow */
+      put_str(fds[1], c.detail);
+      put_str(fds[1], c.summary);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  int rc = -1, got = get_all(fds[0], &rc, sizeof rc) == 0;
+  memset(o, 0, sizeof *o);
+  if (got && rc) {
+    char *m = get_str(fds[0]);
+    af_fail(err, "%s", m ? m : "the child's error was lost");
+    free(m);
+  } else if (got) {
+    got = get_all(fds[0], o, sizeof *o) == 0;
+    o->detail = got ? get_str(fds[0]) : NULL;
+    o->summary = got ? get_str(fds[0]) : NULL;
+    if (!got) o->detail = o->summary = NULL;
+  }
+  close(fds[0]);
+  int st = 0;
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
+  if (got) return rc ? -1 : 0;
+  memset(o, 0, sizeof *o);
+  o->verdict = V_CRASH;
+  o->finding = 1;
+  char msg[160];
+  if (WIFSIGNALED(st)) snprintf(msg, sizeof msg, "converter process killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+  else snprintf(msg, sizeof msg, "converter process exited with status %d", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+  o->detail = af_xstrdup(msg);
+  o->summary = af_xstrdup(msg);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *conv = NULL, *out = NULL;
-  int max = 40, count = 0, list = 0, classes = 0;
+  int max = 40, count = 0, list = 0, classes = 0, isolate = 0;
   long nrandom = 0;
   uint64_t rseed = 1;
   seed *v = NULL;
@@ -120,6 +213,8 @@ int main(int argc, char **argv) {
       rseed = strtoull(argv[++i], NULL, 0);
     else if (!strcmp(argv[i], "--count"))
       count = 1;
+    else if (!strcmp(argv[i], "--isolate"))
+      isolate = 1;
     else if (!strcmp(argv[i], "--list"))
       count = list = 1;
     else if (!strcmp(argv[i], "--classes"))
@@ -149,7 +244,7 @@ int main(int argc, char **argv) {
   if (!conv || (!out && !count)) {
     fprintf(stderr,
             "usage: fuzz_seeds --converter NAME (--out DIR [--max N] | --count [--list | --classes]) [--random N "
-            "[--seed S]] POOL...\n");
+            "[--seed S]] [--isolate] POOL...\n");
     return 2;
   }
   setenv("AF_FUZZ_FEATURES", "1", 1);
@@ -163,7 +258,7 @@ int main(int argc, char **argv) {
   long passing = 0, findings = 0, patterns = 0;
   for (int i = 0; i < n; i++) {
     ft_outcome o;
-    if (ft_target_run(t, v[i].data, v[i].len, &o, &err)) {
+    if ((isolate ? run_isolated(t, v[i].data, v[i].len, &o, &err) : ft_target_run(t, v[i].data, v[i].len, &o, &err))) {
       fprintf(stderr, "fuzz_seeds: %s: %s\n", v[i].path, err.msg);
       continue;
     }
