@@ -1,10 +1,13 @@
 /* main.c - the `aliasfuzz` command. Only this file decides to exit. Exit codes: 0 success (every
  * program passed), 1 a finding (some program did not pass), 2 usage or input error. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "../fuzz/judge.h"
 #include "../harness/codec.h"
 #include "../harness/converters/conv.h"
 #include "../harness/converters/conv_worker.h"
@@ -45,11 +48,22 @@ static const char *usage_main =
     "Run `aliasfuzz COMMAND --help` for a command's options.\n";
 
 static const char *usage_run =
-    "usage: aliasfuzz run FILE... --converter NAME [--json] [--fail-on-residual]\n"
+    "usage: aliasfuzz run FILE... --converter NAME [--json] [--fail-on-residual] [--isolate]\n"
+    "                    [--deadline S]\n"
     "\n"
     "Runs each program file in eager PyTorch and through the converter and prints one line per\n"
     "file: FILE CONVERTER VERDICT [detail]. --json prints one JSON object per file instead, with\n"
     "file, converter, verdict, detail and the shapes of every eager and converted output.\n"
+    "A converter that caches what it compiled (aot_eager, inductor) is called twice on a program\n"
+    "with input layouts, as check and fuzz call it (the verdict is the first call's that fails).\n"
+    "\n"
+    "  --isolate       judge each file in a forked child, so that a converter that crashes the\n"
+    "                  process (an in-process one segfaulting inside LibTorch) or hangs gives a\n"
+    "                  converter-crash or converter-timeout line and the other files still run\n"
+    "  --deadline S    per-file deadline with --isolate (default 30)\n"
+    "\n"
+    "With --isolate or a second call, --json has no shapes (eager_shapes and converted_shapes\n"
+    "are null) but says how many calls were made.\n"
     "Exit status: 0 when every file passes, 1 when any does not, 2 on usage or input errors.\n";
 
 int cli_usage_error(const char *usage, const char *fmt, const char *arg) {
@@ -84,9 +98,26 @@ static double cli_now_s(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* run without --isolate: a converter that kills the process (an in-process one segfaulting
+ * inside LibTorch) gets a line naming the file and the way out before the process dies */
+static const char *volatile run_file, *volatile run_conv;
+static void run_crash(int sig) {
+  static const char a[] = "aliasfuzz: running ", b[] = " (converter ", c[] = ") killed the process with a signal; "
+                          "`aliasfuzz run --isolate` judges each file in a child and reports converter-crash\n";
+  ssize_t w = write(2, a, sizeof a - 1);
+  w = write(2, (const char *)run_file, strlen((const char *)run_file));
+  w = write(2, b, sizeof b - 1);
+  w = write(2, (const char *)run_conv, strlen((const char *)run_conv));
+  w = write(2, c, sizeof c - 1);
+  (void)w;
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
 static int cmd_run(int argc, char **argv) {
   const char *conv_name = NULL;
-  int json = 0, nfiles = 0;
+  int json = 0, nfiles = 0, isolate = 0;
+  double deadline = 30;
   oracle_opts oo = {0};
   const char **files = af_xcalloc((size_t)argc, sizeof(char *));
   for (int i = 0; i < argc; i++) {
@@ -102,6 +133,14 @@ static int cmd_run(int argc, char **argv) {
       json = 1;
     } else if (!strcmp(argv[i], "--fail-on-residual")) {
       oo.fail_on_residual = 1;
+    } else if (!strcmp(argv[i], "--isolate")) {
+      isolate = 1;
+    } else if (!strcmp(argv[i], "--deadline") && i + 1 < argc) {
+      deadline = atof(argv[++i]);
+      if (!(deadline > 0)) {
+        free(files);
+        return cli_usage_error(usage_run, "run: --deadline wants seconds > 0, not %s", argv[i]);
+      }
     } else if (argv[i][0] == '-') {
       free(files);
       return cli_usage_error(usage_run, "run: unknown option %s", argv[i]);
@@ -134,9 +173,45 @@ static int cmd_run(int argc, char **argv) {
       any_input_error = 1;
       continue;
     }
+    if (isolate || judge_calls_again(c, p)) { /* through judge.c, as check and fuzz judge */
+      judgement j;
+      double t0 = cli_now_s();
+      int jr = isolate ? judge_isolated(c, p, &oo, deadline, &j, &err) : judge_inprocess(c, p, &oo, &j, &err);
+      double secs = cli_now_s() - t0;
+      if (jr) {
+        fprintf(stderr, "aliasfuzz: %s: %s\n", files[f], err.msg);
+        any_input_error = 1;
+        ir_program_free(p);
+        continue;
+      }
+      if (j.verdict != V_PASS) any_fail = 1;
+      if (json) {
+        af_buf b = {0};
+        af_buf_puts(&b, "{\"file\": ");
+        json_str(&b, files[f]);
+        af_buf_puts(&b, ", \"converter\": ");
+        json_str(&b, c->name);
+        af_buf_puts(&b, ", \"converter_version\": ");
+        json_str(&b, c->version(c));
+        af_buf_printf(&b, ", \"verdict\": \"%s\", \"detail\": ", oracle_verdict_name(j.verdict));
+        if (j.detail) json_str(&b, j.detail); else af_buf_puts(&b, "null");
+        af_buf_printf(&b, ", \"eager_shapes\": null, \"converted_shapes\": null, \"residual_mutation\": %d, \"calls\": %d, "
+                      "\"isolated\": %s, \"seconds\": %.6f}", j.residual, j.ncalls ? j.ncalls : 1, isolate ? "true" : "false", secs);
+        puts(b.s);
+        af_buf_free(&b);
+      } else {
+        printf("%s %s %s%s%s\n", files[f], c->name, oracle_verdict_name(j.verdict), j.detail ? "  " : "", j.detail ? j.detail : "");
+      }
+      fflush(stdout);
+      judgement_clear(&j);
+      ir_program_free(p);
+      continue;
+    }
     result eager, conv;
     result_init(&eager);
     result_init(&conv);
+    run_file = files[f], run_conv = c->name;
+    signal(SIGSEGV, run_crash), signal(SIGBUS, run_crash), signal(SIGFPE, run_crash), signal(SIGILL, run_crash);
     double t0 = cli_now_s();
     if (eager_run(p, &eager, &err) || conv_execute(c, p, &conv, &err)) {
       fprintf(stderr, "aliasfuzz: %s: %s\n", files[f], err.msg);
