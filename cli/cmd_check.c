@@ -38,8 +38,8 @@
 
 static const char *usage_check =
     "usage: aliasfuzz check DIR --converter NAME [--expect FILE] [--junit FILE] [--report DIR]\n"
-    "                       [--shard K/N] [--only GLOBS] [--update-expect] [--isolate] [--deadline S]\n"
-    "                       [--quiet]\n"
+    "                       [--shard K/N] [--only GLOBS] [--update-expect [--resume]] [--isolate]\n"
+    "                       [--deadline S] [--quiet]\n"
     "\n"
     "Runs every case of the conformance suite in DIR (*.json, subfolders included; a case's id is\n"
     "its file name) in eager PyTorch and through the converter, and compares each verdict with the\n"
@@ -57,6 +57,9 @@ static const char *usage_check =
     "  --only GLOBS      run only the cases whose id matches one of the comma-separated shell\n"
     "                    patterns (`--only 'mx-*-setitem_and-*,ch2-*'`: the cases of a new op);\n"
     "                    like a shard, the other cases' expectations are kept as they are\n"
+    "  --resume          with --update-expect: skip the cases the expectation file has an entry\n"
+    "                    for (a whole-suite run of a slow converter, hours, goes on where a stopped\n"
+    "                    one left off: the file is saved every minute while it runs)\n"
     "  --update-expect   rewrite the expectation file with this run's verdicts (reasons of\n"
     "                    unchanged verdicts are kept); exit 0\n"
     "  --isolate         judge every case in a forked child (for converters that may crash)\n"
@@ -280,7 +283,8 @@ static int parse_shard(const char *s, int *k, int *n) {
 
 int cmd_check(int argc, char **argv) {
   const char *dir = NULL, *conv_name = NULL, *expect_path = NULL, *junit = NULL, *report_dir = NULL, *only = NULL;
-  int shard_k = 1, shard_n = 1, update = 0, isolate = 0, quiet = 0;
+  int shard_k = 1, shard_n = 1, update = 0, isolate = 0, quiet = 0, resume = 0;
+  char *todo = NULL; /* per case: this run judges it */
   double deadline = 30;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
@@ -299,6 +303,7 @@ int cmd_check(int argc, char **argv) {
       only = argv[++i];
       if (!*only) return cli_usage_error(usage_check, "check: --only wants comma-separated patterns%s", "");
     } else if (!strcmp(a, "--update-expect")) update = 1;
+    else if (!strcmp(a, "--resume")) resume = 1;
     else if (!strcmp(a, "--isolate")) isolate = 1;
     else if (!strcmp(a, "--quiet")) quiet = 1;
     else if (!strcmp(a, "--deadline") && more) deadline = atof(argv[++i]);
@@ -307,6 +312,7 @@ int cmd_check(int argc, char **argv) {
     else return cli_usage_error(usage_check, "check: more than one suite folder (%s)", a);
   }
   if (!dir) return cli_usage_error(usage_check, "check: no suite folder given%s", "");
+  if (resume && !update) return cli_usage_error(usage_check, "check: --resume goes with --update-expect%s", "");
   if (!conv_name) return cli_usage_error(usage_check, "check: --converter is required%s", "");
   const conv_converter *c = conv_find(conv_name);
   if (!c) return cli_usage_error(usage_check, "check: unknown converter '%s' (see `aliasfuzz converters`)", conv_name);
@@ -377,10 +383,30 @@ int cmd_check(int argc, char **argv) {
   jcases = cJSON_AddArrayToObject(doc, "cases");
   int counts[RC_STATUS_COUNT] = {0}, verdicts[V_COUNT] = {0}, ncases = 0;
   oracle_opts oo = {0};
-  double t0 = now_s();
+  double t0 = now_s(), last_note = t0;
+  /* the cases this run judges: its shard, --only, and with --resume none the file has already */
+  todo = af_xcalloc((size_t)ncs + 1, 1);
+  int ntodo = 0, skipped = 0;
   for (int i = 0; i < ncs; i++) {
     if (shard_n > 1 && sig_fnv1a(cs[i].id, strlen(cs[i].id), 0) % (uint64_t)shard_n != (uint64_t)(shard_k - 1)) continue;
     if (only && !id_matches(only, cs[i].id)) continue;
+    if (resume && cJSON_GetObjectItem(x.cases, cs[i].id)) {
+      skipped++;
+      continue;
+    }
+    todo[i] = 1, ntodo++;
+  }
+  if (resume) fprintf(stderr, "check: --resume: %d cases already in %s, %d to run\n", skipped, expect_path, ntodo);
+  for (int i = 0; i < ncs; i++) {
+    if (!todo[i]) continue;
+    double tnow = now_s();
+    if (tnow - last_note >= 60 && ncases > 0) { /* progress on long runs, and nothing lost if stopped */
+      last_note = tnow;
+      double per = (tnow - t0) / ncases;
+      fprintf(stderr, "check: %d of %d cases in %.0f s (%d regressions so far), about %.0f min left%s%s\n", ncases, ntodo,
+              tnow - t0, counts[RC_REGRESSION], per * (ntodo - ncases) / 60, update ? "; saved to " : "", update ? expect_path : "");
+      if (update && expect_save(&x, expect_path, c, &err)) fprintf(stderr, "aliasfuzz: %s\n", err.msg);
+    }
     ir_program *p = NULL;
     if (codec_read_file(cs[i].file, &p, &err)) {
       fprintf(stderr, "aliasfuzz: %s\n", err.msg);
@@ -509,6 +535,7 @@ int cmd_check(int argc, char **argv) {
 out:
   for (int i = 0; i < ncs; i++) free(cs[i].id), free(cs[i].file);
   free(cs);
+  free(todo);
   cJSON_Delete(x.root);
   return rc;
 }

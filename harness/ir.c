@@ -63,6 +63,7 @@ ir_program *ir_program_clone(const ir_program *p) {
   for (int v = 0; v < p->nvalues; v++) ir_add_value(q, p->names[v]);
   q->ninputs = p->ninputs;
   q->inputs = af_xcalloc((size_t)p->ninputs, sizeof(ir_input));
+  q->cap_inputs = p->ninputs;
   for (int i = 0; i < p->ninputs; i++) {
     q->inputs[i] = p->inputs[i];
     if (p->inputs[i].data)
@@ -103,7 +104,10 @@ int ir_find_value(const ir_program *p, const char *name) {
 
 int ir_add_value(ir_program *p, const char *name) {
   if (!ir_name_ok(name) || ir_find_value(p, name) >= 0) return -1;
-  p->names = af_xrealloc(p->names, sizeof(char *) * (size_t)(p->nvalues + 1));
+  if (p->nvalues >= p->cap_values) {
+    p->cap_values = p->cap_values ? 2 * p->cap_values : 16;
+    p->names = af_xrealloc(p->names, sizeof(char *) * (size_t)p->cap_values);
+  }
   p->names[p->nvalues] = af_xstrdup(name);
   return p->nvalues++;
 }
@@ -111,7 +115,10 @@ int ir_add_value(ir_program *p, const char *name) {
 int ir_add_input(ir_program *p, const char *name, int rank, const int64_t *shape, af_dtype dt) {
   int v = ir_add_value(p, name);
   if (v < 0) return -1;
-  p->inputs = af_xrealloc(p->inputs, sizeof(ir_input) * (size_t)(p->ninputs + 1));
+  if (p->ninputs >= p->cap_inputs) {
+    p->cap_inputs = p->cap_inputs ? 2 * p->cap_inputs : 4;
+    p->inputs = af_xrealloc(p->inputs, sizeof(ir_input) * (size_t)p->cap_inputs);
+  }
   ir_input *in = &p->inputs[p->ninputs++];
   memset(in, 0, sizeof *in);
   in->value = v;
@@ -122,7 +129,10 @@ int ir_add_input(ir_program *p, const char *name, int rank, const int64_t *shape
 }
 
 int ir_add_stmt(ir_program *p, int op, int out, int nargs, const ir_arg *args) {
-  p->stmts = af_xrealloc(p->stmts, sizeof(ir_stmt) * (size_t)(p->nstmts + 1));
+  if (p->nstmts >= p->cap_stmts) {
+    p->cap_stmts = p->cap_stmts ? 2 * p->cap_stmts : 16;
+    p->stmts = af_xrealloc(p->stmts, sizeof(ir_stmt) * (size_t)p->cap_stmts);
+  }
   ir_stmt *s = &p->stmts[p->nstmts];
   s->op = op;
   s->out = out;

@@ -110,6 +110,10 @@ typedef struct ir_program {
   int nvalues;
   char **names; /* value id -> name */
   char *meta;   /* the "meta" object as compact JSON text, or NULL */
+  /* entries allocated in inputs, stmts and names: ir_add_* grow them by doubling (a program is
+     built a statement at a time, by the thousand per second); code that replaces one of these
+     arrays sets its cap */
+  int cap_inputs, cap_stmts, cap_values;
 } ir_program;
 
 ir_program *ir_program_new(void); /* new, free with ir_program_free */

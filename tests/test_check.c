@@ -166,6 +166,33 @@ TEST(eager_accepts_every_case_and_script_passes_every_case_but_the_torchscript_g
   free(o);
 }
 
+/* --only runs the matching cases and keeps the others' expectations; --resume skips the cases
+ * the file has, so a stopped whole-suite recording goes on where it left off. */
+TEST(only_keeps_other_expectations_and_resume_runs_only_the_unrecorded_cases) {
+  fresh_tmp();
+  char args[1024], *o = NULL;
+  snprintf(args, sizeof args, "sh -c 'mkdir -p %s/s && cp corpus/conformance/mx-slice-setitem_*.json %s/s/ && ls %s/s | wc -l'", tmp,
+           tmp, tmp);
+  int rc = sh(args, &o), n = o ? atoi(o) : 0;
+  free(o);
+  CHECK(rc == 0 && n >= 8, "copied %d cases", n);
+  snprintf(args, sizeof args, "check %s/s --converter ref --only 'mx-slice-setitem_a*' --update-expect --expect %s/e.json", tmp, tmp);
+  rc = af(args, &o);
+  CHECK(rc == 0 && strstr(o, ": 4 cases in") && strstr(o, "(4 cases)"), "exit %d: %s", rc, o);
+  free(o);
+  snprintf(args, sizeof args, "check %s/s --converter ref --update-expect --resume --expect %s/e.json 2>&1", tmp, tmp);
+  rc = af(args, &o);
+  char want[64];
+  snprintf(want, sizeof want, ": %d cases in", n - 4);
+  CHECK(rc == 0 && strstr(o, "--resume: 4 cases already in") && strstr(o, want), "exit %d: %s", rc, o);
+  free(o);
+  snprintf(args, sizeof args, "check %s/s --converter ref --resume --expect %s/e.json 2>&1", tmp, tmp);
+  rc = af(args, &o);
+  CHECK(rc == 2 && strstr(o, "--resume goes with --update-expect"), "exit %d: %s", rc, o);
+  free(o);
+  rm_tmp();
+}
+
 TEST(suite_check_names_an_edited_case_and_a_stray_generated_file) {
   fresh_tmp();
   char args[512], path[512], *o = NULL;
@@ -550,6 +577,7 @@ int main(void) {
   RUN(the_suite_covers_every_view_and_write_op_and_the_core_matrix_in_under_4000_cases);
   RUN(no_case_has_writes_that_change_nothing_and_rounding_writes_get_fractional_data);
   RUN(eager_accepts_every_case_and_script_passes_every_case_but_the_torchscript_gaps);
+  RUN(only_keeps_other_expectations_and_resume_runs_only_the_unrecorded_cases);
   RUN(suite_check_names_an_edited_case_and_a_stray_generated_file);
   RUN(flipping_a_known_failure_to_pass_makes_check_exit_1_and_name_the_case);
   RUN(a_verdict_that_changes_class_is_a_regression_and_a_newly_passing_case_is_not);
