@@ -98,6 +98,23 @@ static double cli_now_s(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The start of run's JSON object for one file (up to and including the detail), and its text line. */
+static void run_json_head(af_buf *b, const char *file, const conv_converter *c, oracle_verdict v, const char *detail) {
+  af_buf_puts(b, "{\"file\": ");
+  json_str(b, file);
+  af_buf_puts(b, ", \"converter\": ");
+  json_str(b, c->name);
+  af_buf_puts(b, ", \"converter_version\": ");
+  json_str(b, c->version(c));
+  af_buf_printf(b, ", \"verdict\": \"%s\", \"detail\": ", oracle_verdict_name(v));
+  if (detail) json_str(b, detail);
+  else af_buf_puts(b, "null");
+}
+
+static void run_text_line(const char *file, const conv_converter *c, oracle_verdict v, const char *detail) {
+  printf("%s %s %s%s%s\n", file, c->name, oracle_verdict_name(v), detail ? "  " : "", detail ? detail : "");
+}
+
 /* run without --isolate: a converter that kills the process (an in-process one segfaulting
  * inside LibTorch) gets a line naming the file and the way out before the process dies */
 static const char *volatile run_file, *volatile run_conv;
@@ -165,9 +182,13 @@ static int cmd_run(int argc, char **argv) {
     return 2;
   }
   int any_fail = 0, any_input_error = 0;
+  run_file = "", run_conv = c->name;
+  if (!isolate) /* (a forked child would print it too) */
+    signal(SIGSEGV, run_crash), signal(SIGBUS, run_crash), signal(SIGFPE, run_crash), signal(SIGILL, run_crash);
   for (int f = 0; f < nfiles; f++) {
     ir_program *p = NULL;
     af_err err;
+    run_file = files[f];
     if (codec_read_file(files[f], &p, &err)) {
       fprintf(stderr, "aliasfuzz: %s\n", err.msg);
       any_input_error = 1;
@@ -187,20 +208,13 @@ static int cmd_run(int argc, char **argv) {
       if (j.verdict != V_PASS) any_fail = 1;
       if (json) {
         af_buf b = {0};
-        af_buf_puts(&b, "{\"file\": ");
-        json_str(&b, files[f]);
-        af_buf_puts(&b, ", \"converter\": ");
-        json_str(&b, c->name);
-        af_buf_puts(&b, ", \"converter_version\": ");
-        json_str(&b, c->version(c));
-        af_buf_printf(&b, ", \"verdict\": \"%s\", \"detail\": ", oracle_verdict_name(j.verdict));
-        if (j.detail) json_str(&b, j.detail); else af_buf_puts(&b, "null");
+        run_json_head(&b, files[f], c, j.verdict, j.detail);
         af_buf_printf(&b, ", \"eager_shapes\": null, \"converted_shapes\": null, \"residual_mutation\": %d, \"calls\": %d, "
                       "\"isolated\": %s, \"seconds\": %.6f}", j.residual, j.ncalls ? j.ncalls : 1, isolate ? "true" : "false", secs);
         puts(b.s);
         af_buf_free(&b);
       } else {
-        printf("%s %s %s%s%s\n", files[f], c->name, oracle_verdict_name(j.verdict), j.detail ? "  " : "", j.detail ? j.detail : "");
+        run_text_line(files[f], c, j.verdict, j.detail);
       }
       fflush(stdout);
       judgement_clear(&j);
@@ -210,8 +224,6 @@ static int cmd_run(int argc, char **argv) {
     result eager, conv;
     result_init(&eager);
     result_init(&conv);
-    run_file = files[f], run_conv = c->name;
-    signal(SIGSEGV, run_crash), signal(SIGBUS, run_crash), signal(SIGFPE, run_crash), signal(SIGILL, run_crash);
     double t0 = cli_now_s();
     if (eager_run(p, &eager, &err) || conv_execute(c, p, &conv, &err)) {
       fprintf(stderr, "aliasfuzz: %s: %s\n", files[f], err.msg);
@@ -227,14 +239,7 @@ static int cmd_run(int argc, char **argv) {
     if (v != V_PASS) any_fail = 1;
     if (json) {
       af_buf b = {0};
-      af_buf_puts(&b, "{\"file\": ");
-      json_str(&b, files[f]);
-      af_buf_puts(&b, ", \"converter\": ");
-      json_str(&b, c->name);
-      af_buf_printf(&b, ", \"converter_version\": ");
-      json_str(&b, c->version(c));
-      af_buf_printf(&b, ", \"verdict\": \"%s\", \"detail\": ", oracle_verdict_name(v));
-      if (detail) json_str(&b, detail); else af_buf_puts(&b, "null");
+      run_json_head(&b, files[f], c, v, detail);
       af_buf_puts(&b, ", \"eager_shapes\": ");
       json_shapes(&b, &eager);
       af_buf_puts(&b, ", \"converted_shapes\": ");
@@ -245,7 +250,7 @@ static int cmd_run(int argc, char **argv) {
       puts(b.s);
       af_buf_free(&b);
     } else {
-      printf("%s %s %s%s%s\n", files[f], c->name, oracle_verdict_name(v), detail ? "  " : "", detail ? detail : "");
+      run_text_line(files[f], c, v, detail);
     }
     fflush(stdout);
     free(detail);
