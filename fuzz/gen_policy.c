@@ -113,7 +113,7 @@ static void policy_defaults(gen_policy *p) {
   p->action_weight[GEN_ACT_READ] = 2;
   int count[OPS_FAM_COUNT][2] = {{0}};
   for (int op = 0; op < OPS_COUNT; op++)
-    if (drawable(op) && !core_op(op) && op != OPS_resize_) count[ops_shape_family(op)][ops_get(op)->kind == OPS_FUNC]++;
+    if (drawable(op) && !core_op(op) && !(ops_get(op)->flags & OPF_OPT_IN)) count[ops_shape_family(op)][ops_get(op)->kind == OPS_FUNC]++;
   for (int op = 0; op < OPS_COUNT; op++) {
     const ops_entry *e = ops_get(op);
     if (!drawable(op)) continue;
@@ -123,15 +123,8 @@ static void policy_defaults(gen_policy *p) {
       p->op_weight[op] = family_budget(f, fn) / count[f][fn];
       if (e->kind == OPS_OUT) p->op_weight[op] = 0.5;
     }
-    if (op == OPS_resize_) p->op_weight[op] = 0; /* ref cannot convert it yet: opt in by policy */
     if (e->kind == OPS_SETITEM || e->kind == OPS_GETITEM) p->op_weight[op] = 2;
-    /* x[i] &= v, |=, ^=, <<=, **=: opt in by policy (ops.setitem_and: 2, ...). TorchScript compiles
-       them to nothing (corpus/known-gaps/bug-008), so by default they would be one known class on
-       every TorchScript-based converter; and the default programs stay the ones the tests and
-       seed corpora were tuned on */
-    if (op == OPS_setitem_and || op == OPS_setitem_or || op == OPS_setitem_xor || op == OPS_setitem_lshift ||
-        op == OPS_setitem_pow)
-      p->op_weight[op] = 0;
+    if (e->flags & OPF_OPT_IN) p->op_weight[op] = 0; /* ops.def says why, op by op */
     if (op == OPS_slice_scatter || op == OPS_select_scatter || op == OPS_diagonal_scatter || op == OPS_as_strided_scatter)
       p->op_weight[op] = 0.25;
   }

@@ -99,6 +99,13 @@ void emit_stmt(af_buf *b, const ir_program *p, int s) {
       const ir_arg *a = &st->args[c[2] - '0'];
       for (int64_t k = 0; a->kind == IR_ARG_INT && k < a->i; k++) af_buf_puts(b, ":, ");
       c += 2;
+    } else if (c[0] == '$' && c[1] == 'f' && c[2] >= '0' && c[2] <= '9') { /* a float literal */
+      const ir_arg *a = &st->args[c[2] - '0'];
+      if (a->kind == IR_ARG_INT)
+        af_buf_printf(b, "%lld.0", (long long)a->i);
+      else
+        emit_arg(b, p, a);
+      c += 2;
     } else if (c[0] == '$' && c[1] >= '0' && c[1] <= '9') {
       emit_arg(b, p, &st->args[c[1] - '0']);
       c += 1;

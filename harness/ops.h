@@ -9,7 +9,7 @@
  * an int value (ir.h) usable wherever an int literal is */
 typedef enum { OPS_VIEW, OPS_INPLACE, OPS_FUNC, OPS_OUT, OPS_SETITEM, OPS_GETITEM, OPS_CTRL, OPS_LIST, OPS_INT } ops_kind;
 
-enum { OPF_META = 1, OPF_MAYBE_VIEW = 2, OPF_PICK = 4, OPF_CONTIG_OUT = 8, OPF_FILL = 16, OPF_TS_GAP = 32 };
+enum { OPF_META = 1, OPF_MAYBE_VIEW = 2, OPF_PICK = 4, OPF_CONTIG_OUT = 8, OPF_FILL = 16, OPF_TS_GAP = 32, OPF_OPT_IN = 64 };
 
 #define OPS_MAX_ARGS 8
 

@@ -6,6 +6,7 @@
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <torch/csrc/jit/frontend/resolver.h>
 #include <torch/csrc/jit/frontend/sugared_value.h>
+#include <torch/csrc/jit/ir/constants.h>
 #include <torch/jit.h>
 #include <torch/script.h>
 #include <torch/version.h>
@@ -261,7 +262,53 @@ extern "C" int at_call(const char *name, const char *overload, int nargs, const 
 // (`x.to(torch.int32)`) is "builtin cannot be used as a value" there, where Python's TorchScript
 // (and Python) take it. This resolver gives `torch.<dtype>` of the dtypes the IR models the int
 // constant Python's TorchScript gives it, and leaves every other name as the native one does.
+//
+// It has no Python either, so `torch.nn.functional.relu(x, inplace=True)` (a Python function, which
+// Python's TorchScript compiles and inlines: its body calls torch.relu_ when inplace is True) is
+// "attribute lookup is not defined on builtin" there. `torch.nn.functional.NAME(args...,
+// inplace=True)` resolves here to aten::NAME_ with the other arguments, the call Python's
+// TorchScript leaves after inlining (the table's F_*_ ops, each with that aten op on its line);
+// any other use of torch.nn is the error it was.
 namespace {
+struct FunctionalInplace : torch::jit::SugaredValue {
+  explicit FunctionalInplace(std::string name) : name_(std::move(name)) {}
+  std::string kind() const override { return "torch.nn.functional." + name_; }
+  std::shared_ptr<torch::jit::SugaredValue> call(const torch::jit::SourceRange &loc, torch::jit::GraphFunction &m,
+                                                 at::ArrayRef<torch::jit::NamedValue> args,
+                                                 at::ArrayRef<torch::jit::NamedValue> kwargs, size_t n_binders) override {
+    std::vector<torch::jit::NamedValue> rest;
+    bool inplace = false;
+    for (const auto &kw : kwargs) {
+      if (kw.name() != "inplace") {
+        rest.push_back(kw);
+        continue;
+      }
+      auto iv = torch::jit::toIValue(kw.value(*m.graph()));
+      inplace = iv && iv->isBool() && iv->toBool();
+    }
+    if (!inplace)
+      throw torch::jit::ErrorReport(loc) << "aliasfuzz's C++ TorchScript resolver takes torch.nn.functional." << name_
+                                         << " only with inplace=True";
+    return std::make_shared<torch::jit::BuiltinFunction>(c10::Symbol::aten(name_ + "_"), c10::nullopt)
+        ->call(loc, m, args, rest, n_binders);
+  }
+  std::string name_;
+};
+struct NnFunctional : torch::jit::SugaredValue {
+  std::string kind() const override { return "torch.nn.functional"; }
+  std::shared_ptr<torch::jit::SugaredValue> attr(const torch::jit::SourceRange &, torch::jit::GraphFunction &,
+                                                 const std::string &field) override {
+    return std::make_shared<FunctionalInplace>(field);
+  }
+};
+struct Nn : torch::jit::SugaredValue {
+  std::string kind() const override { return "torch.nn"; }
+  std::shared_ptr<torch::jit::SugaredValue> attr(const torch::jit::SourceRange &loc, torch::jit::GraphFunction &m,
+                                                 const std::string &field) override {
+    if (field == "functional") return std::make_shared<NnFunctional>();
+    return SugaredValue::attr(loc, m, field);
+  }
+};
 struct TorchWithDtypes : torch::jit::BuiltinModule {
   TorchWithDtypes() : BuiltinModule("aten") {}
   std::shared_ptr<torch::jit::SugaredValue> attr(const torch::jit::SourceRange &loc, torch::jit::GraphFunction &m,
@@ -269,6 +316,7 @@ struct TorchWithDtypes : torch::jit::BuiltinModule {
     for (int i = 0; i < AF_DTYPE_COUNT; i++)
       if (field == af_dtype_name((af_dtype)i))
         return std::make_shared<torch::jit::SimpleValue>(m.graph()->insertConstant((int64_t)kTypes[i], loc));
+    if (field == "nn") return std::make_shared<Nn>();
     return BuiltinModule::attr(loc, m, field);
   }
 };
