@@ -19,7 +19,10 @@ static const char *usage_gen =
     "Generates random programs with aliasing views and in-place ops that eager PyTorch accepts by\n"
     "construction. Program i of a run uses seed S+i (default S = 1, N = 1) and records it in its\n"
     "meta, so `gen --seed S+i` gives that program alone; the same seed, policy and version give\n"
-    "byte-identical output.\n"
+    "byte-identical output. A write that changes nothing proves nothing: a program whose writes\n"
+    "change nothing eager can see (floor_ of integers, transpose_(0, 0), a write nothing reads)\n"
+    "is passed over for another draw, at most limits.noop_redraws times (default 4; 0 keeps\n"
+    "every program, as fuzz campaigns do too); its meta then names the seed drawn.\n"
     "\n"
     "  --out DIR       write gen-SEED.json (or gen-SEED.py) files into DIR; '-' (the default)\n"
     "                  prints to stdout\n"
@@ -28,7 +31,8 @@ static const char *usage_gen =
     "  --print-policy  print the effective policy and exit\n"
     "  --check         run every program in eager PyTorch and print the eager-valid rate, the\n"
     "                  first invalid programs, how many programs' writes change nothing eager\n"
-    "                  can see, and the pattern coverage (programs are printed only when --out\n"
+    "                  can see and how many were passed over for that, and the pattern\n"
+    "                  coverage (programs are printed only when --out\n"
     "                  is given); exit status 1 when a program is invalid\n"
     "  --bytes FILE    generate one program from the bytes of FILE (the fuzz engines' mode)\n";
 
@@ -153,12 +157,13 @@ int cmd_gen(int argc, char **argv) {
     return rc ? 2 : 0;
   }
   gen_cov *cov = check ? gen_cov_new() : NULL;
-  unsigned long long valid = 0, shown = 0, unchanged = 0;
+  unsigned long long valid = 0, shown = 0, unchanged = 0, redrawn = 0;
   int status = 0;
   for (unsigned long long k = 0; k < count; k++) {
     uint64_t s = seed + k;
     ir_program *p;
-    if (gen_program(&pol, s, &p, &err)) {
+    int nredraws = 0;
+    if (judge_gen_program(&pol, s, &p, NULL, &nredraws, &err)) {
       fprintf(stderr, "aliasfuzz: gen: seed %llu: %s\n", (unsigned long long)s, err.msg);
       status = 2;
       break;
@@ -187,6 +192,7 @@ int cmd_gen(int argc, char **argv) {
       result_clear(&r);
       gen_cov_add(cov, p);
     }
+    redrawn += (unsigned long long)nredraws;
     ir_program_free(p);
   }
   if (check) {
@@ -197,6 +203,8 @@ int cmd_gen(int argc, char **argv) {
     /* a write that changes nothing proves nothing: such programs test only the ops around it */
     af_buf_printf(&b, "writes change nothing: %llu/%llu valid programs (%.2f%%: they have writes, and eager's result is the same without them)\n",
                   unchanged, valid, valid ? 100.0 * (double)unchanged / (double)valid : 0.0);
+    af_buf_printf(&b, "passed over: %llu programs whose writes changed nothing, each redrawn (limits.noop_redraws %d)\n", redrawn,
+                  pol.noop_redraws);
     gen_cov_report(cov, &b);
     fputs(b.s, stdout);
     af_buf_free(&b);

@@ -279,7 +279,9 @@ static void job_main(const campaign_opts *o, const conv_converter *c, int job, i
     ir_program *p = NULL;
     af_err err;
     judgement j = {0};
-    if (gen_program(&o->policy, seed, &p, &err)) {
+    /* seed becomes the seed of the program judged (a program whose writes change nothing is
+       passed over for the next draw): its meta and finding lines name it */
+    if (judge_gen_program(&o->policy, seed, &p, &seed, NULL, &err)) {
       j.verdict = V_INVALID_PROGRAM;
       j.detail = af_xstrdup(err.msg);
     } else {
@@ -698,7 +700,7 @@ static void job_lost(camp *k, int j, int64_t it, oracle_verdict v, const char *w
   uint64_t seed = campaign_program_seed(k->o->seed, it);
   ir_program *p = NULL, *min = NULL;
   af_err err;
-  if (gen_program(&k->o->policy, seed, &p, &err)) {
+  if (judge_gen_program(&k->o->policy, seed, &p, &seed, NULL, &err)) {
     fprintf(stderr, "\naliasfuzz: job %d %s at iteration %lld and its program cannot be regenerated: %s\n", j, why,
             (long long)it, err.msg);
     return;

@@ -1,7 +1,8 @@
 /* campaign.h - the built-in campaign driver (`aliasfuzz fuzz`).
  *
- * Iteration i of a campaign with seed S always runs the program gen_program(policy,
- * campaign_program_seed(S, i)), whatever the job count; job j of J runs iterations j, j+J, ...
+ * Iteration i of a campaign with seed S always runs the program judge_gen_program(policy,
+ * campaign_program_seed(S, i)) (the generator's program, passed over while its writes change
+ * nothing eager can see), whatever the job count; job j of J runs iterations j, j+J, ...
  * Each job is a forked child that judges programs in process and reports over a pipe; the parent
  * alone writes the findings store, the class index (DIR/classes.json, classes.h) and
  * DIR/state.json. A job that dies becomes a converter-crash finding for the iteration it was

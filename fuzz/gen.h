@@ -52,6 +52,10 @@ typedef struct gen_policy {
   int max_block_depth;           /* if/for nested in if/for ... (0: straight-line programs) */
   int max_block_stmts;           /* generation steps in one block body */
   int max_trips;                 /* for loops run 2..max_trips times */
+  int noop_redraws;              /* a program whose writes change nothing eager can see is
+                                    passed over for another, at most this many times
+                                    (judge_gen_program: campaigns and `aliasfuzz gen`; a write
+                                    that changes nothing proves nothing; 0 keeps every program) */
   /* weights */
   double dtype_weight[AF_DTYPE_COUNT]; /* of data inputs and of operands any dtype fits (masks
                                           come from gt whatever the bool weight) */

@@ -17,7 +17,8 @@ typedef struct {
 static const field limits[] = {LIMIT(min_stmts),   LIMIT(max_stmts),     LIMIT(min_inputs), LIMIT(max_inputs),
                                LIMIT(max_rank),    LIMIT(max_view_rank), LIMIT(max_dim),    LIMIT(max_numel),
                                LIMIT(max_view_depth), LIMIT(max_outputs),
-                               LIMIT(max_block_depth), LIMIT(max_block_stmts), LIMIT(max_trips)};
+                               LIMIT(max_block_depth), LIMIT(max_block_stmts), LIMIT(max_trips),
+                               LIMIT(noop_redraws)};
 #define CHANCE(n) {#n + 2, offsetof(gen_policy, n)}
 static const field chances[] = {CHANCE(p_view_of_view),     CHANCE(p_sibling),       CHANCE(p_strided_source),       CHANCE(p_target_view),
                                 CHANCE(p_target_input),     CHANCE(p_read_after_write), CHANCE(p_use_after_meta),
@@ -151,6 +152,7 @@ static void policy_defaults(gen_policy *p) {
   p->max_block_depth = 2;
   p->max_block_stmts = 4;
   p->max_trips = 4;
+  p->noop_redraws = 4; /* about 5% of programs change nothing; 0.05^5 of them still do */
   p->p_for = 0.06;
   p->p_if = 0.06;
   p->p_else = 0.6;
@@ -176,6 +178,7 @@ int gen_policy_check(const gen_policy *p, af_err *err) {
   if (p->max_block_depth > 4) return af_fail(err, "policy: limits.max_block_depth: expected 0..4");
   if (p->max_block_stmts < 1 || p->max_block_stmts > 32) return af_fail(err, "policy: limits.max_block_stmts: expected 1..32");
   if (p->max_trips < 2 || p->max_trips > 8) return af_fail(err, "policy: limits.max_trips: expected 2..8");
+  if (p->noop_redraws > 64) return af_fail(err, "policy: limits.noop_redraws: expected 0..64");
   double s = 0;
   for (int d = 0; d < AF_DTYPE_COUNT; d++) {
     if (!(p->dtype_weight[d] >= 0)) return af_fail(err, "policy: dtypes.%s: expected a weight >= 0", af_dtype_name(d));

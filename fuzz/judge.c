@@ -288,3 +288,31 @@ int judge_writes_change_nothing(const ir_program *c) {
   ir_program_free(q);
   return noop;
 }
+
+/* see judge.h */
+uint64_t judge_redraw_seed(uint64_t seed, int k) {
+  uint64_t z = seed + (uint64_t)k * 0x9E3779B97F4A7C15ULL; /* splitmix64 */
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+/* see judge.h */
+int judge_gen_program(const gen_policy *pol, uint64_t seed, ir_program **out, uint64_t *used, int *redraws, af_err *err) {
+  *out = NULL;
+  uint64_t s = seed;
+  int k = 0;
+  for (;;) {
+    ir_program *p;
+    if (gen_program(pol, s, &p, err)) return -1;
+    if (k >= pol->noop_redraws || !judge_writes_change_nothing(p)) {
+      *out = p;
+      break;
+    }
+    ir_program_free(p);
+    s = judge_redraw_seed(seed, ++k);
+  }
+  if (used) *used = s;
+  if (redraws) *redraws = k;
+  return 0;
+}

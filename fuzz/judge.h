@@ -6,6 +6,7 @@
 
 #include "../harness/converters/conv.h"
 #include "../oracle/oracle.h"
+#include "gen.h"
 
 typedef struct judgement {
   oracle_verdict verdict;
@@ -62,5 +63,18 @@ int judge_same_bug(const judgement *a, oracle_verdict v, const char *detail);
  * integral values, a setitem whose slice is empty: a converter that drops such a write passes,
  * which says nothing about it. 0 when p has no write or either program does not run. */
 int judge_writes_change_nothing(const ir_program *p);
+
+/* The seed of redraw k (1, 2, ...) of seed: a splitmix64 step away from it. */
+uint64_t judge_redraw_seed(uint64_t seed, int k);
+
+/* The program of seed as campaigns and `aliasfuzz gen` use it: gen_program(pol, seed), passed over
+ * for gen_program(pol, judge_redraw_seed(seed, k)), k = 1, 2, ..., while its writes change nothing
+ * eager can see (judge_writes_change_nothing), at most pol->noop_redraws times (the last draw is
+ * kept whatever it is). A program without writes is kept: it tests views and functional ops.
+ * *used (may be NULL): the seed of the program returned, which its meta records (gen_program(pol,
+ * *used) makes it alone); *redraws (may be NULL): how many programs were passed over. Costs two
+ * eager runs per program with writes. *out new, free with ir_program_free; -1 with err only for
+ * a bad policy. */
+int judge_gen_program(const gen_policy *pol, uint64_t seed, ir_program **out, uint64_t *used, int *redraws, af_err *err);
 
 #endif
