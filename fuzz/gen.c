@@ -16,6 +16,7 @@
 
 typedef struct gen {
   const gen_policy *pol;
+  unsigned epoch; /* policy_epoch(pol): the op lists' cached weights are for this policy */
   provider pv;
   ir_program *p;
   gen_model mo;
@@ -81,9 +82,21 @@ static int stmt_inexact(gen *g, int op, int nargs, const ir_arg *args) {
   return in || ex == OPS_EX_INEXACT;
 }
 
+/* name = prefix followed by n in decimal (n >= 0): what snprintf("%s%d") writes, without its
+   cost (names are made by the thousand: snprintf was 7% of generation's instructions) */
+static void make_name(char *name, size_t size, const char *prefix, int n) {
+  char digits[12];
+  int nd = 0;
+  do digits[nd++] = (char)('0' + n % 10), n /= 10; while (n > 0 && nd < 11);
+  size_t k = 0;
+  while (*prefix && k + 1 < size) name[k++] = *prefix++;
+  while (nd > 0 && k + 1 < size) name[k++] = digits[--nd];
+  name[k] = 0;
+}
+
 static int add_input(gen *g, const char *prefix, int *counter, int rank, const int64_t *shape, af_dtype dt) {
   char name[32];
-  snprintf(name, sizeof name, "%s%d", prefix, (*counter)++);
+  make_name(name, sizeof name, prefix, (*counter)++);
   int v = ir_add_input(g->p, name, rank, shape, dt);
   gen_model_add_input(&g->mo, g->p->ninputs - 1);
   return v;
@@ -165,7 +178,7 @@ static int emit(gen *g, int op, int nargs, ir_arg *args, int bind) {
   int out = -1;
   if (oe->kind == OPS_VIEW || oe->kind == OPS_FUNC || oe->kind == OPS_GETITEM || bind) {
     char name[32];
-    snprintf(name, sizeof name, "%s%d", op == OPS_gt && bind == 2 ? "m" : "v", op == OPS_gt && bind == 2 ? g->nm++ : g->nv++);
+    make_name(name, sizeof name, op == OPS_gt && bind == 2 ? "m" : "v", op == OPS_gt && bind == 2 ? g->nm++ : g->nv++);
     out = ir_add_value(g->p, name);
   }
   int s = ir_add_stmt(g->p, op, out, nargs, args);
@@ -328,7 +341,24 @@ typedef struct {
   int made, n;
   short op[OPS_COUNT];
   unsigned char maybe_view[OPS_COUNT]; /* reshape/flatten/contiguous: favoured on strided values */
+  /* the weights under the policy of epoch[s] and their running sums (s = 1: on a strided value),
+     made when a program of another policy first draws from the list (2n doubles each) */
+  unsigned epoch[2];
+  double *w[2], *cum[2];
 } op_list;
+
+/* A number (> 0) for the policy of this thread's programs that changes when the policy does: the op
+   lists keep their weights for it, and a policy seen last time is not checked again. 0 when
+   gen_policy_check refuses pol (err says why). */
+static unsigned policy_epoch(const gen_policy *pol, af_err *err) {
+  static _Thread_local gen_policy last;
+  static _Thread_local unsigned epoch;
+  if (epoch && !memcmp(&last, pol, sizeof last)) return epoch;
+  if (gen_policy_check(pol, err)) return 0;
+  memcpy(&last, pol, sizeof last);
+  if (!++epoch) epoch = 1;
+  return epoch;
+}
 
 static const op_list *op_candidates(int want, int can_write, int inx, int in_block, int in_loop) {
   static _Thread_local op_list lists[3][2][2][2][2];
@@ -363,12 +393,26 @@ static int apply_some_op(gen *g, int v, int want_mutation, int *used_op) {
   int can_write = !ops_meta_overlaps(m) && m->known, inx = inexact(g, v);
   const op_list *L = op_candidates(want_mutation, can_write, inx != 0, g->depth != 0, g->loops != 0);
   int strided = m->exact && !ops_meta_is_contiguous(m);
-  for (int i = 0; i < L->n; i++) {
-    w[i] = g->pol->op_weight[L->op[i]];
-    if (strided && L->maybe_view[i]) w[i] *= 4;
+  op_list *Lw = (op_list *)L; /* its weights are made here, once per policy */
+  if (Lw->epoch[strided] != g->epoch) {
+    if (!Lw->w[strided]) {
+      Lw->w[strided] = af_xmalloc(sizeof(double) * (size_t)(L->n ? L->n : 1));
+      Lw->cum[strided] = af_xmalloc(sizeof(double) * (size_t)(L->n ? L->n : 1));
+    }
+    double sum = 0;
+    for (int i = 0; i < L->n; i++) {
+      double wi = g->pol->op_weight[L->op[i]];
+      if (strided && L->maybe_view[i]) wi *= 4;
+      Lw->w[strided][i] = wi;
+      if (wi > 0) sum += wi;
+      Lw->cum[strided][i] = sum;
+    }
+    Lw->epoch[strided] = g->epoch;
   }
+  const double *cum = L->cum[strided];
+  double mcum[OPS_COUNT];
   for (int tries = 0; tries < 4; tries++) {
-    int i = provider_weighted(&g->pv, w, L->n);
+    int i = provider_weighted_cum(&g->pv, cum, L->n);
     if (i < 0) return -1;
     int op = L->op[i], prim = ops_shape_primary(op);
     int r = -1;
@@ -377,7 +421,15 @@ static int apply_some_op(gen *g, int v, int want_mutation, int *used_op) {
       *used_op = op;
       return r;
     }
+    /* op i refused v: the next try draws as if its weight were 0 */
+    if (cum != mcum) memcpy(w, L->w[strided], sizeof(double) * (size_t)L->n);
     w[i] = 0;
+    double sum = 0;
+    for (int k = 0; k < L->n; k++) {
+      if (w[k] > 0) sum += w[k];
+      mcum[k] = sum;
+    }
+    cum = mcum;
   }
   return -1;
 }
@@ -569,7 +621,7 @@ static void loop_exactness(gen *g, int from, int to) {
  * with the loop variable and read what earlier iterations wrote. */
 static int gen_for(gen *g) {
   char name[16];
-  snprintf(name, sizeof name, "k%d", g->nk++);
+  make_name(name, sizeof name, "k", g->nk++);
   int var = ir_add_value(g->p, name);
   if (var < 0) return -1;
   gen_model_set_flag(&g->mo, var, GEN_VF_INT);
@@ -707,7 +759,7 @@ static int emit_list(gen *g, int op, int nargs, ir_arg *args) {
   }
   if (gen_model_list(&g->mo, &st, 0, &err)) return -1;
   char name[32];
-  if (defines) snprintf(name, sizeof name, "%s%d", op == OPS_list ? "l" : "v", op == OPS_list ? g->nl++ : g->nv++);
+  if (defines) make_name(name, sizeof name, op == OPS_list ? "l" : "v", op == OPS_list ? g->nl++ : g->nv++);
   st.out = defines ? ir_add_value(g->p, name) : -1;
   int s = ir_add_stmt(g->p, op, st.out, nargs, args);
   ir_stmt real = g->p->stmts[s];
@@ -923,10 +975,12 @@ static ir_program *finalize(const ir_program *p) {
 
 static int generate(const gen_policy *pol, provider *pv, const char *meta_head, ir_program **out, af_err *err) {
   *out = NULL;
-  if (gen_policy_check(pol, err)) return -1;
+  unsigned epoch = policy_epoch(pol, err);
+  if (!epoch) return -1;
   gen g;
   memset(&g, 0, sizeof g);
   g.pol = pol;
+  g.epoch = epoch;
   g.pv = *pv;
   g.p = ir_program_new();
   gen_model_init(&g.mo, g.p);

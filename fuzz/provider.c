@@ -113,6 +113,32 @@ int provider_weighted(provider *p, const double *w, int n) {
   return last;
 }
 
+int provider_weighted_cum(provider *p, const double *cum, int n) {
+  double total = n > 0 ? cum[n - 1] : 0;
+  if (!(total > 0)) return -1;
+  p->draws++;
+  double r;
+  if (p->bytes_mode) {
+    if (p->pos >= p->len) { /* default: the first choice with weight */
+      for (int i = 0; i < n; i++)
+        if (cum[i] > 0) return i;
+    }
+    r = (double)take_bytes(p, 2) / 65536.0 * total;
+  } else {
+    r = (double)(next64(p) >> 11) * 0x1.0p-53 * total;
+  }
+  /* the first index whose running sum passes r (it has weight: its sum grew) */
+  int lo = 0, hi = n - 1;
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (r < cum[mid]) hi = mid;
+    else lo = mid + 1;
+  }
+  if (!(r < cum[lo])) /* rounding: the last index with weight, as provider_weighted */
+    while (lo > 0 && cum[lo] == cum[lo - 1]) lo--;
+  return lo;
+}
+
 size_t provider_remaining(const provider *p) { return p->bytes_mode ? p->len - p->pos : 0; }
 
 uint64_t provider_fnv1a(const uint8_t *data, size_t len) {

@@ -32,6 +32,11 @@ int64_t provider_range(provider *p, int64_t lo, int64_t hi);
 int provider_chance(provider *p, double prob);
 /* Index in [0, n) drawn with the given non-negative weights; -1 when every weight is 0. */
 int provider_weighted(provider *p, const double *w, int n);
+/* The same draw as provider_weighted(p, w, n) from the running sums of those weights, summed in
+ * index order (cum[i] = w[0] + ... + w[i]; an index whose sum does not grow has weight 0): a
+ * binary search instead of two passes, for long weight lists drawn from again and again (the
+ * generator's op lists). */
+int provider_weighted_cum(provider *p, const double *cum, int n);
 /* Bytes still unread (byte mode); 0 in PRNG mode. */
 size_t provider_remaining(const provider *p);
 

@@ -86,19 +86,36 @@ static const char *reserved[] = {
     "yield", "torch", "program", "Tensor", "Tuple", "List", "Optional", "int", "float", "bool",
     "range", "len", "print", "self", "_", NULL};
 
+static int name_char(int c, int first) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (!first && c >= '0' && c <= '9');
+}
+
 int ir_name_ok(const char *name) {
-  if (!name || !(isalpha((unsigned char)name[0]) || name[0] == '_')) return 0;
-  for (const char *c = name; *c; c++)
-    if (!isalnum((unsigned char)*c) && *c != '_') return 0;
-  if (strlen(name) > 64) return 0;
-  for (int i = 0; reserved[i]; i++) /* the first letter first: names are made by the thousand */
+  if (!name || !name_char((unsigned char)name[0], 1)) return 0;
+  size_t n = 1;
+  for (; name[n]; n++)
+    if (!name_char((unsigned char)name[n], 0)) return 0;
+  if (n > 64) return 0;
+  /* names are made by the thousand: only those whose first letter starts a reserved word are
+     compared with the list (the letters, once) */
+  static _Thread_local unsigned char first[128];
+  static _Thread_local int made;
+  if (!made) {
+    for (int i = 0; reserved[i]; i++) first[(unsigned char)reserved[i][0]] = 1;
+    made = 1;
+  }
+  if (!first[(unsigned char)name[0]]) return 1;
+  for (int i = 0; reserved[i]; i++)
     if (reserved[i][0] == name[0] && strcmp(name, reserved[i]) == 0) return 0;
   return 1;
 }
 
 int ir_find_value(const ir_program *p, const char *name) {
-  for (int v = 0; v < p->nvalues; v++)
-    if (strcmp(p->names[v], name) == 0) return v;
+  for (int v = 0; v < p->nvalues; v++) {
+    const char *a = p->names[v];
+    /* generated names share their first letter: the second settles most comparisons */
+    if (a[0] == name[0] && (a[0] == 0 || a[1] == name[1]) && strcmp(a, name) == 0) return v;
+  }
   return -1;
 }
 
