@@ -310,6 +310,33 @@ TEST(update_expect_keeps_the_reason_of_an_unchanged_verdict) {
   rm_tmp();
 }
 
+TEST(update_expect_keeps_what_the_file_gained_while_the_check_ran) {
+  fresh_tmp();
+  char args[2048], path[512], cmd[1024], *o = NULL;
+  snprintf(cmd, sizeof cmd, "mkdir -p %s/suite", tmp);
+  sh(cmd, &o);
+  free(o);
+  snprintf(path, sizeof path, "%s/suite/alias-case.json", tmp);
+  write_file(path, "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}], "
+                   "\"body\": [{\"out\": \"r\", \"op\": \"alias\", \"args\": [\"x\"]}], \"outputs\": [\"r\"]}\n");
+  snprintf(path, sizeof path, "%s/expect.json", tmp);
+  write_file(path, "{\"format\": \"aliasfuzz-expectations/1\", \"cases\": {\"kept-case\": {\"verdict\": \"value-mismatch\"}}}\n");
+  /* the worker edits the file when its first request arrives, as a person adding a reason would */
+  snprintf(args, sizeof args,
+           "check %s/suite --converter 'external:python3 %s/tests/workers/misbehave.py --edit-expect %s' --only 'alias-*' "
+           "--expect %s --update-expect",
+           tmp, AF_SOURCE_DIR, path, path);
+  int rc = af(args, &o);
+  CHECK(rc == 0, "exit %d %s", rc, o);
+  free(o);
+  char *t = read_file(path);
+  CHECK(t && strstr(t, "\"kept-case\": {\"verdict\": \"value-mismatch\", \"reason\": \"added meanwhile\"}"), "reason kept: %s",
+        t ? t : "(none)");
+  CHECK(t && strstr(t, "\"added-meanwhile\": {\"verdict\": \"converter-error\""), "case kept: %s", t ? t : "(none)");
+  free(t);
+  rm_tmp();
+}
+
 TEST(junit_output_is_valid_xml_with_failures_and_skips) {
   small_suite();
   char args[2048], path[512], *o = NULL;
@@ -582,6 +609,7 @@ int main(void) {
   RUN(flipping_a_known_failure_to_pass_makes_check_exit_1_and_name_the_case);
   RUN(a_verdict_that_changes_class_is_a_regression_and_a_newly_passing_case_is_not);
   RUN(update_expect_keeps_the_reason_of_an_unchanged_verdict);
+  RUN(update_expect_keeps_what_the_file_gained_while_the_check_ran);
   RUN(junit_output_is_valid_xml_with_failures_and_skips);
   RUN(shards_split_the_suite_without_overlap);
   RUN(a_case_stays_in_its_shard_when_cases_are_added);
