@@ -171,9 +171,12 @@ static int emit(gen *g, int op, int nargs, ir_arg *args, int bind) {
   int s = ir_add_stmt(g->p, op, out, nargs, args);
   gen_model_apply(&g->mo, s, &e);
   if (inx && e.writes && args[0].kind == IR_ARG_VALUE) g->mo.stor[IMPL(g, args[0].value)->storage].inexact = 1;
+  if (inx && e.writes && oe->kind == OPS_FOREACH) /* every element of the list is written */
+    for (int k = 0; k < args[0].n; k++) g->mo.stor[IMPL(g, args[0].values[k])->storage].inexact = 1;
   if (inx && out >= 0 && e.alias == OPS_ALIAS_FRESH) g->mo.stor[IMPL(g, out)->storage].inexact = 1;
   if (g->loop_var >= 0 && chance(g, g->pol->p_loop_index)) loop_index(g, s);
   if (out >= 0) return out;
+  if (oe->kind == OPS_FOREACH) return args[0].values[0]; /* the chosen value: the sampler puts it first */
   return args[0].kind == IR_ARG_VALUE ? args[0].value : -1;
 }
 
@@ -349,6 +352,8 @@ static const op_list *op_candidates(int want, int can_write, int inx, int in_blo
        same whatever branch ran and in every iteration); in loops no discontinuous op (a value an
        iteration makes inexact would reach it in the next) */
     if (in_block && ((oe->flags & OPF_META) || oe->kind == OPS_OUT || op == OPS_as_strided)) continue;
+    /* nor foreach ops (the loop's exactness pass follows tensor arguments, not list elements) */
+    if (in_block && oe->kind == OPS_FOREACH) continue;
     if (in_loop && f->exactness == OPS_EX_NEEDS) continue;
     L->maybe_view[L->n] = (oe->flags & OPF_MAYBE_VIEW) != 0;
     L->op[L->n++] = (short)op;
@@ -873,15 +878,20 @@ static void remap_arg(ir_arg *a, const int *map) {
  * it happen (index_put_, out=): its result depends on which copy eager writes last. */
 static int no_repeated_write(void *ctx, int s, const ir_stmt *st, af_tensor *const *values, af_err *err) {
   (void)ctx;
-  if (!ops_mutates(st->op) || !st->nargs || st->args[0].kind != IR_ARG_VALUE || !values[st->args[0].value]) return 0;
-  const af_tensor *t = values[st->args[0].value];
-  int64_t sh[AF_MAX_RANK * 2], str[AF_MAX_RANK * 2];
-  int r = at_tensor_rank(t);
-  if (r > AF_MAX_RANK * 2) return 0;
-  at_tensor_shape(t, sh);
-  at_tensor_strides(t, str);
-  for (int d = 0; d < r; d++)
-    if (sh[d] > 1 && str[d] == 0) return af_fail(err, "body[%d]: a write into repeated elements", s);
+  if (!ops_mutates(st->op) || !st->nargs) return 0;
+  const ir_arg *a0 = &st->args[0];
+  int n = a0->kind == IR_ARG_VALUE ? 1 : ops_get(st->op)->kind == OPS_FOREACH ? a0->n : 0; /* foreach: every element */
+  for (int k = 0; k < n; k++) {
+    const af_tensor *t = values[a0->kind == IR_ARG_VALUE ? a0->value : a0->values[k]];
+    if (!t) continue;
+    int64_t sh[AF_MAX_RANK * 2], str[AF_MAX_RANK * 2];
+    int r = at_tensor_rank(t);
+    if (r > AF_MAX_RANK * 2) continue;
+    at_tensor_shape(t, sh);
+    at_tensor_strides(t, str);
+    for (int d = 0; d < r; d++)
+      if (sh[d] > 1 && str[d] == 0) return af_fail(err, "body[%d]: a write into repeated elements", s);
+  }
   return 0;
 }
 

@@ -224,6 +224,7 @@ typedef enum {
                            in eval mode, type_as and to of the same dtype */
   OPS_FAM_FACTORY,      /* fresh tensors of another tensor's dtype: zeros_like, full_like, new_zeros, new_full, ... */
   OPS_FAM_CREATION,     /* tensor factories without a tensor argument: zeros, ones, full, arange, eye, empty(...).fill_ */
+  OPS_FAM_FOREACH,      /* in place over a list of tensors: torch._foreach_add_, _mul_, _zero_, _addcmul_, ... (issue 15) */
   OPS_FAM_COUNT
 } ops_family;
 int ops_shape_family(int op);
