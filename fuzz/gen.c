@@ -220,6 +220,41 @@ static int make_mask(gen *g, int rank, const int64_t *shape) {
   return v;
 }
 
+/* For an operand that should share near's storage (r->near1: a foreach op's list of views of one
+ * flat buffer): a window of that storage shaped r->shape2 that shares no memory with near or
+ * r->avoid, made as near.as_strided(shape2, contiguous strides, offset); -1 when none fits. */
+static int sibling_window(gen *g, const ops_req *r) {
+  int near = r->near1 - 1, st = IMPL(g, near)->storage;
+  int64_t numel = g->mo.stor[st].numel, len = ir_numel(r->rank2, r->shape2);
+  if (len < 1 || numel > 4096 || len > numel) return -1;
+  static _Thread_local unsigned char used[4096];
+  static _Thread_local int64_t off[4096], starts[4096];
+  memset(used, 0, (size_t)numel);
+  int taken[2] = {near, r->avoid};
+  for (int k = 0; k < 2; k++) {
+    int v = taken[k];
+    if (v < 0 || g->mo.impl_of[v] < 0 || IMPL(g, v)->storage != st) continue;
+    int64_t n = ops_meta_offsets(M(g, v), off, 4096);
+    if (n < 0) return -1; /* a layout the model does not know exactly */
+    for (int64_t j = 0; j < n; j++)
+      if (off[j] >= 0 && off[j] < numel) used[off[j]] = 1;
+  }
+  int64_t ns = 0;
+  for (int64_t lo = 0; lo + len <= numel; lo++) {
+    int64_t j = 0;
+    while (j < len && !used[lo + j]) j++;
+    if (j == len) starts[ns++] = lo;
+  }
+  if (!ns) return -1;
+  int64_t strides[AF_MAX_RANK];
+  ir_contiguous_strides(r->rank2, r->shape2, strides);
+  ir_arg a[4] = {{.kind = IR_ARG_VALUE, .value = near},
+                 {.kind = IR_ARG_INTS, .n = r->rank2, .ints = (int64_t *)r->shape2, .value = -1},
+                 {.kind = IR_ARG_INTS, .n = r->rank2, .ints = strides, .value = -1},
+                 {.kind = IR_ARG_INT, .i = starts[R(g, 0, ns - 1)], .value = -1}};
+  return emit(g, OPS_as_strided, 4, a, 0);
+}
+
 static int cb_tensor(void *ctx, const ops_req *r) {
   gen *g = ctx;
   if (r->kind == OPS_REQ_INDEX) {
@@ -236,6 +271,16 @@ static int cb_tensor(void *ctx, const ops_req *r) {
     if (r->kind == OPS_REQ_MASK ? g->mo.flags[v] != GEN_VF_MASK : special(g, v)) continue; /* in scope */
     if (g->need_exact && inexact(g, v)) continue;
     if (ops_req_accepts(r, M(g, v)) && mem_ok(g, r, v)) cand[n++] = v;
+  }
+  if (n && r->near1 > 0 && g->mo.impl_of[r->near1 - 1] >= 0) { /* the values in near's storage, mostly */
+    int same[256], ns = 0, st = IMPL(g, r->near1 - 1)->storage;
+    for (int k = 0; k < n; k++)
+      if (IMPL(g, cand[k])->storage == st) same[ns++] = cand[k];
+    if (ns && chance(g, 0.8)) return pick_from(g, same, ns);
+    if (g->pol->op_weight[OPS_as_strided] > 0 && chance(g, 0.7)) { /* make one: a window of that storage */
+      int w = sibling_window(g, r);
+      if (w >= 0 && ops_req_accepts(r, M(g, w)) && mem_ok(g, r, w)) return w;
+    }
   }
   if (n && !chance(g, g->pol->p_new_operand)) return pick_from(g, cand, n);
   switch (r->kind) {
@@ -257,6 +302,9 @@ static int cb_tensor(void *ctx, const ops_req *r) {
     }
     case OPS_REQ_EXPANDED:
     case OPS_REQ_VIEWABLE: return new_data_input(g, r->rank2, r->shape2, make_dtype(g, r));
+    case OPS_REQ_AT_LEAST:
+      if (r->near1 > 0) return new_data_input(g, r->rank2, r->shape2, make_dtype(g, r));
+      return new_data_input(g, r->rank, r->shape, make_dtype(g, r));
     case OPS_REQ_BROADCAST: {
       int64_t shape[AF_MAX_RANK];
       int k = r->rank;

@@ -112,7 +112,7 @@ int ops_find(const char *name) {
 
 const char *ops_kind_name(ops_kind k) {
   static const char *names[] = {"view", "inplace", "functional", "out", "setitem", "getitem", "control", "list", "int", "foreach"};
-  return k <= OPS_INT ? names[k] : "?";
+  return k <= OPS_FOREACH ? names[k] : "?";
 }
 
 int ops_twin(int op) {

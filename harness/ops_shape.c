@@ -4427,17 +4427,23 @@ SAMPLER(creation) {
   return n;
 }
 
-/* foreach ops: a list of 2 or 3 tensors of p's shape and dtype that share no memory with each
- * other (another view of p's storage where one fits: views of one flat buffer, an optimizer's
- * params), then per list operand one tensor per element (for div_ a float one), and a number */
+/* foreach ops: a list of 2 or 3 tensors of p's rank and dtype that share no memory with each
+ * other (other views of p's storage where one fits: views of one flat buffer, an optimizer's
+ * params), then per list operand one tensor of each element's shape (for div_ of its float
+ * dtype), or a number */
 SAMPLER(foreach) {
   SAMPLER_BEGIN;
   const ops_entry *e = ops_get(op);
   int tw = ops_twin(op);
   if (!dt_drawable(op, m) || tw < 0 || m->dtype == AF_BOOL) return -1;
   int len = (int)R(2, 3), el[3] = {p, -1, -1};
-  for (int k = 1; k < len; k++) {
-    ops_req q = req(OPS_REQ_SHAPE, r, m->shape, m->dtype, OPS_DT_SAME, el[k - 1], 0);
+  int64_t any[AF_MAX_RANK] = {0};
+  for (int k = 1; k < len; k++) { /* any shape of p's rank (the same shape now and then), p's storage preferred */
+    ops_req q = D(OPS_DECIDE_EDGE) ? req(OPS_REQ_SHAPE, r, m->shape, m->dtype, OPS_DT_SAME, el[k - 1], 0)
+                                   : req(OPS_REQ_AT_LEAST, r, any, m->dtype, OPS_DT_SAME, el[k - 1], 0);
+    q.near1 = p + 1;
+    q.rank2 = r; /* made anew: p's shape */
+    memcpy(q.shape2, m->shape, sizeof(int64_t) * (size_t)r);
     el[k] = tensor(ch, &q);
     if (el[k] < 0) return -1;
   }
