@@ -56,6 +56,8 @@
  *    copy(t, v), `x[i] += v` writes add(t, v); with tensor indices it writes index_put(t,
  *    [tensors], v) (for `+=`: add(x[i], v) first, read through the whole subscript). out= forms
  *    write their twin's result (`add(a, b)`) into the out tensor.
+ *    A foreach op (`torch._foreach_add_([p0, p1], [g0, g1])`) is its in-place twin (add_) on each
+ *    element in turn, each written back along that element's own chain.
  *
  * 4. Shape-changing in-place ops (unsqueeze_, squeeze_, transpose_, t_) write no data: they
  *    append their view twin (unsqueeze, ...) to the object's chain, so every later use of any
