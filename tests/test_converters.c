@@ -169,6 +169,48 @@ TEST(ref_returns_a_mutated_input_as_an_extra_output) {
   ir_program_free(p);
 }
 
+/* An optimizer step over parameters that are views of one flat buffer (corpus/known-gaps/bug-009,
+ * whose script verdict is TorchScript's): torch._foreach_mul_([p0, p1], 2) then
+ * torch._foreach_add_([p0, p1], [g0, g1]) write the input flat through both views. ref's program
+ * is functional, gives flat back as an extra output and agrees with eager, outputs and final
+ * inputs; naive, which rebinds nothing, loses the writes. */
+TEST(ref_writes_a_foreach_step_through_views_of_one_buffer_back_into_the_buffer) {
+  ir_program *p = NULL, *q = NULL;
+  af_err err;
+  CHECK(codec_read_file("corpus/known-gaps/bug-009-torchscript-foreach-calls-dropped.json", &p, &err) == 0, "%s", err.msg);
+  if (!p) return;
+  int input_out[3] = {-2, -2, -2};
+  CHECK(ref_functionalize(p, &q, input_out, &err) == 0, "%s", err.msg);
+  if (q) {
+    CHECK(is_functional(q), "ref left an in-place op");
+    CHECK(input_out[0] == 2 && input_out[1] == -1 && input_out[2] == -1, "flat (and only flat) comes back: %d %d %d", input_out[0],
+          input_out[1], input_out[2]);
+    int scatters = 0;
+    for (int s = 0; s < q->nstmts; s++) scatters += q->stmts[s].op == OPS_slice_scatter;
+    CHECK(scatters >= 2, "each list element is written back into flat: %d slice_scatter", scatters);
+  }
+  /* flat's final values: (flat * 2) + [g0.flatten(), g1] */
+  result eager;
+  result_init(&eager);
+  CHECK(!eager_run(p, &eager, &err) && eager.status == RESULT_OK, "%s", err.msg);
+  double flat[10] = {0};
+  if (eager.status == RESULT_OK) CHECK(!at_tensor_values(eager.inputs[0], flat, &err), "%s", err.msg);
+  for (int k = 0; k < 10; k++) {
+    double want = 2 * ir_input_default_value(0, k, AF_FLOAT32) + (k < 4 ? ir_input_default_value(1, k, AF_FLOAT32) : ir_input_default_value(2, k - 4, AF_FLOAT32));
+    CHECK(flat[k] == want, "flat[%d] is %g, want %g", k, flat[k], want);
+  }
+  result_clear(&eager);
+  char *detail = NULL;
+  oracle_verdict v = judge_program("ref", p, &detail);
+  CHECK(v == V_PASS, "ref: %s: %s", oracle_verdict_name(v), detail ? detail : "");
+  free(detail);
+  v = judge_program("naive", p, &detail);
+  CHECK(v == V_VALUE_MISMATCH || v == V_INPUT_MUTATION_LOST, "naive: %s: %s", oracle_verdict_name(v), detail ? detail : "");
+  free(detail);
+  ir_program_free(q);
+  ir_program_free(p);
+}
+
 /* Edge cases beyond the seed corpus: aliasing functional ops, strided writes, casts, out=,
  * index lists with None, shape-changing ops on views, contiguous that returns its input. */
 static const char *edge_cases[] = {
@@ -510,6 +552,7 @@ int main(void) {
   RUN(ref_passes_every_seed_case);
   RUN(ref_output_is_functional_and_matches_the_golden_files);
   RUN(ref_returns_a_mutated_input_as_an_extra_output);
+  RUN(ref_writes_a_foreach_step_through_views_of_one_buffer_back_into_the_buffer);
   RUN(ref_passes_edge_cases_beyond_the_corpus);
   RUN(ref_passes_generated_programs);
   RUN(naive_is_listed_as_deliberately_wrong);

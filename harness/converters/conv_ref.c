@@ -56,6 +56,8 @@
  *    copy(t, v), `x[i] += v` writes add(t, v); with tensor indices it writes index_put(t,
  *    [tensors], v) (for `+=`: add(x[i], v) first, read through the whole subscript). out= forms
  *    write their twin's result (`add(a, b)`) into the out tensor.
+ *    A foreach op (`torch._foreach_add_([p0, p1], [g0, g1])`) is its in-place twin (add_) on each
+ *    element in turn, each written back along that element's own chain.
  *
  * 4. Shape-changing in-place ops (unsqueeze_, squeeze_, transpose_, t_) write no data: they
  *    append their view twin (unsqueeze, ...) to the object's chain, so every later use of any
@@ -933,6 +935,28 @@ static int do_inplace(rf *c, const ir_stmt *st, af_tensor *const *values, af_err
   return 0;
 }
 
+/* torch._foreach_OP_(l, operands...): element k of l gets the in-place twin OP_ with element k of
+ * each list operand (or the number), in list order as eager runs it, each one exactly as a single
+ * in-place op on that element: its functional twin (add) on the element's current value, written
+ * back along the element's own view chain into its storage. Elements that are views of one buffer
+ * thus each reach the buffer, the later ones on top of the earlier writes. */
+static int do_foreach(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *err) {
+  int twin = ops_twin(st->op);
+  if (twin < 0 || ops_get(twin)->nargs != st->nargs || ops_twin(twin) < 0)
+    return decline(c, err, "%s: no in-place twin with its arguments in the op table", ops_get(st->op)->name);
+  for (int k = 0; k < st->args[0].n; k++) {
+    ir_arg args[OPS_MAX_ARGS];
+    for (int a = 0; a < st->nargs; a++)
+      args[a] = st->args[a].kind == IR_ARG_VALUES ? (ir_arg){.kind = IR_ARG_VALUE, .value = st->args[a].values[k]} : st->args[a];
+    ir_stmt el = {.op = twin, .out = -1, .nargs = st->nargs, .args = args};
+    if (do_inplace(c, &el, values, err)) {
+      af_err_prefix(err, "element %d", k);
+      return -1;
+    }
+  }
+  return 0;
+}
+
 /* unsqueeze_, squeeze_, transpose_, t_: the object's chain grows by the view twin */
 static int do_meta(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *err) {
   int x = st->args[0].value, o = c->obj[x];
@@ -1218,6 +1242,7 @@ static int rf_stmt(void *ctx, int s, const ir_stmt *st, af_tensor *const *values
     case OPS_INPLACE: rc = (oe->flags & OPF_META) ? do_meta(c, st, values, err) : do_inplace(c, st, values, err); break;
     case OPS_SETITEM: rc = do_setitem(c, st, values, err); break;
     case OPS_OUT: rc = do_out(c, st, values, err); break;
+    case OPS_FOREACH: rc = do_foreach(c, st, values, err); break;
     default: rc = decline(c, err, "%s: an op kind ref does not know", oe->name); break;
   }
   if (rc) af_err_prefix(err, "body[%d] (%s)", s, oe->name);
