@@ -113,6 +113,7 @@ typedef struct rf_step {
   ops_call call; /* the view op and its arguments; args[0] is unused */
   int prank, vrank;
   int64_t pshape[RF_RANK], vshape[RF_RANK]; /* shapes of its input and of the view, as eager has them */
+  af_dtype pdtype, vdtype;                  /* dtypes of its input and of the view (view(dtype) changes it) */
 } rf_step;
 
 typedef struct rf_chain {
@@ -516,6 +517,10 @@ static int chain_value(rf *c, int s, const rf_chain *ch, int n, const char *hint
       val = -1;
       break;
     }
+    if (ops_view_replay_contiguous(step->call.op, step->call.args, step->pdtype)) {
+      ir_arg a1[1] = {a_val(in)};
+      in = emit(c, OPS_contiguous, 1, a1, chain_name(c, s, ch, j - 1, "tmp"), -1);
+    }
     val = emit_call(c, &step->call, in, chain_name(c, s, ch, j, j == n ? hint : "tmp"), j == n ? own : -1);
     memo_put(st, keys.s, len[j], val);
   }
@@ -575,6 +580,8 @@ static int eager_view(rf *c, int s, const rf_chain *ch, af_tensor **out, af_err 
       const ir_arg *x = &call->args[k];
       if (x->kind == IR_ARG_INTS)
         a[k] = (at_arg){.kind = AT_ARG_INTS, .n = x->n, .ints = x->ints};
+      else if (x->kind == IR_ARG_DTYPE)
+        a[k] = (at_arg){.kind = AT_ARG_DTYPE, .i = x->i};
       else
         a[k] = (at_arg){.kind = AT_ARG_INT, .i = x->i};
     }
@@ -608,12 +615,14 @@ static int eager_view(rf *c, int s, const rf_chain *ch, af_tensor **out, af_err 
 
 /* Writes u, the new value of chain ch's view, into storage s (see 3. above). */
 static int write_back(rf *c, int s, const rf_chain *ch, int u, int uniform, const char *hint, af_err *err) {
-  int n = ch->n, rc = 0, cur = u, safe = 1, strided = 0;
+  int n = ch->n, rc = 0, cur = u, safe = 1, strided = 0, retyped = 0;
   int *newv = af_xcalloc((size_t)n + 1, sizeof(int));
   for (int j = 0; j < n; j++) {
     ops_wb_kind wb = ops_view_wb(ch->s[j].call.op);
-    int broadcast = ch->s[j].call.op == OPS_expand && !ops_view_is_identity(OPS_expand, ch->s[j].call.args, ch->s[j].prank,
-                                                                              ch->s[j].pshape, ch->s[j].vrank, ch->s[j].vshape);
+    int broadcast = ch->s[j].call.op == OPS_expand &&
+                    !ops_view_is_identity(OPS_expand, ch->s[j].call.args, ch->s[j].prank, ch->s[j].pshape, ch->s[j].pdtype,
+                                          ch->s[j].vrank, ch->s[j].vshape);
+    if (ch->s[j].vdtype != ch->s[j].pdtype) retyped = 1;
     /* steps after a broadcasting expand see its repeated elements as distinct: a scatter into
      * one of them would be undone by the others, so such chains go through the storage */
     if (wb == OPS_WB_STRIDED || wb == OPS_WB_STORAGE || broadcast) strided = 1;
@@ -622,6 +631,12 @@ static int write_back(rf *c, int s, const rf_chain *ch, int u, int uniform, cons
     if (wb == OPS_WB_STORAGE || wb == OPS_WB_STRIDED || broadcast) safe = 0;
   }
   newv[n] = u;
+  if (strided && retyped) {
+    rc = decline(c, err, "%s",
+                 "a write through a chain with both a dtype view and as_strided, unfold or a broadcasting expand: the "
+                 "strided scatter into the storage addresses it in one dtype's elements");
+    goto out;
+  }
   if (strided) { /* no inverse step by step: one strided scatter with eager's strides */
     af_tensor *ev = NULL;
     if (eager_view(c, s, ch, &ev, err)) {
@@ -689,8 +704,8 @@ static int write_back(rf *c, int s, const rf_chain *ch, int u, int uniform, cons
         case OPS_WB_INVERSE: {
           ops_call inv[RF_MAX_STEPS];
           int ninv = 0;
-          if (ops_view_inverse(step->call.op, step->call.args, step->prank, step->pshape, step->vrank, step->vshape, inv,
-                               RF_MAX_STEPS, &ninv, err)) {
+          if (ops_view_inverse(step->call.op, step->call.args, step->prank, step->pshape, step->pdtype, step->vrank,
+                               step->vshape, inv, RF_MAX_STEPS, &ninv, err)) {
             rc = -1;
             break;
           }
@@ -805,12 +820,13 @@ static int subscript_chain(rf *c, const af_tensor *self, const ir_arg *idx, af_t
   if (ops_subscript_decompose(idx, consumed, rank, shape, calls, RF_MAX_STEPS, &ncalls, crank, cshape, tensors,
                               2 * RF_RANK, ntensors, err))
     return -1;
+  af_dtype dt = (af_dtype)at_tensor_dtype(self);
   for (int k = 0; k < ncalls; k++) {
-    rf_step st = {.call = calls[k], .vrank = crank[k]};
+    rf_step st = {.call = calls[k], .vrank = crank[k], .pdtype = dt, .vdtype = dt};
     st.prank = k ? crank[k - 1] : rank;
     memcpy(st.pshape, k ? cshape[k - 1] : shape, sizeof(int64_t) * (size_t)st.prank);
     memcpy(st.vshape, cshape[k], sizeof(int64_t) * (size_t)st.vrank);
-    if (ops_view_is_identity(st.call.op, st.call.args, st.prank, st.pshape, st.vrank, st.vshape))
+    if (ops_view_is_identity(st.call.op, st.call.args, st.prank, st.pshape, st.pdtype, st.vrank, st.vshape))
       ops_call_clear(&st.call);
     else
       chain_push(ch, &st);
@@ -872,13 +888,19 @@ static int do_view(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *e
   }
   shape_of(values[x], &step.prank, step.pshape);
   shape_of(values[st->out], &step.vrank, step.vshape);
+  step.pdtype = (af_dtype)at_tensor_dtype(values[x]);
+  step.vdtype = (af_dtype)at_tensor_dtype(values[st->out]);
   if (step.prank > RF_RANK || step.vrank > RF_RANK) {
     ops_call_clear(&step.call);
     return decline(c, err, "%s", "view of too high a rank");
   }
+  if (ops_view_wb(step.call.op) == OPS_WB_STORAGE && step.pdtype != (af_dtype)at_tensor_dtype(c->sto[c->objs[o].storage].eager)) {
+    ops_call_clear(&step.call);
+    return decline(c, err, "%s", "as_strided of a dtype view (it addresses the storage in the view's dtype's elements)");
+  }
   int no = new_object(c, c->objs[o].storage, &c->objs[o].chain, st->out);
   c->obj[st->out] = no;
-  if (ops_view_is_identity(step.call.op, step.call.args, step.prank, step.pshape, step.vrank, step.vshape))
+  if (ops_view_is_identity(step.call.op, step.call.args, step.prank, step.pshape, step.pdtype, step.vrank, step.vshape))
     ops_call_clear(&step.call);
   else
     chain_push(&c->objs[no].chain, &step);
@@ -942,15 +964,20 @@ static int do_meta(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *e
   for (int a = 1; a < st->nargs; a++) ir_arg_copy(&step.call.args[a], &st->args[a]);
   obj_shape(c, o, &step.prank, step.pshape);
   shape_of(values[x], &step.vrank, step.vshape);
+  step.pdtype = step.vdtype = (af_dtype)at_tensor_dtype(values[x]);
   if (step.call.op < 0 || ops_view_wb(step.call.op) == OPS_WB_NONE) {
     ops_call_clear(&step.call);
     return decline(c, err, "%s: its twin is no view op", ops_get(st->op)->name);
+  }
+  if (ops_view_wb(step.call.op) == OPS_WB_STORAGE && step.pdtype != (af_dtype)at_tensor_dtype(c->sto[c->objs[o].storage].eager)) {
+    ops_call_clear(&step.call);
+    return decline(c, err, "%s of a dtype view (it addresses the storage in the view's dtype's elements)", ops_get(st->op)->name);
   }
   if (step.vrank > RF_RANK) {
     ops_call_clear(&step.call);
     return decline(c, err, "%s", "view of too high a rank");
   }
-  if (ops_view_is_identity(step.call.op, step.call.args, step.prank, step.pshape, step.vrank, step.vshape))
+  if (ops_view_is_identity(step.call.op, step.call.args, step.prank, step.pshape, step.pdtype, step.vrank, step.vshape))
     ops_call_clear(&step.call);
   else
     chain_push(&c->objs[o].chain, &step);
@@ -1092,6 +1119,9 @@ static int do_alias(rf *c, const ir_stmt *st, int arg, af_tensor *const *values,
   int64_t sz[RF_RANK], sd[RF_RANK];
   shape_of(r, &step.vrank, sz);
   if (step.vrank > RF_RANK) return decline(c, err, "%s", "view of too high a rank");
+  step.pdtype = step.vdtype = (af_dtype)at_tensor_dtype(r);
+  if (step.vdtype != (af_dtype)at_tensor_dtype(c->sto[s].eager))
+    return decline(c, err, "%s", "a result that views a storage of another dtype (as_strided would address it in the wrong elements)");
   at_tensor_strides(r, sd);
   memcpy(step.vshape, sz, sizeof(int64_t) * (size_t)step.vrank);
   step.call.op = OPS_as_strided;
