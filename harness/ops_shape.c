@@ -2659,14 +2659,16 @@ SAMPLER(multi_view) {
   return n;
 }
 
-/* x.view(dtype): a dtype the generator's rules model (float32, float64, int64; never bool, whose
- * bytes must be 0 or 1) other than x's own, that the rule accepts for x's layout, within the numel
+/* x.view(dtype): of a tensor that is no bool, a dtype the generator's rules model (float32,
+ * float64, int64; never bool: a bool's byte must be 0 or 1, and a write through another dtype's
+ * view of a bool tensor would break that) other than x's own, that the rule accepts for x's layout, within the numel
  * limit (x's own dtype is left to hand-written cases: whether eager then gives x itself or a new
  * tensor depends on the dispatch keys) */
 static int dtype_view_layout(const ops_meta *in, af_dtype to, ops_meta *out, af_err *err);
 SAMPLER(view_dtype) {
   SAMPLER_BEGIN;
   static const af_dtype dts[] = {AF_FLOAT32, AF_FLOAT64, AF_INT64};
+  if (m->dtype == AF_BOOL) return -1;
   int first = (int)R(0, 2);
   for (int k = 0; k < 3; k++) {
     af_dtype to = dts[(first + k) % 3];

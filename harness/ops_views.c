@@ -39,7 +39,7 @@ static int64_t norm_dim(int64_t d, int rank) {
  * into its parent (SCATTER rules), the view calls that turn the updated view back into the
  * parent's shape (INVERSE rules), and whether the view is its parent unchanged for given shapes. */
 
-enum { WB_SCATTER, WB_INVERSE, WB_IDENTITY, WB_CONTIGUOUS };
+enum { WB_SCATTER, WB_INVERSE, WB_IDENTITY, WB_STANDARD };
 
 typedef struct wb_ctx {
   int op;
@@ -53,8 +53,9 @@ typedef struct wb_ctx {
 } wb_ctx;
 
 /* Each rule returns, for WB_SCATTER and WB_INVERSE, 0 or -1 with err (NO_RULE when it has no
- * answer of that kind); for WB_IDENTITY, whether the view is its input; for WB_CONTIGUOUS (only
- * vargs and pdtype set), whether a replay needs its input contiguous (NO_RULE: no). */
+ * answer of that kind); for WB_IDENTITY, whether the view is its input; for WB_STANDARD (only
+ * vargs and pdtype set), whether a replay or its inverse needs its input in the standard layout
+ * (NO_RULE: no). */
 #define NO_RULE (-2)
 #define SHAPE(n, c)
 #define SAMPLE(n, p)
@@ -146,10 +147,10 @@ int ops_view_is_identity(int op, const ir_arg *vargs, int prank, const int64_t *
   return w && w->fn(WB_IDENTITY, &c) == 1;
 }
 
-int ops_view_replay_contiguous(int op, const ir_arg *vargs, af_dtype pdtype) {
+int ops_view_replay_standard(int op, const ir_arg *vargs, af_dtype pdtype) {
   const wb_entry *w = wb_of(op);
   wb_ctx c = {.op = op, .vargs = vargs, .pdtype = pdtype};
-  return w && w->fn(WB_CONTIGUOUS, &c) == 1;
+  return w && w->fn(WB_STANDARD, &c) == 1;
 }
 
 /* ---- the rules ---- */
@@ -337,17 +338,14 @@ static int wb_inv_expand(int what, const wb_ctx *c) {
   return 0;
 }
 
-/* view(dtype): u viewed as the parent's dtype, made contiguous first when the element size
- * changes (see ops_view_replay_contiguous); the identity when the dtype is the parent's. The
- * view covers every byte of its parent, so the inverse view is the whole new parent. */
+/* view(dtype): u viewed as the parent's dtype (in the standard layout first when the element size
+ * changes: ops_view_replay_standard, the caller's part); the identity when the dtype is the
+ * parent's. The view covers every byte of its parent, so the inverse view is the whole new parent. */
 static int wb_inv_dtype(int what, const wb_ctx *c) {
   af_dtype to = (af_dtype)c->vargs[1].i;
-  int resize = af_dtype_size(to) != af_dtype_size(c->pdtype);
   if (what == WB_IDENTITY) return to == c->pdtype;
-  if (what == WB_CONTIGUOUS) return resize;
+  if (what == WB_STANDARD) return af_dtype_size(to) != af_dtype_size(c->pdtype);
   if (what != WB_INVERSE) return NO_RULE;
-  if (c->max < 2) return af_fail(c->err, "view(dtype): inverse needs 2 steps");
-  if (resize) one_call(&c->calls[(*c->n)++], OPS_contiguous);
   one_call(&c->calls[*c->n], OPS_view_dtype);
   c->calls[*c->n].nargs = 2;
   c->calls[*c->n].args[1] = (ir_arg){.kind = IR_ARG_DTYPE, .i = (int64_t)c->pdtype, .value = -1};

@@ -62,11 +62,12 @@ int ops_view_inverse(int op, const ir_arg *vargs, int prank, const int64_t *psha
 int ops_view_is_identity(int op, const ir_arg *vargs, int prank, const int64_t *pshape, af_dtype pdtype, int vrank,
                          const int64_t *vshape);
 
-/* True when replaying the view on a value of the parent's dtype pdtype needs that value
- * contiguous first: a dtype view that changes the element size (eager needs the last dim's
- * stride 1 and divisible strides; a functional program's values have whatever layout their ops
- * gave them, so a replay makes them contiguous). */
-int ops_view_replay_contiguous(int op, const ir_arg *vargs, af_dtype pdtype);
+/* True when replaying the view on a value of the parent's dtype pdtype, or undoing it, needs that
+ * value in the standard layout first (a fresh tensor's strides, offset 0): a dtype view that
+ * changes the element size (eager needs the last dim's stride 1, and for a larger element the
+ * offset and every other stride divisible; a functional program's values have whatever layout
+ * their ops gave them, and contiguous() keeps odd strides of size-1 dims and the offset). */
+int ops_view_replay_standard(int op, const ir_arg *vargs, af_dtype pdtype);
 
 /* True for functional twins that give every element of their result the same value, whatever
  * its position (fill, zero): writing them through a view whose elements repeat (an expanded

@@ -493,6 +493,18 @@ static int storage_scatter(rf *c, int s, int u, const ir_arg *size, const ir_arg
 
 /* ---------------------------------------------------------------- reading */
 
+/* A copy of value v (rank >= 1, of shape) in the standard layout (a fresh tensor's strides, offset 0),
+ * for views that need it (ops_view_replay_standard: a dtype view that changes the element size):
+ * slice_scatter of v over the whole of a new_zeros, which is laid out as a fresh tensor; clone and
+ * contiguous() keep odd strides of size-1 dims, and contiguous() an offset. */
+static int standard_layout(rf *c, int v, int rank, const int64_t *shape, const char *hint) {
+  ir_arg z[2] = {a_val(v), a_ints(rank, shape)};
+  int zeros = emit(c, OPS_new_zeros, 2, z, hint, -1);
+  ir_arg_free(&z[1]);
+  ir_arg a[6] = {a_val(zeros), a_val(v), a_int(0), a_int(0), a_int(rank ? shape[0] : 1), a_int(1)};
+  return emit(c, OPS_slice_scatter, 6, a, hint, -1);
+}
+
 /* The value of the first n steps of ch on storage s, emitting the steps the memo lacks. */
 static int chain_value(rf *c, int s, const rf_chain *ch, int n, const char *hint, int own, af_err *err) {
   rf_storage *st = &c->sto[s];
@@ -517,10 +529,8 @@ static int chain_value(rf *c, int s, const rf_chain *ch, int n, const char *hint
       val = -1;
       break;
     }
-    if (ops_view_replay_contiguous(step->call.op, step->call.args, step->pdtype)) {
-      ir_arg a1[1] = {a_val(in)};
-      in = emit(c, OPS_contiguous, 1, a1, chain_name(c, s, ch, j - 1, "tmp"), -1);
-    }
+    if (ops_view_replay_standard(step->call.op, step->call.args, step->pdtype))
+      in = standard_layout(c, in, step->prank, step->pshape, chain_name(c, s, ch, j - 1, "tmp"));
     val = emit_call(c, &step->call, in, chain_name(c, s, ch, j, j == n ? hint : "tmp"), j == n ? own : -1);
     memo_put(st, keys.s, len[j], val);
   }
@@ -622,7 +632,8 @@ static int write_back(rf *c, int s, const rf_chain *ch, int u, int uniform, cons
     int broadcast = ch->s[j].call.op == OPS_expand &&
                     !ops_view_is_identity(OPS_expand, ch->s[j].call.args, ch->s[j].prank, ch->s[j].pshape, ch->s[j].pdtype,
                                           ch->s[j].vrank, ch->s[j].vshape);
-    if (ch->s[j].vdtype != ch->s[j].pdtype) retyped = 1;
+    if (ch->s[j].vdtype != ch->s[j].pdtype && retyped < 2) /* 2: bool bytes read as another dtype, or the reverse */
+      retyped = 1 + (ch->s[j].vdtype == AF_BOOL || ch->s[j].pdtype == AF_BOOL);
     /* steps after a broadcasting expand see its repeated elements as distinct: a scatter into
      * one of them would be undone by the others, so such chains go through the storage */
     if (wb == OPS_WB_STRIDED || wb == OPS_WB_STORAGE || broadcast) strided = 1;
@@ -631,6 +642,12 @@ static int write_back(rf *c, int s, const rf_chain *ch, int u, int uniform, cons
     if (wb == OPS_WB_STORAGE || wb == OPS_WB_STRIDED || broadcast) safe = 0;
   }
   newv[n] = u;
+  if (retyped == 2) {
+    rc = decline(c, err, "%s",
+                 "a write through a view that reads bool bytes as another dtype or other bytes as bool: bytes other "
+                 "than 0 and 1 in a bool tensor make PyTorch's result undefined");
+    goto out;
+  }
   if (strided && retyped) {
     rc = decline(c, err, "%s",
                  "a write through a chain with both a dtype view and as_strided, unfold or a broadcasting expand: the "
@@ -704,6 +721,8 @@ static int write_back(rf *c, int s, const rf_chain *ch, int u, int uniform, cons
         case OPS_WB_INVERSE: {
           ops_call inv[RF_MAX_STEPS];
           int ninv = 0;
+          if (ops_view_replay_standard(step->call.op, step->call.args, step->pdtype))
+            cur = standard_layout(c, cur, step->vrank, step->vshape, name);
           if (ops_view_inverse(step->call.op, step->call.args, step->prank, step->pshape, step->pdtype, step->vrank,
                                step->vshape, inv, RF_MAX_STEPS, &ninv, err)) {
             rc = -1;
