@@ -205,9 +205,11 @@ static void chain_push(rf_chain *ch, rf_step *st) {
   memset(&st->call, 0, sizeof st->call);
 }
 
-/* The key of one step: op name and its literal arguments. Equal keys, equal views. */
+/* The key of one step: op name and its literal arguments (and, for as_strided, which addresses the
+ * storage in its input's elements, that input's dtype). Equal keys, equal views. */
 static void step_key(af_buf *b, const rf_step *st) {
   af_buf_printf(b, "%s(", ops_get(st->call.op)->name);
+  if (ops_view_wb(st->call.op) == OPS_WB_STORAGE) af_buf_printf(b, "%s;", af_dtype_name(st->pdtype));
   for (int a = 1; a < st->call.nargs; a++) {
     const ir_arg *x = &st->call.args[a];
     if (x->kind == IR_ARG_INTS) {
@@ -471,17 +473,57 @@ static int storage_mem(rf *c, int s, af_err *err) {
   return m;
 }
 
-/* Writes u into the storage through as_strided(size, stride, offset) of its memory; returns the
- * new root contents. */
-static int storage_scatter(rf *c, int s, int u, const ir_arg *size, const ir_arg *stride, const ir_arg *offset,
-                           const char *hint, af_err *err) {
+static int standard_layout(rf *c, int v, int rank, const int64_t *shape, const char *hint);
+
+/* The storage's memory (storage_mem) read as dtype dt, for as_strided on a view of another dtype
+ * (it addresses the storage in that dtype's elements): flattened, in the standard layout and viewed
+ * as dt; the memory itself for the root's dtype. Declined when the storage's bytes are no whole
+ * number of dt's elements. */
+static int storage_mem_as(rf *c, int s, af_dtype dt, af_err *err) {
+  rf_storage *st = &c->sto[s];
+  af_dtype rd = (af_dtype)at_tensor_dtype(st->eager);
+  int mem = storage_mem(c, s, err);
+  if (mem < 0 || dt == rd) return mem;
+  char key[32];
+  snprintf(key, sizeof key, "#mem:%s", af_dtype_name(dt));
+  int m = memo_get(st, key, strlen(key));
+  if (m >= 0) return m;
+  int64_t n = at_tensor_numel(st->eager);
+  if (n * (int64_t)af_dtype_size(rd) % (int64_t)af_dtype_size(dt))
+    return decline(c, err, "%s", "as_strided of a dtype view of a storage that holds no whole number of its elements");
+  const char *hint = st->input >= 0 ? c->p->names[c->p->inputs[st->input].value] : "mem";
+  ir_arg a[2] = {a_val(mem), a_ints(1, &n)};
+  int flat = emit(c, OPS_reshape, 2, a, hint, -1);
+  ir_arg_free(&a[1]);
+  flat = standard_layout(c, flat, 1, &n, hint);
+  ir_arg d[2] = {a_val(flat), {.kind = IR_ARG_DTYPE, .i = (int64_t)dt, .value = -1}};
+  m = emit(c, OPS_view_dtype, 2, d, hint, -1);
+  memo_put(st, key, strlen(key), m);
+  return m;
+}
+
+/* Writes u (of dtype dt) into the storage through as_strided(size, stride, offset) of its memory
+ * (read as dt: storage_mem_as); returns the new root contents. */
+static int storage_scatter(rf *c, int s, int u, af_dtype dt, const ir_arg *size, const ir_arg *stride,
+                           const ir_arg *offset, const char *hint, af_err *err) {
   int rank, identity;
   int64_t perm[RF_RANK], inv[RF_RANK];
   if (storage_layout(c, s, &rank, perm, &identity, err)) return -1;
-  int mem = storage_mem(c, s, err);
+  int mem = storage_mem_as(c, s, dt, err);
   if (mem < 0) return -1;
   ir_arg a[5] = {a_val(mem), a_val(u), *size, *stride, *offset};
   int v = emit(c, OPS_as_strided_scatter, 5, a, hint, -1);
+  af_dtype rd = (af_dtype)at_tensor_dtype(c->sto[s].eager);
+  if (dt != rd) { /* back to the root's dtype, in memory order's shape */
+    int64_t shape[RF_RANK], mshape[RF_RANK];
+    shape_of(c->sto[s].eager, &rank, shape);
+    for (int d = 0; d < rank; d++) mshape[d] = shape[perm[d]];
+    ir_arg d2[2] = {a_val(v), {.kind = IR_ARG_DTYPE, .i = (int64_t)rd, .value = -1}};
+    v = emit(c, OPS_view_dtype, 2, d2, hint, -1);
+    ir_arg r2[2] = {a_val(v), a_ints(rank, mshape)};
+    v = emit(c, OPS_reshape, 2, r2, hint, -1);
+    ir_arg_free(&r2[1]);
+  }
   if (!identity) {
     for (int d = 0; d < rank; d++) inv[perm[d]] = d;
     ir_arg pa[2] = {a_val(v), a_ints(rank, inv)};
@@ -524,7 +566,7 @@ static int chain_value(rf *c, int s, const rf_chain *ch, int n, const char *hint
   for (int j = best + 1; j <= n && val >= 0; j++) {
     const rf_step *step = &ch->s[j - 1];
     int in = val;
-    if (ops_view_wb(step->call.op) == OPS_WB_STORAGE) in = storage_mem(c, s, err); /* always step 1 */
+    if (ops_view_wb(step->call.op) == OPS_WB_STORAGE) in = storage_mem_as(c, s, step->pdtype, err); /* always step 1 */
     if (in < 0) {
       val = -1;
       break;
@@ -578,11 +620,38 @@ static void args_free(int nargs, ir_arg *args) {
 /* ---------------------------------------------------------------- writing */
 
 /* eager's view for ch on storage s: the chain replayed on eager's root (metadata only). new. */
+/* cur as a flat tensor of dtype dt over as many bytes (metadata for as_strided on a dtype view,
+ * which addresses the storage in dt's elements: only the sizes and the bounds matter). Replaces
+ * *cur; 0, or -1 with err. */
+static int eager_flat_as(af_tensor **cur, af_dtype dt, af_err *err) {
+  int64_t all = -1;
+  const char *ops[3][2] = {{"aten::contiguous", ""}, {"aten::reshape", ""}, {"aten::view", "dtype"}};
+  for (int k = 0; k < 3; k++) {
+    at_arg a[2] = {{.kind = AT_ARG_TENSOR, .t = *cur}, {.kind = AT_ARG_NONE}};
+    if (k == 1) a[1] = (at_arg){.kind = AT_ARG_INTS, .n = 1, .ints = &all};
+    if (k == 2) a[1] = (at_arg){.kind = AT_ARG_DTYPE, .i = (int64_t)dt};
+    af_tensor *next = NULL;
+    int n = 0;
+    if (at_call(ops[k][0], ops[k][1], k ? 2 : 1, a, NULL, 1, &next, &n, err) || n != 1) return -1;
+    at_tensor_free(*cur);
+    *cur = next;
+  }
+  return 0;
+}
+
 static int eager_view(rf *c, int s, const rf_chain *ch, af_tensor **out, af_err *err) {
   af_tensor *cur = at_tensor_ref(c->sto[s].eager);
   for (int j = 0; j < ch->n; j++) {
     const ops_call *call = &ch->s[j].call;
     const ops_entry *e = ops_get(call->op);
+    if (ops_view_wb(call->op) == OPS_WB_STORAGE && ch->s[j].pdtype != (af_dtype)at_tensor_dtype(cur)) {
+      int rank, identity;
+      int64_t perm[RF_RANK];
+      if (storage_layout(c, s, &rank, perm, &identity, err) || eager_flat_as(&cur, ch->s[j].pdtype, err)) {
+        at_tensor_free(cur);
+        return -1;
+      }
+    }
     at_arg a[OPS_MAX_ARGS];
     memset(a, 0, sizeof a);
     a[0] = (at_arg){.kind = AT_ARG_TENSOR, .t = cur};
@@ -648,12 +717,6 @@ static int write_back(rf *c, int s, const rf_chain *ch, int u, int uniform, cons
                  "than 0 and 1 in a bool tensor make PyTorch's result undefined");
     goto out;
   }
-  if (strided && retyped) {
-    rc = decline(c, err, "%s",
-                 "a write through a chain with both a dtype view and as_strided, unfold or a broadcasting expand: the "
-                 "strided scatter into the storage addresses it in one dtype's elements");
-    goto out;
-  }
   if (strided) { /* no inverse step by step: one strided scatter with eager's strides */
     af_tensor *ev = NULL;
     if (eager_view(c, s, ch, &ev, err)) {
@@ -681,8 +744,9 @@ static int write_back(rf *c, int s, const rf_chain *ch, int u, int uniform, cons
         sz[d] = 1;
       }
     ir_arg size = a_ints(r, sz), stride = a_ints(r, sd), off = a_int(at_tensor_storage_offset(ev));
+    af_dtype evdt = (af_dtype)at_tensor_dtype(ev); /* strides and offset count its elements */
     at_tensor_free(ev);
-    cur = storage_scatter(c, s, u, &size, &stride, &off, chain_name(c, s, ch, 0, "tmp"), err);
+    cur = storage_scatter(c, s, u, evdt, &size, &stride, &off, chain_name(c, s, ch, 0, "tmp"), err);
     ir_arg_free(&size);
     ir_arg_free(&stride);
     if (cur < 0) rc = -1;
@@ -735,7 +799,8 @@ static int write_back(rf *c, int s, const rf_chain *ch, int u, int uniform, cons
           break;
         }
         case OPS_WB_STORAGE:
-          cur = storage_scatter(c, s, cur, &step->call.args[1], &step->call.args[2], &step->call.args[3], name, err);
+          cur = storage_scatter(c, s, cur, step->vdtype, &step->call.args[1], &step->call.args[2], &step->call.args[3], name,
+                                err);
           if (cur < 0) rc = -1;
           break;
         default:
@@ -913,10 +978,6 @@ static int do_view(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *e
     ops_call_clear(&step.call);
     return decline(c, err, "%s", "view of too high a rank");
   }
-  if (ops_view_wb(step.call.op) == OPS_WB_STORAGE && step.pdtype != (af_dtype)at_tensor_dtype(c->sto[c->objs[o].storage].eager)) {
-    ops_call_clear(&step.call);
-    return decline(c, err, "%s", "as_strided of a dtype view (it addresses the storage in the view's dtype's elements)");
-  }
   int no = new_object(c, c->objs[o].storage, &c->objs[o].chain, st->out);
   c->obj[st->out] = no;
   if (ops_view_is_identity(step.call.op, step.call.args, step.prank, step.pshape, step.pdtype, step.vrank, step.vshape))
@@ -987,10 +1048,6 @@ static int do_meta(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *e
   if (step.call.op < 0 || ops_view_wb(step.call.op) == OPS_WB_NONE) {
     ops_call_clear(&step.call);
     return decline(c, err, "%s: its twin is no view op", ops_get(st->op)->name);
-  }
-  if (ops_view_wb(step.call.op) == OPS_WB_STORAGE && step.pdtype != (af_dtype)at_tensor_dtype(c->sto[c->objs[o].storage].eager)) {
-    ops_call_clear(&step.call);
-    return decline(c, err, "%s of a dtype view (it addresses the storage in the view's dtype's elements)", ops_get(st->op)->name);
   }
   if (step.vrank > RF_RANK) {
     ops_call_clear(&step.call);
@@ -1139,8 +1196,6 @@ static int do_alias(rf *c, const ir_stmt *st, int arg, af_tensor *const *values,
   shape_of(r, &step.vrank, sz);
   if (step.vrank > RF_RANK) return decline(c, err, "%s", "view of too high a rank");
   step.pdtype = step.vdtype = (af_dtype)at_tensor_dtype(r);
-  if (step.vdtype != (af_dtype)at_tensor_dtype(c->sto[s].eager))
-    return decline(c, err, "%s", "a result that views a storage of another dtype (as_strided would address it in the wrong elements)");
   at_tensor_strides(r, sd);
   memcpy(step.vshape, sz, sizeof(int64_t) * (size_t)step.vrank);
   step.call.op = OPS_as_strided;
