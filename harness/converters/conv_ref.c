@@ -639,11 +639,37 @@ static int eager_flat_as(af_tensor **cur, af_dtype dt, af_err *err) {
   return 0;
 }
 
+/* cur with the strides of its size-1 dims made those of a fresh tensor (the inner dims' extent; 1
+ * for the last), which addresses the same elements. A chain leaves out steps that change nothing
+ * but such strides (view_as of the same shape), which eager's view(dtype) checks. Replaces *cur;
+ * 0, or -1 with err. */
+static int eager_size1_strides(af_tensor **cur, af_err *err) {
+  int r = at_tensor_rank(*cur);
+  int64_t sz[RF_RANK], sd[RF_RANK];
+  if (r > RF_RANK) return 0;
+  at_tensor_shape(*cur, sz);
+  at_tensor_strides(*cur, sd);
+  for (int d = r - 1; d >= 0; d--)
+    if (sz[d] == 1) sd[d] = d + 1 < r ? sd[d + 1] * sz[d + 1] : 1;
+  at_arg a[4] = {{.kind = AT_ARG_TENSOR, .t = *cur}, {.kind = AT_ARG_INTS, .n = r, .ints = sz},
+                 {.kind = AT_ARG_INTS, .n = r, .ints = sd}, {.kind = AT_ARG_INT, .i = at_tensor_storage_offset(*cur)}};
+  af_tensor *next = NULL;
+  int n = 0;
+  if (at_call("aten::as_strided", "", 4, a, NULL, 1, &next, &n, err) || n != 1) return -1;
+  at_tensor_free(*cur);
+  *cur = next;
+  return 0;
+}
+
 static int eager_view(rf *c, int s, const rf_chain *ch, af_tensor **out, af_err *err) {
   af_tensor *cur = at_tensor_ref(c->sto[s].eager);
   for (int j = 0; j < ch->n; j++) {
     const ops_call *call = &ch->s[j].call;
     const ops_entry *e = ops_get(call->op);
+    if (ops_view_replay_standard(call->op, call->args, ch->s[j].pdtype) && eager_size1_strides(&cur, err)) {
+      at_tensor_free(cur);
+      return -1;
+    }
     if (ops_view_wb(call->op) == OPS_WB_STORAGE && ch->s[j].pdtype != (af_dtype)at_tensor_dtype(cur)) {
       int rank, identity;
       int64_t perm[RF_RANK];
