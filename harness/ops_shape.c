@@ -2659,16 +2659,19 @@ SAMPLER(multi_view) {
   return n;
 }
 
-/* x.view(dtype): of a tensor that is no bool, a dtype the generator's rules model (float32,
- * float64, int64; never bool: a bool's byte must be 0 or 1, and a write through another dtype's
- * view of a bool tensor would break that) other than x's own, that the rule accepts for x's layout, within the numel
- * limit (x's own dtype is left to hand-written cases: whether eager then gives x itself or a new
- * tensor depends on the dispatch keys) */
+/* x.view(dtype): of a float32 or float64 tensor, a dtype the generator's rules model (float32,
+ * float64, int64) other than x's own. Never bool (a bool's byte must be 0 or 1, and a write through
+ * another dtype's view of a bool tensor would break that), and no int tensor read as floats: a
+ * negative int is a NaN there, and which NaN's bits an op keeps differs between kernels (index_put_
+ * with accumulate and its functional twin keep different ones), which the int base then shows. A
+ * dtype the rule accepts for x's layout, within the numel limit (x's own dtype is left to
+ * hand-written cases: whether eager then gives x itself or a new tensor depends on the dispatch
+ * keys) */
 static int dtype_view_layout(const ops_meta *in, af_dtype to, ops_meta *out, af_err *err);
 SAMPLER(view_dtype) {
   SAMPLER_BEGIN;
   static const af_dtype dts[] = {AF_FLOAT32, AF_FLOAT64, AF_INT64};
-  if (m->dtype == AF_BOOL) return -1;
+  if (m->dtype != AF_FLOAT32 && m->dtype != AF_FLOAT64) return -1;
   int first = (int)R(0, 2);
   for (int k = 0; k < 3; k++) {
     af_dtype to = dts[(first + k) % 3];
