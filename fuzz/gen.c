@@ -170,6 +170,11 @@ static int emit(gen *g, int op, int nargs, ir_arg *args, int bind) {
   if (ops_shape_infer(&st, &g->mo.env, &e, &err)) return -1;
   int inx = stmt_inexact(g, op, nargs, args);
   if (inx < 0) return -1;
+  /* a discontinuous view (an int view of float bits) reads its storage again at every later use:
+     it views exact storages only, and they stay exact */
+  const gen_storage *s0 = nargs && args[0].kind == IR_ARG_VALUE ? gen_model_storage(&g->mo, args[0].value) : NULL;
+  int discont_view = ops_get(op)->kind == OPS_VIEW && ops_shape_exactness(op) == OPS_EX_NEEDS;
+  if (s0 && ((discont_view && s0->inexact) || (inx && e.writes && s0->keep_exact))) return -1;
   if (g->loops && ops_shape_exactness(op) == OPS_EX_NEEDS) /* a later iteration may make a float operand inexact */
     for (int k = 0; k < nargs; k++)
       if (args[k].kind == IR_ARG_VALUE && (M(g, args[k].value)->dtype == AF_FLOAT32 || M(g, args[k].value)->dtype == AF_FLOAT64))
@@ -183,6 +188,7 @@ static int emit(gen *g, int op, int nargs, ir_arg *args, int bind) {
   }
   int s = ir_add_stmt(g->p, op, out, nargs, args);
   gen_model_apply(&g->mo, s, &e);
+  if (discont_view) g->mo.stor[IMPL(g, args[0].value)->storage].keep_exact = 1;
   if (inx && e.writes && args[0].kind == IR_ARG_VALUE) g->mo.stor[IMPL(g, args[0].value)->storage].inexact = 1;
   if (inx && e.writes && oe->kind == OPS_FOREACH) /* every element of the list is written */
     for (int k = 0; k < args[0].n; k++) g->mo.stor[IMPL(g, args[0].values[k])->storage].inexact = 1;
@@ -354,7 +360,7 @@ static int try_op(gen *g, int op, int v) {
   ir_arg args[OPS_MAX_ARGS];
   g->need_exact = ops_shape_exactness(op) == OPS_EX_NEEDS;
   const ops_meta mv = *M(g, v); /* a copy: operands the sampler asks for may add inputs, which moves the model's arrays */
-  int n = ops_shape_sample(op, v, &mv, gen_model_storage(&g->mo, v)->numel, &g->ch, args);
+  int n = ops_shape_sample(op, v, &mv, gen_model_storage_numel(&g->mo, v), &g->ch, args);
   g->need_exact = 0;
   int res = -1;
   if (n >= 0) res = emit(g, op, n, args, (oe->kind == OPS_INPLACE || oe->kind == OPS_OUT) && chance(g, g->pol->p_bind_result));
@@ -741,7 +747,10 @@ static int gen_if(gen *g) {
   g->depth--, g->ifs--;
   ir_add_stmt(g->p, OPS_end, -1, 0, NULL);
   /* what the then branch made inexact: storages from before the if by index, inputs it made by value */
-  for (int k = 0; k < nstor0; k++) g->mo.stor[k].inexact |= then.stor[k].inexact;
+  for (int k = 0; k < nstor0; k++) {
+    g->mo.stor[k].inexact |= then.stor[k].inexact;
+    g->mo.stor[k].keep_exact |= then.stor[k].keep_exact;
+  }
   for (int i = ninputs; i < nin_then; i++) {
     int v = g->p->inputs[i].value;
     g->mo.stor[IMPL(g, v)->storage].inexact |= then.stor[then.impls[then.impl_of[v]].storage].inexact;
@@ -944,6 +953,18 @@ static void choose_outputs(gen *g) {
     for (int k = 0; k < n; k++)
       if (outs[k] == v) dup = 1;
     if (!dup) outs[n++] = v;
+  }
+  for (int k = 0; k < g->nwritten; k++) { /* views written in another dtype than their storage's base
+                                             (an int view of float bits): a lost write of a few ulps
+                                             would hide under the float tolerance; their own values
+                                             compare exactly */
+    int w = g->written[k], dup = 0;
+    if (!usable(g, w) || M(g, w)->dtype == g->mo.impls[g->mo.stor[IMPL(g, w)->storage].base].m.dtype) continue;
+    for (int j = 0; j < n; j++) dup |= outs[j] == w;
+    if (!dup) {
+      outs = af_xrealloc(outs, sizeof(int) * (size_t)(n + 2));
+      outs[n++] = w;
+    }
   }
   for (int k = 0; k < g->nrebound; k++) { /* names rebound in a branch: what the caller sees */
     int dup = 0;

@@ -344,6 +344,10 @@ static int make_view(cb *b, const char *recipe, int src, int rank, const int64_t
     /* v.chunk(2, 0)[1]: the second half of dim 0 */
     if (rank < 1 || s[0] < 2) return af_fail(why, "chunk_get: needs a dim 0 of size >= 2");
     a[n++] = A_I(2), a[n++] = A_I(0), a[n++] = A_I(1);
+  } else if (same(recipe, "view_dtype")) {
+    /* v.view(torch.int32): a float32 tensor's bits as int32 (the same element size: any layout
+       views; writes compare exactly, so a lost write of one ulp shows) */
+    a[n++] = (ir_arg){.kind = IR_ARG_DTYPE, .i = AF_INT32};
   } else if (same(recipe, "contiguous")) {
   } else {
     return af_fail(why, "no recipe for view op '%s'", recipe);

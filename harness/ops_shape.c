@@ -2722,6 +2722,31 @@ SAMPLER(multi_view) {
   return n;
 }
 
+/* x.view(dtype): of a float32 or float64 tensor, a dtype the generator's rules model (float32,
+ * float64, int64) other than x's own. Never bool (a bool's byte must be 0 or 1, and a write through
+ * another dtype's view of a bool tensor would break that), and no int tensor read as floats: a
+ * negative int is a NaN there, and which NaN's bits an op keeps differs between kernels (index_put_
+ * with accumulate and its functional twin keep different ones), which the int base then shows. A
+ * dtype the rule accepts for x's layout, within the numel limit (x's own dtype is left to
+ * hand-written cases: whether eager then gives x itself or a new tensor depends on the dispatch
+ * keys) */
+static int dtype_view_layout(const ops_meta *in, af_dtype to, ops_meta *out, af_err *err);
+SAMPLER(view_dtype) {
+  SAMPLER_BEGIN;
+  static const af_dtype dts[] = {AF_FLOAT32, AF_FLOAT64, AF_INT64};
+  if (m->dtype != AF_FLOAT32 && m->dtype != AF_FLOAT64) return -1;
+  int first = (int)R(0, 2);
+  for (int k = 0; k < 3; k++) {
+    af_dtype to = dts[(first + k) % 3];
+    ops_meta out;
+    af_err ignored;
+    if (to == m->dtype || dtype_view_layout(m, to, &out, &ignored) || ops_meta_numel(&out) > ch->max_numel) continue;
+    args[1] = (ir_arg){.kind = IR_ARG_DTYPE, .i = (int64_t)to};
+    return n;
+  }
+  return -1;
+}
+
 /* ---- shape-changing in place ---- */
 
 SAMPLER(resize) { /* shrink within the storage: a prefix of the memory, contiguous */
@@ -4123,6 +4148,59 @@ static int shape_view_squeeze_all(const ir_stmt *st, const ops_env *env, const o
 static int shape_meta_squeeze_all(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
   (void)st, (void)env, (void)err;
   squeeze_all(self, &e->out);
+  return 0;
+}
+
+/* x.view(dtype): the same bytes read as dtype `to` (ATen's view_dtype; 1.13 and 2.13 accept and
+ * refuse alike). The same element size keeps the layout. Another size needs rank >= 1 and the last
+ * dim's stride 1: a smaller element multiplies the last size, the offset and every other stride by
+ * the ratio; a larger one divides them, each of them divisible by the ratio (the other strides even
+ * where their dim has size 1 or 0). */
+static int dtype_view_layout(const ops_meta *in, af_dtype to, ops_meta *out, af_err *err) {
+  const char *a = af_dtype_name(in->dtype), *b = af_dtype_name(to);
+  int64_t from = (int64_t)af_dtype_size(in->dtype), into = (int64_t)af_dtype_size(to);
+  *out = *in;
+  out->dtype = to;
+  if (from == into) return 0;
+  if (in->rank == 0) return af_fail(err, "self.dim() cannot be 0 to view %s as %s (different element sizes)", a, b);
+  if (!in->exact) return af_fail(err, "view(%s) of a %s tensor whose strides are not modelled exactly", b, a);
+  int last = in->rank - 1;
+  if (in->stride[last] != 1)
+    return af_fail(err, "self.stride(-1) must be 1 to view %s as %s (different element sizes), but got %lld", a, b,
+                   (long long)in->stride[last]);
+  if (from > into) {
+    int64_t k = from / into;
+    out->shape[last] *= k;
+    out->offset *= k;
+    for (int d = 0; d < last; d++) out->stride[d] *= k;
+    return 0;
+  }
+  int64_t k = into / from;
+  if (in->shape[last] % k)
+    return af_fail(err, "self.size(-1) must be divisible by %lld to view %s as %s (different element sizes), but got %lld",
+                   (long long)k, a, b, (long long)in->shape[last]);
+  if (in->offset % k)
+    return af_fail(err, "self.storage_offset() must be divisible by %lld to view %s as %s (different element sizes), but got %lld",
+                   (long long)k, a, b, (long long)in->offset);
+  for (int d = 0; d < last; d++)
+    if (in->stride[d] % k)
+      return af_fail(err, "self.stride(%d) must be divisible by %lld to view %s as %s (different element sizes), but got %lld",
+                     d, (long long)k, a, b, (long long)in->stride[d]);
+  out->shape[last] /= k;
+  out->offset /= k;
+  for (int d = 0; d < last; d++) out->stride[d] /= k;
+  return 0;
+}
+
+static int shape_view_dtype(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  af_dtype to = (af_dtype)st->args[1].i;
+  if (dtype_view_layout(in, to, &e->out, err)) return -1;
+  /* a storage whose bytes are no whole number of the view's elements: eager views it, but ops that
+     size their work by the storage (as_strided_scatter of the view) fail an internal assert */
+  int64_t bytes = env->storage_numel ? env->storage_numel(env->ctx, st->args[0].value) * (int64_t)af_dtype_size(in->dtype) : 0;
+  if (bytes % (int64_t)af_dtype_size(to))
+    return af_fail(err, "view(%s) of a storage of %lld bytes is not generated (no whole number of elements: as_strided_scatter "
+                   "of it fails 'nbytes %% dtype_size == 0')", af_dtype_name(to), (long long)bytes);
   return 0;
 }
 

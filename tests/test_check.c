@@ -134,8 +134,9 @@ TEST(the_suite_covers_every_view_and_write_op_and_the_core_matrix_in_under_4000_
 
 /* Every case but those of the ops TorchScript compiles to something else (OPF_TS_GAP: `x[i] %= v`
  * is fmod_ there where Python, eager, runs remainder_; `&=`, `|=`, `^=`, `**=` and, on 1.13,
- * `<<=` are nothing at all; torch._foreach_*_ calls are dropped as dead code:
- * corpus/known-gaps/bug-007, bug-008, bug-009) passes script. */
+ * `<<=` are nothing at all: corpus/known-gaps/bug-007, bug-008; torch._foreach_*_ calls are
+ * dropped as dead code: bug-009; x.view(torch.int32) is x.view([3]), an error: bug-010) passes
+ * script. */
 static int ts_gap_case(const char *line) {
   for (int op = 0; op < OPS_COUNT; op++) {
     char name[96];
@@ -158,12 +159,14 @@ TEST(eager_accepts_every_case_and_script_passes_every_case_but_the_torchscript_g
       npass++;
       continue;
     }
-    if (!*line) continue;
+    if (strncmp(line, "corpus/", 7)) continue; /* the lines of a converter error's traceback */
     fails++;
-    CHECK(ts_gap_case(line) && (strstr(line, " script value-mismatch") || strstr(line, " script input-mutation-lost")),
+    CHECK(ts_gap_case(line) && (strstr(line, " script value-mismatch") || strstr(line, " script input-mutation-lost") ||
+                                (strstr(line, "-view_dtype-") && strstr(line, " script converter-error"))),
           "script fails: %.300s", line);
   }
-  CHECK(npass > 3000 && fails <= 60, "%d pass, %d fail", npass, fails); /* 17 setitem cases and 36 fe-* (bug-009) */
+  /* the setitem gaps (17), the 36 fe-* cases (bug-009) and the 73 view_dtype cases (bug-010) */
+  CHECK(npass > 3000 && fails <= 140, "%d pass, %d fail", npass, fails);
   free(o);
 }
 

@@ -272,6 +272,50 @@ TEST(ref_passes_edge_cases_beyond_the_corpus) {
   }
 }
 
+/* x.view(torch.int32) of a float32 input, written through (issue 15): x[1:3].view(int32)[:, 2] += 1
+ * adds one ulp to x[1:3, 2] and [:, 0] = 0 makes x[1:3, 0] 0.0; ref's final x holds eager's bits
+ * exactly (compared as raw bytes: one ulp hides under a float tolerance), and naive, which loses the
+ * writes, gives back x unchanged. The int view and the float base are both outputs. */
+TEST(a_write_through_an_int32_view_of_a_float32_input_reaches_the_input_through_ref) {
+  const char *t =
+      "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [4, 4], \"dtype\": \"float32\"}],"
+      " \"body\": [{\"out\": \"y\", \"op\": \"slice\", \"args\": [\"x\", 0, 1, 3, 1]},"
+      " {\"out\": \"i\", \"op\": \"view_dtype\", \"args\": [\"y\", {\"dtype\": \"int32\"}]},"
+      " {\"out\": \"c\", \"op\": \"select\", \"args\": [\"i\", 1, 2]}, {\"op\": \"add_\", \"args\": [\"c\", 1]},"
+      " {\"out\": \"d\", \"op\": \"select\", \"args\": [\"i\", 1, 0]}, {\"op\": \"fill_\", \"args\": [\"d\", 0]}],"
+      " \"outputs\": [\"i\", \"x\"]}";
+  ir_program *p = NULL;
+  af_err err;
+  CHECK(codec_read_string(t, "int32 view", &p, &err) == 0, "%s", err.msg);
+  if (!p) return;
+  result eager, ref, naive;
+  result_init(&eager), result_init(&ref), result_init(&naive);
+  CHECK(!eager_run(p, &eager, &err) && eager.status == RESULT_OK, "eager: %s", eager.message ? eager.message : err.msg);
+  CHECK(!conv_execute(conv_find("ref"), p, &ref, &err) && ref.status == RESULT_OK, "ref: %s",
+        ref.message ? ref.message : err.msg);
+  CHECK(!conv_execute(conv_find("naive"), p, &naive, &err) && naive.status == RESULT_OK, "naive: %s",
+        naive.message ? naive.message : err.msg);
+  float before[16], e[16], r[16], n[16];
+  if (eager.status == RESULT_OK && ref.status == RESULT_OK && naive.status == RESULT_OK) {
+    af_tensor **in = NULL;
+    CHECK(!inputs_new(p, &in, &err), "%s", err.msg);
+    CHECK(!at_tensor_bytes(in[0], before, sizeof before, &err) && !at_tensor_bytes(eager.inputs[0], e, sizeof e, &err) &&
+              !at_tensor_bytes(ref.inputs[0], r, sizeof r, &err) && !at_tensor_bytes(naive.inputs[0], n, sizeof n, &err),
+          "%s", err.msg);
+    inputs_free(ir_ntensors(p), in);
+    CHECK(memcmp(e, before, sizeof e) != 0, "eager's writes changed nothing in x");
+    CHECK(e[4] == 0.0f && e[8] == 0.0f && e[6] != before[6] && e[6] - before[6] < 1e-5f, "eager's x: %g %g %g (was %g)", e[4],
+          e[8], e[6], before[6]);
+    CHECK(memcmp(r, e, sizeof r) == 0, "ref's final x differs from eager's (bit for bit)");
+    CHECK(memcmp(n, before, sizeof n) == 0, "naive changed x: it keeps no write through a view");
+    char *detail = NULL;
+    CHECK(oracle_judge(p, &eager, &ref, NULL, &detail) == V_PASS, "ref: %s", detail ? detail : "");
+    free(detail);
+  }
+  result_clear(&eager), result_clear(&ref), result_clear(&naive);
+  ir_program_free(p);
+}
+
 static int uses_op(const ir_program *p, int op) {
   for (int s = 0; s < p->nstmts; s++)
     if (p->stmts[s].op == op) return 1;
@@ -554,6 +598,7 @@ int main(void) {
   RUN(ref_returns_a_mutated_input_as_an_extra_output);
   RUN(ref_writes_a_foreach_step_through_views_of_one_buffer_back_into_the_buffer);
   RUN(ref_passes_edge_cases_beyond_the_corpus);
+  RUN(a_write_through_an_int32_view_of_a_float32_input_reaches_the_input_through_ref);
   RUN(ref_passes_generated_programs);
   RUN(naive_is_listed_as_deliberately_wrong);
   RUN(naive_fails_the_unsqueeze_case_with_shape_mismatch);
