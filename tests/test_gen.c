@@ -516,12 +516,12 @@ TEST(every_op_family_and_every_drawable_op_occurs_and_discontinuous_ops_read_exa
 /* The ops the default policy leaves out (OPF_OPT_IN: the augmented setitem forms TorchScript drops,
    the torch.nn.functional inplace=True forms) are drawn by a policy that weights them, every program
    with one is eager-valid, and ref agrees with eager on each; script does too on those TorchScript
-   compiles right (not OPF_TS_GAP). resize_ is left out: ref cannot convert it yet (gap-001). */
+   compiles right (not OPF_TS_GAP); resize_ included (ref makes it an as_strided step). */
 TEST(opt_in_ops_are_drawn_valid_and_pass_ref_and_script) {
   int ops[OPS_COUNT], n = 0;
   gen_policy q = pol;
   for (int op = 0; op < OPS_COUNT; op++)
-    if ((ops_get(op)->flags & OPF_OPT_IN) && op != OPS_resize_) {
+    if (ops_get(op)->flags & OPF_OPT_IN) {
       CHECK(pol.op_weight[op] == 0, "%s: default weight %g", ops_get(op)->name, pol.op_weight[op]);
       q.op_weight[op] = 6;
       ops[n++] = op;

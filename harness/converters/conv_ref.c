@@ -62,6 +62,9 @@
  * 4. Shape-changing in-place ops (unsqueeze_, squeeze_, transpose_, t_) write no data: they
  *    append their view twin (unsqueeze, ...) to the object's chain, so every later use of any
  *    name of that object sees the new shape, and so does the caller when it is an input.
+ *    resize_ has no view twin: inside its storage it makes the tensor the window of the new
+ *    size's contiguous strides at the offset it had, an as_strided step to the layout eager
+ *    gives it; one that grows the storage (new, uninitialized memory) is declined.
  *
  * 5. Views or copies. reshape, flatten and contiguous return a view exactly when eager does; ref
  *    asks eager: it dry-runs the program once (eager_run_traced) and, after each statement,
@@ -1095,6 +1098,24 @@ static int do_meta(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *e
   obj_shape(c, o, &step.prank, step.pshape);
   shape_of(values[x], &step.vrank, step.vshape);
   step.pdtype = step.vdtype = (af_dtype)at_tensor_dtype(values[x]);
+  if (step.call.op < 0 && step.vrank <= RF_RANK) {
+    /* a shape change with no view twin (resize_ that stays inside its storage): the tensor
+       becomes the window eager gives it, so the step is as_strided to eager's new layout (the
+       new size's contiguous strides at the storage offset it had) */
+    int64_t str[RF_RANK], extent = 1, off = at_tensor_storage_offset(values[x]);
+    const af_tensor *root = c->sto[c->objs[o].storage].eager;
+    at_tensor_strides(values[x], str);
+    for (int d = 0; d < step.vrank; d++) extent = step.vshape[d] == 0 || extent == 0 ? 0 : extent + (step.vshape[d] - 1) * str[d];
+    ops_call_clear(&step.call);
+    size_t xs = af_dtype_size(step.vdtype), rs = af_dtype_size((af_dtype)at_tensor_dtype(root)); /* a dtype view: in bytes */
+    if (extent && (size_t)(off + extent) * xs > (size_t)(at_tensor_storage_offset(root) + at_tensor_numel(root)) * rs)
+      return decline(c, err, "%s that grows its storage (eager gives it new memory)", ops_get(st->op)->name);
+    step.call.op = OPS_as_strided;
+    step.call.nargs = 4;
+    step.call.args[1] = a_ints(step.vrank, step.vshape);
+    step.call.args[2] = a_ints(step.vrank, str);
+    step.call.args[3] = a_int(off);
+  }
   if (step.call.op < 0 || ops_view_wb(step.call.op) == OPS_WB_NONE) {
     ops_call_clear(&step.call);
     return decline(c, err, "%s: its twin is no view op", ops_get(st->op)->name);
