@@ -210,7 +210,7 @@ TEST(every_ops_rule_names_resolve_and_every_rule_is_used) {
     used[k] = calloc((size_t)ops_rule_count(k) + 1, sizeof(int));
     CHECK(ops_rule_count(k) > 0, "rule kind %d has rules", k);
   }
-  static const char *const dtypes[] = {"all", "num", "float", "f64", "i64", "int_bool"};
+  static const char *const dtypes[] = {"all", "num", "float", "f64", "int", "int_bool", "num_no_f16", "num_no_half", "float_no_f16", "float_no_half"};
   static const char *const exact[] = {"exact", "inexact", "discont"};
   for (int op = 0; op < OPS_COUNT; op++) {
     const ops_entry *e = ops_get(op);
