@@ -4405,7 +4405,11 @@ SAMPLER(type_as) {
   SAMPLER_BEGIN;
   if (ops_get(op)->argk[1][0] == 'd') {
     static const af_dtype dts[] = {AF_FLOAT32, AF_FLOAT64, AF_INT64, AF_BOOL};
-    args[1] = (ir_arg){.kind = IR_ARG_DTYPE, .i = R(0, 1) ? (int64_t)m->dtype : (int64_t)dts[R(0, 3)]};
+    /* a tensor of an issue-15 dtype (drawn only when a policy weights them) converts to any of the
+       nine; the original four keep their draws (the default programs stay the same) */
+    int64_t to = m->dtype;
+    if (!R(0, 1)) to = m->dtype > AF_BOOL ? R(0, AF_DTYPE_COUNT - 1) : (int64_t)dts[R(0, 3)];
+    args[1] = (ir_arg){.kind = IR_ARG_DTYPE, .i = to};
     return n;
   }
   ops_req q = req(OPS_REQ_BROADCAST, r, m->shape, m->dtype, D(OPS_DECIDE_EDGE) ? OPS_DT_ALL : OPS_DT_SAME, -1, 0);
