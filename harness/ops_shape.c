@@ -3174,7 +3174,9 @@ static int binary_data_ok(int op, af_dtype common, const ir_arg *o, af_err *err)
       if (is_int(common) && (!num || x < 0)) return af_fail(err, "pow on integers needs a number >= 0 (Integers to negative integer powers are not allowed)");
       return 0;
     case OPS_bitwise_left_shift_: case OPS_bitwise_right_shift_:
-      if (!num || x < 0 || x > 62) return af_fail(err, "%s takes a shift count 0..62 here (a tensor may hold negative counts)", ops_get(op)->name);
+      if (!num || x < 0 || x > 8 * (double)af_dtype_size(common) - 2) /* 62 for int64, 6 for int8 (no shift past the width) */
+        return af_fail(err, "%s takes a shift count 0..%d here (a tensor may hold negative counts)", ops_get(op)->name,
+                       8 * (int)af_dtype_size(common) - 2);
       return 0;
     default: return 0;
   }
