@@ -275,15 +275,19 @@ int ops_can_cast(af_dtype from, af_dtype to) {
 /* A number eager converts into a tensor of dtype dt with an overflow check (fill_, masked_fill_,
  * clamp bounds, full_like, setitem of a number...): int8 takes -128..127, uint8 -128..255 for
  * an int and no negative float (c10's checked_convert). The value of a 0-dim tensor (zerodim) is
- * data the rule does not see: into int8 or uint8 only one of the target's own dtype (or bool). */
+ * data the rule does not see (a sum, a product may be large): into int32, int8, uint8 or float16
+ * only one of the target's own dtype, bool, or (into int32 and float16) int8 and uint8. */
 static int scalar_fits(af_dtype dt, const ir_arg *a, const ops_meta *zerodim, af_err *err) {
-  if (dt != AF_INT8 && dt != AF_UINT8) return 0;
   if (zerodim) {
-    if (zerodim->dtype != dt && zerodim->dtype != AF_BOOL)
-      return af_fail(err, "a %s value converted into %s may overflow (value cannot be converted to type %s_t without overflow)",
-                     af_dtype_name(zerodim->dtype), af_dtype_name(dt), af_dtype_name(dt));
+    af_dtype z = zerodim->dtype;
+    int narrow = dt == AF_INT32 || dt == AF_INT8 || dt == AF_UINT8 || dt == AF_FLOAT16;
+    int fits = z == dt || z == AF_BOOL || ((dt == AF_INT32 || dt == AF_FLOAT16) && (z == AF_INT8 || z == AF_UINT8));
+    if (narrow && !fits)
+      return af_fail(err, "a %s value converted into %s may overflow (value cannot be converted to type %s without overflow)",
+                     af_dtype_name(z), af_dtype_name(dt), af_dtype_name(dt));
     return 0;
   }
+  if (dt != AF_INT8 && dt != AF_UINT8) return 0;
   double x = a->kind == IR_ARG_FLOAT ? a->f : a->kind == IR_ARG_INT ? (double)a->i : 0;
   double hi = dt == AF_INT8 ? 127 : 255;
   if (x < -128 || x > hi || (dt == AF_UINT8 && a->kind == IR_ARG_FLOAT && x < 0))
