@@ -53,18 +53,20 @@ static const ops_meta *M(gen *g, int v) { return gen_model_meta(&g->mo, v); }
 static const gen_impl *IMPL(gen *g, int v) { return gen_model_impl(&g->mo, v); }
 static int is_input(gen *g, int v) { return IMPL(g, v)->depth == 0 && gen_model_storage(&g->mo, v)->input >= 0; }
 
-/* a dtype by the policy's weights; bool only when allow_bool (data inputs, any-dtype operands) */
+/* a dtype by the policy's weights; bool only when allow_bool (data inputs, any-dtype operands),
+ * integer dtypes only when allow_int */
 static af_dtype pick_dtype(gen *g, int allow_int, int allow_bool) {
   double w[AF_DTYPE_COUNT];
   memcpy(w, g->pol->dtype_weight, sizeof w);
   if (!allow_bool) w[AF_BOOL] = 0;
-  if (!allow_int) w[AF_INT64] = 0;
+  for (int d = 0; d < AF_DTYPE_COUNT && !allow_int; d++)
+    if (af_dtype_is_int((af_dtype)d)) w[d] = 0;
   int d = provider_weighted(&g->pv, w, AF_DTYPE_COUNT);
   return d < 0 ? AF_FLOAT32 : (af_dtype)d;
 }
 
 /* the values of v may differ in the last bits between executors (see gen_storage.inexact) */
-static int inexact(gen *g, int v) { return gen_model_storage(&g->mo, v)->inexact && (M(g, v)->dtype == AF_FLOAT32 || M(g, v)->dtype == AF_FLOAT64); }
+static int inexact(gen *g, int v) { return gen_model_storage(&g->mo, v)->inexact && af_dtype_is_float(M(g, v)->dtype); }
 
 /* Exactness of statement (op, args): -1 when a discontinuous op would read inexact floats, else
  * whether its float result or the values it writes are inexact. */
@@ -170,6 +172,7 @@ static int emit(gen *g, int op, int nargs, ir_arg *args, int bind) {
   if (ops_shape_infer(&st, &g->mo.env, &e, &err)) return -1;
   int inx = stmt_inexact(g, op, nargs, args);
   if (inx < 0) return -1;
+  if (ops_shape_exactness_dt(op, e.out.dtype) == OPS_EX_INEXACT) inx = 1; /* float16/bfloat16 results round */
   /* a discontinuous view (an int view of float bits) reads its storage again at every later use:
      it views exact storages only, and they stay exact */
   const gen_storage *s0 = nargs && args[0].kind == IR_ARG_VALUE ? gen_model_storage(&g->mo, args[0].value) : NULL;
@@ -177,7 +180,7 @@ static int emit(gen *g, int op, int nargs, ir_arg *args, int bind) {
   if (s0 && ((discont_view && s0->inexact) || (inx && e.writes && s0->keep_exact))) return -1;
   if (g->loops && ops_shape_exactness(op) == OPS_EX_NEEDS) /* a later iteration may make a float operand inexact */
     for (int k = 0; k < nargs; k++)
-      if (args[k].kind == IR_ARG_VALUE && (M(g, args[k].value)->dtype == AF_FLOAT32 || M(g, args[k].value)->dtype == AF_FLOAT64))
+      if (args[k].kind == IR_ARG_VALUE && af_dtype_is_float(M(g, args[k].value)->dtype))
         return -1;
   const ops_entry *oe = ops_get(op);
   int out = -1;
@@ -212,7 +215,10 @@ static int mem_ok(gen *g, const ops_req *r, int v) {
 static af_dtype make_dtype(gen *g, const ops_req *r) {
   switch (r->dt_rule) {
     case OPS_DT_SAME: return r->dtype;
-    case OPS_DT_INTO: return r->dtype == AF_INT64 ? AF_INT64 : pick_dtype(g, 1, 0);
+    case OPS_DT_INTO: /* an integer target takes integers (int64, or its own dtype: uint8 with int8 is int16) */
+      if (r->dtype == AF_INT64) return AF_INT64;
+      if (af_dtype_is_int(r->dtype)) return chance(g, 0.5) ? r->dtype : AF_INT64;
+      return pick_dtype(g, 1, 0);
     case OPS_DT_ANY: return pick_dtype(g, 1, 0);
     case OPS_DT_ALL: return pick_dtype(g, 1, 1);
     case OPS_DT_FLOAT: return pick_dtype(g, 0, 0);
@@ -660,6 +666,8 @@ static void loop_exactness(gen *g, int from, int to) {
       const ir_stmt *st = &g->p->stmts[s];
       if (ops_get(st->op)->kind == OPS_CTRL || st->nargs == 0) continue;
       int in = ops_shape_exactness(st->op) == OPS_EX_INEXACT;
+      int tv = st->out >= 0 ? st->out : ops_mutates(st->op) && st->args[0].kind == IR_ARG_VALUE ? st->args[0].value : -1;
+      if (tv >= 0 && g->mo.impl_of[tv] >= 0 && ops_shape_exactness_dt(st->op, M(g, tv)->dtype) == OPS_EX_INEXACT) in = 1;
       for (int k = 0; k < st->nargs; k++) {
         const ir_arg *a = &st->args[k];
         if (a->kind == IR_ARG_VALUE && g->mo.impl_of[a->value] >= 0 && !(g->mo.flags[a->value] & GEN_VF_INT)) in |= inexact(g, a->value);
@@ -915,7 +923,7 @@ static int gen_rebind(gen *g) {
   if (ops_shape_infer(&st, &g->mo.env, &e, &err) || e.out.dtype != m->dtype || e.out.rank != m->rank) return -1;
   for (int d = 0; d < m->rank; d++)
     if (e.out.shape[d] != m->shape[d]) return -1;
-  int inx = inexact(g, v);
+  int inx = inexact(g, v) || ops_shape_exactness_dt(op, m->dtype) == OPS_EX_INEXACT;
   int s = ir_add_stmt(g->p, op, v, 2, a);
   gen_model_apply(&g->mo, s, &e);
   if (inx) g->mo.stor[IMPL(g, v)->storage].inexact = 1;

@@ -182,9 +182,6 @@ int gen_policy_check(const gen_policy *p, af_err *err) {
   double s = 0;
   for (int d = 0; d < AF_DTYPE_COUNT; d++) {
     if (!(p->dtype_weight[d] >= 0)) return af_fail(err, "policy: dtypes.%s: expected a weight >= 0", af_dtype_name(d));
-    if (d > AF_BOOL && p->dtype_weight[d] > 0) /* issue 15's dtypes: hand-written programs only so far */
-      return af_fail(err, "policy: dtypes.%s: the generator does not draw this dtype yet (its op rules do not know it)",
-                     af_dtype_name(d));
     if (d != AF_BOOL) s += p->dtype_weight[d];
   }
   if (s <= 0) return af_fail(err, "policy: dtypes: some dtype other than bool needs a weight > 0");

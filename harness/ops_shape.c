@@ -216,14 +216,36 @@ int ops_view_strides(const ops_meta *m, int rank, const int64_t *shape, int64_t 
 
 /* ---------------------------------------------------------------- dtypes */
 
-static int dt_rank(af_dtype d) { return d == AF_BOOL ? 0 : d == AF_INT64 ? 1 : d == AF_FLOAT32 ? 2 : 3; }
-static int is_float(af_dtype d) { return d == AF_FLOAT32 || d == AF_FLOAT64; }
+/* Promotion as torch.promote_types over the modelled dtypes. Within a category (bool < integers <
+ * floats) the wider type wins; uint8 with int8 gives int16 and float16 with bfloat16 gives float32
+ * (eager's lattice); an integer with a float gives the float. int16 is not modelled: DT_UNMODELLED,
+ * which no rule accepts (ops_result_type callers refuse it through dt_ok). */
 #define DT_UNDEF ((af_dtype)-1)
+#define DT_UNMODELLED AF_DTYPE_COUNT
+static int is_float(af_dtype d) { return (int)d >= 0 && d < AF_DTYPE_COUNT && af_dtype_is_float(d); }
+static int is_int(af_dtype d) { return (int)d >= 0 && d < AF_DTYPE_COUNT && af_dtype_is_int(d); }
+static int dt_ok(af_dtype d) { return (int)d >= 0 && d < AF_DTYPE_COUNT; }
+static int dt_category(af_dtype d) { return d == AF_BOOL ? 0 : is_int(d) ? 1 : 2; }
+/* width rank inside a category: uint8 and int8 (and float16 and bfloat16) are incomparable */
+static int dt_width(af_dtype d) {
+  switch (d) {
+    case AF_UINT8: case AF_INT8: case AF_FLOAT16: case AF_BFLOAT16: return 1;
+    case AF_INT32: case AF_FLOAT32: return 2;
+    case AF_INT64: case AF_FLOAT64: return 3;
+    default: return 0;
+  }
+}
 
 static af_dtype promote(af_dtype a, af_dtype b) {
   if ((int)a < 0) return b;
   if ((int)b < 0) return a;
-  return dt_rank(a) >= dt_rank(b) ? a : b;
+  if (!dt_ok(a) || !dt_ok(b)) return DT_UNMODELLED;
+  if (a == b) return a;
+  int ca = dt_category(a), cb = dt_category(b);
+  if (ca != cb) return ca > cb ? a : b;
+  int wa = dt_width(a), wb = dt_width(b);
+  if (wa != wb) return wa > wb ? a : b;
+  return ca == 2 ? AF_FLOAT32 : DT_UNMODELLED; /* float16 + bfloat16: float32; uint8 + int8: int16 */
 }
 
 static af_dtype combine(af_dtype higher, af_dtype lower) {
@@ -244,9 +266,33 @@ af_dtype ops_result_type(int n, const af_dtype *dt, const ops_opnd_kind *kind) {
 }
 
 int ops_can_cast(af_dtype from, af_dtype to) {
-  if (is_float(from) && to == AF_INT64) return 0;
+  if (!dt_ok(from) || !dt_ok(to)) return 0;
+  if (is_float(from) && is_int(to)) return 0;
   if (from != AF_BOOL && to == AF_BOOL) return 0;
   return 1;
+}
+
+/* A number eager converts into a tensor of dtype dt with an overflow check (fill_, masked_fill_,
+ * clamp bounds, full_like, setitem of a number...): int8 takes -128..127, uint8 -128..255 for
+ * an int and no negative float (c10's checked_convert). The value of a 0-dim tensor (zerodim) is
+ * data the rule does not see (a sum, a product may be large): into int32, int8, uint8 or float16
+ * only one of the target's own dtype, bool, or (into int32 and float16) int8 and uint8. */
+static int scalar_fits(af_dtype dt, const ir_arg *a, const ops_meta *zerodim, af_err *err) {
+  if (zerodim) {
+    af_dtype z = zerodim->dtype;
+    int narrow = dt == AF_INT32 || dt == AF_INT8 || dt == AF_UINT8 || dt == AF_FLOAT16;
+    int fits = z == dt || z == AF_BOOL || ((dt == AF_INT32 || dt == AF_FLOAT16) && (z == AF_INT8 || z == AF_UINT8));
+    if (narrow && !fits)
+      return af_fail(err, "a %s value converted into %s may overflow (value cannot be converted to type %s without overflow)",
+                     af_dtype_name(z), af_dtype_name(dt), af_dtype_name(dt));
+    return 0;
+  }
+  if (dt != AF_INT8 && dt != AF_UINT8) return 0;
+  double x = a->kind == IR_ARG_FLOAT ? a->f : a->kind == IR_ARG_INT ? (double)a->i : 0;
+  double hi = dt == AF_INT8 ? 127 : 255;
+  if (x < -128 || x > hi || (dt == AF_UINT8 && a->kind == IR_ARG_FLOAT && x < 0))
+    return af_fail(err, "value cannot be converted to type %s without overflow", af_dtype_name(dt));
+  return 0;
 }
 
 /* ---------------------------------------------------------------- layouts of fresh results */
@@ -692,12 +738,19 @@ typedef struct sub_info {
 /* ---- the op table's rule families (harness/ops_rules.def), resolved per op at the end of this
  * file from ops.def's columns ---- */
 
-/* dtype masks of self (ops.def's dtypes column) */
+/* dtype masks of self (ops.def's dtypes column). The classes with no_f16 / no_half leave out the
+ * dtypes PyTorch 1.13's CPU kernels lack (no Half kernel for clamp, relu, exp, floor, cumsum, mm...;
+ * no BFloat16 one for mish and prod either), so one class serves both stacks. */
 enum {
-  MF32 = 1 << AF_FLOAT32, MF64 = 1 << AF_FLOAT64, MI64 = 1 << AF_INT64, MB = 1 << AF_BOOL,
-  MF = MF32 | MF64, MN = MF | MI64, MALL = MN | MB
+  MF32 = 1 << AF_FLOAT32, MF64 = 1 << AF_FLOAT64, MI64 = 1 << AF_INT64, MB = 1 << AF_BOOL, MI32 = 1 << AF_INT32,
+  MI8 = 1 << AF_INT8, MU8 = 1 << AF_UINT8, MF16 = 1 << AF_FLOAT16, MBF16 = 1 << AF_BFLOAT16,
+  MF = MF32 | MF64 | MF16 | MBF16, MI = MI64 | MI32 | MI8 | MU8, MN = MF | MI, MALL = MN | MB
 };
-enum { M_all = MALL, M_num = MN, M_float = MF, M_f64 = MF64, M_i64 = MI64, M_int_bool = MI64 | MB };
+enum {
+  M_all = MALL, M_num = MN, M_float = MF, M_f64 = MF64, M_int = MI, M_int_bool = MI | MB,
+  M_num_no_f16 = MN & ~MF16, M_num_no_half = MN & ~(MF16 | MBF16), M_float_no_f16 = MF & ~MF16,
+  M_float_no_half = MF32 | MF64
+};
 enum {
   FAM_other = OPS_FAM_OTHER, FAM_view = OPS_FAM_VIEW, FAM_multi_view = OPS_FAM_MULTI_VIEW, FAM_meta = OPS_FAM_META,
   FAM_fill = OPS_FAM_FILL, FAM_arith = OPS_FAM_ARITH, FAM_unary_float = OPS_FAM_UNARY_FLOAT,
@@ -718,7 +771,8 @@ typedef int (*sample_fn)(int op, int p, const ops_meta *m, int64_t storage, cons
 typedef struct op_rules {
   shape_fn shape;
   sample_fn sample;
-  unsigned char fam, dt, ex, shape_class; /* ops_family, dtype mask of self, OPS_EX_*, RC_* */
+  unsigned short dt;                      /* dtype mask of self */
+  unsigned char fam, ex, shape_class;     /* ops_family, OPS_EX_*, RC_* */
   signed char primary;                    /* ops_shape_primary */
 } op_rules;
 
@@ -972,6 +1026,19 @@ static int no_overlap(const ops_env *env, int w, int v, int same_ok, af_err *err
   return af_fail(err, "an operand shares memory with the written tensor");
 }
 
+/* argument a, a number or a 0-dim tensor that eager converts into a tensor of dtype dt with an
+ * overflow check (scalar_fits) */
+static int value_fits(const ops_env *env, af_dtype dt, const ir_arg *a, af_err *err) {
+  if (a->kind == IR_ARG_VALUE) return META(a->value)->rank == 0 ? scalar_fits(dt, a, META(a->value), err) : 0;
+  return scalar_fits(dt, a, NULL, err);
+}
+
+/* a promoted dtype the model has (uint8 with int8 gives int16, which it has not) */
+static int common_ok(af_dtype c, af_err *err) {
+  if (!dt_ok(c)) return af_fail(err, "operands promote to a dtype that is not modelled (uint8 with int8: int16)");
+  return 0;
+}
+
 static int not_bool(const ops_meta *m, const char *what, af_err *err) {
   if (m->dtype == AF_BOOL) return af_fail(err, "%s is not modelled for bool tensors", what);
   return 0;
@@ -1045,6 +1112,7 @@ static int check_scatter(const ir_stmt *st, const ops_env *env, const ops_meta *
   if (self->rank == 0 || ix->rank != self->rank) return af_fail(err, "Index tensor must have the same number of dimensions as self tensor (rank 0 not modelled)");
   const ops_meta *src = st->args[3].kind == IR_ARG_VALUE ? META(st->args[3].value) : NULL;
   if (src && src->dtype != self->dtype) return af_fail(err, "scatter(): Expected self.dtype to be equal to src.dtype");
+  if (!src && scalar_fits(self->dtype, &st->args[3], NULL, err)) return -1;
   if (src && src->rank != self->rank) return af_fail(err, "Index tensor must have the same number of dimensions as src tensor");
   for (int d = 0; d < self->rank; d++) {
     if (d != dim && ix->shape[d] > self->shape[d]) return af_fail(err, "Size does not match at dimension %d: index larger than self", d);
@@ -1111,7 +1179,7 @@ static int arith_type(const ir_stmt *st, const ops_env *env, int a, int b, af_dt
   opnd(st, b, env, &t[1], &dt[1], &k[1]);
   if (dt[0] == AF_BOOL || dt[1] == AF_BOOL) return af_fail(err, "arithmetic on bool is not modelled");
   *common = ops_result_type(2, dt, k);
-  return 0;
+  return common_ok(*common, err);
 }
 
 /* ---------------------------------------------------------------- shape rules: views
@@ -1403,8 +1471,10 @@ static int shape_write_not_bool(const ir_stmt *st, const ops_env *env, const ops
 /* clamp/clip bounds: at least one, and no float bound for an integer self */
 static int clamp_bounds_ok(const ir_arg *a, const ops_meta *self, af_err *err) {
   if (a[1].kind == IR_ARG_NONE && a[2].kind == IR_ARG_NONE) return af_fail(err, "torch.clamp: At least one of 'min' or 'max' must not be None");
-  for (int k = 1; k <= 2; k++)
-    if (self->dtype == AF_INT64 && a[k].kind == IR_ARG_FLOAT) return af_fail(err, "result type Float can't be cast to the desired output type long");
+  for (int k = 1; k <= 2; k++) {
+    if (is_int(self->dtype) && a[k].kind == IR_ARG_FLOAT) return af_fail(err, "result type Float can't be cast to the desired output type long");
+    if (scalar_fits(self->dtype, &a[k], NULL, err)) return -1;
+  }
   return 0;
 }
 
@@ -1417,7 +1487,7 @@ static int shape_write_clamp(const ir_stmt *st, const ops_env *env, const ops_me
 static int shape_write_fill(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
   (void)self, (void)e;
   const ir_arg *a = st->args;
-  if (number_or_zerodim(&a[1], env, "fill_", err)) return -1;
+  if (number_or_zerodim(&a[1], env, "fill_", err) || value_fits(env, self->dtype, &a[1], err)) return -1;
   if (a[1].kind == IR_ARG_VALUE && no_overlap(env, a[0].value, a[1].value, 0, err)) return -1;
   return 0;
 }
@@ -1443,7 +1513,7 @@ static int shape_write_masked_fill(const ir_stmt *st, const ops_env *env, const 
   const ops_meta *mask = META(a[1].value);
   if (mask->dtype != AF_BOOL) return af_fail(err, "masked_fill_ only supports boolean masks");
   if (!ops_broadcasts_to(mask->rank, mask->shape, self->rank, self->shape)) return af_fail(err, "masked_fill_: mask does not broadcast to self");
-  if (number_or_zerodim(&a[2], env, "masked_fill_", err)) return -1;
+  if (number_or_zerodim(&a[2], env, "masked_fill_", err) || value_fits(env, self->dtype, &a[2], err)) return -1;
   if (no_overlap(env, w, a[1].value, 0, err)) return -1;
   if (a[2].kind == IR_ARG_VALUE && no_overlap(env, w, a[2].value, 0, err)) return -1;
   return 0;
@@ -1516,12 +1586,14 @@ static int setitem_rule(const ir_stmt *st, const ops_env *env, const ops_meta *s
   if (si.has_int && si.has_mask) return af_fail(err, "mixing bool and int index tensors is not modelled");
   if (!aug) {
     if (si.nt && vm && vm->dtype != self->dtype) return af_fail(err, "Index put requires the source and destination dtypes match");
+    if (!vm && scalar_fits(self->dtype, v, NULL, err)) return -1;
   } else {
     af_dtype dt[2] = {self->dtype, vm ? vm->dtype : (v->kind == IR_ARG_FLOAT ? AF_FLOAT64 : v->kind == IR_ARG_BOOL ? AF_BOOL : AF_INT64)};
     ops_opnd_kind k[2] = {si.result.rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM,
                           vm ? (vm->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM) : OPS_OPND_NUMBER};
     if (dt[0] == AF_BOOL || dt[1] == AF_BOOL) return af_fail(err, "arithmetic on bool is not modelled");
     af_dtype common = ops_result_type(2, dt, k);
+    if (common_ok(common, err)) return -1;
     if (!ops_can_cast(common, self->dtype))
       return af_fail(err, "result type %s can't be cast to the desired output type %s", af_dtype_name(common), af_dtype_name(self->dtype));
   }
@@ -1590,15 +1662,17 @@ static int shape_func_clamp(const ir_stmt *st, const ops_env *env, const ops_met
   if (not_bool(self, ops_get(st->op)->name, err)) return -1;
   af_dtype dt = self->dtype;
   if (a[1].kind == IR_ARG_NONE && a[2].kind == IR_ARG_NONE) return af_fail(err, "torch.clamp: At least one of 'min' or 'max' must not be None");
-  for (int k = 1; k <= 2; k++)
-    if (dt == AF_INT64 && a[k].kind == IR_ARG_FLOAT) dt = AF_FLOAT32;
+  for (int k = 1; k <= 2; k++) {
+    if (is_int(dt) && a[k].kind == IR_ARG_FLOAT) dt = AF_FLOAT32;
+    if (scalar_fits(self->dtype, &a[k], NULL, err)) return -1;
+  }
   ti_opnd t = {self, self->dtype};
   ti_layout(1, &t, dt, self->rank, self->shape, dt, &e->out);
   return 0;
 }
 
 static int shape_func_fill(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
-  if (number_or_zerodim(&st->args[1], env, "fill", err)) return -1;
+  if (number_or_zerodim(&st->args[1], env, "fill", err) || value_fits(env, self->dtype, &st->args[1], err)) return -1;
   preserve_layout(self, &e->out);
   return 0;
 }
@@ -1637,7 +1711,7 @@ static int shape_func_masked_fill(const ir_stmt *st, const ops_env *env, const o
   const ir_arg *a = st->args;
   const ops_meta *mask = META(a[1].value);
   if (mask->dtype != AF_BOOL) return af_fail(err, "masked_fill only supports boolean masks");
-  if (number_or_zerodim(&a[2], env, "masked_fill", err)) return -1;
+  if (number_or_zerodim(&a[2], env, "masked_fill", err) || value_fits(env, self->dtype, &a[2], err)) return -1;
   int r;
   int64_t shape[AF_MAX_RANK];
   if (ops_broadcast(self->rank, self->shape, mask->rank, mask->shape, &r, shape)) return af_fail(err, "masked_fill: mask does not broadcast");
@@ -1788,6 +1862,7 @@ static int shape_func_where(const ir_stmt *st, const ops_env *env, const ops_met
   af_dtype dt[2] = {x->dtype, y->dtype};
   ops_opnd_kind k[2] = {x->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM, y->rank ? OPS_OPND_TENSOR : OPS_OPND_ZERODIM};
   af_dtype common = ops_result_type(2, dt, k);
+  if (common_ok(common, err)) return -1;
   ti_opnd t[3] = {{self, AF_BOOL}, {x, x->dtype}, {y, y->dtype}};
   ti_layout(3, t, DT_UNDEF, r, shape, common, o); /* no conversion inside: operands of another dtype are converted before */
   if (x->dtype != y->dtype) o->exact = 0;
@@ -1860,7 +1935,7 @@ int ops_req_accepts(const ops_req *r, const ops_meta *m) {
       if (m->dtype != r->dtype) return 0;
       break;
     case OPS_DT_INTO:
-      if (m->dtype == AF_BOOL || (!is_float(r->dtype) && is_float(m->dtype))) return 0;
+      if (m->dtype == AF_BOOL || (!is_float(r->dtype) && is_float(m->dtype)) || !dt_ok(promote(r->dtype, m->dtype))) return 0;
       break;
     case OPS_DT_ANY:
       if (m->dtype == AF_BOOL) return 0;
@@ -3099,6 +3174,16 @@ static const char *const fam_names[OPS_FAM_COUNT][2] = {
     {"foreach", "in place over a list of tensors (torch._foreach_*_)"},
 };
 
+/* Families whose ops compute new values (and so round them in float16/bfloat16, whose integers are
+ * exact only up to 2048 and 256), as opposed to those that only move, select, compare or make values
+ * (views, fill/copy, cat/stack/where, factories, comparisons and logical ops: 0 and 1). index and
+ * cumulative count as computing (index_add_, scatter_add_, cumsum_), setitem too (its aug forms). */
+static const unsigned char fam_computes[OPS_FAM_COUNT] = {
+    [OPS_FAM_ARITH] = 1, [OPS_FAM_UNARY_FLOAT] = 1, [OPS_FAM_UNARY_NUM] = 1, [OPS_FAM_ACTIVATION] = 1,
+    [OPS_FAM_TERNARY] = 1, [OPS_FAM_MATRIX] = 1, [OPS_FAM_INDEX] = 1, [OPS_FAM_CUMULATIVE] = 1,
+    [OPS_FAM_SETITEM] = 1, [OPS_FAM_REDUCE] = 1,
+};
+
 const char *ops_family_name(int fam) { return fam >= 0 && fam < OPS_FAM_COUNT ? fam_names[fam][0] : "?"; }
 const char *ops_family_title(int fam) { return fam >= 0 && fam < OPS_FAM_COUNT ? fam_names[fam][1] : "?"; }
 
@@ -3176,13 +3261,15 @@ static int binary_data_ok(int op, af_dtype common, const ir_arg *o, af_err *err)
   int num = o->kind != IR_ARG_VALUE;
   switch (ip) {
     case OPS_remainder_: case OPS_fmod_: case OPS_floor_divide_:
-      if (common == AF_INT64 && (!num || x == 0)) return af_fail(err, "%s on integers needs a non-zero number (a tensor may hold 0: ZeroDivisionError)", ops_get(op)->name);
+      if (is_int(common) && (!num || x == 0)) return af_fail(err, "%s on integers needs a non-zero number (a tensor may hold 0: ZeroDivisionError)", ops_get(op)->name);
       return 0;
     case OPS_pow_:
-      if (common == AF_INT64 && (!num || x < 0)) return af_fail(err, "pow on integers needs a number >= 0 (Integers to negative integer powers are not allowed)");
+      if (is_int(common) && (!num || x < 0)) return af_fail(err, "pow on integers needs a number >= 0 (Integers to negative integer powers are not allowed)");
       return 0;
     case OPS_bitwise_left_shift_: case OPS_bitwise_right_shift_:
-      if (!num || x < 0 || x > 62) return af_fail(err, "%s takes a shift count 0..62 here (a tensor may hold negative counts)", ops_get(op)->name);
+      if (!num || x < 0 || x > 8 * (double)af_dtype_size(common) - 2) /* 62 for int64, 6 for int8 (no shift past the width) */
+        return af_fail(err, "%s takes a shift count 0..%d here (a tensor may hold negative counts)", ops_get(op)->name,
+                       8 * (int)af_dtype_size(common) - 2);
       return 0;
     default: return 0;
   }
@@ -3274,7 +3361,7 @@ static int check_matrix(int op, const ir_stmt *st, const ops_env *env, const ops
   if (inplace ? !shape_is(self, *rank, shape) : !ops_broadcasts_to(self->rank, self->shape, *rank, shape))
     return af_fail(err, "%s: self does not match the product's shape", ops_get(op)->name);
   for (int k = 3; k <= 4; k++)
-    if (self->dtype == AF_INT64 && a[k].kind == IR_ARG_FLOAT) return af_fail(err, "%s: float beta/alpha with integer tensors", ops_get(op)->name);
+    if (is_int(self->dtype) && a[k].kind == IR_ARG_FLOAT) return af_fail(err, "%s: float beta/alpha with integer tensors", ops_get(op)->name);
   return 0;
 }
 
@@ -3315,8 +3402,8 @@ static int check_index_more(int op, const ir_stmt *st, const ops_env *env, const
       if (ix->rank > 1) return af_fail(err, "%s(): Index is supposed to be a vector", name);
       if (index_data_ok(env, a[2].value, 0, self->shape[dim], ip == OPS_index_copy_, self->shape[dim], name, err)) return -1;
       if (ip == OPS_index_fill_) {
-        if (number_or_zerodim(&a[3], env, name, err)) return -1;
-        if (self->dtype == AF_INT64 && a[3].kind == IR_ARG_FLOAT) return af_fail(err, "index_fill_: a float value into an integer tensor is not generated");
+        if (number_or_zerodim(&a[3], env, name, err) || value_fits(env, self->dtype, &a[3], err)) return -1;
+        if (is_int(self->dtype) && a[3].kind == IR_ARG_FLOAT) return af_fail(err, "index_fill_: a float value into an integer tensor is not generated");
         if (a[3].kind == IR_ARG_VALUE && !ops_can_cast(META(a[3].value)->dtype, self->dtype)) return af_fail(err, "index_fill_: value dtype");
         return 0;
       }
@@ -3410,9 +3497,22 @@ static int shape_out_cat(const ir_stmt *st, const ops_env *env, const ops_meta *
 
 /* ---- pointwise unary (in place: self's dtype must take the result) ---- */
 
+/* number arguments of a unary op that eager converts into self's dtype (hardtanh's and
+ * threshold's bounds) must fit it */
+static int unary_numbers_fit(const ir_stmt *st, const ops_meta *self, af_err *err) {
+  for (int k = 1; k < st->nargs; k++) {
+    const ir_arg *a = &st->args[k];
+    if (a->kind != IR_ARG_INT && a->kind != IR_ARG_FLOAT) continue;
+    if (scalar_fits(self->dtype, a, NULL, err)) return -1;
+    if (self->dtype == AF_UINT8 && (a->kind == IR_ARG_FLOAT ? a->f : (double)a->i) < 0) /* hardtanh's check, taken for all */
+      return af_fail(err, "cannot do %s on an unsigned type with negative limits", ops_get(st->op)->name);
+  }
+  return 0;
+}
+
 static int shape_write_unary(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
   (void)env, (void)e;
-  return self_dtype_ok(st->op, self, err);
+  return self_dtype_ok(st->op, self, err) || unary_numbers_fit(st, self, err) ? -1 : 0;
 }
 
 static int celu_alpha_ok(const ir_arg *a, af_err *err) {
@@ -3435,7 +3535,7 @@ static int shape_write_clip(const ir_stmt *st, const ops_env *env, const ops_met
 /* a unary result of dtype dt: TensorIterator's layout (layout_like: empty_like(self) then the
  * out= kernel, as hardtanh, relu6, deg2rad, rad2deg and nan_to_num do) */
 static int unary_func(const ir_stmt *st, const ops_meta *self, af_dtype dt, int layout_like, ops_meta *o, af_err *err) {
-  if (self_dtype_ok(st->op, self, err)) return -1;
+  if (self_dtype_ok(st->op, self, err) || unary_numbers_fit(st, self, err)) return -1;
   if (layout_like) {
     preserve_layout(self, o);
     return 0;
@@ -3557,6 +3657,7 @@ static int addc_inplace(const ir_stmt *st, const ops_env *env, const ops_meta *s
   if (dt[1] == AF_BOOL || dt[2] == AF_BOOL) return af_fail(err, "%s on bool is not modelled", oe->name);
   if (div && !is_float(dt[1]) && !is_float(dt[2])) return af_fail(err, "Integer division with addcdiv is no longer supported");
   af_dtype c = ops_result_type(3, dt, kd);
+  if (common_ok(c, err)) return -1;
   if (c != self->dtype) /* its kernel does no casting: INTERNAL ASSERT needs_dynamic_casting */
     return af_fail(err, "%s_ with operands promoting to %s, not self's %s, is not modelled", oe->name, af_dtype_name(c), af_dtype_name(self->dtype));
   if (!is_float(c) && a[3].kind == IR_ARG_FLOAT) return af_fail(err, "%s: a float value with integer tensors", oe->name);
@@ -3598,6 +3699,7 @@ static int lerp_addc_func(const ir_stmt *st, const ops_env *env, const ops_meta 
     n++;
   }
   af_dtype c = ops_result_type(n, dt, kd);
+  if (common_ok(c, err)) return -1;
   if (how == 2 && !is_float(dt[1]) && !is_float(dt[2])) return af_fail(err, "Integer division with addcdiv is no longer supported");
   if (how != 0 && !is_float(c) && a[3].kind == IR_ARG_FLOAT) return af_fail(err, "%s: a float value with integer tensors", oe->name);
   ti_layout(n, t, c, r, shape, c, o);
@@ -3703,7 +3805,7 @@ static int shape_func_cumulative(const ir_stmt *st, const ops_env *env, const op
   if (self_dtype_ok(st->op, self, err)) return -1;
   int64_t d;
   if (wrapd(st->args[1].i, self->rank, &d, err)) return -1;
-  fresh_contig(&e->out, self->dtype, self->rank, self->shape);
+  fresh_contig(&e->out, is_int(self->dtype) ? AF_INT64 : self->dtype, self->rank, self->shape); /* integers: int64, as sum */
   return 0;
 }
 
@@ -4328,8 +4430,9 @@ static int shape_func_type_as(const ir_stmt *st, const ops_env *env, const ops_m
 static int shape_func_like(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
   (void)env;
   const ir_arg *a = st->args;
-  if (st->nargs > 1 && self->dtype == AF_INT64 && a[1].kind == IR_ARG_FLOAT)
+  if (st->nargs > 1 && is_int(self->dtype) && a[1].kind == IR_ARG_FLOAT)
     return af_fail(err, "full_like of an int64 tensor with a float value is not generated (it truncates)");
+  if (st->nargs > 1 && scalar_fits(self->dtype, &a[1], NULL, err)) return -1;
   preserve_layout(self, &e->out);
   return 0;
 }
@@ -4341,8 +4444,9 @@ static int shape_func_new(const ir_stmt *st, const ops_env *env, const ops_meta 
   if (a[1].n > AF_MAX_RANK) return af_fail(err, "rank %d above the limit %d", a[1].n, AF_MAX_RANK);
   for (int k = 0; k < a[1].n; k++)
     if (a[1].ints[k] < 0) return af_fail(err, "Trying to create tensor with negative dimension %lld", (long long)a[1].ints[k]);
-  if (st->nargs > 2 && self->dtype == AF_INT64 && a[2].kind == IR_ARG_FLOAT)
+  if (st->nargs > 2 && is_int(self->dtype) && a[2].kind == IR_ARG_FLOAT)
     return af_fail(err, "new_full of an int64 tensor with a float value is not generated (it truncates)");
+  if (st->nargs > 2 && scalar_fits(self->dtype, &a[2], NULL, err)) return -1;
   fresh_contig(&e->out, self->dtype, a[1].n, a[1].ints);
   return 0;
 }
@@ -4449,7 +4553,11 @@ SAMPLER(type_as) {
   SAMPLER_BEGIN;
   if (ops_get(op)->argk[1][0] == 'd') {
     static const af_dtype dts[] = {AF_FLOAT32, AF_FLOAT64, AF_INT64, AF_BOOL};
-    args[1] = (ir_arg){.kind = IR_ARG_DTYPE, .i = R(0, 1) ? (int64_t)m->dtype : (int64_t)dts[R(0, 3)]};
+    /* a tensor of an issue-15 dtype (drawn only when a policy weights them) converts to any of the
+       nine; the original four keep their draws (the default programs stay the same) */
+    int64_t to = m->dtype;
+    if (!R(0, 1)) to = m->dtype > AF_BOOL ? R(0, AF_DTYPE_COUNT - 1) : (int64_t)dts[R(0, 3)];
+    args[1] = (ir_arg){.kind = IR_ARG_DTYPE, .i = to};
     return n;
   }
   ops_req q = req(OPS_REQ_BROADCAST, r, m->shape, m->dtype, D(OPS_DECIDE_EDGE) ? OPS_DT_ALL : OPS_DT_SAME, -1, 0);
@@ -4553,7 +4661,7 @@ SAMPLER(foreach) {
  * table resolves them (a name without its rule is a compile error). */
 
 #define OP(n, k, fl, sch, at, ov, ovs, sp, tw, sc, fam, dt, ex, shp, smp, wb) \
-  [OPS_##n] = {shape_##shp, sample_##smp, FAM_##fam, M_##dt, EX_##ex, RC_of_##shp, PRIM_of_##smp},
+  [OPS_##n] = {shape_##shp, sample_##smp, M_##dt, FAM_##fam, EX_##ex, RC_of_##shp, PRIM_of_##smp},
 static const op_rules rules[OPS_COUNT] = {
 #include "ops.def"
 };
@@ -4573,6 +4681,12 @@ static int self_dtype_ok(int op, const ops_meta *m, af_err *err) {
 int ops_shape_family(int op) { return op >= 0 && op < OPS_COUNT ? rules[op].fam : OPS_FAM_OTHER; }
 
 int ops_shape_exactness(int op) { return op >= 0 && op < OPS_COUNT ? rules[op].ex : OPS_EX_KEEP; }
+
+int ops_shape_exactness_dt(int op, af_dtype dt) {
+  int ex = ops_shape_exactness(op);
+  if (ex == OPS_EX_KEEP && (dt == AF_FLOAT16 || dt == AF_BFLOAT16) && fam_computes[ops_shape_family(op)]) return OPS_EX_INEXACT;
+  return ex;
+}
 
 int ops_shape_primary(int op) { return op >= 0 && op < OPS_COUNT ? rules[op].primary : 0; }
 
@@ -4614,6 +4728,11 @@ int ops_shape_infer(const ir_stmt *st, const ops_env *env, ops_effect *e, af_err
   }
   const ops_meta *self = a[0].kind == IR_ARG_VALUE ? META(a[0].value) : NULL;
   const op_rules *ru = &rules[st->op];
+  /* the dtypes column for the dtypes of issue 15 (int32, int8, uint8, float16, bfloat16): what eager
+   * accepts for self on both stacks (views and shape-changing ops take every dtype). The original
+   * four are checked by each rule as they were (a functional op may take more than its column
+   * says: exp of an int64 is a float32), so the programs made of them stay the same. */
+  if (self && (ru->shape_class == RC_WRITE || ru->shape_class == RC_FUNC) && self->dtype > AF_BOOL && self_dtype_ok(st->op, self, err)) return -1;
 
   switch (ru->shape_class) {
     case RC_VIEW: {
@@ -4680,7 +4799,7 @@ void ops_shape_markdown(af_buf *b) {
   af_buf_puts(b, "| family | in-place (twin) | functional | out= | views; control-flow, list and int statements | dtypes | exactness |\n");
   af_buf_puts(b, "| --- | --- | --- | --- | --- | --- | --- |\n");
   static const char *exn[3] = {"exact", "inexact", "discontinuous"};
-  static const char *dn[AF_DTYPE_COUNT] = {"f32", "f64", "i64", "bool"};
+  static const char *dn[AF_DTYPE_COUNT] = {"f32", "f64", "i64", "bool", "i32", "i8", "u8", "f16", "bf16"};
   for (int f = 0; f < OPS_FAM_COUNT; f++) {
     af_buf row = {0};
     int count = 0, dt = 0, ex[3] = {0, 0, 0};

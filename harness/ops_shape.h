@@ -242,6 +242,11 @@ const char *ops_family_title(int fam); /* "binary arithmetic", ... borrowed */
  * last-bit difference becomes a different value, so a generator gives it exact operands only. */
 enum { OPS_EX_KEEP, OPS_EX_INEXACT, OPS_EX_NEEDS };
 int ops_shape_exactness(int op);
+/* The exactness of op when its result (or the tensor it writes) has dtype dt: as ops_shape_exactness,
+ * except that an op of a family that computes values (arith, unary, activation, ternary, matrix,
+ * index, cumulative, setitem, reduce) is OPS_EX_INEXACT for float16 and bfloat16, whose integers
+ * are exact only up to 2048 and 256: the generator then keeps discontinuous ops away from them. */
+int ops_shape_exactness_dt(int op, af_dtype dt);
 
 /* The op table by family as a Markdown document (docs/ops.md), appended to b. */
 void ops_shape_markdown(af_buf *b);

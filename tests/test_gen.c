@@ -637,6 +637,73 @@ TEST(foreach_ops_are_drawn_over_views_of_one_buffer_and_ref_agrees) {
   CHECK(n[2] == 0, "%d foreach lists mix dtypes", n[2]);
 }
 
+/* bench/policy-dtypes.json weights int32, int8, uint8, float16 and bfloat16 (the default gives them 0):
+   every one is drawn as an input dtype and as a write target, every program is eager-valid, and ref
+   agrees with eager on each (the oracle compares float16/bfloat16 with their tolerances; ref's
+   functional graph computes in another order, so a false alarm would show here). */
+TEST(the_dtypes_policy_draws_every_new_dtype_valid_and_ref_agrees_with_eager) {
+  static const af_dtype fresh[] = {AF_INT32, AF_INT8, AF_UINT8, AF_FLOAT16, AF_BFLOAT16};
+  for (size_t k = 0; k < sizeof fresh / sizeof fresh[0]; k++)
+    CHECK(pol.dtype_weight[fresh[k]] == 0, "%s: default weight %g", af_dtype_name(fresh[k]), pol.dtype_weight[fresh[k]]);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = fopen(AF_SOURCE_DIR "/bench/policy-dtypes.json", "r");
+  CHECK(f != NULL, "cannot open bench/policy-dtypes.json");
+  if (!f) return;
+  text = af_xcalloc(1, 4096);
+  len = fread(text, 1, 4095, f);
+  fclose(f);
+  gen_policy q;
+  af_err err;
+  CHECK(len > 0 && !gen_policy_from_json(text, &q, &err), "bench/policy-dtypes.json: %s", err.msg);
+  free(text);
+  const conv_converter *ref = conv_find("ref");
+  CHECK(ref != NULL, "no ref converter");
+  if (!ref) return;
+  int inputs[AF_DTYPE_COUNT] = {0}, targets[AF_DTYPE_COUNT] = {0}, bad = 0, mism = 0;
+  uint64_t n = 400 * scale;
+  for (uint64_t s = 1; s <= n; s++) {
+    ir_program *p = NULL;
+    CHECK(!gen_program(&q, s, &p, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+    if (!p) return;
+    for (int i = 0; i < p->ninputs; i++) inputs[p->inputs[i].dtype]++;
+    gen_model mo;
+    gen_model_init(&mo, p);
+    for (int i = 0; i < p->nstmts; i++) { /* write targets, from the model replayed (blocks flat) */
+      const ir_stmt *st = &p->stmts[i];
+      ops_effect e;
+      if (ops_shape_infer(st, &mo.env, &e, &err)) {
+        gen_model_apply_unknown(&mo, i);
+        continue;
+      }
+      if (e.writes && st->args[0].kind == IR_ARG_VALUE) targets[gen_model_meta(&mo, st->args[0].value)->dtype]++;
+      gen_model_apply(&mo, i, &e);
+    }
+    gen_model_free(&mo);
+    result eager, got;
+    result_init(&eager);
+    result_init(&got);
+    CHECK(!eager_run(p, &eager, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+    if (eager.status != RESULT_OK && bad++ < 3) CHECK(0, "seed %llu is invalid: %s", (unsigned long long)s, eager.message);
+    if (eager.status == RESULT_OK) {
+      CHECK(!conv_execute(ref, p, &got, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+      char *detail = NULL;
+      oracle_opts oo = {0};
+      oracle_verdict v = oracle_judge(p, &eager, &got, &oo, &detail);
+      if (v != V_PASS && mism++ < 3) CHECK(0, "seed %llu: ref %s: %s", (unsigned long long)s, oracle_verdict_name(v), detail ? detail : "");
+      free(detail);
+    }
+    result_clear(&got);
+    result_clear(&eager);
+    ir_program_free(p);
+  }
+  for (size_t k = 0; k < sizeof fresh / sizeof fresh[0]; k++) {
+    CHECK(inputs[fresh[k]] > 0, "%s never an input in %llu programs", af_dtype_name(fresh[k]), (unsigned long long)n);
+    CHECK(targets[fresh[k]] > 0, "%s never written in %llu programs", af_dtype_name(fresh[k]), (unsigned long long)n);
+  }
+  CHECK(bad == 0 && mism == 0, "%d invalid programs, %d ref mismatches", bad, mism);
+}
+
 TEST(coverage_counts_the_write_through_a_view_of_a_view) {
   ir_program *p;
   af_err err;
@@ -735,6 +802,7 @@ int main(void) {
   RUN(every_op_family_and_every_drawable_op_occurs_and_discontinuous_ops_read_exact_values);
   RUN(opt_in_ops_are_drawn_valid_and_pass_ref_and_script);
   RUN(foreach_ops_are_drawn_over_views_of_one_buffer_and_ref_agrees);
+  RUN(the_dtypes_policy_draws_every_new_dtype_valid_and_ref_agrees_with_eager);
   RUN(coverage_counts_the_write_through_a_view_of_a_view);
   RUN(gen_command_writes_identical_files_for_the_same_seed);
   return tap_done();

@@ -152,6 +152,21 @@ static const struct {
      "{\"op\": \"foreach_neg_\", \"args\": [[\"b\"]]}", 1},
     {"torch._foreach_add_ of an empty list", "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}",
      "{\"op\": \"foreach_add_\", \"args\": [[], 1]}", 1},
+    /* the dtypes of issue 15 */
+    {"int8 fill_(300) (value cannot be converted to type int8_t without overflow)", "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"int8\"}",
+     "{\"op\": \"fill_\", \"args\": [\"x\", 300]}", 1},
+    {"uint8 fill_(-1.5) (a negative float into uint8 overflows)", "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"uint8\"}",
+     "{\"op\": \"fill_\", \"args\": [\"x\", {\"float\": -1.5}]}", 1},
+    {"hardtanh_ of uint8 with a negative limit", "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"uint8\"}",
+     "{\"op\": \"hardtanh_\", \"args\": [\"x\", -1, 2]}", 1},
+    {"relu_ of a float16 tensor (PyTorch 1.13 has no Half kernel)", "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float16\"}",
+     "{\"op\": \"relu_\", \"args\": [\"x\"]}", 2},
+    {"uint8 + int8 tensors (int16, a dtype the model has not)",
+     "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"uint8\"}, {\"name\": \"y\", \"shape\": [3], \"dtype\": \"int8\"}",
+     "{\"out\": \"r\", \"op\": \"add\", \"args\": [\"x\", \"y\"]}", 0},
+    {"masked_fill of uint8 with an int64 0-dim value (it may not fit)",
+     "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"uint8\"}, {\"name\": \"m\", \"shape\": [3], \"dtype\": \"bool\"}, {\"name\": \"v\", \"shape\": [], \"dtype\": \"int64\", \"data\": [300]}",
+     "{\"out\": \"r\", \"op\": \"masked_fill\", \"args\": [\"x\", \"m\", \"v\"]}", 1},
 };
 
 TEST(the_rules_refuse_what_eager_rejects_and_the_pytorch_bugs) {
@@ -190,6 +205,33 @@ TEST(the_rules_refuse_what_eager_rejects_and_the_pytorch_bugs) {
 }
 
 /* x.split(2, 1)[k], x.chunk(2, 0)[k], x.unbind(1)[k] against the slice/select they stand for */
+/* ops_result_type against torch.result_type (checked on 1.13 and 2.13) over the dtypes of issue 15:
+   a tensor's category wins over a 0-dim tensor's and a number's of a lower one, uint8 with int8 is
+   int16 (not modelled: no rule accepts it), float16 with bfloat16 float32 */
+TEST(promotion_follows_torch_result_type_over_the_nine_dtypes) {
+  enum { T = OPS_OPND_TENSOR, Z = OPS_OPND_ZERODIM, N = OPS_OPND_NUMBER };
+  static const struct {
+    af_dtype a, b;
+    int kb;
+    int want; /* an af_dtype, or AF_DTYPE_COUNT: not modelled */
+  } cases[] = {
+      {AF_INT8, AF_INT64, T, AF_INT64},        {AF_UINT8, AF_INT8, T, AF_DTYPE_COUNT},  {AF_FLOAT16, AF_FLOAT64, N, AF_FLOAT16},
+      {AF_FLOAT16, AF_BFLOAT16, T, AF_FLOAT32}, {AF_INT64, AF_FLOAT16, T, AF_FLOAT16},  {AF_INT8, AF_INT64, Z, AF_INT8},
+      {AF_UINT8, AF_BOOL, T, AF_UINT8},         {AF_BOOL, AF_INT64, N, AF_INT64},       {AF_INT32, AF_FLOAT64, N, AF_FLOAT32},
+      {AF_INT8, AF_FLOAT16, Z, AF_FLOAT16},     {AF_BFLOAT16, AF_FLOAT64, Z, AF_BFLOAT16}, {AF_UINT8, AF_INT8, Z, AF_UINT8},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    af_dtype dt[2] = {cases[k].a, cases[k].b};
+    ops_opnd_kind kind[2] = {OPS_OPND_TENSOR, (ops_opnd_kind)cases[k].kb};
+    af_dtype got = ops_result_type(2, dt, kind);
+    CHECK((int)got == cases[k].want, "%s tensor with %s (%s): %d, want %d", af_dtype_name(cases[k].a), af_dtype_name(cases[k].b),
+          cases[k].kb == T ? "tensor" : cases[k].kb == Z ? "0-dim" : "number", (int)got, cases[k].want);
+  }
+  CHECK(!ops_can_cast(AF_FLOAT16, AF_UINT8) && ops_can_cast(AF_INT64, AF_INT8) && ops_can_cast(AF_FLOAT64, AF_BFLOAT16) &&
+            !ops_can_cast(AF_INT8, AF_BOOL),
+        "can_cast: no float into an integer, no number into bool, the rest within or up a category");
+}
+
 TEST(split_chunk_and_unbind_pick_the_element_python_indexing_gives) {
   static const char *pairs[][2] = {
       {"{\"out\": \"r\", \"op\": \"split_get\", \"args\": [\"x\", 2, 1, -1]}", "{\"out\": \"r\", \"op\": \"slice\", \"args\": [\"x\", 1, 4, 5, 1]}"},
@@ -231,7 +273,7 @@ TEST(every_ops_rule_names_resolve_and_every_rule_is_used) {
     used[k] = calloc((size_t)ops_rule_count(k) + 1, sizeof(int));
     CHECK(ops_rule_count(k) > 0, "rule kind %d has rules", k);
   }
-  static const char *const dtypes[] = {"all", "num", "float", "f64", "i64", "int_bool"};
+  static const char *const dtypes[] = {"all", "num", "float", "f64", "int", "int_bool", "num_no_f16", "num_no_half", "float_no_f16", "float_no_half"};
   static const char *const exact[] = {"exact", "inexact", "discont"};
   for (int op = 0; op < OPS_COUNT; op++) {
     const ops_entry *e = ops_get(op);
@@ -291,6 +333,7 @@ int main(void) {
   RUN(every_ops_rule_names_resolve_and_every_rule_is_used);
   RUN(the_rules_refuse_what_eager_rejects_and_the_pytorch_bugs);
   RUN(split_chunk_and_unbind_pick_the_element_python_indexing_gives);
+  RUN(promotion_follows_torch_result_type_over_the_nine_dtypes);
   RUN(docs_ops_md_is_what_ops_markdown_prints);
   return tap_done();
 }
