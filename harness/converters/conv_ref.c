@@ -73,7 +73,11 @@
  *    Dead statements are dropped at the end.
  *
  * 7. Ops that address memory (as_strided_scatter clones its input and writes through strides)
- *    get their input laid out as eager's clone would be.
+ *    get their input laid out as eager's clone would be. PyTorch 2.x clones the input's whole
+ *    storage instead (sizes, strides and storage offset kept) and reads the offset it is given
+ *    against that storage: for an input that is not its whole storage densely at offset 0 (a view
+ *    with an offset, an unfold, an input with a layout) ref writes the input's values into a flat
+ *    tensor of the storage's size at eager's layout, scatters there and reads the input's window.
  *
  * 8. Inputs with layouts (issue 16: inputs that share memory, strided, offset or expanded
  *    inputs) become views of synthetic bases, as AOTAutograd does it: the functional program
@@ -438,6 +442,46 @@ static int with_layout(rf *c, int v, const af_tensor *t, const char *hint) {
     v = emit(c, OPS_permute, 2, pa, hint, -1);
     ir_arg_free(&pa[1]);
   }
+  return v;
+}
+
+/* Whether eager's as_strided_scatter(t, ...) reads its offset against a clone of t's whole
+ * storage: PyTorch 2.x clones the storage (clone_preserve_strides: t's sizes, strides and storage
+ * offset kept) unless t has internal overlap (a zero stride), then a plain clone(), as 1.13 always
+ * does. Only a t that is not its whole storage, densely at offset 0, sees the difference. */
+static int clones_whole_storage(const af_tensor *t) {
+  int rank, identity;
+  int64_t perm[RF_RANK], shape[RF_RANK], stride[RF_RANK];
+  if (atoi(at_version()) < 2 || at_tensor_rank(t) > RF_RANK) return 0;
+  shape_of(t, &rank, shape);
+  at_tensor_strides(t, stride);
+  for (int d = 0; d < rank; d++)
+    if (stride[d] == 0 && shape[d] > 1) return 0;
+  return !dense_order(t, &rank, perm, &identity) || at_tensor_storage_offset(t) != 0 ||
+         at_tensor_storage_numel(t) != at_tensor_numel(t);
+}
+
+/* 2.x's as_strided_scatter(a, src, size, stride, offset) for an a that clones_whole_storage (q:
+ * the statement's args on current values, t: eager's a): a written into a flat tensor of its
+ * storage's size at its eager sizes, strides and offset, src scattered at the absolute window,
+ * a's window read back. The elements no view of a reaches are never read: zeros stand for them. */
+static int as_strided_scatter_storage(rf *c, const ir_arg *q, const af_tensor *t, const char *hint, int own) {
+  int rank;
+  int64_t n = at_tensor_storage_numel(t), shape[RF_RANK], stride[RF_RANK];
+  shape_of(t, &rank, shape);
+  at_tensor_strides(t, stride);
+  ir_arg lay[3] = {a_ints(rank, shape), a_ints(rank, stride), a_int(at_tensor_storage_offset(t))};
+  ir_arg za[2] = {q[0], a_ints(1, &n)};
+  int m = emit(c, OPS_new_zeros, 2, za, hint, -1);
+  ir_arg_free(&za[1]);
+  ir_arg sa[5] = {a_val(m), q[0], lay[0], lay[1], lay[2]};
+  m = emit(c, OPS_as_strided_scatter, 5, sa, hint, -1);
+  ir_arg wa[5] = {a_val(m), q[1], q[2], q[3], q[4].kind == IR_ARG_NONE ? lay[2] : q[4]};
+  m = emit(c, OPS_as_strided_scatter, 5, wa, hint, -1);
+  ir_arg va[4] = {a_val(m), lay[0], lay[1], lay[2]};
+  int v = emit(c, OPS_as_strided, 4, va, hint, own);
+  ir_arg_free(&lay[0]);
+  ir_arg_free(&lay[1]);
   return v;
 }
 
@@ -838,14 +882,16 @@ static int do_fresh(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *
     if (v->kind == IR_ARG_INT) *v = (ir_arg){.kind = IR_ARG_FLOAT, .f = (double)v->i, .value = -1};
     op = ops_twin(op);
   }
-  int la = ops_layout_arg(st->op);
-  if (la >= 0) { /* the op addresses memory: give it eager's layout, unless it is an untouched input */
+  int la = ops_layout_arg(st->op), v = -1;
+  if (la >= 0 && clones_whole_storage(values[st->args[la].value])) { /* 2.x: offset into a's storage */
+    v = as_strided_scatter_storage(c, q, values[st->args[la].value], c->p->names[st->out], st->out);
+  } else if (la >= 0) { /* the op addresses memory: give it eager's layout, unless it is an untouched input */
     const rf_object *ob = &c->objs[c->obj[st->args[la].value]];
     const rf_storage *so = &c->sto[ob->storage];
     if (!(so->input >= 0 && !so->written && ob->chain.n == 0))
       q[la].value = with_layout(c, q[la].value, values[st->args[la].value], obj_hint(c, c->obj[st->args[la].value]));
   }
-  int v = emit(c, op, st->nargs, q, c->p->names[st->out], st->out);
+  if (v < 0) v = emit(c, op, st->nargs, q, c->p->names[st->out], st->out);
   args_free(st->nargs, q);
   int s = new_storage(c, v, values[st->out], -1, err);
   if (s < 0) return -1;
