@@ -99,7 +99,8 @@
  * state of such an input is no longer a fixed window of its storage); an out= form that resizes its
  * output; a write other than fill_/zero_ into a view whose elements repeat (eager's result then
  * depends on which copy it writes last); strided writes into a storage whose root is not dense
- * or has an offset. */
+ * or has an offset; any write into a storage whose root's elements share memory (2.x: a scatter
+ * of an unfold). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -650,9 +651,37 @@ static int eager_view(rf *c, int s, const rf_chain *ch, af_tensor **out, af_err 
   return 0;
 }
 
+/* Whether two elements of t may share memory: a dim whose stride does not pass everything the
+ * dims of smaller strides reach (some layouts that do not overlap are counted too). A root has
+ * such a layout only on PyTorch 2.x, where *_scatter and copy keep their input's layout
+ * (clone_preserve_strides): an as_strided_scatter of an unfold is as overlapping as the unfold. */
+static int may_overlap(const af_tensor *t) {
+  int rank, n = 0;
+  int64_t shape[RF_RANK], stride[RF_RANK], st[RF_RANK], sz[RF_RANK], reach = 0;
+  if (at_tensor_rank(t) > RF_RANK) return 1;
+  shape_of(t, &rank, shape);
+  at_tensor_strides(t, stride);
+  for (int d = 0; d < rank; d++) {
+    if (shape[d] == 0) return 0;
+    if (shape[d] == 1) continue;
+    int k = n++; /* insertion by increasing stride */
+    for (; k > 0 && st[k - 1] > stride[d]; k--) st[k] = st[k - 1], sz[k] = sz[k - 1];
+    st[k] = stride[d];
+    sz[k] = shape[d];
+  }
+  for (int k = 0; k < n; k++) {
+    if (st[k] <= reach) return 1;
+    reach += (sz[k] - 1) * st[k];
+  }
+  return 0;
+}
+
 /* Writes u, the new value of chain ch's view, into storage s (see 3. above). */
 static int write_back(rf *c, int s, const rf_chain *ch, int u, int uniform, const char *hint, af_err *err) {
   int n = ch->n, rc = 0, cur = u, safe = 1, strided = 0;
+  if (may_overlap(c->sto[s].eager))
+    return decline(c, err, "%s", "a write into a storage whose root's elements share memory (PyTorch 2.x's scatter of an "
+                                 "overlapping view keeps its layout)");
   int *newv = af_xcalloc((size_t)n + 1, sizeof(int));
   for (int j = 0; j < n; j++) {
     ops_wb_kind wb = ops_view_wb(ch->s[j].call.op);
