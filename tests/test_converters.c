@@ -254,6 +254,28 @@ TEST(ref_passes_generated_programs) {
   CHECK(bad == 0, "%ld of %ld generated programs did not pass", bad, ran);
 }
 
+/* On PyTorch 2.x as_strided_scatter of an unfold keeps the unfold's overlapping layout, so add_
+ * on the result adds twice to a shared element: ref declines the write there (1.13's result is
+ * dense and ref passes). */
+TEST(ref_declines_a_write_into_an_overlapping_scatter_result_on_2x_and_passes_on_1_13) {
+  const char *text =
+      "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"},"
+      " {\"name\": \"y\", \"shape\": [1], \"dtype\": \"float32\"}], \"body\": ["
+      " {\"out\": \"u\", \"op\": \"unfold\", \"args\": [\"x\", 0, 2, 1]},"
+      " {\"out\": \"v\", \"op\": \"as_strided_scatter\", \"args\": [\"u\", \"y\", [1], [1], 0]},"
+      " {\"op\": \"add_\", \"args\": [\"v\", 1]}], \"outputs\": [\"v\"]}";
+  ir_program *p = NULL;
+  af_err err;
+  CHECK(codec_read_string(text, "t", &p, &err) == 0, "%s", err.msg);
+  if (!p) return;
+  char *detail = NULL;
+  oracle_verdict v = judge_program("ref", p, &detail);
+  oracle_verdict want = strcmp(at_stack(), "torch-1.13") == 0 ? V_PASS : V_UNSUPPORTED;
+  CHECK(v == want, "got %s, want %s: %s", oracle_verdict_name(v), oracle_verdict_name(want), detail ? detail : "");
+  free(detail);
+  ir_program_free(p);
+}
+
 TEST(naive_is_listed_as_deliberately_wrong) {
   const conv_converter *c = conv_find("naive");
   CHECK(c && c->deliberately_wrong, "naive must say it is wrong on purpose");
@@ -499,6 +521,7 @@ int main(void) {
   RUN(ref_returns_a_mutated_input_as_an_extra_output);
   RUN(ref_passes_edge_cases_beyond_the_corpus);
   RUN(ref_passes_generated_programs);
+  RUN(ref_declines_a_write_into_an_overlapping_scatter_result_on_2x_and_passes_on_1_13);
   RUN(naive_is_listed_as_deliberately_wrong);
   RUN(naive_fails_the_unsqueeze_case_with_shape_mismatch);
   RUN(naive_fails_the_view_of_view_write_with_value_mismatch);
