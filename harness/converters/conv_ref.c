@@ -680,8 +680,9 @@ static int may_overlap(const af_tensor *t) {
 static int write_back(rf *c, int s, const rf_chain *ch, int u, int uniform, const char *hint, af_err *err) {
   int n = ch->n, rc = 0, cur = u, safe = 1, strided = 0;
   if (may_overlap(c->sto[s].eager))
-    return decline(c, err, "%s", "a write into a storage whose root's elements share memory (PyTorch 2.x's scatter of an "
-                                 "overlapping view keeps its layout)");
+    return decline(c, err, "%s",
+                   "a write into a storage whose root's elements share memory (PyTorch 2.x's scatter of an "
+                   "overlapping view keeps its layout)");
   int *newv = af_xcalloc((size_t)n + 1, sizeof(int));
   for (int j = 0; j < n; j++) {
     ops_wb_kind wb = ops_view_wb(ch->s[j].call.op);
