@@ -61,7 +61,9 @@ static const char *usage_check =
     "                    for (a whole-suite run of a slow converter, hours, goes on where a stopped\n"
     "                    one left off: the file is saved every minute while it runs)\n"
     "  --update-expect   rewrite the expectation file with this run's verdicts (reasons of\n"
-    "                    unchanged verdicts are kept); exit 0\n"
+    "                    unchanged verdicts are kept; what the file gained on disk while the\n"
+    "                    run went on, a reason added by hand or other cases, is merged in);\n"
+    "                    exit 0\n"
     "  --isolate         judge every case in a forked child (for in-process converters that may\n"
     "                    crash; a worker converter's crash is a verdict already, and the child\n"
     "                    starts the worker anew for every case: tvm-relax took 10 s a case so,\n"
@@ -117,8 +119,9 @@ static void collect(const char *dir, ccase **cs, int *n, int depth) {
 /* ---- expectations ---- */
 
 typedef struct expect {
-  cJSON *root;  /* the whole file, or a fresh one */
-  cJSON *cases; /* borrowed from root */
+  cJSON *root;    /* the whole file, or a fresh one */
+  cJSON *cases;   /* borrowed from root */
+  cJSON *removed; /* ids this run dropped as stale (their entries are not merged back), or NULL */
 } expect;
 
 static int expect_load(const char *path, int may_be_missing, expect *x, af_err *err) {
@@ -171,8 +174,35 @@ static void put_json_str(af_buf *b, const char *s) {
 
 static int by_key(const void *a, const void *b) { return strcmp((*(cJSON *const *)a)->string, (*(cJSON *const *)b)->string); }
 
-/* Writes the expectation file: one line per case, sorted by id. */
-static int expect_save(const expect *x, const char *path, const conv_converter *conv, af_err *err) {
+static const char *entry_verdict(const cJSON *c) {
+  return cJSON_IsString(c) ? c->valuestring : cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict"));
+}
+
+/* What the file on disk gained while this run went on (someone added a reason by hand, or
+ * another run recorded other cases): an entry this run does not have comes back (unless this run
+ * dropped it as stale), and an entry with the verdict this run has takes the disk's reason and
+ * issue. This run's verdicts win. A missing or unreadable file changes nothing. */
+static void expect_merge_disk(expect *x, const char *path) {
+  char *text = codec_slurp(path, NULL, NULL);
+  cJSON *disk = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  cJSON *dc = disk ? cJSON_GetObjectItem(disk, "cases") : NULL;
+  for (cJSON *d = cJSON_IsObject(dc) ? dc->child : NULL; d; d = d->next) {
+    const char *dv = entry_verdict(d);
+    if (!dv || (x->removed && cJSON_GetObjectItem(x->removed, d->string))) continue;
+    cJSON *mine = cJSON_GetObjectItem(x->cases, d->string);
+    const char *mv = mine ? entry_verdict(mine) : NULL;
+    if (mine && (!mv || strcmp(mv, dv) || !cJSON_IsObject(d) || cJSON_GetArraySize(d) <= cJSON_GetArraySize(mine))) continue;
+    cJSON_DeleteItemFromObject(x->cases, d->string);
+    cJSON_AddItemToObject(x->cases, d->string, cJSON_Duplicate(d, 1));
+  }
+  cJSON_Delete(disk);
+}
+
+/* Writes the expectation file: one line per case, sorted by id, after merging what the file on
+ * disk gained since it was read (expect_merge_disk). */
+static int expect_save(expect *x, const char *path, const conv_converter *conv, af_err *err) {
+  expect_merge_disk(x, path);
   const char *converter = conv->name;
   int n = cJSON_GetArraySize(x->cases), k = 0;
   cJSON **items = af_xcalloc((size_t)n + 1, sizeof(cJSON *));
@@ -493,7 +523,11 @@ int cmd_check(int argc, char **argv) {
       ccase key = {.id = e->string};
       if (bsearch(&key, cs, (size_t)ncs, sizeof(ccase), cmp_case)) continue;
       stale++;
-      if (update) cJSON_DeleteItemFromObject(x.cases, e->string);
+      if (update) {
+        if (!x.removed) x.removed = cJSON_CreateObject();
+        cJSON_AddTrueToObject(x.removed, e->string);
+        cJSON_DeleteItemFromObject(x.cases, e->string);
+      }
       else if (!quiet) printf("stale expectation %s: no such case in %s\n", e->string, dir);
     }
   }
@@ -540,6 +574,7 @@ out:
   free(cs);
   free(todo);
   cJSON_Delete(x.root);
+  cJSON_Delete(x.removed);
   return rc;
 }
 

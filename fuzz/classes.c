@@ -23,6 +23,7 @@ const char *classes_family(int op) {
     case OPS_LIST: return "list";
     case OPS_CTRL:
     case OPS_INT: return NULL; /* control flow and int values (x.size(d)): no slot to vary */
+    case OPS_FOREACH: return NULL; /* foreach ops take lists: none of the other families' slots fits */
   }
   return NULL;
 }

@@ -170,6 +170,11 @@ static int emit(gen *g, int op, int nargs, ir_arg *args, int bind) {
   if (ops_shape_infer(&st, &g->mo.env, &e, &err)) return -1;
   int inx = stmt_inexact(g, op, nargs, args);
   if (inx < 0) return -1;
+  /* a discontinuous view (an int view of float bits) reads its storage again at every later use:
+     it views exact storages only, and they stay exact */
+  const gen_storage *s0 = nargs && args[0].kind == IR_ARG_VALUE ? gen_model_storage(&g->mo, args[0].value) : NULL;
+  int discont_view = ops_get(op)->kind == OPS_VIEW && ops_shape_exactness(op) == OPS_EX_NEEDS;
+  if (s0 && ((discont_view && s0->inexact) || (inx && e.writes && s0->keep_exact))) return -1;
   if (g->loops && ops_shape_exactness(op) == OPS_EX_NEEDS) /* a later iteration may make a float operand inexact */
     for (int k = 0; k < nargs; k++)
       if (args[k].kind == IR_ARG_VALUE && (M(g, args[k].value)->dtype == AF_FLOAT32 || M(g, args[k].value)->dtype == AF_FLOAT64))
@@ -183,10 +188,14 @@ static int emit(gen *g, int op, int nargs, ir_arg *args, int bind) {
   }
   int s = ir_add_stmt(g->p, op, out, nargs, args);
   gen_model_apply(&g->mo, s, &e);
+  if (discont_view) g->mo.stor[IMPL(g, args[0].value)->storage].keep_exact = 1;
   if (inx && e.writes && args[0].kind == IR_ARG_VALUE) g->mo.stor[IMPL(g, args[0].value)->storage].inexact = 1;
+  if (inx && e.writes && oe->kind == OPS_FOREACH) /* every element of the list is written */
+    for (int k = 0; k < args[0].n; k++) g->mo.stor[IMPL(g, args[0].values[k])->storage].inexact = 1;
   if (inx && out >= 0 && e.alias == OPS_ALIAS_FRESH) g->mo.stor[IMPL(g, out)->storage].inexact = 1;
   if (g->loop_var >= 0 && chance(g, g->pol->p_loop_index)) loop_index(g, s);
   if (out >= 0) return out;
+  if (oe->kind == OPS_FOREACH) return args[0].values[0]; /* the chosen value: the sampler puts it first */
   return args[0].kind == IR_ARG_VALUE ? args[0].value : -1;
 }
 
@@ -230,6 +239,41 @@ static int make_mask(gen *g, int rank, const int64_t *shape) {
   return v;
 }
 
+/* For an operand that should share near's storage (r->near1: a foreach op's list of views of one
+ * flat buffer): a window of that storage shaped r->shape2 that shares no memory with near or
+ * r->avoid, made as near.as_strided(shape2, contiguous strides, offset); -1 when none fits. */
+static int sibling_window(gen *g, const ops_req *r) {
+  int near = r->near1 - 1, st = IMPL(g, near)->storage;
+  int64_t numel = g->mo.stor[st].numel, len = ir_numel(r->rank2, r->shape2);
+  if (len < 1 || numel > 4096 || len > numel) return -1;
+  static _Thread_local unsigned char used[4096];
+  static _Thread_local int64_t off[4096], starts[4096];
+  memset(used, 0, (size_t)numel);
+  int taken[2] = {near, r->avoid};
+  for (int k = 0; k < 2; k++) {
+    int v = taken[k];
+    if (v < 0 || g->mo.impl_of[v] < 0 || IMPL(g, v)->storage != st) continue;
+    int64_t n = ops_meta_offsets(M(g, v), off, 4096);
+    if (n < 0) return -1; /* a layout the model does not know exactly */
+    for (int64_t j = 0; j < n; j++)
+      if (off[j] >= 0 && off[j] < numel) used[off[j]] = 1;
+  }
+  int64_t ns = 0;
+  for (int64_t lo = 0; lo + len <= numel; lo++) {
+    int64_t j = 0;
+    while (j < len && !used[lo + j]) j++;
+    if (j == len) starts[ns++] = lo;
+  }
+  if (!ns) return -1;
+  int64_t strides[AF_MAX_RANK];
+  ir_contiguous_strides(r->rank2, r->shape2, strides);
+  ir_arg a[4] = {{.kind = IR_ARG_VALUE, .value = near},
+                 {.kind = IR_ARG_INTS, .n = r->rank2, .ints = (int64_t *)r->shape2, .value = -1},
+                 {.kind = IR_ARG_INTS, .n = r->rank2, .ints = strides, .value = -1},
+                 {.kind = IR_ARG_INT, .i = starts[R(g, 0, ns - 1)], .value = -1}};
+  return emit(g, OPS_as_strided, 4, a, 0);
+}
+
 static int cb_tensor(void *ctx, const ops_req *r) {
   gen *g = ctx;
   if (r->kind == OPS_REQ_INDEX) {
@@ -246,6 +290,16 @@ static int cb_tensor(void *ctx, const ops_req *r) {
     if (r->kind == OPS_REQ_MASK ? g->mo.flags[v] != GEN_VF_MASK : special(g, v)) continue; /* in scope */
     if (g->need_exact && inexact(g, v)) continue;
     if (ops_req_accepts(r, M(g, v)) && mem_ok(g, r, v)) cand[n++] = v;
+  }
+  if (n && r->near1 > 0 && g->mo.impl_of[r->near1 - 1] >= 0) { /* the values in near's storage, mostly */
+    int same[256], ns = 0, st = IMPL(g, r->near1 - 1)->storage;
+    for (int k = 0; k < n; k++)
+      if (IMPL(g, cand[k])->storage == st) same[ns++] = cand[k];
+    if (ns && chance(g, 0.8)) return pick_from(g, same, ns);
+    if (g->pol->op_weight[OPS_as_strided] > 0 && chance(g, 0.7)) { /* make one: a window of that storage */
+      int w = sibling_window(g, r);
+      if (w >= 0 && ops_req_accepts(r, M(g, w)) && mem_ok(g, r, w)) return w;
+    }
   }
   if (n && !chance(g, g->pol->p_new_operand)) return pick_from(g, cand, n);
   switch (r->kind) {
@@ -267,6 +321,9 @@ static int cb_tensor(void *ctx, const ops_req *r) {
     }
     case OPS_REQ_EXPANDED:
     case OPS_REQ_VIEWABLE: return new_data_input(g, r->rank2, r->shape2, make_dtype(g, r));
+    case OPS_REQ_AT_LEAST:
+      if (r->near1 > 0) return new_data_input(g, r->rank2, r->shape2, make_dtype(g, r));
+      return new_data_input(g, r->rank, r->shape, make_dtype(g, r));
     case OPS_REQ_BROADCAST: {
       int64_t shape[AF_MAX_RANK];
       int k = r->rank;
@@ -303,7 +360,7 @@ static int try_op(gen *g, int op, int v) {
   ir_arg args[OPS_MAX_ARGS];
   g->need_exact = ops_shape_exactness(op) == OPS_EX_NEEDS;
   const ops_meta mv = *M(g, v); /* a copy: operands the sampler asks for may add inputs, which moves the model's arrays */
-  int n = ops_shape_sample(op, v, &mv, gen_model_storage(&g->mo, v)->numel, &g->ch, args);
+  int n = ops_shape_sample(op, v, &mv, gen_model_storage_numel(&g->mo, v), &g->ch, args);
   g->need_exact = 0;
   int res = -1;
   if (n >= 0) res = emit(g, op, n, args, (oe->kind == OPS_INPLACE || oe->kind == OPS_OUT) && chance(g, g->pol->p_bind_result));
@@ -379,6 +436,8 @@ static const op_list *op_candidates(int want, int can_write, int inx, int in_blo
        same whatever branch ran and in every iteration); in loops no discontinuous op (a value an
        iteration makes inexact would reach it in the next) */
     if (in_block && ((oe->flags & OPF_META) || oe->kind == OPS_OUT || op == OPS_as_strided)) continue;
+    /* nor foreach ops (the loop's exactness pass follows tensor arguments, not list elements) */
+    if (in_block && oe->kind == OPS_FOREACH) continue;
     if (in_loop && f->exactness == OPS_EX_NEEDS) continue;
     L->maybe_view[L->n] = (oe->flags & OPF_MAYBE_VIEW) != 0;
     L->op[L->n++] = (short)op;
@@ -688,7 +747,10 @@ static int gen_if(gen *g) {
   g->depth--, g->ifs--;
   ir_add_stmt(g->p, OPS_end, -1, 0, NULL);
   /* what the then branch made inexact: storages from before the if by index, inputs it made by value */
-  for (int k = 0; k < nstor0; k++) g->mo.stor[k].inexact |= then.stor[k].inexact;
+  for (int k = 0; k < nstor0; k++) {
+    g->mo.stor[k].inexact |= then.stor[k].inexact;
+    g->mo.stor[k].keep_exact |= then.stor[k].keep_exact;
+  }
   for (int i = ninputs; i < nin_then; i++) {
     int v = g->p->inputs[i].value;
     g->mo.stor[IMPL(g, v)->storage].inexact |= then.stor[then.impls[then.impl_of[v]].storage].inexact;
@@ -892,6 +954,18 @@ static void choose_outputs(gen *g) {
       if (outs[k] == v) dup = 1;
     if (!dup) outs[n++] = v;
   }
+  for (int k = 0; k < g->nwritten; k++) { /* views written in another dtype than their storage's base
+                                             (an int view of float bits): a lost write of a few ulps
+                                             would hide under the float tolerance; their own values
+                                             compare exactly */
+    int w = g->written[k], dup = 0;
+    if (!usable(g, w) || M(g, w)->dtype == g->mo.impls[g->mo.stor[IMPL(g, w)->storage].base].m.dtype) continue;
+    for (int j = 0; j < n; j++) dup |= outs[j] == w;
+    if (!dup) {
+      outs = af_xrealloc(outs, sizeof(int) * (size_t)(n + 2));
+      outs[n++] = w;
+    }
+  }
   for (int k = 0; k < g->nrebound; k++) { /* names rebound in a branch: what the caller sees */
     int dup = 0;
     for (int j = 0; j < n; j++) dup |= outs[j] == g->rebound[k];
@@ -922,18 +996,54 @@ static void remap_arg(ir_arg *a, const int *map) {
 
 /* An eager hook for programs with layouts: a write into a tensor whose elements repeat (a zero
  * stride over more than one element, as an expanded input has) is refused even where eager lets
- * it happen (index_put_, out=): its result depends on which copy eager writes last. */
+ * it happen (index_put_, out=): its result depends on which copy eager writes last; so is a
+ * foreach list whose elements share memory (inputs laid out in one base). */
+/* Whether eager tensors a and b share an element of memory (by enumeration; 1 when too large to
+ * tell). */
+static int eager_overlap(const af_tensor *a, const af_tensor *b) {
+  if (!at_tensor_shares_storage(a, b)) return 0;
+  const af_tensor *t[2] = {a, b};
+  static _Thread_local int64_t off[2][4096];
+  int64_t n[2];
+  for (int k = 0; k < 2; k++) {
+    int64_t sh[AF_MAX_RANK * 2], str[AF_MAX_RANK * 2], idx[AF_MAX_RANK * 2] = {0};
+    int r = at_tensor_rank(t[k]);
+    n[k] = at_tensor_numel(t[k]);
+    if (r > AF_MAX_RANK * 2 || n[k] > 4096) return 1;
+    at_tensor_shape(t[k], sh);
+    at_tensor_strides(t[k], str);
+    for (int64_t e = 0; e < n[k]; e++) { /* row-major walk */
+      int64_t o = at_tensor_storage_offset(t[k]);
+      for (int d = 0; d < r; d++) o += idx[d] * str[d];
+      off[k][e] = o;
+      for (int d = r - 1; d >= 0 && ++idx[d] == sh[d]; d--) idx[d] = 0;
+    }
+  }
+  for (int64_t i = 0; i < n[0]; i++)
+    for (int64_t j = 0; j < n[1]; j++)
+      if (off[0][i] == off[1][j]) return 1;
+  return 0;
+}
+
 static int no_repeated_write(void *ctx, int s, const ir_stmt *st, af_tensor *const *values, af_err *err) {
   (void)ctx;
-  if (!ops_mutates(st->op) || !st->nargs || st->args[0].kind != IR_ARG_VALUE || !values[st->args[0].value]) return 0;
-  const af_tensor *t = values[st->args[0].value];
-  int64_t sh[AF_MAX_RANK * 2], str[AF_MAX_RANK * 2];
-  int r = at_tensor_rank(t);
-  if (r > AF_MAX_RANK * 2) return 0;
-  at_tensor_shape(t, sh);
-  at_tensor_strides(t, str);
-  for (int d = 0; d < r; d++)
-    if (sh[d] > 1 && str[d] == 0) return af_fail(err, "body[%d]: a write into repeated elements", s);
+  if (!ops_mutates(st->op) || !st->nargs) return 0;
+  const ir_arg *a0 = &st->args[0];
+  int n = a0->kind == IR_ARG_VALUE ? 1 : ops_get(st->op)->kind == OPS_FOREACH ? a0->n : 0; /* foreach: every element */
+  for (int k = 0; k < n; k++) {
+    const af_tensor *t = values[a0->kind == IR_ARG_VALUE ? a0->value : a0->values[k]];
+    if (!t) continue;
+    int64_t sh[AF_MAX_RANK * 2], str[AF_MAX_RANK * 2];
+    int r = at_tensor_rank(t);
+    if (r > AF_MAX_RANK * 2) continue;
+    at_tensor_shape(t, sh);
+    at_tensor_strides(t, str);
+    for (int d = 0; d < r; d++)
+      if (sh[d] > 1 && str[d] == 0) return af_fail(err, "body[%d]: a write into repeated elements", s);
+    for (int j = 0; j < k; j++) /* foreach: elements that share memory (the order would decide) */
+      if (values[a0->values[j]] && eager_overlap(values[a0->values[j]], t))
+        return af_fail(err, "body[%d]: elements %d and %d of a foreach list share memory", s, j, k);
+  }
   return 0;
 }
 

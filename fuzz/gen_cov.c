@@ -233,7 +233,9 @@ static void replay(const ir_program *p, gen_cov *cov, event_fn ev, void *ctx) {
     if (cov) {
       cov->op_stmts[st->op]++;
       if (ops_mutates(st->op) && !(oe->flags & OPF_META)) {
-        af_dtype tdt = gen_model_meta(&mo, st->args[0].value)->dtype;
+        /* a foreach op's target: its list's first element (the elements share one dtype) */
+        int tv0 = st->args[0].kind == IR_ARG_VALUE ? st->args[0].value : st->args[0].values[0];
+        af_dtype tdt = gen_model_meta(&mo, tv0)->dtype;
         cov->target_dtype[tdt]++;
         int f = ops_shape_family(st->op);
         int pointwise = f == OPS_FAM_ARITH || f == OPS_FAM_COMPARE || f == OPS_FAM_BITWISE || f == OPS_FAM_TERNARY ||
@@ -259,40 +261,46 @@ static void replay(const ir_program *p, gen_cov *cov, event_fn ev, void *ctx) {
     if (st->op == OPS_contiguous) COUNT(e.alias == OPS_ALIAS_SAME ? C_CONTIG_SAME : C_CONTIG_COPY);
     if (st->op == OPS_to && e.alias == OPS_ALIAS_SAME) COUNT(C_TO_SAME);
     if (st->op == OPS_getitem) COUNT(e.copied ? C_GETITEM_COPY : C_GETITEM_VIEW);
-    if (ops_mutates(st->op)) {
-      int t = st->args[0].value;
-      const gen_impl *im = gen_model_impl(&mo, t);
-      for (int l = 0; l < mo.caplst; l++) /* a tensor some list holds */
-        for (int k = 0; k < mo.nlst[l]; k++)
-          if (mo.lst[l][k] == mo.impl_of[t] && !list_written[mo.impl_of[t] % 4096]) {
-            list_written[mo.impl_of[t] % 4096] = 1;
-            COUNT(C_LIST_WRITE);
-          }
-      const gen_storage *sg = &mo.stor[im->storage];
-      int root = sg->input >= 0 ? 0 : 1;
-      if (st->out >= 0) COUNT(C_BIND_RESULT);
-      if (sg->input >= 0 && p->inputs[sg->input].buffer && !(oe->flags & OPF_META)) COUNT(C_BUFFER_WRITE);
-      if (oe->flags & OPF_META) {
-        COUNT(im->depth > 0 ? C_META_VIEW : root == 0 ? C_META_INPUT : C_META_INTER);
-        meta_pending[t] = 1;
-      } else {
-        if (oe->kind == OPS_OUT) COUNT(im->depth > 0 ? C_OUT_VIEW : root == 0 ? C_OUT_INPUT : C_OUT_INTER);
-        if (im->depth > 0) {
-          COUNT(C_WRITE_VIA_VIEW);
-          tainted[im->storage] = 1;
-          read_pending[im->storage] = mo.impl_of[t] + 1;
-          if (root == 0) COUNT(C_INPLACE_INPUT_VIEW);
+    if (ops_mutates(st->op)) { /* each written tensor: argument 0, or every element of a foreach op's list */
+      int tv[64], nt = 0;
+      if (st->args[0].kind == IR_ARG_VALUE) tv[nt++] = st->args[0].value;
+      if (oe->kind == OPS_FOREACH)
+        for (int k = 0; k < st->args[0].n && nt < 64; k++) tv[nt++] = st->args[0].values[k];
+      for (int ti = 0; ti < nt; ti++) {
+        int t = tv[ti];
+        const gen_impl *im = gen_model_impl(&mo, t);
+        for (int l = 0; l < mo.caplst; l++) /* a tensor some list holds */
+          for (int k = 0; k < mo.nlst[l]; k++)
+            if (mo.lst[l][k] == mo.impl_of[t] && !list_written[mo.impl_of[t] % 4096]) {
+              list_written[mo.impl_of[t] % 4096] = 1;
+              COUNT(C_LIST_WRITE);
+            }
+        const gen_storage *sg = &mo.stor[im->storage];
+        int root = sg->input >= 0 ? 0 : 1;
+        if (st->out >= 0) COUNT(C_BIND_RESULT);
+        if (sg->input >= 0 && p->inputs[sg->input].buffer && !(oe->flags & OPF_META)) COUNT(C_BUFFER_WRITE);
+        if (oe->flags & OPF_META) {
+          COUNT(im->depth > 0 ? C_META_VIEW : root == 0 ? C_META_INPUT : C_META_INTER);
+          meta_pending[t] = 1;
         } else {
-          COUNT(root == 0 ? C_INPLACE_INPUT : C_INPLACE_INTER);
-          if (sg->nviews) read_pending[im->storage] = mo.impl_of[t] + 1;
+          if (oe->kind == OPS_OUT) COUNT(im->depth > 0 ? C_OUT_VIEW : root == 0 ? C_OUT_INPUT : C_OUT_INTER);
+          if (im->depth > 0) {
+            COUNT(C_WRITE_VIA_VIEW);
+            tainted[im->storage] = 1;
+            read_pending[im->storage] = mo.impl_of[t] + 1;
+            if (root == 0) COUNT(C_INPLACE_INPUT_VIEW);
+          } else {
+            COUNT(root == 0 ? C_INPLACE_INPUT : C_INPLACE_INTER);
+            if (sg->nviews) read_pending[im->storage] = mo.impl_of[t] + 1;
+          }
+          if (copy_storage[im->storage] & 1) COUNT(C_WRITE_COPY_RESULT);
+          if (copy_storage[im->storage] & 2) COUNT(C_FACTORY_WRITE);
         }
-        if (copy_storage[im->storage] & 1) COUNT(C_WRITE_COPY_RESULT);
-        if (copy_storage[im->storage] & 2) COUNT(C_FACTORY_WRITE);
-      }
-      if (im->depth > 0 && is_view_op(im->view_op)) {
-        int d = im->depth >= 2 ? 1 : 0;
-        if (cov) PAIR(cov, im->view_op, st->op, d, root)++;
-        if (ev) ev(ctx, (((uint32_t)im->view_op * OPS_COUNT + (uint32_t)st->op) * 2 + (uint32_t)d) * 2 + (uint32_t)root);
+        if (im->depth > 0 && is_view_op(im->view_op)) {
+          int d = im->depth >= 2 ? 1 : 0;
+          if (cov) PAIR(cov, im->view_op, st->op, d, root)++;
+          if (ev) ev(ctx, (((uint32_t)im->view_op * OPS_COUNT + (uint32_t)st->op) * 2 + (uint32_t)d) * 2 + (uint32_t)root);
+        }
       }
     }
     int before = mo.nstor;
@@ -437,7 +445,7 @@ void gen_cov_report(const gen_cov *c, af_buf *b) {
     for (int op = 0; op < OPS_COUNT; op++) {
       if (ops_shape_family(op) != f) continue;
       const ops_entry *e = ops_get(op);
-      int kc = e->kind == OPS_INPLACE || e->kind == OPS_SETITEM ? 0 : e->kind == OPS_FUNC ? 1 : e->kind == OPS_OUT ? 2 : 3;
+      int kc = e->kind == OPS_INPLACE || e->kind == OPS_SETITEM || e->kind == OPS_FOREACH ? 0 : e->kind == OPS_FUNC ? 1 : e->kind == OPS_OUT ? 2 : 3;
       k[kc] += c->op_stmts[op];
       ops++;
       drawn += c->op_stmts[op] > 0;

@@ -6,7 +6,7 @@
 
 static const ops_meta *cb_meta(void *ctx, int v) { return gen_model_meta(ctx, v); }
 static int cb_overlap(void *ctx, int a, int b) { return gen_model_overlap(ctx, a, b); }
-static int64_t cb_storage(void *ctx, int v) { return gen_model_storage(ctx, v)->numel; }
+static int64_t cb_storage(void *ctx, int v) { return gen_model_storage_numel(ctx, v); }
 static const double *cb_data(void *ctx, int v, int64_t *n) {
   const gen_model *mo = ctx;
   int in = mo->impls[mo->impl_of[v]].depth == 0 ? mo->stor[mo->impls[mo->impl_of[v]].storage].input : -1;
@@ -50,7 +50,7 @@ static void grow_vals(gen_model *mo, int v) {
   mo->nvals = v + 1;
 }
 
-static int new_storage(gen_model *mo, int64_t numel, int input) {
+static int new_storage(gen_model *mo, int64_t numel, af_dtype dt, int input) {
   if (mo->nstor == mo->caps) {
     mo->caps = mo->caps ? mo->caps * 2 : 16;
     mo->stor = af_xrealloc(mo->stor, sizeof(gen_storage) * (size_t)mo->caps);
@@ -58,6 +58,7 @@ static int new_storage(gen_model *mo, int64_t numel, int input) {
   gen_storage *s = &mo->stor[mo->nstor];
   memset(s, 0, sizeof *s);
   s->numel = numel;
+  s->esize = (int)af_dtype_size(dt);
   s->input = input;
   s->base = -1;
   s->written_via_view = -1;
@@ -86,7 +87,7 @@ void gen_model_add_input(gen_model *mo, int i) {
   int value = in->value;
   ops_meta m;
   ops_meta_init(&m, in->dtype, in->rank, in->shape);
-  int s = new_storage(mo, ir_numel(in->rank, in->shape), i);
+  int s = new_storage(mo, ir_numel(in->rank, in->shape), in->dtype, i);
   grow_vals(mo, value);
   mo->impl_of[value] = new_impl(mo, &m, s, -1, -1);
 }
@@ -107,7 +108,7 @@ void gen_model_apply(gen_model *mo, int s, const ops_effect *e) {
       break;
     case OPS_ALIAS_FRESH: {
       int64_t n = e->storage_numel > 0 ? e->storage_numel : ops_meta_numel(&e->out);
-      mo->impl_of[st->out] = new_impl(mo, &e->out, new_storage(mo, n, -1), -1, -1);
+      mo->impl_of[st->out] = new_impl(mo, &e->out, new_storage(mo, n, e->out.dtype, -1), -1, -1);
       break;
     }
   }
@@ -122,7 +123,7 @@ void gen_model_apply_unknown(gen_model *mo, int s) {
   m.known = 0;
   m.exact = 0;
   m.nonoverlap = 0;
-  mo->impl_of[st->out] = new_impl(mo, &m, new_storage(mo, 1, -1), -1, -1);
+  mo->impl_of[st->out] = new_impl(mo, &m, new_storage(mo, 1, m.dtype, -1), -1, -1);
 }
 
 void gen_model_set_flag(gen_model *mo, int v, unsigned char f) {
@@ -206,7 +207,7 @@ int gen_model_list(gen_model *mo, const ir_stmt *st, int apply, af_err *err) {
   ops_meta m;
   ops_meta_init(&m, m0->dtype, rank, shape);
   grow_vals(mo, st->out);
-  mo->impl_of[st->out] = new_impl(mo, &m, new_storage(mo, ops_meta_numel(&m), -1), -1, -1);
+  mo->impl_of[st->out] = new_impl(mo, &m, new_storage(mo, ops_meta_numel(&m), m.dtype, -1), -1, -1);
   return 0;
 }
 
@@ -214,13 +215,26 @@ const gen_impl *gen_model_impl(const gen_model *mo, int value) { return &mo->imp
 const ops_meta *gen_model_meta(const gen_model *mo, int value) { return &mo->impls[mo->impl_of[value]].m; }
 const gen_storage *gen_model_storage(const gen_model *mo, int value) { return &mo->stor[mo->impls[mo->impl_of[value]].storage]; }
 
+int64_t gen_model_storage_numel(const gen_model *mo, int value) {
+  const gen_storage *s = gen_model_storage(mo, value);
+  int64_t es = (int64_t)af_dtype_size(gen_model_meta(mo, value)->dtype);
+  return es == s->esize || es <= 0 ? s->numel : s->numel * s->esize / es;
+}
+
 int gen_model_overlap(const gen_model *mo, int a, int b) {
   int ia = mo->impl_of[a], ib = mo->impl_of[b];
   if (ia == ib) return OPS_LAP_SAME;
   const gen_impl *x = &mo->impls[ia], *y = &mo->impls[ib];
   if (x->storage != y->storage) return OPS_LAP_NONE;
   if (!x->m.exact || !y->m.exact) return OPS_LAP_PARTIAL;
-  int64_t numel = mo->stor[x->storage].numel;
+  const gen_storage *st = &mo->stor[x->storage];
+  /* memory in units of the smallest element size of the two and the storage (sizes are powers of
+     2); one unit per element when all three agree (no dtype view) */
+  int64_t sx = (int64_t)af_dtype_size(x->m.dtype), sy = (int64_t)af_dtype_size(y->m.dtype), unit = st->esize;
+  if (sx < unit) unit = sx;
+  if (sy < unit) unit = sy;
+  if (unit <= 0) return OPS_LAP_PARTIAL;
+  int64_t numel = st->numel * (st->esize / unit), wx = sx / unit, wy = sy / unit;
   if (numel > 65536) return OPS_LAP_PARTIAL;
   static _Thread_local int64_t bx[4096], by[4096];
   int64_t nx = ops_meta_offsets(&x->m, bx, 4096), ny = ops_meta_offsets(&y->m, by, 4096);
@@ -229,9 +243,11 @@ int gen_model_overlap(const gen_model *mo, int a, int b) {
   if (mark == small) memset(small, 0, (size_t)numel);
   int lap = OPS_LAP_NONE;
   for (int64_t k = 0; k < nx; k++)
-    if (bx[k] >= 0 && bx[k] < numel) mark[bx[k]] = 1;
+    for (int64_t u = bx[k] * wx; u < (bx[k] + 1) * wx; u++)
+      if (u >= 0 && u < numel) mark[u] = 1;
   for (int64_t k = 0; k < ny && lap == OPS_LAP_NONE; k++)
-    if (by[k] < 0 || by[k] >= numel || mark[by[k]]) lap = OPS_LAP_PARTIAL;
+    for (int64_t u = by[k] * wy; u < (by[k] + 1) * wy && lap == OPS_LAP_NONE; u++)
+      if (u < 0 || u >= numel || mark[u]) lap = OPS_LAP_PARTIAL;
   if (mark != small) free(mark);
   return lap;
 }

@@ -23,7 +23,8 @@ typedef struct gen_impl {
 } gen_impl;
 
 typedef struct gen_storage {
-  int64_t numel;
+  int64_t numel; /* in elements of the base's dtype */
+  int esize;     /* bytes of one such element (a dtype view counts the storage in its own) */
   int input;  /* input index, or -1 */
   int base;   /* impl of the base */
   int nviews; /* views made of it so far */
@@ -31,6 +32,8 @@ typedef struct gen_storage {
   int writer; /* impl that did that write */
   int inexact; /* holds float values an executor may compute in other last bits (see
                   ops_shape_exactness): discontinuous ops never read it */
+  int keep_exact; /* a discontinuous view reads it (an int view of float bits): it re-reads the
+                     storage at every later use, so no inexact value may be written into it */
 } gen_storage;
 
 typedef struct gen_model {
@@ -59,6 +62,9 @@ void gen_model_apply_unknown(gen_model *mo, int s);
 const ops_meta *gen_model_meta(const gen_model *mo, int value);
 const gen_impl *gen_model_impl(const gen_model *mo, int value);
 const gen_storage *gen_model_storage(const gen_model *mo, int value);
+/* Elements of the value's storage counted in the value's own dtype (a dtype view of another
+ * element size counts the same bytes in its elements). */
+int64_t gen_model_storage_numel(const gen_model *mo, int value);
 /* A list statement (list, list_append, list_get, list_set, cat_list, stack_list; st with its
  * loop variables resolved) against the model: 0 when eager accepts it (indices in range, cat and
  * stack of equal shapes and one dtype); with apply, the model then has its effect (a list value
@@ -68,7 +74,7 @@ int gen_model_list(gen_model *mo, const ir_stmt *st, int apply, af_err *err);
 void gen_model_set_flag(gen_model *mo, int v, unsigned char f);
 /* dst = a deep copy of src (dst uninitialized; free with gen_model_free). */
 void gen_model_copy(gen_model *dst, const gen_model *src);
-/* OPS_LAP_* between the memory of values a and b. */
+/* OPS_LAP_* between the memory of values a and b (by bytes where their dtypes' sizes differ). */
 int gen_model_overlap(const gen_model *mo, int a, int b);
 
 #endif

@@ -254,7 +254,8 @@ int judge_writes_change_nothing(const ir_program *c) {
   for (int s = 0; s < c->nstmts; s++) {
     const ir_stmt *st = &c->stmts[s];
     keep[s] = 1;
-    if (!ops_mutates(st->op) || st->nargs < 1 || st->args[0].kind != IR_ARG_VALUE) continue;
+    if (!ops_mutates(st->op) || st->nargs < 1 || (st->args[0].kind != IR_ARG_VALUE && ops_get(st->op)->kind != OPS_FOREACH))
+      continue;
     writes++;
     if (st->out < 0) {
       keep[s] = 0;

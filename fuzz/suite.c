@@ -344,6 +344,10 @@ static int make_view(cb *b, const char *recipe, int src, int rank, const int64_t
     /* v.chunk(2, 0)[1]: the second half of dim 0 */
     if (rank < 1 || s[0] < 2) return af_fail(why, "chunk_get: needs a dim 0 of size >= 2");
     a[n++] = A_I(2), a[n++] = A_I(0), a[n++] = A_I(1);
+  } else if (same(recipe, "view_dtype")) {
+    /* v.view(torch.int32): a float32 tensor's bits as int32 (the same element size: any layout
+       views; writes compare exactly, so a lost write of one ulp shows) */
+    a[n++] = (ir_arg){.kind = IR_ARG_DTYPE, .i = AF_INT32};
   } else if (same(recipe, "contiguous")) {
   } else {
     return af_fail(why, "no recipe for view op '%s'", recipe);
@@ -1227,6 +1231,86 @@ static void fam_aliased(gen *g) {
     }
 }
 
+/* The foreach ops (torch._foreach_add_([p0, p1], ...), issue 15): each op with its list in three
+ * placements: two views of one flat input buffer (an optimizer's parameters: flat[0:4].view([2, 2])
+ * and flat[4:10]), two views of a clone (a row and a strided block: the writes reach the clone,
+ * which is returned), and an input with a view of another input. List operands are inputs of
+ * each element's shape; the number is 2 (div_: halves stay exact). */
+static void fam_foreach(gen *g) {
+  static const char *const places[] = {"flat", "through", "mixed"};
+  for (int op = 0; op < OPS_COUNT; op++) {
+    const ops_entry *e = ops_get(op);
+    if (e->kind != OPS_FOREACH) continue;
+    for (int pl = 0; pl < 3; pl++) {
+      cb b = {0};
+      int el[2], base, outv;
+      const char *what;
+      if (pl == 0) {
+        int64_t s10[1] = {10}, s22[2] = {2, 2};
+        int x = cb_input(&b, "flat", 1, s10, AF_FLOAT32);
+        ir_arg a0[5] = {A_V(x), A_I(0), A_I(0), A_I(4), A_I(1)};
+        int h = cb_stmt(&b, "h0", OPS_slice, 5, a0);
+        ir_arg a1[2] = {A_V(h), A_INTS(2, s22)};
+        el[0] = cb_stmt(&b, "p0", OPS_view, 2, a1);
+        ir_arg a2[5] = {A_V(x), A_I(0), A_I(4), A_I(10), A_I(1)};
+        el[1] = cb_stmt(&b, "p1", OPS_slice, 5, a2);
+        base = x, outv = el[0];
+        what = "p0 = flat[0:4].view([2, 2]); p1 = flat[4:10]";
+      } else if (pl == 1) {
+        int64_t s34[2] = {3, 4};
+        int x = cb_input(&b, "x", 2, s34, AF_FLOAT32);
+        ir_arg c[1] = {A_V(x)};
+        base = cb_stmt(&b, "b", OPS_clone, 1, c);
+        ir_arg a0[3] = {A_V(base), A_I(0), A_I(0)};
+        el[0] = cb_stmt(&b, "v0", OPS_select, 3, a0);
+        ir_arg a1[5] = {A_V(base), A_I(0), A_I(1), A_I(3), A_I(1)};
+        int r = cb_stmt(&b, "r", OPS_slice, 5, a1);
+        ir_arg a2[5] = {A_V(r), A_I(1), A_I(0), A_I(4), A_I(2)};
+        el[1] = cb_stmt(&b, "v1", OPS_slice, 5, a2);
+        outv = el[1];
+        what = "b = x.clone(); v0 = b[0]; v1 = b[1:3][:, 0:4:2]";
+      } else {
+        int64_t s34[2] = {3, 4}, s4[1] = {4};
+        int x = cb_input(&b, "x", 2, s34, AF_FLOAT32);
+        int y = cb_input(&b, "y", 1, s4, AF_FLOAT32);
+        ir_arg a0[3] = {A_V(x), A_I(0), A_I(1)};
+        el[0] = y;
+        el[1] = cb_stmt(&b, "v", OPS_select, 3, a0);
+        base = x, outv = y;
+        what = "v = x[1]; the list is [y, v]";
+      }
+      ir_arg args[OPS_MAX_ARGS];
+      args[0] = A_VALUES(2, el);
+      for (int k = 1; k < e->nargs; k++) {
+        if (e->argk[k][0] == 'L') {
+          int ov[2];
+          for (int j = 0; j < 2; j++) {
+            int rank;
+            int64_t shape[AF_MAX_RANK];
+            af_err why;
+            if (cb_shape(&b, el[j], &rank, shape, &why)) rank = 0;
+            char name[8];
+            snprintf(name, sizeof name, "g%d", (k - 1) * 2 + j);
+            ov[j] = cb_input(&b, name, rank, shape, AF_FLOAT32);
+          }
+          args[k] = A_VALUES(2, ov);
+        } else {
+          args[k] = A_I(2);
+        }
+      }
+      cb_stmt(&b, NULL, op, e->nargs, args);
+      b.outs[0] = base, b.outs[1] = outv, b.nouts = 2;
+      char id[128], fields[256], note[512];
+      snprintf(id, sizeof id, "fe-%s-%s", e->name, places[pl]);
+      snprintf(fields, sizeof fields, ", \"family\": \"foreach\", \"layout\": \"%s\", \"write\": \"%s\"", places[pl], e->name);
+      snprintf(note, sizeof note, "%s; torch.%s(...) on the list writes each element in place, each element's write reaching its storage: %s",
+               what, e->aten + 6, pl == 0 ? "the input flat, through both views" : pl == 1 ? "the clone b, returned" : "the inputs x and y");
+      finish(g, &b, id, fields, note);
+      cb_clear(&b);
+    }
+  }
+}
+
 int suite_generate(suite **out, af_err *err) {
   gen g = {af_xcalloc(1, sizeof(suite))};
   for (int op = 0; op < OPS_COUNT; op++) {
@@ -1262,6 +1346,7 @@ int suite_generate(suite **out, af_err *err) {
   fam_meta(&g);
   fam_maybe_view(&g);
   fam_aliased(&g);
+  fam_foreach(&g);
   g.s->ndata = g.changed_data;
   *out = g.s;
   return 0;

@@ -295,7 +295,12 @@ static int exec_stmt(env *e, const ir_stmt *st, af_err *err) {
     }
     const char *overload = scalar ? oe->overload_scalar : oe->overload;
     const af_tensor *out = oe->kind == OPS_OUT ? e->v[st->args[0].value] : NULL;
-    if (oe->flags & OPF_PICK)
+    if (oe->kind == OPS_FOREACH) { /* writes the list's tensors, returns nothing */
+      af_tensor *r[MAX_RESULTS];
+      int nr = 0;
+      rc = at_call(oe->aten, overload, st->nargs, a, NULL, MAX_RESULTS, r, &nr, err);
+      for (int k = 0; !rc && k < nr; k++) at_tensor_free(r[k]);
+    } else if (oe->flags & OPF_PICK)
       rc = call_pick(oe->aten, overload, st->nargs - 1, a, st->args[st->nargs - 1].i, &res, err);
     else if (oe->flags & OPF_FILL)
       rc = call_fill(oe->aten, overload, st->nargs - 1, a, &res, err);

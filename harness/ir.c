@@ -574,7 +574,7 @@ int ir_validate(const ir_program *p, af_err *err) {
         rc = af_fail(err, "body[%d].args[0] (list): a list needs at least one tensor", s);
         goto out;
       }
-      if (e->kind == OPS_SETITEM) {
+      if (e->kind == OPS_SETITEM || e->kind == OPS_FOREACH) { /* foreach ops return None */
         rc = af_fail(err, "body[%d].out: %s defines no value", s, e->name);
         goto out;
       }

@@ -111,8 +111,8 @@ int ops_find(const char *name) {
 }
 
 const char *ops_kind_name(ops_kind k) {
-  static const char *names[] = {"view", "inplace", "functional", "out", "setitem", "getitem", "control", "list", "int"};
-  return k <= OPS_INT ? names[k] : "?";
+  static const char *names[] = {"view", "inplace", "functional", "out", "setitem", "getitem", "control", "list", "int", "foreach"};
+  return k <= OPS_FOREACH ? names[k] : "?";
 }
 
 int ops_twin(int op) {
@@ -122,5 +122,5 @@ int ops_twin(int op) {
 
 int ops_mutates(int op) {
   const ops_entry *e = ops_get(op);
-  return e && (e->kind == OPS_INPLACE || e->kind == OPS_OUT || e->kind == OPS_SETITEM);
+  return e && (e->kind == OPS_INPLACE || e->kind == OPS_OUT || e->kind == OPS_SETITEM || e->kind == OPS_FOREACH);
 }

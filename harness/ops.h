@@ -6,8 +6,11 @@
 
 /* OPS_CTRL: control flow (if/else/end/for, assert), no tensor op; OPS_LIST: lists of tensors;
  * OPS_INT: the result is a Python int read from a tensor's metadata (`x.size(d)`, `x.numel()`),
- * an int value (ir.h) usable wherever an int literal is */
-typedef enum { OPS_VIEW, OPS_INPLACE, OPS_FUNC, OPS_OUT, OPS_SETITEM, OPS_GETITEM, OPS_CTRL, OPS_LIST, OPS_INT } ops_kind;
+ * an int value (ir.h) usable wherever an int literal is; OPS_FOREACH: `torch._foreach_add_([a, b],
+ * ...)`, an in-place op on every tensor of its list argument 0 (element k with element k of each
+ * list operand, or with the one number), returning nothing; its twin is the in-place op each
+ * element gets (add_) */
+typedef enum { OPS_VIEW, OPS_INPLACE, OPS_FUNC, OPS_OUT, OPS_SETITEM, OPS_GETITEM, OPS_CTRL, OPS_LIST, OPS_INT, OPS_FOREACH } ops_kind;
 
 enum { OPF_META = 1, OPF_MAYBE_VIEW = 2, OPF_PICK = 4, OPF_CONTIG_OUT = 8, OPF_FILL = 16, OPF_TS_GAP = 32, OPF_OPT_IN = 64 };
 
@@ -48,7 +51,8 @@ int ops_find(const char *name);            /* op id or -1 */
 const char *ops_kind_name(ops_kind k);     /* "view", "inplace", ... */
 /* Op id of the entry's twin (functional counterpart), or -1. */
 int ops_twin(int op);
-/* True when the op writes into its argument 0 (in-place, out=, setitem). */
+/* True when the op writes into its argument 0 (in-place, out=, setitem; foreach: into every tensor
+ * of the list that is its argument 0). */
 int ops_mutates(int op);
 
 #endif

@@ -705,12 +705,12 @@ enum {
   FAM_bitwise = OPS_FAM_BITWISE, FAM_ternary = OPS_FAM_TERNARY, FAM_matrix = OPS_FAM_MATRIX, FAM_index = OPS_FAM_INDEX,
   FAM_cumulative = OPS_FAM_CUMULATIVE, FAM_setitem = OPS_FAM_SETITEM, FAM_write_back = OPS_FAM_WRITE_BACK,
   FAM_control = OPS_FAM_CONTROL, FAM_list = OPS_FAM_LIST, FAM_size = OPS_FAM_SIZE, FAM_reduce = OPS_FAM_REDUCE, FAM_self_return = OPS_FAM_SELF_RETURN,
-  FAM_factory = OPS_FAM_FACTORY, FAM_creation = OPS_FAM_CREATION
+  FAM_factory = OPS_FAM_FACTORY, FAM_creation = OPS_FAM_CREATION, FAM_foreach = OPS_FAM_FOREACH
 };
 enum { EX_exact = OPS_EX_KEEP, EX_inexact = OPS_EX_INEXACT, EX_discont = OPS_EX_NEEDS };
 
 /* shape rule classes (ops_rules.def) */
-enum { RC_NONE, RC_VIEW, RC_META, RC_WRITE, RC_FUNC };
+enum { RC_NONE, RC_VIEW, RC_META, RC_WRITE, RC_FUNC, RC_FOREACH };
 
 typedef int (*shape_fn)(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err);
 typedef int (*sample_fn)(int op, int p, const ops_meta *m, int64_t storage, const ops_chooser *ch, ir_arg *args);
@@ -1098,7 +1098,7 @@ static int spelling_dims_ok(const ir_stmt *st, const ops_entry *e, af_err *err) 
 int ops_shape_writes_data(int op) {
   const ops_entry *e = ops_get(op);
   if (!e) return 0;
-  if (e->kind == OPS_OUT || e->kind == OPS_SETITEM) return 1;
+  if (e->kind == OPS_OUT || e->kind == OPS_SETITEM || e->kind == OPS_FOREACH) return 1;
   return e->kind == OPS_INPLACE && !(e->flags & OPF_META);
 }
 
@@ -2377,6 +2377,69 @@ static void clamp_args(const ops_chooser *ch, const ops_meta *m, ir_arg *lo, ir_
   }
 }
 
+/* ---------------------------------------------------------------- foreach
+ * torch._foreach_OP_(self, operands...): self is a list of tensors, each operand a list of as many
+ * tensors or one number. Eager (the CPU's slow path, 1.13 and 2.13) runs the twin OP_ on each
+ * element in turn, element k with element k of each list operand. The rule accepts what every
+ * implementation agrees on: self's elements share no memory with each other, a list operand's
+ * element j shares none with self's element k for j != k (so the order of the elements decides
+ * nothing), operand element k has element k's shape, and each element with its operands passes
+ * the twin's own rule (dtypes, casts, memory overlap). */
+
+/* The twin statement of element k of foreach statement st: args (OPS_MAX_ARGS) borrow st's. */
+static int foreach_element(const ir_stmt *st, int k, ir_stmt *el, ir_arg *args) {
+  const ops_entry *oe = ops_get(st->op);
+  int twin = ops_twin(st->op);
+  if (twin < 0 || ops_get(twin)->nargs != oe->nargs) return -1;
+  for (int a = 0; a < st->nargs; a++) {
+    args[a] = st->args[a];
+    if (st->args[a].kind == IR_ARG_VALUES) args[a] = (ir_arg){.kind = IR_ARG_VALUE, .value = st->args[a].values[k]};
+  }
+  *el = (ir_stmt){.op = twin, .out = -1, .nargs = st->nargs, .args = args};
+  return 0;
+}
+
+static int shape_write_foreach(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)self;
+  const ir_arg *a = st->args;
+  const char *name = ops_get(st->op)->name;
+  int n = a[0].n;
+  if (a[0].kind != IR_ARG_VALUES || n < 1) return af_fail(err, "%s: Tensor list must have at least one tensor", name);
+  for (int x = 1; x < st->nargs; x++) {
+    if (a[x].kind != IR_ARG_VALUES) continue;
+    if (a[x].n != n) return af_fail(err, "%s: Tensor lists must have the same number of tensors, got %d and %d", name, n, a[x].n);
+    for (int k = 0; k < n; k++) {
+      const ops_meta *s = META(a[0].values[k]), *o = META(a[x].values[k]);
+      if (o->rank != s->rank || memcmp(o->shape, s->shape, sizeof(int64_t) * (size_t)s->rank))
+        return af_fail(err, "%s: operand %d's element %d has another shape than self's (broadcasting is not modelled)", name, x, k);
+    }
+  }
+  for (int k = 0; k < n; k++) {
+    const ops_meta *m = META(a[0].values[k]);
+    if (writable(m, err) || self_dtype_ok(st->op, m, err)) {
+      af_err_prefix(err, "%s: element %d", name, k);
+      return -1;
+    }
+    for (int j = 0; j < n && env->overlap; j++) {
+      if (j > k && env->overlap(env->ctx, a[0].values[k], a[0].values[j]) != OPS_LAP_NONE)
+        return af_fail(err, "%s: elements %d and %d share memory (their result would depend on the order the elements are written in)", name, k, j);
+      for (int x = 1; x < st->nargs && j != k; x++)
+        if (a[x].kind == IR_ARG_VALUES && env->overlap(env->ctx, a[0].values[k], a[x].values[j]) != OPS_LAP_NONE)
+          return af_fail(err, "%s: operand %d's element %d shares memory with self's element %d (the result would depend on the order)", name, x, j, k);
+    }
+    ir_stmt el;
+    ir_arg args[OPS_MAX_ARGS];
+    ops_effect te;
+    if (foreach_element(st, k, &el, args)) return af_fail(err, "%s: its twin does not take its arguments", name);
+    if (ops_shape_infer(&el, env, &te, err)) {
+      af_err_prefix(err, "%s: element %d", name, k);
+      return -1;
+    }
+  }
+  e->writes = 1;
+  return 0;
+}
+
 /* ---------------------------------------------------------------- samplers
  * A sampler fills args[1..] (args[0] is the primary value already, for primary 0) around value p
  * of layout m in a storage of `storage` elements, and returns the op's argument count, or -1 when
@@ -2657,6 +2720,31 @@ SAMPLER(multi_view) {
   if (D(OPS_DECIDE_NEG_INDEX)) k -= count;
   args[unbind ? 2 : 3] = a_int(k);
   return n;
+}
+
+/* x.view(dtype): of a float32 or float64 tensor, a dtype the generator's rules model (float32,
+ * float64, int64) other than x's own. Never bool (a bool's byte must be 0 or 1, and a write through
+ * another dtype's view of a bool tensor would break that), and no int tensor read as floats: a
+ * negative int is a NaN there, and which NaN's bits an op keeps differs between kernels (index_put_
+ * with accumulate and its functional twin keep different ones), which the int base then shows. A
+ * dtype the rule accepts for x's layout, within the numel limit (x's own dtype is left to
+ * hand-written cases: whether eager then gives x itself or a new tensor depends on the dispatch
+ * keys) */
+static int dtype_view_layout(const ops_meta *in, af_dtype to, ops_meta *out, af_err *err);
+SAMPLER(view_dtype) {
+  SAMPLER_BEGIN;
+  static const af_dtype dts[] = {AF_FLOAT32, AF_FLOAT64, AF_INT64};
+  if (m->dtype != AF_FLOAT32 && m->dtype != AF_FLOAT64) return -1;
+  int first = (int)R(0, 2);
+  for (int k = 0; k < 3; k++) {
+    af_dtype to = dts[(first + k) % 3];
+    ops_meta out;
+    af_err ignored;
+    if (to == m->dtype || dtype_view_layout(m, to, &out, &ignored) || ops_meta_numel(&out) > ch->max_numel) continue;
+    args[1] = (ir_arg){.kind = IR_ARG_DTYPE, .i = (int64_t)to};
+    return n;
+  }
+  return -1;
 }
 
 /* ---- shape-changing in place ---- */
@@ -3008,6 +3096,7 @@ static const char *const fam_names[OPS_FAM_COUNT][2] = {
     {"self_return", "functional ops that can return their argument itself"},
     {"factory", "factories of another tensor's dtype"},
     {"creation", "tensor factories without a tensor argument"},
+    {"foreach", "in place over a list of tensors (torch._foreach_*_)"},
 };
 
 const char *ops_family_name(int fam) { return fam >= 0 && fam < OPS_FAM_COUNT ? fam_names[fam][0] : "?"; }
@@ -4062,6 +4151,59 @@ static int shape_meta_squeeze_all(const ir_stmt *st, const ops_env *env, const o
   return 0;
 }
 
+/* x.view(dtype): the same bytes read as dtype `to` (ATen's view_dtype; 1.13 and 2.13 accept and
+ * refuse alike). The same element size keeps the layout. Another size needs rank >= 1 and the last
+ * dim's stride 1: a smaller element multiplies the last size, the offset and every other stride by
+ * the ratio; a larger one divides them, each of them divisible by the ratio (the other strides even
+ * where their dim has size 1 or 0). */
+static int dtype_view_layout(const ops_meta *in, af_dtype to, ops_meta *out, af_err *err) {
+  const char *a = af_dtype_name(in->dtype), *b = af_dtype_name(to);
+  int64_t from = (int64_t)af_dtype_size(in->dtype), into = (int64_t)af_dtype_size(to);
+  *out = *in;
+  out->dtype = to;
+  if (from == into) return 0;
+  if (in->rank == 0) return af_fail(err, "self.dim() cannot be 0 to view %s as %s (different element sizes)", a, b);
+  if (!in->exact) return af_fail(err, "view(%s) of a %s tensor whose strides are not modelled exactly", b, a);
+  int last = in->rank - 1;
+  if (in->stride[last] != 1)
+    return af_fail(err, "self.stride(-1) must be 1 to view %s as %s (different element sizes), but got %lld", a, b,
+                   (long long)in->stride[last]);
+  if (from > into) {
+    int64_t k = from / into;
+    out->shape[last] *= k;
+    out->offset *= k;
+    for (int d = 0; d < last; d++) out->stride[d] *= k;
+    return 0;
+  }
+  int64_t k = into / from;
+  if (in->shape[last] % k)
+    return af_fail(err, "self.size(-1) must be divisible by %lld to view %s as %s (different element sizes), but got %lld",
+                   (long long)k, a, b, (long long)in->shape[last]);
+  if (in->offset % k)
+    return af_fail(err, "self.storage_offset() must be divisible by %lld to view %s as %s (different element sizes), but got %lld",
+                   (long long)k, a, b, (long long)in->offset);
+  for (int d = 0; d < last; d++)
+    if (in->stride[d] % k)
+      return af_fail(err, "self.stride(%d) must be divisible by %lld to view %s as %s (different element sizes), but got %lld",
+                     d, (long long)k, a, b, (long long)in->stride[d]);
+  out->shape[last] /= k;
+  out->offset /= k;
+  for (int d = 0; d < last; d++) out->stride[d] /= k;
+  return 0;
+}
+
+static int shape_view_dtype(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  af_dtype to = (af_dtype)st->args[1].i;
+  if (dtype_view_layout(in, to, &e->out, err)) return -1;
+  /* a storage whose bytes are no whole number of the view's elements: eager views it, but ops that
+     size their work by the storage (as_strided_scatter of the view) fail an internal assert */
+  int64_t bytes = env->storage_numel ? env->storage_numel(env->ctx, st->args[0].value) * (int64_t)af_dtype_size(in->dtype) : 0;
+  if (bytes % (int64_t)af_dtype_size(to))
+    return af_fail(err, "view(%s) of a storage of %lld bytes is not generated (no whole number of elements: as_strided_scatter "
+                   "of it fails 'nbytes %% dtype_size == 0')", af_dtype_name(to), (long long)bytes);
+  return 0;
+}
+
 /* ---- reductions over dims (an int-list dim: sum, mean, amax, amin; one int dim: prod, any, all),
  * keepdim a bool. The result is a fresh contiguous tensor. ---- */
 
@@ -4363,6 +4505,49 @@ SAMPLER(creation) {
   return n;
 }
 
+/* foreach ops: a list of 2 or 3 tensors of p's rank and dtype that share no memory with each
+ * other (other views of p's storage where one fits: views of one flat buffer, an optimizer's
+ * params), then per list operand one tensor of each element's shape (for div_ of its float
+ * dtype), or a number */
+SAMPLER(foreach) {
+  SAMPLER_BEGIN;
+  const ops_entry *e = ops_get(op);
+  int tw = ops_twin(op);
+  if (!dt_drawable(op, m) || tw < 0 || m->dtype == AF_BOOL) return -1;
+  int len = (int)R(2, 3), el[3] = {p, -1, -1};
+  int64_t any[AF_MAX_RANK] = {0};
+  for (int k = 1; k < len; k++) { /* any shape of p's rank (the same shape now and then), p's storage preferred */
+    ops_req q = D(OPS_DECIDE_EDGE) ? req(OPS_REQ_SHAPE, r, m->shape, m->dtype, OPS_DT_SAME, el[k - 1], 0)
+                                   : req(OPS_REQ_AT_LEAST, r, any, m->dtype, OPS_DT_SAME, el[k - 1], 0);
+    q.near1 = p + 1;
+    q.rank2 = r; /* made anew: p's shape */
+    memcpy(q.shape2, m->shape, sizeof(int64_t) * (size_t)r);
+    el[k] = tensor(ch, &q);
+    if (el[k] < 0) return -1;
+  }
+  args[0] = a_values(len, el);
+  for (int x = 1; x < n; x++) {
+    if (e->argk[x][0] == 'L') {
+      int ov[3];
+      for (int k = 0; k < len; k++) {
+        const ops_meta *mk = ch->meta(ch->ctx, el[k]);
+        ops_req q = req(OPS_REQ_SHAPE, mk->rank, mk->shape, mk->dtype, tw == OPS_div_ ? OPS_DT_SAME : OPS_DT_INTO, el[k], 1);
+        ov[k] = tensor(ch, &q);
+        if (ov[k] < 0) return -1;
+      }
+      args[x] = a_values(len, ov);
+    } else if (tw == OPS_div_) {
+      args[x] = divisor(ch);
+    } else if (tw == OPS_addcmul_) {
+      static const double fv[] = {2, -1, 0.5, 3};
+      args[x] = is_float(m->dtype) ? pick_num(ch, fv, 4) : a_int(R(0, 1) ? 2 : -1);
+    } else {
+      args[x] = operand_number(ch, m->dtype, tw);
+    }
+  }
+  return n;
+}
+
 /* ================================================================ the op table's rules
  * Every op's line in ops.def names its family, dtypes, exactness, shape rule and sampler; this
  * table resolves them (a name without its rule is a compile error). */
@@ -4453,6 +4638,10 @@ int ops_shape_infer(const ir_stmt *st, const ops_env *env, ops_effect *e, af_err
       e->writes = 1;
       if (oe->kind != OPS_SETITEM && writable(self, err)) return -1;
       return ru->shape(st, env, self, e, err);
+    case RC_FOREACH: /* writes every element of the list argument 0; defines nothing */
+      e->alias = OPS_ALIAS_SAME;
+      e->writes = 1;
+      return ru->shape(st, env, self, e, err);
     case RC_FUNC:
       e->alias = OPS_ALIAS_FRESH;
       if (ru->shape(st, env, self, e, err)) return -1;
@@ -4473,16 +4662,16 @@ int ops_shape_sample(int op, int p, const ops_meta *m, int64_t storage, const op
 /* ---- the coverage table (docs/ops.md) ---- */
 
 void ops_shape_markdown(af_buf *b) {
-  int n[OPS_INT + 1] = {0};
+  int n[OPS_FOREACH + 1] = {0};
   for (int op = 0; op < OPS_COUNT; op++) n[ops_get(op)->kind]++;
   af_buf_puts(b, "# The op table, by family\n\n"
                  "Generated by `aliasfuzz ops --markdown > docs/ops.md` from harness/ops.def (each op's family, dtypes\n"
                  "and exactness columns); do not edit by hand.\n\n");
   af_buf_printf(b,
                 "%d ops: %d in-place, %d setitem, %d out= forms, %d functional, %d views (getitem included), %d control-flow "
-                "and %d list statements, %d int values.\n",
+                "and %d list statements, %d int values, %d foreach (in place over a list).\n",
                 OPS_COUNT, n[OPS_INPLACE], n[OPS_SETITEM], n[OPS_OUT], n[OPS_FUNC], n[OPS_VIEW] + n[OPS_GETITEM], n[OPS_CTRL],
-                n[OPS_LIST], n[OPS_INT]);
+                n[OPS_LIST], n[OPS_INT], n[OPS_FOREACH]);
   af_buf_puts(b, "An in-place op is listed with its functional twin when the twin is not its own name without the\n"
                  "underscore (aliases such as `arcsin_` or `greater_` name the canonical op); each view op has its\n"
                  "write-back rule on its line (harness/ops_views.c). Dtypes: the dtypes of `self` the rules accept and the\n"
@@ -4499,12 +4688,12 @@ void ops_shape_markdown(af_buf *b) {
       int first = 1;
       for (int op = 0; op < OPS_COUNT; op++) {
         const ops_entry *e = ops_get(op);
-        int c = e->kind == OPS_INPLACE || e->kind == OPS_SETITEM ? 0 : e->kind == OPS_FUNC ? 1 : e->kind == OPS_OUT ? 2 : 3;
+        int c = e->kind == OPS_INPLACE || e->kind == OPS_SETITEM || e->kind == OPS_FOREACH ? 0 : e->kind == OPS_FUNC ? 1 : e->kind == OPS_OUT ? 2 : 3;
         if (rules[op].fam != f || c != col) continue;
         af_buf_printf(&row, "%s`%s`", first ? " " : ", ", e->name);
         size_t tl = strlen(e->twin);
         int plain = tl + 1 == strlen(e->name) && !strncmp(e->twin, e->name, tl);
-        if (e->kind == OPS_INPLACE && e->twin[0] && !plain) af_buf_printf(&row, " (%s)", e->twin);
+        if ((e->kind == OPS_INPLACE || e->kind == OPS_FOREACH) && e->twin[0] && !plain) af_buf_printf(&row, " (%s)", e->twin);
         first = 0;
         count++;
         dt |= rules[op].dt;

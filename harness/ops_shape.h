@@ -144,7 +144,7 @@ typedef struct ops_req {
   ops_req_kind kind;
   int rank;
   int64_t shape[AF_MAX_RANK];
-  int rank2;                  /* EXPANDED, VIEWABLE: the shape to make when no value fits */
+  int rank2;                  /* EXPANDED, VIEWABLE (and AT_LEAST with near1): the shape to make when no value fits */
   int64_t shape2[AF_MAX_RANK];
   int dim;                    /* CAT */
   int64_t numel_max;          /* EXPANDED */
@@ -153,6 +153,8 @@ typedef struct ops_req {
   ops_dt_rule dt_rule;
   int avoid;                  /* a value the operand must not share memory with (-1: none) */
   int same_ok;                /* ... except being that very value */
+  int near1;                  /* 1 + a value whose storage the operand should share where a value
+                                 fits (0: no preference): a foreach op's list of views of one buffer */
   const int64_t *index_data;  /* INDEX: numel(shape) values */
 } ops_req;
 
@@ -224,6 +226,7 @@ typedef enum {
                            in eval mode, type_as and to of the same dtype */
   OPS_FAM_FACTORY,      /* fresh tensors of another tensor's dtype: zeros_like, full_like, new_zeros, new_full, ... */
   OPS_FAM_CREATION,     /* tensor factories without a tensor argument: zeros, ones, full, arange, eye, empty(...).fill_ */
+  OPS_FAM_FOREACH,      /* in place over a list of tensors: torch._foreach_add_, _mul_, _zero_, _addcmul_, ... (issue 15) */
   OPS_FAM_COUNT
 } ops_family;
 int ops_shape_family(int op);

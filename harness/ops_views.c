@@ -39,20 +39,23 @@ static int64_t norm_dim(int64_t d, int rank) {
  * into its parent (SCATTER rules), the view calls that turn the updated view back into the
  * parent's shape (INVERSE rules), and whether the view is its parent unchanged for given shapes. */
 
-enum { WB_SCATTER, WB_INVERSE, WB_IDENTITY };
+enum { WB_SCATTER, WB_INVERSE, WB_IDENTITY, WB_STANDARD };
 
 typedef struct wb_ctx {
   int op;
   const ir_arg *vargs;
   int prank, vrank;
   const int64_t *pshape, *vshape;
+  af_dtype pdtype; /* the parent's dtype (a dtype view's inverse views u as it) */
   ops_call *calls; /* WB_SCATTER: the one call, op and nargs set; WB_INVERSE: room for max */
   int max, *n;
   af_err *err;
 } wb_ctx;
 
 /* Each rule returns, for WB_SCATTER and WB_INVERSE, 0 or -1 with err (NO_RULE when it has no
- * answer of that kind); for WB_IDENTITY, whether the view is its input. */
+ * answer of that kind); for WB_IDENTITY, whether the view is its input; for WB_STANDARD (only
+ * vargs and pdtype set), whether a replay or its inverse needs its input in the standard layout
+ * (NO_RULE: no). */
 #define NO_RULE (-2)
 #define SHAPE(n, c)
 #define SAMPLE(n, p)
@@ -122,13 +125,13 @@ static void one_call(ops_call *c, int op) {
   c->nargs = 1;
 }
 
-int ops_view_inverse(int op, const ir_arg *vargs, int prank, const int64_t *pshape, int vrank, const int64_t *vshape,
-                     ops_call *calls, int max, int *n, af_err *err) {
+int ops_view_inverse(int op, const ir_arg *vargs, int prank, const int64_t *pshape, af_dtype pdtype, int vrank,
+                     const int64_t *vshape, ops_call *calls, int max, int *n, af_err *err) {
   *n = 0;
   if (max < 1) return af_fail(err, "ops_view_inverse: no room");
   const wb_entry *w = wb_of(op);
-  wb_ctx c = {.op = op, .vargs = vargs, .prank = prank, .pshape = pshape, .vrank = vrank, .vshape = vshape,
-              .calls = calls, .max = max, .n = n, .err = err};
+  wb_ctx c = {.op = op, .vargs = vargs, .prank = prank, .pshape = pshape, .pdtype = pdtype, .vrank = vrank,
+              .vshape = vshape, .calls = calls, .max = max, .n = n, .err = err};
   int rc = w ? w->fn(WB_INVERSE, &c) : NO_RULE;
   return rc == NO_RULE ? af_fail(err, "%s: no inverse view", ops_get(op) ? ops_get(op)->name : "?") : rc;
 }
@@ -137,10 +140,17 @@ static int same_shape(int ra, const int64_t *a, int rb, const int64_t *b) {
   return ra == rb && (ra == 0 || memcmp(a, b, sizeof(int64_t) * (size_t)ra) == 0);
 }
 
-int ops_view_is_identity(int op, const ir_arg *vargs, int prank, const int64_t *pshape, int vrank, const int64_t *vshape) {
+int ops_view_is_identity(int op, const ir_arg *vargs, int prank, const int64_t *pshape, af_dtype pdtype, int vrank,
+                         const int64_t *vshape) {
   const wb_entry *w = wb_of(op);
-  wb_ctx c = {.op = op, .vargs = vargs, .prank = prank, .pshape = pshape, .vrank = vrank, .vshape = vshape};
+  wb_ctx c = {.op = op, .vargs = vargs, .prank = prank, .pshape = pshape, .pdtype = pdtype, .vrank = vrank, .vshape = vshape};
   return w && w->fn(WB_IDENTITY, &c) == 1;
+}
+
+int ops_view_replay_standard(int op, const ir_arg *vargs, af_dtype pdtype) {
+  const wb_entry *w = wb_of(op);
+  wb_ctx c = {.op = op, .vargs = vargs, .pdtype = pdtype};
+  return w && w->fn(WB_STANDARD, &c) == 1;
 }
 
 /* ---- the rules ---- */
@@ -325,6 +335,21 @@ static int wb_inv_expand(int what, const wb_ctx *c) {
       calls[*n].args[4] = int_arg(1);
       (*n)++;
     }
+  return 0;
+}
+
+/* view(dtype): u viewed as the parent's dtype (in the standard layout first when the element size
+ * changes: ops_view_replay_standard, the caller's part); the identity when the dtype is the
+ * parent's. The view covers every byte of its parent, so the inverse view is the whole new parent. */
+static int wb_inv_dtype(int what, const wb_ctx *c) {
+  af_dtype to = (af_dtype)c->vargs[1].i;
+  if (what == WB_IDENTITY) return to == c->pdtype;
+  if (what == WB_STANDARD) return af_dtype_size(to) != af_dtype_size(c->pdtype);
+  if (what != WB_INVERSE) return NO_RULE;
+  one_call(&c->calls[*c->n], OPS_view_dtype);
+  c->calls[*c->n].nargs = 2;
+  c->calls[*c->n].args[1] = (ir_arg){.kind = IR_ARG_DTYPE, .i = (int64_t)c->pdtype, .value = -1};
+  (*c->n)++;
   return 0;
 }
 

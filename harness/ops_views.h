@@ -19,7 +19,8 @@ typedef enum {
   OPS_WB_SCATTER,  /* parent' = scatter(parent, u, ...): slice, narrow, select, diagonal */
   OPS_WB_INVERSE,  /* parent' = inverse view of u, no parent needed: view, reshape, flatten,
                       unflatten, squeeze, unsqueeze, transpose, t, permute, movedim, expand
-                      (whose writable form does not repeat elements) */
+                      (whose writable form does not repeat elements), view(dtype) (u viewed as
+                      the parent's dtype) */
   OPS_WB_IDENTITY, /* the view is its input: alias, detach, contiguous when it returns its input */
   OPS_WB_STORAGE,  /* relative to the storage, not to its input: as_strided (its offset and
                       strides address the storage): parent' comes from as_strided_scatter on the
@@ -47,16 +48,26 @@ ops_wb_kind ops_view_wb(int op);
 int ops_view_scatter(int op, const ir_arg *vargs, int prank, const int64_t *pshape, ops_call *out, af_err *err);
 
 /* For OPS_WB_INVERSE views: up to max calls that turn u (shaped like the view, vrank/vshape)
- * back into the parent's shape (prank/pshape), each applied to the result of the previous one
- * (args[0] left for the caller). *n = 0 means u already is the parent. 0, or -1 with err. Each
- * call must be freed with ops_call_clear. */
-int ops_view_inverse(int op, const ir_arg *vargs, int prank, const int64_t *pshape, int vrank, const int64_t *vshape,
-                     ops_call *calls, int max, int *n, af_err *err);
+ * back into the parent (prank/pshape, dtype pdtype: a dtype view is undone by viewing u as its
+ * parent's dtype), each applied to the result of the previous one (args[0] left for the caller).
+ * *n = 0 means u already is the parent. 0, or -1 with err. Each call must be freed with
+ * ops_call_clear. */
+int ops_view_inverse(int op, const ir_arg *vargs, int prank, const int64_t *pshape, af_dtype pdtype, int vrank,
+                     const int64_t *vshape, ops_call *calls, int max, int *n, af_err *err);
 
-/* True when the view op gives its input back unchanged for these shapes (a slice covering its
- * dim with step 1, squeeze of a dim that is not 1, reshape to the same shape, alias, ...): a
- * functionalizer can leave it out of a view chain. */
-int ops_view_is_identity(int op, const ir_arg *vargs, int prank, const int64_t *pshape, int vrank, const int64_t *vshape);
+/* True when the view op gives its input back unchanged for these shapes and the parent's dtype
+ * pdtype (a slice covering its dim with step 1, squeeze of a dim that is not 1, reshape to the
+ * same shape, alias, view(dtype) of the dtype it has, ...): a functionalizer can leave it out of
+ * a view chain. */
+int ops_view_is_identity(int op, const ir_arg *vargs, int prank, const int64_t *pshape, af_dtype pdtype, int vrank,
+                         const int64_t *vshape);
+
+/* True when replaying the view on a value of the parent's dtype pdtype, or undoing it, needs that
+ * value in the standard layout first (a fresh tensor's strides, offset 0): a dtype view that
+ * changes the element size (eager needs the last dim's stride 1, and for a larger element the
+ * offset and every other stride divisible; a functional program's values have whatever layout
+ * their ops gave them, and contiguous() keeps odd strides of size-1 dims and the offset). */
+int ops_view_replay_standard(int op, const ir_arg *vargs, af_dtype pdtype);
 
 /* True for functional twins that give every element of their result the same value, whatever
  * its position (fill, zero): writing them through a view whose elements repeat (an expanded

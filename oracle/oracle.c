@@ -66,12 +66,33 @@ static int64_t first_diff(const af_tensor *want, const af_tensor *got, double *w
   double *b = af_xmalloc(sizeof(double) * (size_t)(n ? n : 1));
   af_err err;
   int64_t at = -1;
+  int dt = at_tensor_dtype(want);
+  size_t es = af_dtype_size((af_dtype)dt);
   if (at_tensor_values(want, a, &err) || at_tensor_values(got, b, &err)) {
     at = 0;
     *wv = *gv = NAN;
+  } else if (af_dtype_is_int((af_dtype)dt) && es > 4) {
+    /* int64 exactly, by its bytes: a double holds 53 bits, so values past 2^53 (float bits read
+       as int64 through x.view(torch.int64), products that wrapped) that differ in their last bits
+       convert to one double */
+    unsigned char *ba = af_xmalloc(es * (size_t)(n ? n : 1)), *bb = af_xmalloc(es * (size_t)(n ? n : 1));
+    if (at_tensor_bytes(want, ba, es * (size_t)n, &err) || at_tensor_bytes(got, bb, es * (size_t)n, &err)) {
+      at = 0;
+      *wv = *gv = NAN;
+    } else {
+      for (int64_t k = 0; k < n; k++)
+        if (memcmp(ba + es * (size_t)k, bb + es * (size_t)k, es) != 0) {
+          at = k;
+          *wv = a[k];
+          *gv = b[k];
+          break;
+        }
+    }
+    free(ba);
+    free(bb);
   } else {
     for (int64_t k = 0; k < n; k++)
-      if (!close_enough(b[k], a[k], at_tensor_dtype(want))) {
+      if (!close_enough(b[k], a[k], dt)) {
         at = k;
         *wv = a[k];
         *gv = b[k];

@@ -134,7 +134,9 @@ TEST(the_suite_covers_every_view_and_write_op_and_the_core_matrix_in_under_4000_
 
 /* Every case but those of the ops TorchScript compiles to something else (OPF_TS_GAP: `x[i] %= v`
  * is fmod_ there where Python, eager, runs remainder_; `&=`, `|=`, `^=`, `**=` and, on 1.13,
- * `<<=` are nothing at all: corpus/known-gaps/bug-007, bug-008) passes script. */
+ * `<<=` are nothing at all: corpus/known-gaps/bug-007, bug-008; torch._foreach_*_ calls are
+ * dropped as dead code: bug-009; x.view(torch.int32) is x.view([3]), an error: bug-010) passes
+ * script. */
 static int ts_gap_case(const char *line) {
   for (int op = 0; op < OPS_COUNT; op++) {
     char name[96];
@@ -157,12 +159,14 @@ TEST(eager_accepts_every_case_and_script_passes_every_case_but_the_torchscript_g
       npass++;
       continue;
     }
-    if (!*line) continue;
+    if (strncmp(line, "corpus/", 7)) continue; /* the lines of a converter error's traceback */
     fails++;
-    CHECK(ts_gap_case(line) && (strstr(line, " script value-mismatch") || strstr(line, " script input-mutation-lost")),
+    CHECK(ts_gap_case(line) && (strstr(line, " script value-mismatch") || strstr(line, " script input-mutation-lost") ||
+                                (strstr(line, "-view_dtype-") && strstr(line, " script converter-error"))),
           "script fails: %.300s", line);
   }
-  CHECK(npass > 3000 && fails <= 20, "%d pass, %d fail", npass, fails);
+  /* the setitem gaps (17), the 36 fe-* cases (bug-009) and the 73 view_dtype cases (bug-010) */
+  CHECK(npass > 3000 && fails <= 140, "%d pass, %d fail", npass, fails);
   free(o);
 }
 
@@ -306,6 +310,33 @@ TEST(update_expect_keeps_the_reason_of_an_unchanged_verdict) {
         "%s", t ? t : "(none)");
   CHECK(t && strstr(t, "\"hand-003-unsqueeze-inplace-then-use\": \"shape-mismatch\""), "%s", t ? t : "(none)");
   CHECK(t && !strstr(t, "gone-case"), "stale entry removed: %s", t ? t : "(none)");
+  free(t);
+  rm_tmp();
+}
+
+TEST(update_expect_keeps_what_the_file_gained_while_the_check_ran) {
+  fresh_tmp();
+  char args[2048], path[512], cmd[1024], *o = NULL;
+  snprintf(cmd, sizeof cmd, "mkdir -p %s/suite", tmp);
+  sh(cmd, &o);
+  free(o);
+  snprintf(path, sizeof path, "%s/suite/alias-case.json", tmp);
+  write_file(path, "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}], "
+                   "\"body\": [{\"out\": \"r\", \"op\": \"alias\", \"args\": [\"x\"]}], \"outputs\": [\"r\"]}\n");
+  snprintf(path, sizeof path, "%s/expect.json", tmp);
+  write_file(path, "{\"format\": \"aliasfuzz-expectations/1\", \"cases\": {\"kept-case\": {\"verdict\": \"value-mismatch\"}}}\n");
+  /* the worker edits the file when its first request arrives, as a person adding a reason would */
+  snprintf(args, sizeof args,
+           "check %s/suite --converter 'external:python3 %s/tests/workers/misbehave.py --edit-expect %s' --only 'alias-*' "
+           "--expect %s --update-expect",
+           tmp, AF_SOURCE_DIR, path, path);
+  int rc = af(args, &o);
+  CHECK(rc == 0, "exit %d %s", rc, o);
+  free(o);
+  char *t = read_file(path);
+  CHECK(t && strstr(t, "\"kept-case\": {\"verdict\": \"value-mismatch\", \"reason\": \"added meanwhile\"}"), "reason kept: %s",
+        t ? t : "(none)");
+  CHECK(t && strstr(t, "\"added-meanwhile\": {\"verdict\": \"converter-error\""), "case kept: %s", t ? t : "(none)");
   free(t);
   rm_tmp();
 }
@@ -582,6 +613,7 @@ int main(void) {
   RUN(flipping_a_known_failure_to_pass_makes_check_exit_1_and_name_the_case);
   RUN(a_verdict_that_changes_class_is_a_regression_and_a_newly_passing_case_is_not);
   RUN(update_expect_keeps_the_reason_of_an_unchanged_verdict);
+  RUN(update_expect_keeps_what_the_file_gained_while_the_check_ran);
   RUN(junit_output_is_valid_xml_with_failures_and_skips);
   RUN(shards_split_the_suite_without_overlap);
   RUN(a_case_stays_in_its_shard_when_cases_are_added);

@@ -22,8 +22,9 @@ static int af(const char *args, char **out) {
 
 /* Every seed case passes script (`x[i] %= v`, which TorchScript compiles to fmod_ where eager runs
  * remainder_, is corpus/known-gaps/bug-007, not a seed; `&=`, `|=`, `^=`, `**=`, compiled to
- * nothing, are bug-008), and run exits 1 for the known gaps. */
-TEST(run_script_passes_every_seed_case_and_exits_1_for_the_setitem_gaps) {
+ * nothing, are bug-008; x.view(torch.int32), compiled to x.view([3]), is bug-010), and run exits 1
+ * for the known gaps, which ref passes. */
+TEST(run_script_passes_every_seed_case_and_exits_1_for_the_torchscript_gaps) {
   char *o = NULL;
   int rc = af("run corpus/seed/*.json --converter script", &o);
   CHECK(rc == 0, "exit %d:\n%s", rc, o);
@@ -52,6 +53,18 @@ TEST(run_script_passes_every_seed_case_and_exits_1_for_the_setitem_gaps) {
   snprintf(cmd, sizeof cmd, "run %s --converter ref", b8);
   rc = af(cmd, &o);
   CHECK(rc == 0 && strstr(o, "bug-008-torchscript-setitem-bitwise-and-pow-dropped.json ref pass"), "exit %d: %s", rc, o);
+  free(o);
+  /* x.view(torch.int32): TorchScript compiles it to x.view([3]) (pytorch/pytorch#47964); ref runs the dtype view */
+  const char *b9 = "corpus/known-gaps/bug-010-torchscript-view-dtype-is-a-view-of-sizes.json";
+  snprintf(cmd, sizeof cmd, "run %s --converter script", b9);
+  rc = af(cmd, &o);
+  CHECK(rc == 1 && strstr(o, "bug-010-torchscript-view-dtype-is-a-view-of-sizes.json script converter-error") &&
+            strstr(o, "shape '[3]' is invalid"),
+        "exit %d: %s", rc, o);
+  free(o);
+  snprintf(cmd, sizeof cmd, "run %s --converter ref", b9);
+  rc = af(cmd, &o);
+  CHECK(rc == 0 && strstr(o, "bug-010-torchscript-view-dtype-is-a-view-of-sizes.json ref pass"), "exit %d: %s", rc, o);
   free(o);
 }
 
@@ -147,7 +160,7 @@ TEST(help_is_printed_for_the_tool_and_each_command) {
 }
 
 int main(void) {
-  RUN(run_script_passes_every_seed_case_and_exits_1_for_the_setitem_gaps);
+  RUN(run_script_passes_every_seed_case_and_exits_1_for_the_torchscript_gaps);
   RUN(json_output_reports_the_unsqueeze_shape_5_5_1);
   RUN(run_isolate_turns_a_crash_into_a_verdict_and_goes_on);
   RUN(usage_errors_exit_2);

@@ -169,6 +169,48 @@ TEST(ref_returns_a_mutated_input_as_an_extra_output) {
   ir_program_free(p);
 }
 
+/* An optimizer step over parameters that are views of one flat buffer (corpus/known-gaps/bug-009,
+ * whose script verdict is TorchScript's): torch._foreach_mul_([p0, p1], 2) then
+ * torch._foreach_add_([p0, p1], [g0, g1]) write the input flat through both views. ref's program
+ * is functional, gives flat back as an extra output and agrees with eager, outputs and final
+ * inputs; naive, which rebinds nothing, loses the writes. */
+TEST(ref_writes_a_foreach_step_through_views_of_one_buffer_back_into_the_buffer) {
+  ir_program *p = NULL, *q = NULL;
+  af_err err;
+  CHECK(codec_read_file("corpus/known-gaps/bug-009-torchscript-foreach-calls-dropped.json", &p, &err) == 0, "%s", err.msg);
+  if (!p) return;
+  int input_out[3] = {-2, -2, -2};
+  CHECK(ref_functionalize(p, &q, input_out, &err) == 0, "%s", err.msg);
+  if (q) {
+    CHECK(is_functional(q), "ref left an in-place op");
+    CHECK(input_out[0] == 2 && input_out[1] == -1 && input_out[2] == -1, "flat (and only flat) comes back: %d %d %d", input_out[0],
+          input_out[1], input_out[2]);
+    int scatters = 0;
+    for (int s = 0; s < q->nstmts; s++) scatters += q->stmts[s].op == OPS_slice_scatter;
+    CHECK(scatters >= 2, "each list element is written back into flat: %d slice_scatter", scatters);
+  }
+  /* flat's final values: (flat * 2) + [g0.flatten(), g1] */
+  result eager;
+  result_init(&eager);
+  CHECK(!eager_run(p, &eager, &err) && eager.status == RESULT_OK, "%s", err.msg);
+  double flat[10] = {0};
+  if (eager.status == RESULT_OK) CHECK(!at_tensor_values(eager.inputs[0], flat, &err), "%s", err.msg);
+  for (int k = 0; k < 10; k++) {
+    double want = 2 * ir_input_default_value(0, k, AF_FLOAT32) + (k < 4 ? ir_input_default_value(1, k, AF_FLOAT32) : ir_input_default_value(2, k - 4, AF_FLOAT32));
+    CHECK(flat[k] == want, "flat[%d] is %g, want %g", k, flat[k], want);
+  }
+  result_clear(&eager);
+  char *detail = NULL;
+  oracle_verdict v = judge_program("ref", p, &detail);
+  CHECK(v == V_PASS, "ref: %s: %s", oracle_verdict_name(v), detail ? detail : "");
+  free(detail);
+  v = judge_program("naive", p, &detail);
+  CHECK(v == V_VALUE_MISMATCH || v == V_INPUT_MUTATION_LOST, "naive: %s: %s", oracle_verdict_name(v), detail ? detail : "");
+  free(detail);
+  ir_program_free(q);
+  ir_program_free(p);
+}
+
 /* Edge cases beyond the seed corpus: aliasing functional ops, strided writes, casts, out=,
  * index lists with None, shape-changing ops on views, contiguous that returns its input. */
 static const char *edge_cases[] = {
@@ -228,6 +270,50 @@ TEST(ref_passes_edge_cases_beyond_the_corpus) {
     free(detail);
     ir_program_free(p);
   }
+}
+
+/* x.view(torch.int32) of a float32 input, written through (issue 15): x[1:3].view(int32)[:, 2] += 1
+ * adds one ulp to x[1:3, 2] and [:, 0] = 0 makes x[1:3, 0] 0.0; ref's final x holds eager's bits
+ * exactly (compared as raw bytes: one ulp hides under a float tolerance), and naive, which loses the
+ * writes, gives back x unchanged. The int view and the float base are both outputs. */
+TEST(a_write_through_an_int32_view_of_a_float32_input_reaches_the_input_through_ref) {
+  const char *t =
+      "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [4, 4], \"dtype\": \"float32\"}],"
+      " \"body\": [{\"out\": \"y\", \"op\": \"slice\", \"args\": [\"x\", 0, 1, 3, 1]},"
+      " {\"out\": \"i\", \"op\": \"view_dtype\", \"args\": [\"y\", {\"dtype\": \"int32\"}]},"
+      " {\"out\": \"c\", \"op\": \"select\", \"args\": [\"i\", 1, 2]}, {\"op\": \"add_\", \"args\": [\"c\", 1]},"
+      " {\"out\": \"d\", \"op\": \"select\", \"args\": [\"i\", 1, 0]}, {\"op\": \"fill_\", \"args\": [\"d\", 0]}],"
+      " \"outputs\": [\"i\", \"x\"]}";
+  ir_program *p = NULL;
+  af_err err;
+  CHECK(codec_read_string(t, "int32 view", &p, &err) == 0, "%s", err.msg);
+  if (!p) return;
+  result eager, ref, naive;
+  result_init(&eager), result_init(&ref), result_init(&naive);
+  CHECK(!eager_run(p, &eager, &err) && eager.status == RESULT_OK, "eager: %s", eager.message ? eager.message : err.msg);
+  CHECK(!conv_execute(conv_find("ref"), p, &ref, &err) && ref.status == RESULT_OK, "ref: %s",
+        ref.message ? ref.message : err.msg);
+  CHECK(!conv_execute(conv_find("naive"), p, &naive, &err) && naive.status == RESULT_OK, "naive: %s",
+        naive.message ? naive.message : err.msg);
+  float before[16], e[16], r[16], n[16];
+  if (eager.status == RESULT_OK && ref.status == RESULT_OK && naive.status == RESULT_OK) {
+    af_tensor **in = NULL;
+    CHECK(!inputs_new(p, &in, &err), "%s", err.msg);
+    CHECK(!at_tensor_bytes(in[0], before, sizeof before, &err) && !at_tensor_bytes(eager.inputs[0], e, sizeof e, &err) &&
+              !at_tensor_bytes(ref.inputs[0], r, sizeof r, &err) && !at_tensor_bytes(naive.inputs[0], n, sizeof n, &err),
+          "%s", err.msg);
+    inputs_free(ir_ntensors(p), in);
+    CHECK(memcmp(e, before, sizeof e) != 0, "eager's writes changed nothing in x");
+    CHECK(e[4] == 0.0f && e[8] == 0.0f && e[6] != before[6] && e[6] - before[6] < 1e-5f, "eager's x: %g %g %g (was %g)", e[4],
+          e[8], e[6], before[6]);
+    CHECK(memcmp(r, e, sizeof r) == 0, "ref's final x differs from eager's (bit for bit)");
+    CHECK(memcmp(n, before, sizeof n) == 0, "naive changed x: it keeps no write through a view");
+    char *detail = NULL;
+    CHECK(oracle_judge(p, &eager, &ref, NULL, &detail) == V_PASS, "ref: %s", detail ? detail : "");
+    free(detail);
+  }
+  result_clear(&eager), result_clear(&ref), result_clear(&naive);
+  ir_program_free(p);
 }
 
 /* AF_REF_SEEDS=N runs N generated programs (seeds 1..N) instead of the CI default. */
@@ -519,7 +605,9 @@ int main(void) {
   RUN(ref_passes_every_seed_case);
   RUN(ref_output_is_functional_and_matches_the_golden_files);
   RUN(ref_returns_a_mutated_input_as_an_extra_output);
+  RUN(ref_writes_a_foreach_step_through_views_of_one_buffer_back_into_the_buffer);
   RUN(ref_passes_edge_cases_beyond_the_corpus);
+  RUN(a_write_through_an_int32_view_of_a_float32_input_reaches_the_input_through_ref);
   RUN(ref_passes_generated_programs);
   RUN(ref_declines_a_write_into_an_overlapping_scatter_result_on_2x_and_passes_on_1_13);
   RUN(naive_is_listed_as_deliberately_wrong);

@@ -12,6 +12,7 @@
 #include "../harness/codec.h"
 #include "../harness/converters/conv.h"
 #include "../harness/eager.h"
+#include "../harness/result.h"
 #include "../harness/emit.h"
 #include "../oracle/oracle.h"
 #include "../harness/torch/shim.h"
@@ -451,7 +452,9 @@ static void ex_replay(const ir_program *p, gen_model *mo, int from, int to, int 
       CHECK(0, "seed %llu: body[%d] (%s) reads an inexact float", (unsigned long long)seed, k, ops_get(st.op)->name);
     gen_model_apply(mo, k, &e);
     int taint = in || ex == OPS_EX_INEXACT;
-    if (taint && e.writes) inx[gen_model_impl(mo, st.args[0].value)->storage % 4096] = 1;
+    if (taint && e.writes && st.args[0].kind == IR_ARG_VALUE) inx[gen_model_impl(mo, st.args[0].value)->storage % 4096] = 1;
+    if (taint && e.writes && ops_get(st.op)->kind == OPS_FOREACH) /* every element of the list */
+      for (int j = 0; j < st.args[0].n; j++) inx[gen_model_impl(mo, st.args[0].values[j])->storage % 4096] = 1;
     if (taint && st.out >= 0 && e.alias == OPS_ALIAS_FRESH) inx[gen_model_impl(mo, st.out)->storage % 4096] = 1;
     ir_stmt_clear(&st);
   }
@@ -485,7 +488,12 @@ TEST(every_op_family_and_every_drawable_op_occurs_and_discontinuous_ops_read_exa
     if (pol.op_weight[op] > 0 && ops_shape_can_sample(op))
       CHECK(gen_cov_op_count(c, op) > 0, "%s (weight %g) never drawn in 3000 programs", ops_get(op)->name, pol.op_weight[op]);
   }
-  for (int f = 0; f < OPS_FAM_COUNT; f++) CHECK(fam_seen[f], "family %s never occurs", ops_family_name(f));
+  for (int f = 0; f < OPS_FAM_COUNT; f++) { /* a family of opt-in ops only (foreach) is drawn by a policy that weights them */
+    int opt_in_only = 1;
+    for (int op = 0; op < OPS_COUNT; op++)
+      if (ops_shape_family(op) == f && !(ops_get(op)->flags & OPF_OPT_IN)) opt_in_only = 0;
+    CHECK(fam_seen[f] || opt_in_only, "family %s never occurs", ops_family_name(f));
+  }
   af_buf b = {0};
   gen_cov_report(c, &b);
   const char *dw = strstr(b.s, "data writes by target dtype:");
@@ -508,18 +516,19 @@ TEST(every_op_family_and_every_drawable_op_occurs_and_discontinuous_ops_read_exa
 /* The ops the default policy leaves out (OPF_OPT_IN: the augmented setitem forms TorchScript drops,
    the torch.nn.functional inplace=True forms) are drawn by a policy that weights them, every program
    with one is eager-valid, and ref agrees with eager on each; script does too on those TorchScript
-   compiles right (not OPF_TS_GAP). resize_ is left out: ref cannot convert it yet (gap-001). */
+   compiles right (not OPF_TS_GAP); resize_ included (ref makes it an as_strided step). */
 TEST(opt_in_ops_are_drawn_valid_and_pass_ref_and_script) {
   int ops[OPS_COUNT], n = 0;
   gen_policy q = pol;
   for (int op = 0; op < OPS_COUNT; op++)
-    if ((ops_get(op)->flags & OPF_OPT_IN) && op != OPS_resize_) {
+    if (ops_get(op)->flags & OPF_OPT_IN) {
       CHECK(pol.op_weight[op] == 0, "%s: default weight %g", ops_get(op)->name, pol.op_weight[op]);
       q.op_weight[op] = 6;
       ops[n++] = op;
     }
   CHECK(n >= 17, "only %d opt-in ops", n);
   q.dtype_weight[AF_INT64] *= 3; /* the bitwise forms want int64 targets */
+  q.p_list = 0; /* no list statements: script has bug-004 with them (the foreach ops spell their lists inline) */
   const conv_converter *conv[2] = {conv_find("ref"), conv_find("script")};
   CHECK(conv[0] && conv[1], "no ref or script converter");
   if (!conv[0] || !conv[1]) return;
@@ -556,6 +565,76 @@ TEST(opt_in_ops_are_drawn_valid_and_pass_ref_and_script) {
     ir_program_free(p);
   }
   for (int k = 0; k < n; k++) CHECK(drawn[k] > 0, "%s never drawn in 600 programs", ops_get(ops[k])->name);
+}
+
+/* After a foreach statement ran in eager: counts it (n[0]), whether two of its list's elements
+ * share one storage (n[1]: views of one buffer, the optimizer's case) and whether every element
+ * has one dtype (n[2] counts those that do not). */
+static int foreach_lists(void *ctx, int s, const ir_stmt *st, af_tensor *const *values, af_err *err) {
+  (void)s, (void)err;
+  int *n = ctx;
+  if (ops_get(st->op)->kind != OPS_FOREACH) return 0;
+  n[0]++;
+  const ir_arg *l = &st->args[0];
+  int shared = 0;
+  for (int j = 0; j < l->n; j++)
+    for (int k = j + 1; k < l->n; k++) {
+      shared |= at_tensor_shares_storage(values[l->values[j]], values[l->values[k]]);
+      n[2] += at_tensor_dtype(values[l->values[j]]) != at_tensor_dtype(values[l->values[k]]);
+    }
+  n[1] += shared;
+  return 0;
+}
+
+/* Weighted by a policy, the foreach ops (torch._foreach_add_([p0, p1], ...), opt-in) are each
+ * drawn; their lists hold tensors of one dtype, and some hold views of one buffer (sibling views
+ * of an input or of a fresh tensor); every such program is eager-valid and ref agrees with eager
+ * (script cannot: TorchScript drops the calls, corpus/known-gaps/bug-009). */
+TEST(foreach_ops_are_drawn_over_views_of_one_buffer_and_ref_agrees) {
+  gen_policy q = pol;
+  int nfe = 0, drawn[OPS_COUNT] = {0};
+  for (int op = 0; op < OPS_COUNT; op++)
+    if (ops_get(op)->kind == OPS_FOREACH) q.op_weight[op] = 4, nfe++;
+  CHECK(nfe >= 12, "only %d foreach ops", nfe);
+  const conv_converter *ref = conv_find("ref");
+  CHECK(ref != NULL, "no ref converter");
+  if (!ref) return;
+  int n[3] = {0, 0, 0}, bad = 0, mism = 0;
+  for (uint64_t s = 1; s <= 400; s++) {
+    ir_program *p = NULL;
+    af_err err;
+    CHECK(!gen_program(&q, s, &p, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+    if (!p) return;
+    int has = 0;
+    for (int i = 0; i < p->nstmts; i++)
+      if (ops_get(p->stmts[i].op)->kind == OPS_FOREACH) drawn[p->stmts[i].op]++, has = 1;
+    if (has) {
+      af_tensor **in = NULL;
+      result eager;
+      result_init(&eager);
+      CHECK(!inputs_new(p, &in, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+      if (in) CHECK(!eager_run_traced(p, in, foreach_lists, n, &eager, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+      if (eager.status != RESULT_OK && bad++ < 3) CHECK(0, "seed %llu is invalid: %s", (unsigned long long)s, eager.message);
+      if (eager.status == RESULT_OK) {
+        result got;
+        result_init(&got);
+        CHECK(!conv_execute(ref, p, &got, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+        char *detail = NULL;
+        oracle_verdict v = oracle_judge(p, &eager, &got, NULL, &detail);
+        if (v != V_PASS && mism++ < 3) CHECK(0, "seed %llu: ref %s: %s", (unsigned long long)s, oracle_verdict_name(v), detail ? detail : "");
+        free(detail);
+        result_clear(&got);
+      }
+      if (in) inputs_free(ir_ntensors(p), in);
+      result_clear(&eager);
+    }
+    ir_program_free(p);
+  }
+  for (int op = 0; op < OPS_COUNT; op++)
+    if (ops_get(op)->kind == OPS_FOREACH) CHECK(drawn[op] > 0, "%s never drawn in 400 programs", ops_get(op)->name);
+  CHECK(n[0] >= 100, "only %d foreach statements ran", n[0]);
+  CHECK(n[1] * 20 >= n[0], "%d of %d foreach lists hold views of one buffer", n[1], n[0]);
+  CHECK(n[2] == 0, "%d foreach lists mix dtypes", n[2]);
 }
 
 TEST(coverage_counts_the_write_through_a_view_of_a_view) {
@@ -655,6 +734,7 @@ int main(void) {
   RUN(a_policy_without_views_makes_no_view_writes);
   RUN(every_op_family_and_every_drawable_op_occurs_and_discontinuous_ops_read_exact_values);
   RUN(opt_in_ops_are_drawn_valid_and_pass_ref_and_script);
+  RUN(foreach_ops_are_drawn_over_views_of_one_buffer_and_ref_agrees);
   RUN(coverage_counts_the_write_through_a_view_of_a_view);
   RUN(gen_command_writes_identical_files_for_the_same_seed);
   return tap_done();

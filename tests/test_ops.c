@@ -30,7 +30,7 @@ TEST(every_in_place_op_has_a_functional_twin_with_its_arguments) {
     const ops_entry *e = ops_get(op);
     if (e->kind != OPS_INPLACE && e->kind != OPS_OUT) continue;
     int t = ops_twin(op);
-    if (op == OPS_resize_) { /* the one without: corpus/known-gaps/gap-001 */
+    if (op == OPS_resize_) { /* the one without (ref makes it an as_strided step to eager's layout) */
       CHECK(t < 0, "resize_ has no twin");
       continue;
     }
@@ -131,6 +131,27 @@ static const struct {
      "{\"out\": \"r\", \"op\": \"full\", \"args\": [[2], true]}", 0},
     {"torch.ones([]) (TorchScript reads [] as a list of tensors)", "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}",
      "{\"out\": \"r\", \"op\": \"ones\", \"args\": [[]]}", 0},
+    /* the foreach ops (eager on the CPU runs the elements in turn; other kernels do not) */
+    {"torch._foreach_add_ of two overlapping windows of one buffer (the element order decides)",
+     "{\"name\": \"x\", \"shape\": [6], \"dtype\": \"float32\"}",
+     "{\"out\": \"a\", \"op\": \"slice\", \"args\": [\"x\", 0, 0, 4, 1]}, {\"out\": \"b\", \"op\": \"slice\", \"args\": [\"x\", 0, 2, 6, 1]},"
+     " {\"op\": \"foreach_add_\", \"args\": [[\"a\", \"b\"], 1]}", 0},
+    {"torch._foreach_add_ of one tensor twice", "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}",
+     "{\"op\": \"foreach_add_\", \"args\": [[\"x\", \"x\"], 1]}", 0},
+    {"torch._foreach_add_(l, m) where m[1] is l[0] (read before or after l[0] is written)",
+     "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}, {\"name\": \"y\", \"shape\": [3], \"dtype\": \"float32\"}",
+     "{\"op\": \"foreach_add_list_\", \"args\": [[\"x\", \"y\"], [\"y\", \"x\"]]}", 0},
+    {"torch._foreach_add_ of lists of different lengths",
+     "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}, {\"name\": \"y\", \"shape\": [3], \"dtype\": \"float32\"}",
+     "{\"op\": \"foreach_add_list_\", \"args\": [[\"x\", \"y\"], [\"y\"]]}", 1},
+    {"torch._foreach_add_ of a float number into int64", "{\"name\": \"n\", \"shape\": [3], \"dtype\": \"int64\"}",
+     "{\"op\": \"foreach_add_\", \"args\": [[\"n\"], 1.5]}", 1},
+    {"torch._foreach_add_ into an expanded tensor", "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}",
+     "{\"out\": \"e\", \"op\": \"expand\", \"args\": [\"x\", [2, 3]]}, {\"op\": \"foreach_add_\", \"args\": [[\"e\"], 1]}", 1},
+    {"torch._foreach_neg_ of a bool tensor", "{\"name\": \"b\", \"shape\": [3], \"dtype\": \"bool\"}",
+     "{\"op\": \"foreach_neg_\", \"args\": [[\"b\"]]}", 1},
+    {"torch._foreach_add_ of an empty list", "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}",
+     "{\"op\": \"foreach_add_\", \"args\": [[], 1]}", 1},
 };
 
 TEST(the_rules_refuse_what_eager_rejects_and_the_pytorch_bugs) {
@@ -226,8 +247,9 @@ TEST(every_ops_rule_names_resolve_and_every_rule_is_used) {
       const char *want = e->kind == OPS_VIEW || e->kind == OPS_GETITEM ? "VIEW"
                          : e->kind == OPS_INPLACE && (e->flags & OPF_META) ? "META"
                          : e->kind == OPS_INPLACE || e->kind == OPS_OUT || e->kind == OPS_SETITEM ? "WRITE"
-                         : e->kind == OPS_FUNC ? "FUNC"
-                                               : "NONE";
+                         : e->kind == OPS_FUNC    ? "FUNC"
+                         : e->kind == OPS_FOREACH ? "FOREACH"
+                                                  : "NONE";
       CHECK(!strcmp(cls, want) || (!strcmp(cls, "NONE") && e->kind == OPS_FUNC), "%s (%s): shape rule %s is a %s rule, expected %s",
             e->name, ops_kind_name(e->kind), e->shape_rule, cls, want);
     }

@@ -71,6 +71,36 @@ TEST(value_shape_and_dtype_differences_get_their_verdicts) {
   CHECK(judge(o, X0, o, 3, X0, AF_FLOAT64) == V_DTYPE_MISMATCH, "dtype");
 }
 
+/* int64 compares exactly even past 2^53, where two values can convert to one double: a float's
+ * bits read through x.view(torch.int64), one more by a write through that view. */
+TEST(int64_values_past_2_pow_53_that_differ_by_one_mismatch) {
+  int64_t sh[1] = {2}, big[2] = {4607182418800017408LL, 7}, plus1[2] = {4607182418800017409LL, 7};
+  af_tensor *a = NULL, *b = NULL;
+  af_err err;
+  CHECK(!at_tensor_from_bytes(AF_INT64, 1, sh, big, sizeof big, &a, &err) &&
+            !at_tensor_from_bytes(AF_INT64, 1, sh, plus1, sizeof plus1, &b, &err),
+        "%s", err.msg);
+  CHECK((double)big[0] == (double)plus1[0], "the two convert to one double (the case this test is about)");
+  result e, c;
+  result_init(&e), result_init(&c);
+  e.status = c.status = RESULT_OK;
+  e.noutputs = c.noutputs = 1;
+  e.outputs = calloc(1, sizeof(af_tensor *)), c.outputs = calloc(1, sizeof(af_tensor *));
+  e.outputs[0] = a, c.outputs[0] = b;
+  ir_program *p = prog();
+  char *d = NULL;
+  oracle_verdict v = oracle_judge(p, &e, &c, NULL, &d);
+  CHECK(v == V_VALUE_MISMATCH, "%s: %s", oracle_verdict_name(v), d ? d : "");
+  free(d);
+  c.outputs[0] = at_tensor_ref(a);
+  at_tensor_free(b);
+  v = oracle_judge(p, &e, &c, NULL, &d);
+  CHECK(v == V_PASS, "%s: %s", oracle_verdict_name(v), d ? d : "");
+  free(d);
+  result_clear(&e), result_clear(&c);
+  ir_program_free(p);
+}
+
 TEST(input_mutation_lost_when_the_converter_leaves_a_mutated_input_unchanged) {
   double o[3] = {1, 2, 3}, mutated[3] = {0, 0, 0}, other[3] = {9, 9, 9};
   CHECK(judge(o, mutated, o, 3, X0, AF_FLOAT32) == V_INPUT_MUTATION_LOST, "left unchanged");
@@ -118,6 +148,7 @@ int main(void) {
   RUN(equal_results_pass_and_small_float_differences_are_tolerated);
   RUN(nan_equals_nan_but_not_a_number);
   RUN(value_shape_and_dtype_differences_get_their_verdicts);
+  RUN(int64_values_past_2_pow_53_that_differ_by_one_mismatch);
   RUN(input_mutation_lost_when_the_converter_leaves_a_mutated_input_unchanged);
   RUN(converter_statuses_map_to_verdicts_and_eager_failure_is_invalid_program);
   RUN(verdict_names_round_trip);

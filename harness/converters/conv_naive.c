@@ -60,7 +60,10 @@ static ir_program *naive_build(const ir_program *p, af_err *err) {
   for (int s = 0; s < p->nstmts; s++) {
     const ir_stmt *st = &p->stmts[s];
     const ops_entry *oe = ops_get(st->op);
-    const char *base = st->out >= 0 ? p->names[st->out] : st->nargs ? p->names[st->args[0].value] : "t";
+    const char *base = st->out >= 0                                       ? p->names[st->out]
+                       : st->nargs && st->args[0].kind == IR_ARG_VALUE     ? p->names[st->args[0].value]
+                       : st->nargs && st->args[0].kind == IR_ARG_VALUES && st->args[0].n ? p->names[st->args[0].values[0]]
+                                                                           : "t";
     ir_arg a[OPS_MAX_ARGS];
     memset(a, 0, sizeof a);
     int v;
@@ -93,6 +96,21 @@ static ir_program *naive_build(const ir_program *p, af_err *err) {
         v = naive_emit(p, q, ops_twin(st->op), st->nargs, a, base);
         if (st->out >= 0) map[st->out] = v;
         break;
+      case OPS_FOREACH: { /* each element's functional twin (add_ -> add), whose result nothing reads */
+        int fn = ops_twin(ops_twin(st->op));
+        if (fn < 0 || ops_get(fn)->nargs != st->nargs) {
+          af_fail(err, "body[%d] (%s): no functional twin of its elements' op in the op table", s, oe->name);
+          goto fail;
+        }
+        for (int k = 0; k < st->args[0].n; k++) {
+          ir_arg el[OPS_MAX_ARGS];
+          for (int x = 0; x < st->nargs; x++)
+            el[x] = st->args[x].kind == IR_ARG_VALUES ? (ir_arg){.kind = IR_ARG_VALUE, .value = st->args[x].values[k]} : st->args[x];
+          naive_args(map, st->nargs, el, a);
+          naive_emit(p, q, fn, st->nargs, a, p->names[st->args[0].values[k]]);
+        }
+        break;
+      }
       case OPS_OUT: /* the twin of op(a, b, out=o); o keeps its value */
         if (ops_twin(st->op) < 0) {
           af_fail(err, "body[%d] (%s): no functional twin in the op table", s, oe->name);

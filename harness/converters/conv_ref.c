@@ -56,10 +56,15 @@
  *    copy(t, v), `x[i] += v` writes add(t, v); with tensor indices it writes index_put(t,
  *    [tensors], v) (for `+=`: add(x[i], v) first, read through the whole subscript). out= forms
  *    write their twin's result (`add(a, b)`) into the out tensor.
+ *    A foreach op (`torch._foreach_add_([p0, p1], [g0, g1])`) is its in-place twin (add_) on each
+ *    element in turn, each written back along that element's own chain.
  *
  * 4. Shape-changing in-place ops (unsqueeze_, squeeze_, transpose_, t_) write no data: they
  *    append their view twin (unsqueeze, ...) to the object's chain, so every later use of any
  *    name of that object sees the new shape, and so does the caller when it is an input.
+ *    resize_ has no view twin: inside its storage it makes the tensor the window of the new
+ *    size's contiguous strides at the offset it had, an as_strided step to the layout eager
+ *    gives it; one that grows the storage (new, uninitialized memory) is declined.
  *
  * 5. Views or copies. reshape, flatten and contiguous return a view exactly when eager does; ref
  *    asks eager: it dry-runs the program once (eager_run_traced) and, after each statement,
@@ -118,6 +123,7 @@ typedef struct rf_step {
   ops_call call; /* the view op and its arguments; args[0] is unused */
   int prank, vrank;
   int64_t pshape[RF_RANK], vshape[RF_RANK]; /* shapes of its input and of the view, as eager has them */
+  af_dtype pdtype, vdtype;                  /* dtypes of its input and of the view (view(dtype) changes it) */
 } rf_step;
 
 typedef struct rf_chain {
@@ -209,9 +215,11 @@ static void chain_push(rf_chain *ch, rf_step *st) {
   memset(&st->call, 0, sizeof st->call);
 }
 
-/* The key of one step: op name and its literal arguments. Equal keys, equal views. */
+/* The key of one step: op name and its literal arguments (and, for as_strided, which addresses the
+ * storage in its input's elements, that input's dtype). Equal keys, equal views. */
 static void step_key(af_buf *b, const rf_step *st) {
   af_buf_printf(b, "%s(", ops_get(st->call.op)->name);
+  if (ops_view_wb(st->call.op) == OPS_WB_STORAGE) af_buf_printf(b, "%s;", af_dtype_name(st->pdtype));
   for (int a = 1; a < st->call.nargs; a++) {
     const ir_arg *x = &st->call.args[a];
     if (x->kind == IR_ARG_INTS) {
@@ -515,17 +523,57 @@ static int storage_mem(rf *c, int s, af_err *err) {
   return m;
 }
 
-/* Writes u into the storage through as_strided(size, stride, offset) of its memory; returns the
- * new root contents. */
-static int storage_scatter(rf *c, int s, int u, const ir_arg *size, const ir_arg *stride, const ir_arg *offset,
-                           const char *hint, af_err *err) {
+static int standard_layout(rf *c, int v, int rank, const int64_t *shape, const char *hint);
+
+/* The storage's memory (storage_mem) read as dtype dt, for as_strided on a view of another dtype
+ * (it addresses the storage in that dtype's elements): flattened, in the standard layout and viewed
+ * as dt; the memory itself for the root's dtype. Declined when the storage's bytes are no whole
+ * number of dt's elements. */
+static int storage_mem_as(rf *c, int s, af_dtype dt, af_err *err) {
+  rf_storage *st = &c->sto[s];
+  af_dtype rd = (af_dtype)at_tensor_dtype(st->eager);
+  int mem = storage_mem(c, s, err);
+  if (mem < 0 || dt == rd) return mem;
+  char key[32];
+  snprintf(key, sizeof key, "#mem:%s", af_dtype_name(dt));
+  int m = memo_get(st, key, strlen(key));
+  if (m >= 0) return m;
+  int64_t n = at_tensor_numel(st->eager);
+  if (n * (int64_t)af_dtype_size(rd) % (int64_t)af_dtype_size(dt))
+    return decline(c, err, "%s", "as_strided of a dtype view of a storage that holds no whole number of its elements");
+  const char *hint = st->input >= 0 ? c->p->names[c->p->inputs[st->input].value] : "mem";
+  ir_arg a[2] = {a_val(mem), a_ints(1, &n)};
+  int flat = emit(c, OPS_reshape, 2, a, hint, -1);
+  ir_arg_free(&a[1]);
+  flat = standard_layout(c, flat, 1, &n, hint);
+  ir_arg d[2] = {a_val(flat), {.kind = IR_ARG_DTYPE, .i = (int64_t)dt, .value = -1}};
+  m = emit(c, OPS_view_dtype, 2, d, hint, -1);
+  memo_put(st, key, strlen(key), m);
+  return m;
+}
+
+/* Writes u (of dtype dt) into the storage through as_strided(size, stride, offset) of its memory
+ * (read as dt: storage_mem_as); returns the new root contents. */
+static int storage_scatter(rf *c, int s, int u, af_dtype dt, const ir_arg *size, const ir_arg *stride,
+                           const ir_arg *offset, const char *hint, af_err *err) {
   int rank, identity;
   int64_t perm[RF_RANK], inv[RF_RANK];
   if (storage_layout(c, s, &rank, perm, &identity, err)) return -1;
-  int mem = storage_mem(c, s, err);
+  int mem = storage_mem_as(c, s, dt, err);
   if (mem < 0) return -1;
   ir_arg a[5] = {a_val(mem), a_val(u), *size, *stride, *offset};
   int v = emit(c, OPS_as_strided_scatter, 5, a, hint, -1);
+  af_dtype rd = (af_dtype)at_tensor_dtype(c->sto[s].eager);
+  if (dt != rd) { /* back to the root's dtype, in memory order's shape */
+    int64_t shape[RF_RANK], mshape[RF_RANK];
+    shape_of(c->sto[s].eager, &rank, shape);
+    for (int d = 0; d < rank; d++) mshape[d] = shape[perm[d]];
+    ir_arg d2[2] = {a_val(v), {.kind = IR_ARG_DTYPE, .i = (int64_t)rd, .value = -1}};
+    v = emit(c, OPS_view_dtype, 2, d2, hint, -1);
+    ir_arg r2[2] = {a_val(v), a_ints(rank, mshape)};
+    v = emit(c, OPS_reshape, 2, r2, hint, -1);
+    ir_arg_free(&r2[1]);
+  }
   if (!identity) {
     for (int d = 0; d < rank; d++) inv[perm[d]] = d;
     ir_arg pa[2] = {a_val(v), a_ints(rank, inv)};
@@ -536,6 +584,18 @@ static int storage_scatter(rf *c, int s, int u, const ir_arg *size, const ir_arg
 }
 
 /* ---------------------------------------------------------------- reading */
+
+/* A copy of value v (rank >= 1, of shape) in the standard layout (a fresh tensor's strides, offset 0),
+ * for views that need it (ops_view_replay_standard: a dtype view that changes the element size):
+ * slice_scatter of v over the whole of a new_zeros, which is laid out as a fresh tensor; clone and
+ * contiguous() keep odd strides of size-1 dims, and contiguous() an offset. */
+static int standard_layout(rf *c, int v, int rank, const int64_t *shape, const char *hint) {
+  ir_arg z[2] = {a_val(v), a_ints(rank, shape)};
+  int zeros = emit(c, OPS_new_zeros, 2, z, hint, -1);
+  ir_arg_free(&z[1]);
+  ir_arg a[6] = {a_val(zeros), a_val(v), a_int(0), a_int(0), a_int(rank ? shape[0] : 1), a_int(1)};
+  return emit(c, OPS_slice_scatter, 6, a, hint, -1);
+}
 
 /* The value of the first n steps of ch on storage s, emitting the steps the memo lacks. */
 static int chain_value(rf *c, int s, const rf_chain *ch, int n, const char *hint, int own, af_err *err) {
@@ -556,11 +616,13 @@ static int chain_value(rf *c, int s, const rf_chain *ch, int n, const char *hint
   for (int j = best + 1; j <= n && val >= 0; j++) {
     const rf_step *step = &ch->s[j - 1];
     int in = val;
-    if (ops_view_wb(step->call.op) == OPS_WB_STORAGE) in = storage_mem(c, s, err); /* always step 1 */
+    if (ops_view_wb(step->call.op) == OPS_WB_STORAGE) in = storage_mem_as(c, s, step->pdtype, err); /* always step 1 */
     if (in < 0) {
       val = -1;
       break;
     }
+    if (ops_view_replay_standard(step->call.op, step->call.args, step->pdtype))
+      in = standard_layout(c, in, step->prank, step->pshape, chain_name(c, s, ch, j - 1, "tmp"));
     val = emit_call(c, &step->call, in, chain_name(c, s, ch, j, j == n ? hint : "tmp"), j == n ? own : -1);
     memo_put(st, keys.s, len[j], val);
   }
@@ -608,11 +670,64 @@ static void args_free(int nargs, ir_arg *args) {
 /* ---------------------------------------------------------------- writing */
 
 /* eager's view for ch on storage s: the chain replayed on eager's root (metadata only). new. */
+/* cur as a flat tensor of dtype dt over as many bytes (metadata for as_strided on a dtype view,
+ * which addresses the storage in dt's elements: only the sizes and the bounds matter). Replaces
+ * *cur; 0, or -1 with err. */
+static int eager_flat_as(af_tensor **cur, af_dtype dt, af_err *err) {
+  int64_t all = -1;
+  const char *ops[3][2] = {{"aten::contiguous", ""}, {"aten::reshape", ""}, {"aten::view", "dtype"}};
+  for (int k = 0; k < 3; k++) {
+    at_arg a[2] = {{.kind = AT_ARG_TENSOR, .t = *cur}, {.kind = AT_ARG_NONE}};
+    if (k == 1) a[1] = (at_arg){.kind = AT_ARG_INTS, .n = 1, .ints = &all};
+    if (k == 2) a[1] = (at_arg){.kind = AT_ARG_DTYPE, .i = (int64_t)dt};
+    af_tensor *next = NULL;
+    int n = 0;
+    if (at_call(ops[k][0], ops[k][1], k ? 2 : 1, a, NULL, 1, &next, &n, err) || n != 1) return -1;
+    at_tensor_free(*cur);
+    *cur = next;
+  }
+  return 0;
+}
+
+/* cur with the strides of its size-1 dims made those of a fresh tensor (the inner dims' extent; 1
+ * for the last), which addresses the same elements. A chain leaves out steps that change nothing
+ * but such strides (view_as of the same shape), which eager's view(dtype) checks. Replaces *cur;
+ * 0, or -1 with err. */
+static int eager_size1_strides(af_tensor **cur, af_err *err) {
+  int r = at_tensor_rank(*cur);
+  int64_t sz[RF_RANK], sd[RF_RANK];
+  if (r > RF_RANK) return 0;
+  at_tensor_shape(*cur, sz);
+  at_tensor_strides(*cur, sd);
+  for (int d = r - 1; d >= 0; d--)
+    if (sz[d] == 1) sd[d] = d + 1 < r ? sd[d + 1] * sz[d + 1] : 1;
+  at_arg a[4] = {{.kind = AT_ARG_TENSOR, .t = *cur}, {.kind = AT_ARG_INTS, .n = r, .ints = sz},
+                 {.kind = AT_ARG_INTS, .n = r, .ints = sd}, {.kind = AT_ARG_INT, .i = at_tensor_storage_offset(*cur)}};
+  af_tensor *next = NULL;
+  int n = 0;
+  if (at_call("aten::as_strided", "", 4, a, NULL, 1, &next, &n, err) || n != 1) return -1;
+  at_tensor_free(*cur);
+  *cur = next;
+  return 0;
+}
+
 static int eager_view(rf *c, int s, const rf_chain *ch, af_tensor **out, af_err *err) {
   af_tensor *cur = at_tensor_ref(c->sto[s].eager);
   for (int j = 0; j < ch->n; j++) {
     const ops_call *call = &ch->s[j].call;
     const ops_entry *e = ops_get(call->op);
+    if (ops_view_replay_standard(call->op, call->args, ch->s[j].pdtype) && eager_size1_strides(&cur, err)) {
+      at_tensor_free(cur);
+      return -1;
+    }
+    if (ops_view_wb(call->op) == OPS_WB_STORAGE && ch->s[j].pdtype != (af_dtype)at_tensor_dtype(cur)) {
+      int rank, identity;
+      int64_t perm[RF_RANK];
+      if (storage_layout(c, s, &rank, perm, &identity, err) || eager_flat_as(&cur, ch->s[j].pdtype, err)) {
+        at_tensor_free(cur);
+        return -1;
+      }
+    }
     at_arg a[OPS_MAX_ARGS];
     memset(a, 0, sizeof a);
     a[0] = (at_arg){.kind = AT_ARG_TENSOR, .t = cur};
@@ -620,6 +735,8 @@ static int eager_view(rf *c, int s, const rf_chain *ch, af_tensor **out, af_err 
       const ir_arg *x = &call->args[k];
       if (x->kind == IR_ARG_INTS)
         a[k] = (at_arg){.kind = AT_ARG_INTS, .n = x->n, .ints = x->ints};
+      else if (x->kind == IR_ARG_DTYPE)
+        a[k] = (at_arg){.kind = AT_ARG_DTYPE, .i = x->i};
       else
         a[k] = (at_arg){.kind = AT_ARG_INT, .i = x->i};
     }
@@ -678,7 +795,7 @@ static int may_overlap(const af_tensor *t) {
 
 /* Writes u, the new value of chain ch's view, into storage s (see 3. above). */
 static int write_back(rf *c, int s, const rf_chain *ch, int u, int uniform, const char *hint, af_err *err) {
-  int n = ch->n, rc = 0, cur = u, safe = 1, strided = 0;
+  int n = ch->n, rc = 0, cur = u, safe = 1, strided = 0, retyped = 0;
   if (may_overlap(c->sto[s].eager))
     return decline(c, err, "%s",
                    "a write into a storage whose root's elements share memory (PyTorch 2.x's scatter of an "
@@ -686,8 +803,11 @@ static int write_back(rf *c, int s, const rf_chain *ch, int u, int uniform, cons
   int *newv = af_xcalloc((size_t)n + 1, sizeof(int));
   for (int j = 0; j < n; j++) {
     ops_wb_kind wb = ops_view_wb(ch->s[j].call.op);
-    int broadcast = ch->s[j].call.op == OPS_expand && !ops_view_is_identity(OPS_expand, ch->s[j].call.args, ch->s[j].prank,
-                                                                              ch->s[j].pshape, ch->s[j].vrank, ch->s[j].vshape);
+    int broadcast = ch->s[j].call.op == OPS_expand &&
+                    !ops_view_is_identity(OPS_expand, ch->s[j].call.args, ch->s[j].prank, ch->s[j].pshape, ch->s[j].pdtype,
+                                          ch->s[j].vrank, ch->s[j].vshape);
+    if (ch->s[j].vdtype != ch->s[j].pdtype && retyped < 2) /* 2: bool bytes read as another dtype, or the reverse */
+      retyped = 1 + (ch->s[j].vdtype == AF_BOOL || ch->s[j].pdtype == AF_BOOL);
     /* steps after a broadcasting expand see its repeated elements as distinct: a scatter into
      * one of them would be undone by the others, so such chains go through the storage */
     if (wb == OPS_WB_STRIDED || wb == OPS_WB_STORAGE || broadcast) strided = 1;
@@ -696,6 +816,12 @@ static int write_back(rf *c, int s, const rf_chain *ch, int u, int uniform, cons
     if (wb == OPS_WB_STORAGE || wb == OPS_WB_STRIDED || broadcast) safe = 0;
   }
   newv[n] = u;
+  if (retyped == 2) {
+    rc = decline(c, err, "%s",
+                 "a write through a view that reads bool bytes as another dtype or other bytes as bool: bytes other "
+                 "than 0 and 1 in a bool tensor make PyTorch's result undefined");
+    goto out;
+  }
   if (strided) { /* no inverse step by step: one strided scatter with eager's strides */
     af_tensor *ev = NULL;
     if (eager_view(c, s, ch, &ev, err)) {
@@ -723,8 +849,9 @@ static int write_back(rf *c, int s, const rf_chain *ch, int u, int uniform, cons
         sz[d] = 1;
       }
     ir_arg size = a_ints(r, sz), stride = a_ints(r, sd), off = a_int(at_tensor_storage_offset(ev));
+    af_dtype evdt = (af_dtype)at_tensor_dtype(ev); /* strides and offset count its elements */
     at_tensor_free(ev);
-    cur = storage_scatter(c, s, u, &size, &stride, &off, chain_name(c, s, ch, 0, "tmp"), err);
+    cur = storage_scatter(c, s, u, evdt, &size, &stride, &off, chain_name(c, s, ch, 0, "tmp"), err);
     ir_arg_free(&size);
     ir_arg_free(&stride);
     if (cur < 0) rc = -1;
@@ -763,8 +890,10 @@ static int write_back(rf *c, int s, const rf_chain *ch, int u, int uniform, cons
         case OPS_WB_INVERSE: {
           ops_call inv[RF_MAX_STEPS];
           int ninv = 0;
-          if (ops_view_inverse(step->call.op, step->call.args, step->prank, step->pshape, step->vrank, step->vshape, inv,
-                               RF_MAX_STEPS, &ninv, err)) {
+          if (ops_view_replay_standard(step->call.op, step->call.args, step->pdtype))
+            cur = standard_layout(c, cur, step->vrank, step->vshape, name);
+          if (ops_view_inverse(step->call.op, step->call.args, step->prank, step->pshape, step->pdtype, step->vrank,
+                               step->vshape, inv, RF_MAX_STEPS, &ninv, err)) {
             rc = -1;
             break;
           }
@@ -775,7 +904,8 @@ static int write_back(rf *c, int s, const rf_chain *ch, int u, int uniform, cons
           break;
         }
         case OPS_WB_STORAGE:
-          cur = storage_scatter(c, s, cur, &step->call.args[1], &step->call.args[2], &step->call.args[3], name, err);
+          cur = storage_scatter(c, s, cur, step->vdtype, &step->call.args[1], &step->call.args[2], &step->call.args[3], name,
+                                err);
           if (cur < 0) rc = -1;
           break;
         default:
@@ -879,12 +1009,13 @@ static int subscript_chain(rf *c, const af_tensor *self, const ir_arg *idx, af_t
   if (ops_subscript_decompose(idx, consumed, rank, shape, calls, RF_MAX_STEPS, &ncalls, crank, cshape, tensors,
                               2 * RF_RANK, ntensors, err))
     return -1;
+  af_dtype dt = (af_dtype)at_tensor_dtype(self);
   for (int k = 0; k < ncalls; k++) {
-    rf_step st = {.call = calls[k], .vrank = crank[k]};
+    rf_step st = {.call = calls[k], .vrank = crank[k], .pdtype = dt, .vdtype = dt};
     st.prank = k ? crank[k - 1] : rank;
     memcpy(st.pshape, k ? cshape[k - 1] : shape, sizeof(int64_t) * (size_t)st.prank);
     memcpy(st.vshape, cshape[k], sizeof(int64_t) * (size_t)st.vrank);
-    if (ops_view_is_identity(st.call.op, st.call.args, st.prank, st.pshape, st.vrank, st.vshape))
+    if (ops_view_is_identity(st.call.op, st.call.args, st.prank, st.pshape, st.pdtype, st.vrank, st.vshape))
       ops_call_clear(&st.call);
     else
       chain_push(ch, &st);
@@ -948,13 +1079,15 @@ static int do_view(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *e
   }
   shape_of(values[x], &step.prank, step.pshape);
   shape_of(values[st->out], &step.vrank, step.vshape);
+  step.pdtype = (af_dtype)at_tensor_dtype(values[x]);
+  step.vdtype = (af_dtype)at_tensor_dtype(values[st->out]);
   if (step.prank > RF_RANK || step.vrank > RF_RANK) {
     ops_call_clear(&step.call);
     return decline(c, err, "%s", "view of too high a rank");
   }
   int no = new_object(c, c->objs[o].storage, &c->objs[o].chain, st->out);
   c->obj[st->out] = no;
-  if (ops_view_is_identity(step.call.op, step.call.args, step.prank, step.pshape, step.vrank, step.vshape))
+  if (ops_view_is_identity(step.call.op, step.call.args, step.prank, step.pshape, step.pdtype, step.vrank, step.vshape))
     ops_call_clear(&step.call);
   else
     chain_push(&c->objs[no].chain, &step);
@@ -1009,6 +1142,28 @@ static int do_inplace(rf *c, const ir_stmt *st, af_tensor *const *values, af_err
   return 0;
 }
 
+/* torch._foreach_OP_(l, operands...): element k of l gets the in-place twin OP_ with element k of
+ * each list operand (or the number), in list order as eager runs it, each one exactly as a single
+ * in-place op on that element: its functional twin (add) on the element's current value, written
+ * back along the element's own view chain into its storage. Elements that are views of one buffer
+ * thus each reach the buffer, the later ones on top of the earlier writes. */
+static int do_foreach(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *err) {
+  int twin = ops_twin(st->op);
+  if (twin < 0 || ops_get(twin)->nargs != st->nargs || ops_twin(twin) < 0)
+    return decline(c, err, "%s: no in-place twin with its arguments in the op table", ops_get(st->op)->name);
+  for (int k = 0; k < st->args[0].n; k++) {
+    ir_arg args[OPS_MAX_ARGS];
+    for (int a = 0; a < st->nargs; a++)
+      args[a] = st->args[a].kind == IR_ARG_VALUES ? (ir_arg){.kind = IR_ARG_VALUE, .value = st->args[a].values[k]} : st->args[a];
+    ir_stmt el = {.op = twin, .out = -1, .nargs = st->nargs, .args = args};
+    if (do_inplace(c, &el, values, err)) {
+      af_err_prefix(err, "element %d", k);
+      return -1;
+    }
+  }
+  return 0;
+}
+
 /* unsqueeze_, squeeze_, transpose_, t_: the object's chain grows by the view twin */
 static int do_meta(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *err) {
   int x = st->args[0].value, o = c->obj[x];
@@ -1018,6 +1173,25 @@ static int do_meta(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *e
   for (int a = 1; a < st->nargs; a++) ir_arg_copy(&step.call.args[a], &st->args[a]);
   obj_shape(c, o, &step.prank, step.pshape);
   shape_of(values[x], &step.vrank, step.vshape);
+  step.pdtype = step.vdtype = (af_dtype)at_tensor_dtype(values[x]);
+  if (step.call.op < 0 && step.vrank <= RF_RANK) {
+    /* a shape change with no view twin (resize_ that stays inside its storage): the tensor
+       becomes the window eager gives it, so the step is as_strided to eager's new layout (the
+       new size's contiguous strides at the storage offset it had) */
+    int64_t str[RF_RANK], extent = 1, off = at_tensor_storage_offset(values[x]);
+    const af_tensor *root = c->sto[c->objs[o].storage].eager;
+    at_tensor_strides(values[x], str);
+    for (int d = 0; d < step.vrank; d++) extent = step.vshape[d] == 0 || extent == 0 ? 0 : extent + (step.vshape[d] - 1) * str[d];
+    ops_call_clear(&step.call);
+    size_t xs = af_dtype_size(step.vdtype), rs = af_dtype_size((af_dtype)at_tensor_dtype(root)); /* a dtype view: in bytes */
+    if (extent && (size_t)(off + extent) * xs > (size_t)(at_tensor_storage_offset(root) + at_tensor_numel(root)) * rs)
+      return decline(c, err, "%s that grows its storage (eager gives it new memory)", ops_get(st->op)->name);
+    step.call.op = OPS_as_strided;
+    step.call.nargs = 4;
+    step.call.args[1] = a_ints(step.vrank, step.vshape);
+    step.call.args[2] = a_ints(step.vrank, str);
+    step.call.args[3] = a_int(off);
+  }
   if (step.call.op < 0 || ops_view_wb(step.call.op) == OPS_WB_NONE) {
     ops_call_clear(&step.call);
     return decline(c, err, "%s: its twin is no view op", ops_get(st->op)->name);
@@ -1026,7 +1200,7 @@ static int do_meta(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *e
     ops_call_clear(&step.call);
     return decline(c, err, "%s", "view of too high a rank");
   }
-  if (ops_view_is_identity(step.call.op, step.call.args, step.prank, step.pshape, step.vrank, step.vshape))
+  if (ops_view_is_identity(step.call.op, step.call.args, step.prank, step.pshape, step.pdtype, step.vrank, step.vshape))
     ops_call_clear(&step.call);
   else
     chain_push(&c->objs[o].chain, &step);
@@ -1168,6 +1342,7 @@ static int do_alias(rf *c, const ir_stmt *st, int arg, af_tensor *const *values,
   int64_t sz[RF_RANK], sd[RF_RANK];
   shape_of(r, &step.vrank, sz);
   if (step.vrank > RF_RANK) return decline(c, err, "%s", "view of too high a rank");
+  step.pdtype = step.vdtype = (af_dtype)at_tensor_dtype(r);
   at_tensor_strides(r, sd);
   memcpy(step.vshape, sz, sizeof(int64_t) * (size_t)step.vrank);
   step.call.op = OPS_as_strided;
@@ -1294,6 +1469,7 @@ static int rf_stmt(void *ctx, int s, const ir_stmt *st, af_tensor *const *values
     case OPS_INPLACE: rc = (oe->flags & OPF_META) ? do_meta(c, st, values, err) : do_inplace(c, st, values, err); break;
     case OPS_SETITEM: rc = do_setitem(c, st, values, err); break;
     case OPS_OUT: rc = do_out(c, st, values, err); break;
+    case OPS_FOREACH: rc = do_foreach(c, st, values, err); break;
     default: rc = decline(c, err, "%s: an op kind ref does not know", oe->name); break;
   }
   if (rc) af_err_prefix(err, "body[%d] (%s)", s, oe->name);

@@ -16,6 +16,9 @@ what goes wrong with that request instead:
 Command-line options make it misbehave before any request:
   --hello die|garbage|old-protocol|unavailable|silent
   --exit-on-request   exits as soon as a request starts arriving, without reading it
+  --edit-expect PATH  on its first request, edits the expectation file PATH as a person would
+                      while a check runs: case "kept-case" gets the reason "added meanwhile",
+                      case "added-meanwhile" is added (tests/test_check.c)
 """
 
 import base64
@@ -53,10 +56,20 @@ def main():
     if "--exit-on-request" in args:
         sys.stdin.buffer.read(1)
         os._exit(4)
+    edit = args[args.index("--edit-expect") + 1] if "--edit-expect" in args else None
     for line in sys.stdin:
         if not line.strip():
             continue
         req = json.loads(line)
+        if edit:
+            with open(edit) as f:
+                doc = json.load(f)
+            doc["cases"]["kept-case"] = {"verdict": "value-mismatch", "reason": "added meanwhile"}
+            doc["cases"]["added-meanwhile"] = {"verdict": "converter-error", "reason": "added meanwhile"}
+            with open(edit + ".tmp", "w") as f:
+                json.dump(doc, f)
+            os.replace(edit + ".tmp", edit)
+            edit = None
         how = (req["program"].get("meta") or {}).get("misbehave", "")
         inputs = req["inputs"]
         out = {k: inputs[0][k] for k in ("shape", "dtype", "data")}
