@@ -78,7 +78,11 @@
  *    Dead statements are dropped at the end.
  *
  * 7. Ops that address memory (as_strided_scatter clones its input and writes through strides)
- *    get their input laid out as eager's clone would be.
+ *    get their input laid out as eager's clone would be. PyTorch 2.x clones the input's whole
+ *    storage instead (sizes, strides and storage offset kept) and reads the offset it is given
+ *    against that storage: for an input that is not its whole storage densely at offset 0 (a view
+ *    with an offset, an unfold, an input with a layout) ref writes the input's values into a flat
+ *    tensor of the storage's size at eager's layout, scatters there and reads the input's window.
  *
  * 8. Inputs with layouts (issue 16: inputs that share memory, strided, offset or expanded
  *    inputs) become views of synthetic bases, as AOTAutograd does it: the functional program
@@ -100,7 +104,8 @@
  * state of such an input is no longer a fixed window of its storage); an out= form that resizes its
  * output; a write other than fill_/zero_ into a view whose elements repeat (eager's result then
  * depends on which copy it writes last); strided writes into a storage whose root is not dense
- * or has an offset. */
+ * or has an offset; any write into a storage whose root's elements share memory (2.x: a scatter
+ * of an unfold). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -449,6 +454,46 @@ static int with_layout(rf *c, int v, const af_tensor *t, const char *hint) {
   return v;
 }
 
+/* Whether eager's as_strided_scatter(t, ...) reads its offset against a clone of t's whole
+ * storage: PyTorch 2.x clones the storage (clone_preserve_strides: t's sizes, strides and storage
+ * offset kept) unless t has internal overlap (a zero stride), then a plain clone(), as 1.13 always
+ * does. Only a t that is not its whole storage, densely at offset 0, sees the difference. */
+static int clones_whole_storage(const af_tensor *t) {
+  int rank, identity;
+  int64_t perm[RF_RANK], shape[RF_RANK], stride[RF_RANK];
+  if (atoi(at_version()) < 2 || at_tensor_rank(t) > RF_RANK) return 0;
+  shape_of(t, &rank, shape);
+  at_tensor_strides(t, stride);
+  for (int d = 0; d < rank; d++)
+    if (stride[d] == 0 && shape[d] > 1) return 0;
+  return !dense_order(t, &rank, perm, &identity) || at_tensor_storage_offset(t) != 0 ||
+         at_tensor_storage_numel(t) != at_tensor_numel(t);
+}
+
+/* 2.x's as_strided_scatter(a, src, size, stride, offset) for an a that clones_whole_storage (q:
+ * the statement's args on current values, t: eager's a): a written into a flat tensor of its
+ * storage's size at its eager sizes, strides and offset, src scattered at the absolute window,
+ * a's window read back. The elements no view of a reaches are never read: zeros stand for them. */
+static int as_strided_scatter_storage(rf *c, const ir_arg *q, const af_tensor *t, const char *hint, int own) {
+  int rank;
+  int64_t n = at_tensor_storage_numel(t), shape[RF_RANK], stride[RF_RANK];
+  shape_of(t, &rank, shape);
+  at_tensor_strides(t, stride);
+  ir_arg lay[3] = {a_ints(rank, shape), a_ints(rank, stride), a_int(at_tensor_storage_offset(t))};
+  ir_arg za[2] = {q[0], a_ints(1, &n)};
+  int m = emit(c, OPS_new_zeros, 2, za, hint, -1);
+  ir_arg_free(&za[1]);
+  ir_arg sa[5] = {a_val(m), q[0], lay[0], lay[1], lay[2]};
+  m = emit(c, OPS_as_strided_scatter, 5, sa, hint, -1);
+  ir_arg wa[5] = {a_val(m), q[1], q[2], q[3], q[4].kind == IR_ARG_NONE ? lay[2] : q[4]};
+  m = emit(c, OPS_as_strided_scatter, 5, wa, hint, -1);
+  ir_arg va[4] = {a_val(m), lay[0], lay[1], lay[2]};
+  int v = emit(c, OPS_as_strided, 4, va, hint, own);
+  ir_arg_free(&lay[0]);
+  ir_arg_free(&lay[1]);
+  return v;
+}
+
 /* The storage's contents as eager lays them out: a fresh contiguous tensor, offset 0, whose
  * memory is eager's storage, so that as_strided and as_strided_scatter on it address the same
  * elements eager's do. An input nobody wrote is that already. */
@@ -723,9 +768,38 @@ static int eager_view(rf *c, int s, const rf_chain *ch, af_tensor **out, af_err 
   return 0;
 }
 
+/* Whether two elements of t may share memory: a dim whose stride does not pass everything the
+ * dims of smaller strides reach (some layouts that do not overlap are counted too). A root has
+ * such a layout only on PyTorch 2.x, where *_scatter and copy keep their input's layout
+ * (clone_preserve_strides): an as_strided_scatter of an unfold is as overlapping as the unfold. */
+static int may_overlap(const af_tensor *t) {
+  int rank, n = 0;
+  int64_t shape[RF_RANK], stride[RF_RANK], st[RF_RANK], sz[RF_RANK], reach = 0;
+  if (at_tensor_rank(t) > RF_RANK) return 1;
+  shape_of(t, &rank, shape);
+  at_tensor_strides(t, stride);
+  for (int d = 0; d < rank; d++) {
+    if (shape[d] == 0) return 0;
+    if (shape[d] == 1) continue;
+    int k = n++; /* insertion by increasing stride */
+    for (; k > 0 && st[k - 1] > stride[d]; k--) st[k] = st[k - 1], sz[k] = sz[k - 1];
+    st[k] = stride[d];
+    sz[k] = shape[d];
+  }
+  for (int k = 0; k < n; k++) {
+    if (st[k] <= reach) return 1;
+    reach += (sz[k] - 1) * st[k];
+  }
+  return 0;
+}
+
 /* Writes u, the new value of chain ch's view, into storage s (see 3. above). */
 static int write_back(rf *c, int s, const rf_chain *ch, int u, int uniform, const char *hint, af_err *err) {
   int n = ch->n, rc = 0, cur = u, safe = 1, strided = 0, retyped = 0;
+  if (may_overlap(c->sto[s].eager))
+    return decline(c, err, "%s",
+                   "a write into a storage whose root's elements share memory (PyTorch 2.x's scatter of an "
+                   "overlapping view keeps its layout)");
   int *newv = af_xcalloc((size_t)n + 1, sizeof(int));
   for (int j = 0; j < n; j++) {
     ops_wb_kind wb = ops_view_wb(ch->s[j].call.op);
@@ -969,14 +1043,16 @@ static int do_fresh(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *
     if (v->kind == IR_ARG_INT) *v = (ir_arg){.kind = IR_ARG_FLOAT, .f = (double)v->i, .value = -1};
     op = ops_twin(op);
   }
-  int la = ops_layout_arg(st->op);
-  if (la >= 0) { /* the op addresses memory: give it eager's layout, unless it is an untouched input */
+  int la = ops_layout_arg(st->op), v = -1;
+  if (la >= 0 && clones_whole_storage(values[st->args[la].value])) { /* 2.x: offset into a's storage */
+    v = as_strided_scatter_storage(c, q, values[st->args[la].value], c->p->names[st->out], st->out);
+  } else if (la >= 0) { /* the op addresses memory: give it eager's layout, unless it is an untouched input */
     const rf_object *ob = &c->objs[c->obj[st->args[la].value]];
     const rf_storage *so = &c->sto[ob->storage];
     if (!(so->input >= 0 && !so->written && ob->chain.n == 0))
       q[la].value = with_layout(c, q[la].value, values[st->args[la].value], obj_hint(c, c->obj[st->args[la].value]));
   }
-  int v = emit(c, op, st->nargs, q, c->p->names[st->out], st->out);
+  if (v < 0) v = emit(c, op, st->nargs, q, c->p->names[st->out], st->out);
   args_free(st->nargs, q);
   int s = new_storage(c, v, values[st->out], -1, err);
   if (s < 0) return -1;

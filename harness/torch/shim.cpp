@@ -139,6 +139,10 @@ extern "C" void at_tensor_strides(const af_tensor *t, int64_t *strides) {
   for (int64_t d = 0; d < t->t.dim(); d++) strides[d] = t->t.stride(d);
 }
 extern "C" int64_t at_tensor_storage_offset(const af_tensor *t) { return t->t.storage_offset(); }
+extern "C" int64_t at_tensor_storage_numel(const af_tensor *t) {
+  if (!t->t.has_storage() || t->t.element_size() == 0) return 0;
+  return (int64_t)(t->t.storage().nbytes() / t->t.element_size());
+}
 extern "C" int at_tensor_same(const af_tensor *a, const af_tensor *b) { return a->t.is_same(b->t); }
 
 // Converts one C argument to the IValue the schema's type asks for.

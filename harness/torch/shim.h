@@ -56,6 +56,8 @@ int at_tensor_same(const af_tensor *a, const af_tensor *b);
  * storage, as eager PyTorch has them. */
 void at_tensor_strides(const af_tensor *t, int64_t *strides);
 int64_t at_tensor_storage_offset(const af_tensor *t);
+/* Elements (of the tensor's dtype) in the tensor's storage, the parts no view reaches included. */
+int64_t at_tensor_storage_numel(const af_tensor *t);
 
 /* Arguments of a dispatcher call; converted to the op schema's types by position. */
 /* AT_ARG_DTYPE: a ScalarType argument (`x.view(torch.int32)`), .i is an af_dtype */
