@@ -85,6 +85,17 @@ int provider_chance(provider *p, double prob) {
   return (double)(next64(p) >> 11) * 0x1.0p-53 < prob;
 }
 
+/* The point in [0, total) a weighted draw picks with (the draw counted), or -1 in byte mode once
+   the bytes are used up: the draw then takes its first choice with weight. */
+static double draw_point(provider *p, double total) {
+  p->draws++;
+  if (p->bytes_mode) {
+    if (p->pos >= p->len) return -1;
+    return (double)take_bytes(p, 2) / 65536.0 * total;
+  }
+  return (double)(next64(p) >> 11) * 0x1.0p-53 * total;
+}
+
 int provider_weighted(provider *p, const double *w, int n) {
   double total = 0;
   int last = -1;
@@ -94,16 +105,10 @@ int provider_weighted(provider *p, const double *w, int n) {
       last = i;
     }
   if (last < 0) return -1;
-  p->draws++;
-  double r;
-  if (p->bytes_mode) {
-    if (p->pos >= p->len) { /* default: the first choice with weight */
-      for (int i = 0; i < n; i++)
-        if (w[i] > 0) return i;
-    }
-    r = (double)take_bytes(p, 2) / 65536.0 * total;
-  } else {
-    r = (double)(next64(p) >> 11) * 0x1.0p-53 * total;
+  double r = draw_point(p, total);
+  if (r < 0) { /* default: the first choice with weight */
+    for (int i = 0; i < n; i++)
+      if (w[i] > 0) return i;
   }
   for (int i = 0; i < n; i++) {
     if (w[i] <= 0) continue;
@@ -116,16 +121,10 @@ int provider_weighted(provider *p, const double *w, int n) {
 int provider_weighted_cum(provider *p, const double *cum, int n) {
   double total = n > 0 ? cum[n - 1] : 0;
   if (!(total > 0)) return -1;
-  p->draws++;
-  double r;
-  if (p->bytes_mode) {
-    if (p->pos >= p->len) { /* default: the first choice with weight */
-      for (int i = 0; i < n; i++)
-        if (cum[i] > 0) return i;
-    }
-    r = (double)take_bytes(p, 2) / 65536.0 * total;
-  } else {
-    r = (double)(next64(p) >> 11) * 0x1.0p-53 * total;
+  double r = draw_point(p, total);
+  if (r < 0) { /* default: the first choice with weight */
+    for (int i = 0; i < n; i++)
+      if (cum[i] > 0) return i;
   }
   /* the first index whose running sum passes r (it has weight: its sum grew) */
   int lo = 0, hi = n - 1;
