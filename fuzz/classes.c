@@ -710,8 +710,8 @@ cJSON *classes_index_count_quick(cJSON *idx, const char *qk, int job, int64_t it
 
 int classes_index_unclassified(const cJSON *idx) {
   int n = 0;
-  const cJSON *e, *c;
-  for (e = cJSON_GetObjectItem(idx, "deferred")->child; e; e = e->next) {
+  const cJSON *e, *c, *def = cJSON_GetObjectItem(idx, "deferred"); /* NULL idx or no "deferred": none */
+  for (e = def ? def->child : NULL; e; e = e->next) {
     int has = 0;
     cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "classes")) has |= has_string(cJSON_GetObjectItem(c, "quick_keys"), e->string);
     n += !has;

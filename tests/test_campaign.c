@@ -352,6 +352,7 @@ TEST(reduce_deferred_minimizes_what_a_campaign_left_into_its_classes_and_report)
   snprintf(args, sizeof args, "fuzz --converter naive --seed 3 --iterations 150 --jobs 2 --reduce-share 0.01 --no-finish --out %s --quiet", d);
   CHECK(run_cli(args) == 1, "the campaign exits 1 (deferred programs)");
   cJSON *idx = load_json_file(d, "classes.json");
+  CHECK(idx != NULL, "the campaign wrote classes.json");
   int keys = cJSON_GetArraySize(cJSON_GetObjectItem(idx, "deferred"));
   int64_t programs = counts_in(idx, "deferred") + counts_in(idx, "classes");
   CHECK(keys >= 2, "the campaign left deferred quick keys (%d)", keys);
