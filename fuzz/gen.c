@@ -423,7 +423,7 @@ static unsigned policy_epoch(const gen_policy *pol, af_err *err) {
   return epoch;
 }
 
-static const op_list *op_candidates(int want, int can_write, int inx, int in_block, int in_loop) {
+static op_list *op_candidates(int want, int can_write, int inx, int in_block, int in_loop) {
   static _Thread_local op_list lists[3][2][2][2][2];
   op_list *L = &lists[want][can_write][inx][in_block][in_loop];
   if (L->made) return L;
@@ -456,23 +456,22 @@ static int apply_some_op(gen *g, int v, int want_mutation, int *used_op) {
   double w[OPS_COUNT];
   const ops_meta *m = M(g, v);
   int can_write = !ops_meta_overlaps(m) && m->known, inx = inexact(g, v);
-  const op_list *L = op_candidates(want_mutation, can_write, inx != 0, g->depth != 0, g->loops != 0);
+  op_list *L = op_candidates(want_mutation, can_write, inx != 0, g->depth != 0, g->loops != 0);
   int strided = m->exact && !ops_meta_is_contiguous(m);
-  op_list *Lw = (op_list *)L; /* its weights are made here, once per policy */
-  if (Lw->epoch[strided] != g->epoch) {
-    if (!Lw->w[strided]) {
-      Lw->w[strided] = af_xmalloc(sizeof(double) * (size_t)(L->n ? L->n : 1));
-      Lw->cum[strided] = af_xmalloc(sizeof(double) * (size_t)(L->n ? L->n : 1));
+  if (L->epoch[strided] != g->epoch) {
+    if (!L->w[strided]) {
+      L->w[strided] = af_xmalloc(sizeof(double) * (size_t)(L->n ? L->n : 1));
+      L->cum[strided] = af_xmalloc(sizeof(double) * (size_t)(L->n ? L->n : 1));
     }
     double sum = 0;
     for (int i = 0; i < L->n; i++) {
       double wi = g->pol->op_weight[L->op[i]];
       if (strided && L->maybe_view[i]) wi *= 4;
-      Lw->w[strided][i] = wi;
+      L->w[strided][i] = wi;
       if (wi > 0) sum += wi;
-      Lw->cum[strided][i] = sum;
+      L->cum[strided][i] = sum;
     }
-    Lw->epoch[strided] = g->epoch;
+    L->epoch[strided] = g->epoch;
   }
   const double *cum = L->cum[strided];
   double mcum[OPS_COUNT];
