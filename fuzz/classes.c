@@ -275,7 +275,7 @@ int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int 
     cJSON *row = cJSON_CreateObject(), *same = cJSON_CreateArray(), *pass = cJSON_CreateArray(), *other = cJSON_CreateArray();
     int ninv = 0, nnoop = 0;
     cJSON_AddStringToObject(row, "dtype", af_dtype_name(d0));
-    for (int d = 0; d < AF_DTYPE_COUNT; d++) {
+    for (int d = 0; d < AF_REAL_DTYPE_COUNT; d++) {
       if ((af_dtype)d == d0) continue;
       ir_program *c = ir_program_clone(p);
       for (int i = 0; i < c->ninputs; i++)

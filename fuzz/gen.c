@@ -59,9 +59,9 @@ static af_dtype pick_dtype(gen *g, int allow_int, int allow_bool) {
   double w[AF_DTYPE_COUNT];
   memcpy(w, g->pol->dtype_weight, sizeof w);
   if (!allow_bool) w[AF_BOOL] = 0;
-  for (int d = 0; d < AF_DTYPE_COUNT && !allow_int; d++)
+  for (int d = 0; d < AF_REAL_DTYPE_COUNT && !allow_int; d++)
     if (af_dtype_is_int((af_dtype)d)) w[d] = 0;
-  int d = provider_weighted(&g->pv, w, AF_DTYPE_COUNT);
+  int d = provider_weighted(&g->pv, w, AF_REAL_DTYPE_COUNT); /* inputs and operands: real dtypes */
   return d < 0 ? AF_FLOAT32 : (af_dtype)d;
 }
 
@@ -118,9 +118,24 @@ static int input_shape(gen *g, int64_t *shape) {
   return r;
 }
 
+static int emit(gen *g, int op, int nargs, ir_arg *args, int bind);
+
+/* A new input of dtype dt; a complex operand (inputs are real) as torch.view_as_complex of a new
+ * float input with a last dim of 2. */
 static int new_data_input(gen *g, int rank, const int64_t *shape, af_dtype dt) {
-  int v = add_input(g, "x", &g->nx, rank, shape, dt);
+  int cx = af_dtype_is_complex(dt) && rank < AF_MAX_RANK;
+  int64_t sh[AF_MAX_RANK];
+  if (cx) {
+    memcpy(sh, shape, sizeof(int64_t) * (size_t)rank);
+    sh[rank] = 2;
+  }
+  int v = add_input(g, "x", &g->nx, rank + cx, cx ? sh : shape, cx ? (dt == AF_COMPLEX64 ? AF_FLOAT32 : AF_FLOAT64) : dt);
   if (g->module && chance(g, g->pol->p_buffer)) g->p->inputs[g->p->ninputs - 1].buffer = 1;
+  if (cx) {
+    ir_arg a = {.kind = IR_ARG_VALUE, .value = v};
+    int c = emit(g, OPS_view_as_complex, 1, &a, 0);
+    if (c >= 0) return c;
+  }
   return v;
 }
 
@@ -986,6 +1001,14 @@ static void choose_outputs(gen *g) {
     while (v > 0 && (g->mo.flags[v] & (GEN_VF_DEAD | GEN_VF_INT))) v--;
     outs[n++] = v;
   }
+  for (int k = 0; k < n; k++) /* a complex value goes out as its (real, imaginary) pairs */
+    if (af_dtype_is_complex(M(g, outs[k])->dtype)) {
+      ir_arg a = {.kind = IR_ARG_VALUE, .value = outs[k]};
+      int r = emit(g, OPS_view_as_real, 1, &a, 0);
+      if (r >= 0) outs[k] = r;
+      else outs[k--] = outs[--n]; /* strides the model lost: not returned */
+    }
+  if (!n) outs[n++] = 0; /* the first input */
   g->p->noutputs = n;
   g->p->outputs = outs;
 }

@@ -180,7 +180,7 @@ int gen_policy_check(const gen_policy *p, af_err *err) {
   if (p->max_trips < 2 || p->max_trips > 8) return af_fail(err, "policy: limits.max_trips: expected 2..8");
   if (p->noop_redraws > 64) return af_fail(err, "policy: limits.noop_redraws: expected 0..64");
   double s = 0;
-  for (int d = 0; d < AF_DTYPE_COUNT; d++) {
+  for (int d = 0; d < AF_REAL_DTYPE_COUNT; d++) { /* inputs: complex values come from view_as_complex */
     if (!(p->dtype_weight[d] >= 0)) return af_fail(err, "policy: dtypes.%s: expected a weight >= 0", af_dtype_name(d));
     if (d != AF_BOOL) s += p->dtype_weight[d];
   }
@@ -214,7 +214,7 @@ static cJSON *to_cjson(const gen_policy *p, const gen_policy *base) {
   } while (0)
   SECTION("limits", for (int k = 0; k < NLIMITS; k++) if (!base || *limc(p, k) != *limc(base, k))
                         cJSON_AddNumberToObject(sec, limits[k].name, *limc(p, k)));
-  SECTION("dtypes", for (int d = 0; d < AF_DTYPE_COUNT; d++) if (!base || p->dtype_weight[d] != base->dtype_weight[d])
+  SECTION("dtypes", for (int d = 0; d < AF_REAL_DTYPE_COUNT; d++) if (!base || p->dtype_weight[d] != base->dtype_weight[d])
                         cJSON_AddNumberToObject(sec, af_dtype_name(d), p->dtype_weight[d]));
   SECTION("actions", for (int a = 0; a < GEN_ACT_COUNT; a++) if (!base || p->action_weight[a] != base->action_weight[a])
                          cJSON_AddNumberToObject(sec, action_names[a], p->action_weight[a]));
@@ -306,7 +306,7 @@ int gen_policy_from_json(const char *text, gen_policy *p, af_err *err) {
           }
       } else if (!strcmp(sn, "dtypes")) {
         af_dtype d;
-        if (!af_dtype_parse(k, &d)) p->dtype_weight[d] = v, found = 1;
+        if (!af_dtype_parse_real(k, &d)) p->dtype_weight[d] = v, found = 1;
       } else if (!strcmp(sn, "actions")) {
         for (int a = 0; a < GEN_ACT_COUNT; a++)
           if (!strcmp(k, action_names[a])) p->action_weight[a] = v, found = 1;

@@ -178,7 +178,7 @@ static int cb_eager(const cb *b, int nouts, const int *outs, result *r, af_err *
   int rc = 0;
   if (ir_validate(p, why)) {
     rc = -1;
-  } else if (eager_run(p, r, why)) {
+  } else if (eager_run_any_dtype(p, r, why)) { /* shapes and layouts of complex values too; finish() returns real ones */
     rc = -1;
   } else if (r->status != RESULT_OK) {
     snprintf(why->msg, sizeof why->msg, "eager rejects it: %s", r->message ? r->message : "?");
@@ -348,6 +348,28 @@ static int make_view(cb *b, const char *recipe, int src, int rank, const int64_t
     /* v.view(torch.int32): a float32 tensor's bits as int32 (the same element size: any layout
        views; writes compare exactly, so a lost write of one ulp shows) */
     a[n++] = (ir_arg){.kind = IR_ARG_DTYPE, .i = AF_INT32};
+  } else if (same(recipe, "view_as_complex")) {
+    /* torch.view_as_complex(v.unflatten(-1, [last / 2, 2])): neighbouring pairs of the last dim as
+       complex numbers (v's last dim even with stride 1, its other strides and offset even) */
+    int64_t st[AF_MAX_RANK], sh[AF_MAX_RANK];
+    int r2;
+    if (rank < 1 || last % 2 || cb_layout(b, src, &r2, sh, st, why)) return af_fail(why, "view_as_complex: needs an even last dim");
+    for (int d = 0; d < rank; d++)
+      if (st[d] % 2 && !(d == rank - 1 && st[d] == 1)) return af_fail(why, "view_as_complex: needs even strides but the last");
+    if (st[rank - 1] != 1) return af_fail(why, "view_as_complex: needs a last stride of 1");
+    if (last > 2) {
+      int64_t pair[2] = {last / 2, 2};
+      ir_arg u[3] = {A_V(src), A_I(rank - 1), A_INTS(2, pair)};
+      a[0] = A_V(cb_stmt(b, "pairs", OPS_unflatten, 3, u));
+    } else if (last != 2) {
+      return af_fail(why, "view_as_complex: needs an even last dim");
+    }
+  } else if (same(recipe, "view_as_real")) {
+    /* torch.view_as_real(z) of z = torch.view_as_complex(v.unflatten(-1, [last / 2, 2])) */
+    af_err inner;
+    int z = make_view(b, "view_as_complex", src, rank, s, storage_numel, "z", &inner);
+    if (z < 0) return af_fail(why, "view_as_real: %s", inner.msg);
+    a[0] = A_V(z);
   } else if (same(recipe, "contiguous")) {
   } else {
     return af_fail(why, "no recipe for view op '%s'", recipe);
@@ -699,6 +721,18 @@ static ir_program *with_data_writes_change(const cb *b, int kind) {
 static void finish(gen *g, cb *b, const char *id, const char *meta_fields, const char *note) {
   af_err why;
   result r;
+  if (cb_eager(b, b->nouts, b->outs, &r, &why)) {
+    add_skip(g, id, why.msg);
+    return;
+  }
+  int complex_out[4] = {0};
+  for (int k = 0; k < b->nouts && k < 4; k++) complex_out[k] = af_dtype_is_complex((af_dtype)at_tensor_dtype(r.outputs[k]));
+  result_clear(&r);
+  for (int k = 0; k < b->nouts && k < 4; k++) /* a program returns real tensors: a complex view as its pairs */
+    if (complex_out[k]) {
+      ir_arg a[1] = {A_V(b->outs[k])};
+      b->outs[k] = cb_stmt(b, "pairs", OPS_view_as_real, 1, a);
+    }
   if (cb_eager(b, b->nouts, b->outs, &r, &why)) {
     add_skip(g, id, why.msg);
     return;

@@ -45,12 +45,15 @@ static const struct {
     [AF_UINT8] = {"uint8", "torch.uint8", 1},
     [AF_FLOAT16] = {"float16", "torch.float16", 2},
     [AF_BFLOAT16] = {"bfloat16", "torch.bfloat16", 2},
+    [AF_COMPLEX64] = {"complex64", "torch.complex64", 8},
+    [AF_COMPLEX128] = {"complex128", "torch.complex128", 16},
 };
 
 const char *af_dtype_names(void) { return "float32, float64, int64, bool, int32, int8, uint8, float16, bfloat16"; }
 
 int af_dtype_is_float(af_dtype d) { return d == AF_FLOAT32 || d == AF_FLOAT64 || d == AF_FLOAT16 || d == AF_BFLOAT16; }
 int af_dtype_is_int(af_dtype d) { return d == AF_INT64 || d == AF_INT32 || d == AF_INT8 || d == AF_UINT8; }
+int af_dtype_is_complex(af_dtype d) { return d == AF_COMPLEX64 || d == AF_COMPLEX128; }
 
 const char *af_dtype_name(af_dtype d) { return d < AF_DTYPE_COUNT ? dtypes[d].name : "?"; }
 const char *af_dtype_torch(af_dtype d) { return d < AF_DTYPE_COUNT ? dtypes[d].torch : "?"; }
@@ -63,6 +66,13 @@ int af_dtype_parse(const char *s, af_dtype *out) {
       return 0;
     }
   return -1;
+}
+
+int af_dtype_parse_real(const char *s, af_dtype *out) {
+  af_dtype d;
+  if (af_dtype_parse(s, &d) || (int)d >= AF_REAL_DTYPE_COUNT) return -1;
+  *out = d;
+  return 0;
 }
 
 static void *oom(void) {

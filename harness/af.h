@@ -13,7 +13,10 @@ extern "C" {
 #define AF_MAX_RANK 8
 
 /* The first four are the original set; the others (issue 15) come after them so that every
- * table indexed by dtype keeps its old entries where they were. */
+ * table indexed by dtype keeps its old entries where they were. The complex dtypes come last:
+ * a program makes them with torch.view_as_complex (or view(torch.complex64)) and never takes or
+ * returns one (inputs, outputs, module buffers and the worker protocol are real: values cross as
+ * doubles), so every table of what crosses those borders stops at AF_REAL_DTYPE_COUNT. */
 typedef enum {
   AF_FLOAT32,
   AF_FLOAT64,
@@ -24,8 +27,11 @@ typedef enum {
   AF_UINT8,
   AF_FLOAT16,
   AF_BFLOAT16,
+  AF_COMPLEX64,
+  AF_COMPLEX128,
   AF_DTYPE_COUNT
 } af_dtype;
+#define AF_REAL_DTYPE_COUNT AF_COMPLEX64
 
 /* Error buffer passed down by every function that can fail. Functions return 0 on success and a
  * non-zero status otherwise, after writing a one-line message (what and where) into err. */
@@ -40,11 +46,13 @@ void af_err_prefix(af_err *err, const char *fmt, ...) __attribute__((format(prin
 
 const char *af_dtype_name(af_dtype d);      /* "float32", ... borrowed */
 int af_dtype_parse(const char *s, af_dtype *out); /* 0 on success */
+int af_dtype_parse_real(const char *s, af_dtype *out); /* the same, refusing complex64/complex128 (inputs, outputs, buffers, policies) */
 size_t af_dtype_size(af_dtype d);
 const char *af_dtype_torch(af_dtype d);     /* "torch.float32" borrowed */
-const char *af_dtype_names(void);          /* "float32, float64, ..." every dtype, for messages; borrowed */
+const char *af_dtype_names(void);          /* "float32, float64, ..." every real dtype, for messages; borrowed */
 int af_dtype_is_float(af_dtype d);          /* float16/bfloat16/float32/float64 */
 int af_dtype_is_int(af_dtype d);            /* uint8/int8/int32/int64 (not bool) */
+int af_dtype_is_complex(af_dtype d);        /* complex64/complex128 */
 
 /* Small helpers that abort on out-of-memory (the only sane reaction in a fuzzer). */
 void *af_xmalloc(size_t n);

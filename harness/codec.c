@@ -160,7 +160,7 @@ static int read_arg(const ir_program *p, const char *code, const cJSON *j, ir_ar
       const cJSON *d = cJSON_IsObject(j) && cJSON_GetArraySize(j) == 1 ? cJSON_GetObjectItemCaseSensitive(j, "dtype") : NULL;
       af_dtype dt;
       if (!cJSON_IsString(d) || af_dtype_parse(d->valuestring, &dt))
-        return af_fail(err, "expected {\"dtype\": NAME}, NAME one of %s", af_dtype_names());
+        return af_fail(err, "expected {\"dtype\": NAME}, NAME one of %s, complex64, complex128", af_dtype_names());
       a->kind = IR_ARG_DTYPE;
       a->i = dt;
       return 0;
@@ -253,8 +253,8 @@ static int read_bases(ir_program *p, const cJSON *j, af_err *err) {
       af_fail(err, "size: expected the number of elements, 1..%d", 1 << 22);
       goto bad;
     }
-    if (!cJSON_IsString(dtype) || af_dtype_parse(dtype->valuestring, &dt)) {
-      af_fail(err, "dtype: expected one of %s", af_dtype_names());
+    if (!cJSON_IsString(dtype) || af_dtype_parse_real(dtype->valuestring, &dt)) {
+      af_fail(err, "dtype: expected one of %s (complex values come from torch.view_as_complex inside the program)", af_dtype_names());
       goto bad;
     }
     int b = ir_add_base(p, name->valuestring, -1, size, dt);
@@ -434,8 +434,8 @@ static int read_inputs(ir_program *p, const cJSON *j, af_err *err) {
       goto bad;
     }
     if (base >= 0 && !dtype) {
-    } else if (!cJSON_IsString(dtype) || af_dtype_parse(dtype->valuestring, &tmp.dtype)) {
-      af_fail(err, "dtype: expected one of %s", af_dtype_names());
+    } else if (!cJSON_IsString(dtype) || af_dtype_parse_real(dtype->valuestring, &tmp.dtype)) {
+      af_fail(err, "dtype: expected one of %s (complex values come from torch.view_as_complex inside the program)", af_dtype_names());
       goto bad;
     }
     int v = ir_add_input(p, name->valuestring, tmp.rank, tmp.shape, tmp.dtype);

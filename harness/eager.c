@@ -387,7 +387,23 @@ int eager_run_on(const ir_program *p, af_tensor *const *inputs, result *r, af_er
   return eager_run_traced(p, inputs, NULL, NULL, r, err);
 }
 
+static int run(const ir_program *p, af_tensor *const *inputs, eager_hook hook, void *ctx, int complex_out, result *r,
+               af_err *err);
+
 int eager_run_traced(const ir_program *p, af_tensor *const *inputs, eager_hook hook, void *ctx, result *r, af_err *err) {
+  return run(p, inputs, hook, ctx, 0, r, err);
+}
+
+int eager_run_any_dtype(const ir_program *p, result *r, af_err *err) {
+  af_tensor **in;
+  if (inputs_new(p, &in, err)) return -1;
+  int rc = run(p, in, NULL, NULL, 1, r, err);
+  inputs_free(ir_ntensors(p), in);
+  return rc;
+}
+
+static int run(const ir_program *p, af_tensor *const *inputs, eager_hook hook, void *ctx, int complex_out, result *r,
+               af_err *err) {
   env e = {p, af_xcalloc((size_t)p->nvalues + 1, sizeof(af_tensor *)), af_xcalloc((size_t)p->nvalues + 1, sizeof(af_tensor **)),
            af_xcalloc((size_t)p->nvalues + 1, sizeof(int))};
   int rc = 0;
@@ -485,6 +501,19 @@ int eager_run_traced(const ir_program *p, af_tensor *const *inputs, eager_hook h
   free(ints);
   free(match);
   free(other);
+  for (int o = 0; o < p->noutputs + p->ninputs && r->status == RESULT_OK && !complex_out; o++) { /* what leaves a program is real */
+    int v = o < p->noutputs ? p->outputs[o] : o - p->noutputs;
+    if (o >= p->noutputs && !(p->inputs[v].buffer && e.v[v])) continue;
+    int dt = at_tensor_dtype(e.v[v]);
+    if (dt >= 0 && af_dtype_is_complex((af_dtype)dt)) { /* the program's error, as a statement's */
+      af_err ce;
+      af_fail(&ce, "%s%s is %s: programs return real tensors (complex values cross the worker protocol as doubles); "
+              "return torch.view_as_real(%s)", o < p->noutputs ? "an output, " : "buffer self.", p->names[v],
+              af_dtype_name((af_dtype)dt), p->names[v]);
+      r->status = RESULT_ERROR;
+      result_set_message(r, ce.msg);
+    }
+  }
   if (r->status == RESULT_OK) {
     r->noutputs = p->noutputs;
     r->outputs = af_xcalloc((size_t)p->noutputs, sizeof(af_tensor *));

@@ -18,6 +18,11 @@ int eager_run(const ir_program *p, result *r, af_err *err);
  * holds the storages' final states. */
 int eager_run_on(const ir_program *p, af_tensor *const *inputs, result *r, af_err *err);
 
+/* eager_run that also returns complex outputs (every other run refuses them: a program returns
+ * real tensors, and the oracle and the worker protocol read values as doubles): for builders that
+ * read a value's shape and layout (fuzz/suite.c), never for judging. */
+int eager_run_any_dtype(const ir_program *p, result *r, af_err *err);
+
 /* Control flow: `if` reads its one-element condition (bool(c), as Python does; more than one
  * element is an error), `for` binds its loop variable to 0..n-1 (n: a literal or an int value);
  * a program may execute at most EAGER_MAX_STEPS statements. Int values (loop variables, int ops

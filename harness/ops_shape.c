@@ -225,13 +225,14 @@ int ops_view_strides(const ops_meta *m, int rank, const int64_t *shape, int64_t 
 static int is_float(af_dtype d) { return (int)d >= 0 && d < AF_DTYPE_COUNT && af_dtype_is_float(d); }
 static int is_int(af_dtype d) { return (int)d >= 0 && d < AF_DTYPE_COUNT && af_dtype_is_int(d); }
 static int dt_ok(af_dtype d) { return (int)d >= 0 && d < AF_DTYPE_COUNT; }
-static int dt_category(af_dtype d) { return d == AF_BOOL ? 0 : is_int(d) ? 1 : 2; }
+static int is_complex(af_dtype d) { return (int)d >= 0 && d < AF_DTYPE_COUNT && af_dtype_is_complex(d); }
+static int dt_category(af_dtype d) { return d == AF_BOOL ? 0 : is_int(d) ? 1 : is_complex(d) ? 3 : 2; }
 /* width rank inside a category: uint8 and int8 (and float16 and bfloat16) are incomparable */
 static int dt_width(af_dtype d) {
   switch (d) {
     case AF_UINT8: case AF_INT8: case AF_FLOAT16: case AF_BFLOAT16: return 1;
-    case AF_INT32: case AF_FLOAT32: return 2;
-    case AF_INT64: case AF_FLOAT64: return 3;
+    case AF_INT32: case AF_FLOAT32: case AF_COMPLEX64: return 2;
+    case AF_INT64: case AF_FLOAT64: case AF_COMPLEX128: return 3;
     default: return 0;
   }
 }
@@ -242,13 +243,20 @@ static af_dtype promote(af_dtype a, af_dtype b) {
   if (!dt_ok(a) || !dt_ok(b)) return DT_UNMODELLED;
   if (a == b) return a;
   int ca = dt_category(a), cb = dt_category(b);
+  if ((ca == 3 || cb == 3) && (a == AF_FLOAT64 || b == AF_FLOAT64)) return AF_COMPLEX128; /* complex64 + float64 */
   if (ca != cb) return ca > cb ? a : b;
   int wa = dt_width(a), wb = dt_width(b);
   if (wa != wb) return wa > wb ? a : b;
   return ca == 2 ? AF_FLOAT32 : DT_UNMODELLED; /* float16 + bfloat16: float32; uint8 + int8: int16 */
 }
 
+/* ATen's combine_categories: a complex lower class (a 0-dim complex tensor beside float tensors) makes
+ * the float result complex of the float's width (float16 and bfloat16: complex32, or an error,
+ * not modelled) */
 static af_dtype combine(af_dtype higher, af_dtype lower) {
+  if ((int)higher >= 0 && is_complex(higher)) return higher;
+  if ((int)lower >= 0 && is_complex(lower))
+    return higher == AF_FLOAT32 ? AF_COMPLEX64 : higher == AF_FLOAT64 ? AF_COMPLEX128 : is_float(higher) ? DT_UNMODELLED : lower;
   if ((int)higher >= 0 && is_float(higher)) return higher;
   if (higher == AF_BOOL || ((int)lower >= 0 && is_float(lower))) return promote(higher, lower);
   if ((int)higher >= 0) return higher;
@@ -267,6 +275,7 @@ af_dtype ops_result_type(int n, const af_dtype *dt, const ops_opnd_kind *kind) {
 
 int ops_can_cast(af_dtype from, af_dtype to) {
   if (!dt_ok(from) || !dt_ok(to)) return 0;
+  if (is_complex(from) && !is_complex(to)) return 0;
   if (is_float(from) && is_int(to)) return 0;
   if (from != AF_BOOL && to == AF_BOOL) return 0;
   return 1;
@@ -280,6 +289,9 @@ int ops_can_cast(af_dtype from, af_dtype to) {
 static int scalar_fits(af_dtype dt, const ir_arg *a, const ops_meta *zerodim, af_err *err) {
   if (zerodim) {
     af_dtype z = zerodim->dtype;
+    if (is_complex(z) && !is_complex(dt))
+      return af_fail(err, "value cannot be converted to type %s without overflow (a %s value into a real tensor)",
+                     af_dtype_name(dt), af_dtype_name(z));
     int narrow = dt == AF_INT32 || dt == AF_INT8 || dt == AF_UINT8 || dt == AF_FLOAT16;
     int fits = z == dt || z == AF_BOOL || ((dt == AF_INT32 || dt == AF_FLOAT16) && (z == AF_INT8 || z == AF_UINT8));
     if (narrow && !fits)
@@ -744,10 +756,15 @@ typedef struct sub_info {
 enum {
   MF32 = 1 << AF_FLOAT32, MF64 = 1 << AF_FLOAT64, MI64 = 1 << AF_INT64, MB = 1 << AF_BOOL, MI32 = 1 << AF_INT32,
   MI8 = 1 << AF_INT8, MU8 = 1 << AF_UINT8, MF16 = 1 << AF_FLOAT16, MBF16 = 1 << AF_BFLOAT16,
+  MC = (1 << AF_COMPLEX64) | (1 << AF_COMPLEX128),
   MF = MF32 | MF64 | MF16 | MBF16, MI = MI64 | MI32 | MI8 | MU8, MN = MF | MI, MALL = MN | MB
 };
+/* any: every dtype, complex included (views, metadata changes, fill/zero/copy, clone); num_c: the
+ * numbers and complex (add, sub, mul, neg and their setitem forms); complex: complex only
+ * (view_as_real). Every other class is real: a
+ * complex value (torch.view_as_complex) gets only the ops whose line says so. */
 enum {
-  M_all = MALL, M_num = MN, M_float = MF, M_f64 = MF64, M_int = MI, M_int_bool = MI | MB,
+  M_all = MALL, M_any = MALL | MC, M_num_c = MN | MC, M_complex = MC, M_num = MN, M_float = MF, M_f64 = MF64, M_int = MI, M_int_bool = MI | MB,
   M_num_no_f16 = MN & ~MF16, M_num_no_half = MN & ~(MF16 | MBF16), M_float_no_f16 = MF & ~MF16,
   M_float_no_half = MF32 | MF64
 };
@@ -2822,6 +2839,21 @@ SAMPLER(view_dtype) {
   return -1;
 }
 
+/* torch.view_as_complex(x) of a float32 or float64 x whose layout the rule accepts (a last dim of 2
+ * with stride 1, even strides and offset); torch.view_as_real(z) of any complex z */
+static int complex_pairs_layout(const ops_meta *in, ops_meta *out, af_err *err);
+SAMPLER(as_complex) {
+  SAMPLER_BEGIN;
+  ops_meta out;
+  af_err ignored;
+  if ((m->dtype != AF_FLOAT32 && m->dtype != AF_FLOAT64) || complex_pairs_layout(m, &out, &ignored)) return -1;
+  return n;
+}
+SAMPLER(as_real) {
+  SAMPLER_BEGIN;
+  return af_dtype_is_complex(m->dtype) && r < AF_MAX_RANK && m->exact ? n : -1;
+}
+
 /* ---- shape-changing in place ---- */
 
 SAMPLER(resize) { /* shrink within the storage: a prefix of the memory, contiguous */
@@ -4306,6 +4338,57 @@ static int shape_view_dtype(const ir_stmt *st, const ops_env *env, const ops_met
   return 0;
 }
 
+/* torch.view_as_complex(x): a float32 (float64) x read as complex64 (complex128) pairs along its last
+ * dim, which must have size 2 and stride 1; the last dim goes and the other strides and the offset
+ * halve, each of them even (ATen's view_as_complex, alike on 1.13 and 2.13: every other stride, of
+ * size-1 dims too). float16 (complex32) is not modelled. torch.view_as_real(z): any complex z, its
+ * numbers as a last dim of 2 with stride 1, the other strides and the offset doubled. */
+static int complex_pairs_layout(const ops_meta *in, ops_meta *out, af_err *err) {
+  if (in->dtype != AF_FLOAT32 && in->dtype != AF_FLOAT64)
+    return af_fail(err, "view_as_complex is only supported for float and double tensors (float16's complex32 is not "
+                   "modelled), but got a tensor of scalar type: %s", af_dtype_name(in->dtype));
+  if (in->rank == 0) return af_fail(err, "view_as_complex: Input tensor must have one or more dimensions");
+  if (!in->exact) return af_fail(err, "view_as_complex of a tensor whose strides are not modelled exactly");
+  int last = in->rank - 1;
+  if (in->shape[last] != 2) return af_fail(err, "Tensor must have a last dimension of size 2");
+  if (in->stride[last] != 1) return af_fail(err, "Tensor must have a last dimension with stride 1");
+  for (int d = 0; d < last; d++)
+    if (in->stride[d] % 2) return af_fail(err, "Tensor must have a stride divisible by 2 for all but last dimension");
+  if (in->offset % 2) return af_fail(err, "Tensor must have a storage_offset divisible by 2");
+  *out = *in;
+  out->dtype = in->dtype == AF_FLOAT32 ? AF_COMPLEX64 : AF_COMPLEX128;
+  out->rank = last;
+  out->offset /= 2;
+  for (int d = 0; d < last; d++) out->stride[d] /= 2;
+  return 0;
+}
+
+static int shape_view_as_complex(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  if (complex_pairs_layout(in, &e->out, err)) return -1;
+  /* as for view(dtype): a storage of an odd number of floats holds no whole number of pairs, and
+     ops that size their work by the storage fail on it */
+  int64_t n = env->storage_numel ? env->storage_numel(env->ctx, st->args[0].value) : 0;
+  if (n % 2)
+    return af_fail(err, "view_as_complex of a storage of %lld %s elements is not generated (no whole number of pairs)",
+                   (long long)n, af_dtype_name(in->dtype));
+  return 0;
+}
+
+static int shape_view_as_real(const ir_stmt *st, const ops_env *env, const ops_meta *in, ops_effect *e, af_err *err) {
+  (void)st, (void)env;
+  if (!af_dtype_is_complex(in->dtype)) return af_fail(err, "view_as_real is only supported for complex tensors");
+  if (in->rank >= AF_MAX_RANK) return af_fail(err, "view_as_real of a rank-%d tensor: more than %d dims", in->rank, AF_MAX_RANK);
+  if (!in->exact) return af_fail(err, "view_as_real of a tensor whose strides are not modelled exactly");
+  e->out = *in;
+  e->out.dtype = in->dtype == AF_COMPLEX64 ? AF_FLOAT32 : AF_FLOAT64;
+  for (int d = 0; d < in->rank; d++) e->out.stride[d] *= 2;
+  e->out.shape[in->rank] = 2;
+  e->out.stride[in->rank] = 1;
+  e->out.rank = in->rank + 1;
+  e->out.offset *= 2;
+  return 0;
+}
+
 /* ---- reductions over dims (an int-list dim: sum, mean, amax, amin; one int dim: prod, any, all),
  * keepdim a bool. The result is a fresh contiguous tensor. ---- */
 
@@ -4556,7 +4639,7 @@ SAMPLER(type_as) {
     /* a tensor of an issue-15 dtype (drawn only when a policy weights them) converts to any of the
        nine; the original four keep their draws (the default programs stay the same) */
     int64_t to = m->dtype;
-    if (!R(0, 1)) to = m->dtype > AF_BOOL ? R(0, AF_DTYPE_COUNT - 1) : (int64_t)dts[R(0, 3)];
+    if (!R(0, 1)) to = m->dtype > AF_BOOL ? R(0, AF_REAL_DTYPE_COUNT - 1) : (int64_t)dts[R(0, 3)];
     args[1] = (ir_arg){.kind = IR_ARG_DTYPE, .i = to};
     return n;
   }
@@ -4712,6 +4795,31 @@ static int inplace_of(int op) {
   return op >= 0 && op < OPS_COUNT ? canon[op] : op;
 }
 
+/* Complex values (view_as_complex) reach only the ops whose dtypes column names them (any, num_c,
+ * complex), as self or as any other operand (gt_(x, z), cat([x, z]), if z.any() are refused: eager
+ * has no complex kernel for most ops, and the rules of the real ones do not model complex
+ * operands); never as an index. Which complex operands an op of those columns takes is its rule's
+ * (add_ of a real self and a complex other is refused by its result type). */
+static int complex_operands_ok(const ir_stmt *st, const ops_env *env, const op_rules *ru, af_err *err) {
+  const char *name = ops_get(st->op)->name;
+  for (int k = 0; k < st->nargs; k++) {
+    const ir_arg *a = &st->args[k];
+    int n = a->kind == IR_ARG_VALUE ? 1 : a->kind == IR_ARG_VALUES || a->kind == IR_ARG_INDEX ? a->n : 0;
+    for (int j = 0; j < n; j++) {
+      int v = a->kind == IR_ARG_VALUE ? a->value : a->kind == IR_ARG_VALUES ? a->values[j] : -1;
+      if (a->kind == IR_ARG_INDEX) {
+        if (a->index[j].kind != IR_IDX_TENSOR || a->index[j].value < 0 || !is_complex(META(a->index[j].value)->dtype)) continue;
+        return af_fail(err, "%s: tensors used as indices must be long, int, byte or bool tensors (not %s)", name,
+                       af_dtype_name(META(a->index[j].value)->dtype));
+      }
+      if (v >= 0 && is_complex(META(v)->dtype) && !(ru->dt & MC))
+        return af_fail(err, "%s is not modelled for %s operands (its dtypes column has no complex dtype)", name,
+                       af_dtype_name(META(v)->dtype));
+    }
+  }
+  return 0;
+}
+
 int ops_shape_infer(const ir_stmt *st, const ops_env *env, ops_effect *e, af_err *err) {
   memset(e, 0, sizeof *e);
   const ops_entry *oe = ops_get(st->op);
@@ -4733,6 +4841,7 @@ int ops_shape_infer(const ir_stmt *st, const ops_env *env, ops_effect *e, af_err
    * four are checked by each rule as they were (a functional op may take more than its column
    * says: exp of an int64 is a float32), so the programs made of them stay the same. */
   if (self && (ru->shape_class == RC_WRITE || ru->shape_class == RC_FUNC) && self->dtype > AF_BOOL && self_dtype_ok(st->op, self, err)) return -1;
+  if (complex_operands_ok(st, env, ru, err)) return -1;
 
   switch (ru->shape_class) {
     case RC_VIEW: {
@@ -4799,7 +4908,7 @@ void ops_shape_markdown(af_buf *b) {
   af_buf_puts(b, "| family | in-place (twin) | functional | out= | views; control-flow, list and int statements | dtypes | exactness |\n");
   af_buf_puts(b, "| --- | --- | --- | --- | --- | --- | --- |\n");
   static const char *exn[3] = {"exact", "inexact", "discontinuous"};
-  static const char *dn[AF_DTYPE_COUNT] = {"f32", "f64", "i64", "bool", "i32", "i8", "u8", "f16", "bf16"};
+  static const char *dn[AF_DTYPE_COUNT] = {"f32", "f64", "i64", "bool", "i32", "i8", "u8", "f16", "bf16", "c64", "c128"};
   for (int f = 0; f < OPS_FAM_COUNT; f++) {
     af_buf row = {0};
     int count = 0, dt = 0, ex[3] = {0, 0, 0};

@@ -353,6 +353,21 @@ static int wb_inv_dtype(int what, const wb_ctx *c) {
   return 0;
 }
 
+/* view_as_complex and view_as_real: the same bytes as complex numbers or as (real, imaginary) pairs
+ * along a last dim of 2, each the other's inverse. Both are replayed from the standard layout:
+ * view_as_complex needs a last stride of 1, even strides and an even offset, which a functional
+ * value need not have. */
+static int complex_pair_inverse(int what, const wb_ctx *c, int inverse) {
+  if (what == WB_IDENTITY) return 0;
+  if (what == WB_STANDARD) return 1;
+  if (what != WB_INVERSE) return NO_RULE;
+  one_call(&c->calls[*c->n], inverse);
+  (*c->n)++;
+  return 0;
+}
+static int wb_inv_as_real(int what, const wb_ctx *c) { return complex_pair_inverse(what, c, OPS_view_as_real); }
+static int wb_inv_as_complex(int what, const wb_ctx *c) { return complex_pair_inverse(what, c, OPS_view_as_complex); }
+
 /* alias, detach, contiguous (when it returns its input): the view is its input */
 static int wb_identity(int what, const wb_ctx *c) {
   (void)c;

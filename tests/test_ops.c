@@ -219,6 +219,11 @@ TEST(promotion_follows_torch_result_type_over_the_nine_dtypes) {
       {AF_FLOAT16, AF_BFLOAT16, T, AF_FLOAT32}, {AF_INT64, AF_FLOAT16, T, AF_FLOAT16},  {AF_INT8, AF_INT64, Z, AF_INT8},
       {AF_UINT8, AF_BOOL, T, AF_UINT8},         {AF_BOOL, AF_INT64, N, AF_INT64},       {AF_INT32, AF_FLOAT64, N, AF_FLOAT32},
       {AF_INT8, AF_FLOAT16, Z, AF_FLOAT16},     {AF_BFLOAT16, AF_FLOAT64, Z, AF_BFLOAT16}, {AF_UINT8, AF_INT8, Z, AF_UINT8},
+      /* complex (view_as_complex values), each as torch.result_type on 2.13 gives it */
+      {AF_COMPLEX64, AF_FLOAT64, T, AF_COMPLEX128}, {AF_FLOAT32, AF_COMPLEX64, Z, AF_COMPLEX64},
+      {AF_FLOAT64, AF_COMPLEX64, Z, AF_COMPLEX128}, {AF_COMPLEX64, AF_FLOAT64, Z, AF_COMPLEX64},
+      {AF_INT64, AF_COMPLEX64, Z, AF_COMPLEX64},    {AF_COMPLEX64, AF_COMPLEX128, T, AF_COMPLEX128},
+      {AF_FLOAT16, AF_COMPLEX64, T, AF_COMPLEX64},  {AF_INT64, AF_COMPLEX64, T, AF_COMPLEX64},
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     af_dtype dt[2] = {cases[k].a, cases[k].b};
@@ -228,8 +233,8 @@ TEST(promotion_follows_torch_result_type_over_the_nine_dtypes) {
           cases[k].kb == T ? "tensor" : cases[k].kb == Z ? "0-dim" : "number", (int)got, cases[k].want);
   }
   CHECK(!ops_can_cast(AF_FLOAT16, AF_UINT8) && ops_can_cast(AF_INT64, AF_INT8) && ops_can_cast(AF_FLOAT64, AF_BFLOAT16) &&
-            !ops_can_cast(AF_INT8, AF_BOOL),
-        "can_cast: no float into an integer, no number into bool, the rest within or up a category");
+            !ops_can_cast(AF_INT8, AF_BOOL) && !ops_can_cast(AF_COMPLEX64, AF_FLOAT32) && ops_can_cast(AF_FLOAT32, AF_COMPLEX64),
+        "can_cast: no float into an integer, no number into bool, no complex into a real dtype, the rest within or up a category");
 }
 
 TEST(split_chunk_and_unbind_pick_the_element_python_indexing_gives) {
@@ -273,7 +278,8 @@ TEST(every_ops_rule_names_resolve_and_every_rule_is_used) {
     used[k] = calloc((size_t)ops_rule_count(k) + 1, sizeof(int));
     CHECK(ops_rule_count(k) > 0, "rule kind %d has rules", k);
   }
-  static const char *const dtypes[] = {"all", "num", "float", "f64", "int", "int_bool", "num_no_f16", "num_no_half", "float_no_f16", "float_no_half"};
+  static const char *const dtypes[] = {"all", "num", "float", "f64", "int", "int_bool", "num_no_f16", "num_no_half", "float_no_f16", "float_no_half",
+                                       "any", "num_c", "complex"};
   static const char *const exact[] = {"exact", "inexact", "discont"};
   for (int op = 0; op < OPS_COUNT; op++) {
     const ops_entry *e = ops_get(op);

@@ -590,6 +590,7 @@ static int storage_scatter(rf *c, int s, int u, af_dtype dt, const ir_arg *size,
  * slice_scatter of v over the whole of a new_zeros, which is laid out as a fresh tensor; clone and
  * contiguous() keep odd strides of size-1 dims, and contiguous() an offset. */
 static int standard_layout(rf *c, int v, int rank, const int64_t *shape, const char *hint) {
+  if (rank == 0) return v; /* no strides (view_as_real of a 0-dim complex value takes any offset) */
   ir_arg z[2] = {a_val(v), a_ints(rank, shape)};
   int zeros = emit(c, OPS_new_zeros, 2, z, hint, -1);
   ir_arg_free(&z[1]);

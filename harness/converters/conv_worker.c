@@ -745,7 +745,7 @@ static int decode_tensor(const cJSON *o, af_tensor **out, af_err *err) {
   if (!cJSON_IsString(dtype)) return af_fail(err, "\"dtype\" is not a string");
   if (!cJSON_IsString(data)) return af_fail(err, "\"data\" is not a base64 string");
   af_dtype dt;
-  if (af_dtype_parse(dtype->valuestring, &dt))
+  if (af_dtype_parse_real(dtype->valuestring, &dt))
     return af_fail(err, "dtype '%s' is not one aliasfuzz models (%s)", dtype->valuestring, af_dtype_names());
   int rank = cJSON_GetArraySize(shape);
   if (rank > AF_MAX_RANK) return af_fail(err, "rank %d is more than %d", rank, AF_MAX_RANK);

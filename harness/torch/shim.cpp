@@ -18,7 +18,8 @@
 #include "shim_impl.hpp" /* struct af_tensor, struct at_script, AT_GUARD (shared with passes.cpp) */
 
 static const at::ScalarType kTypes[AF_DTYPE_COUNT] = {at::kFloat, at::kDouble, at::kLong, at::kBool,    at::kInt,
-                                                      at::kChar,  at::kByte,   at::kHalf, at::kBFloat16};
+                                                      at::kChar,  at::kByte,   at::kHalf, at::kBFloat16,
+                                                      at::kComplexFloat, at::kComplexDouble};
 
 // LibTorch's warnings (deprecated out= resizing and the like) are about programs eager accepts;
 // printed from every job they would drown the progress line. Set AF_TORCH_WARNINGS=1 to see them.
@@ -101,6 +102,9 @@ extern "C" int at_tensor_dtype(const af_tensor *t) {
 }
 extern "C" int at_tensor_values(const af_tensor *t, double *out, af_err *err) {
   AT_GUARD(err, {
+    if (t->t.is_complex()) /* would drop the imaginary parts: complex values never leave a program */
+      return af_fail(err, "at_tensor_values: a %s tensor has no values as doubles (torch.view_as_real gives them)",
+                     af_dtype_name((af_dtype)at_tensor_dtype(t)));
     at::Tensor d = t->t.to(at::kDouble).contiguous();
     if (d.numel()) std::memcpy(out, d.data_ptr<double>(), sizeof(double) * (size_t)d.numel());
     return 0;

@@ -1,0 +1,22 @@
+# aliasfuzz ref: the functional program (no in-place op, no aliasing relied on)
+# final inputs (input index: output index): {0: 2}
+def program(x: Tensor) -> Tuple[Tensor, Tensor, Tensor]:
+    y = x.unflatten(1, [2, 2])
+    y_1 = y.new_zeros([3, 2, 2])
+    y_2 = torch.slice_scatter(y_1, y, 0, 0, 3, 1)
+    c = torch.view_as_complex(y_2)
+    r = c[:, 1]
+    r_1 = torch.mul(r, 2)
+    c_1 = torch.select_scatter(c, r_1, 1, 1)
+    d = c_1[2]
+    d_1 = torch.neg(d)
+    c_2 = torch.select_scatter(c_1, d_1, 0, 2)
+    y_6 = c_2.new_zeros([3, 2])
+    y_7 = torch.slice_scatter(y_6, c_2, 0, 0, 3, 1)
+    y_8 = torch.view_as_real(y_7)
+    x_2 = y_8.reshape([3, 4])
+    c_3 = c_2.new_zeros([3, 2])
+    c_4 = torch.slice_scatter(c_3, c_2, 0, 0, 3, 1)
+    w = torch.view_as_real(c_4)
+    s = torch.add(x_2, 1)
+    return (s, w, x_2)
