@@ -269,6 +269,41 @@ TEST(an_empty_tensor_is_filled_at_once_and_to_of_the_same_dtype_is_its_input) {
   unload(&u);
 }
 
+/* c = torch.view_as_complex(x.unflatten(1, [2, 2])); c[:, 1] *= 2; c[2].neg_(); return x + 1,
+ * torch.view_as_real(c): the pairs of x's rows are c's numbers, so the writes reach x */
+TEST(complex_views_write_the_pairs_of_their_float_input) {
+  run u;
+  if (load(&u, "i15-cx-001-complex-view-written-through-select")) return;
+  CHECK(u.out_rank[1] == 3 && u.out_shape[1][2] == 2, "view_as_real(c) has rank %d", u.out_rank[1]);
+  for (int k = 0; k < 12; k++) {
+    double want = x0(k) * (k % 4 >= 2 ? 2 : 1) * (k / 4 == 2 ? -1 : 1);
+    CHECK(u.in[0][k] == want && u.out[0][k] == want + 1 && u.out[1][k] == want, "x[%d] = %g, x + 1 %g, pairs %g, want %g", k,
+          u.in[0][k], u.out[0][k], u.out[1][k], want);
+  }
+  unload(&u);
+}
+
+/* A complex value never crosses the program's border: eager refuses one as an output (naming
+ * torch.view_as_real), the codec a complex input */
+TEST(a_complex_output_or_input_is_refused_with_view_as_real_named) {
+  const char *t = "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3, 2], \"dtype\": \"float32\"}], "
+                  "\"body\": [{\"out\": \"c\", \"op\": \"view_as_complex\", \"args\": [\"x\"]}, {\"op\": \"mul_\", \"args\": [\"c\", 2]}], "
+                  "\"outputs\": [\"c\"]}";
+  ir_program *p;
+  af_err err;
+  CHECK(codec_read_string(t, "t", &p, &err) == 0, "%s", err.msg);
+  result r;
+  result_init(&r);
+  CHECK(eager_run(p, &r, &err) == 0, "inputs");
+  CHECK(r.status == RESULT_ERROR && r.message && strstr(r.message, "complex64") && strstr(r.message, "torch.view_as_real(c)"),
+        "message: %s", r.message ? r.message : "(none)");
+  result_clear(&r);
+  ir_program_free(p);
+  const char *in = "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"z\", \"shape\": [3], \"dtype\": \"complex64\"}], "
+                   "\"body\": [], \"outputs\": [\"z\"]}";
+  CHECK(codec_read_string(in, "in", &p, &err) != 0 && strstr(err.msg, "view_as_complex"), "a complex input: %s", err.msg);
+}
+
 int main(void) {
   at_init();
   RUN(slice_assignment_into_an_input_zeroes_the_first_five_and_doubles);
@@ -285,6 +320,8 @@ int main(void) {
   RUN(a_rebound_buffer_ends_as_its_new_binding);
   RUN(an_inner_trip_count_and_a_slice_bound_read_the_outer_loop_variable);
   RUN(uint8_wraps_and_int8_keeps_its_dtype_through_views);
+  RUN(complex_views_write_the_pairs_of_their_float_input);
+  RUN(a_complex_output_or_input_is_refused_with_view_as_real_named);
   RUN(a_loop_over_x_size_0_writes_every_row_and_a_size_after_unsqueeze_sees_the_new_shape);
   RUN(an_empty_tensor_is_filled_at_once_and_to_of_the_same_dtype_is_its_input);
   return tap_done();

@@ -704,6 +704,70 @@ TEST(the_dtypes_policy_draws_every_new_dtype_valid_and_ref_agrees_with_eager) {
   CHECK(bad == 0 && mism == 0, "%d invalid programs, %d ref mismatches", bad, mism);
 }
 
+/* Weighted by a policy, torch.view_as_complex and torch.view_as_real (opt-in) make complex64 and
+ * complex128 values that are written (add_, mul_, setitem, fill_...) and read back: every program
+ * is eager-valid, takes and returns real tensors only (a complex value goes out as view_as_real
+ * of it), and ref and script agree with eager. */
+TEST(complex_views_are_written_never_cross_the_program_border_and_ref_and_script_agree) {
+  gen_policy q = pol;
+  q.op_weight[OPS_view_as_complex] = 40;
+  q.op_weight[OPS_view_as_real] = 10;
+  const conv_converter *conv[2] = {conv_find("ref"), conv_find("script")};
+  CHECK(conv[0] && conv[1], "no ref or script converter");
+  if (!conv[0] || !conv[1]) return;
+  int targets[AF_DTYPE_COUNT] = {0}, bad = 0, mism = 0, border = 0, with = 0;
+  uint64_t n = 300 * scale;
+  for (uint64_t s = 1; s <= n; s++) {
+    ir_program *p = NULL;
+    af_err err;
+    CHECK(!gen_program(&q, s, &p, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+    if (!p) return;
+    for (int i = 0; i < p->ninputs; i++) border += af_dtype_is_complex(p->inputs[i].dtype);
+    gen_model mo;
+    gen_model_init(&mo, p);
+    int has = 0;
+    for (int i = 0; i < p->nstmts; i++) {
+      const ir_stmt *st = &p->stmts[i];
+      ops_effect e;
+      has |= st->op == OPS_view_as_complex;
+      if (ops_shape_infer(st, &mo.env, &e, &err)) {
+        gen_model_apply_unknown(&mo, i);
+        continue;
+      }
+      if (e.writes && st->args[0].kind == IR_ARG_VALUE) targets[gen_model_meta(&mo, st->args[0].value)->dtype]++;
+      gen_model_apply(&mo, i, &e);
+    }
+    for (int o = 0; o < p->noutputs; o++) border += af_dtype_is_complex(gen_model_meta(&mo, p->outputs[o])->dtype);
+    gen_model_free(&mo);
+    with += has;
+    if (has) {
+      result eager;
+      result_init(&eager);
+      CHECK(!eager_run(p, &eager, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+      if (eager.status != RESULT_OK && bad++ < 3) CHECK(0, "seed %llu is invalid: %s", (unsigned long long)s, eager.message);
+      for (int c = 0; c < 2 && eager.status == RESULT_OK; c++) {
+        result got;
+        result_init(&got);
+        CHECK(!conv_execute(conv[c], p, &got, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+        char *detail = NULL;
+        oracle_opts oo = {0};
+        oracle_verdict v = oracle_judge(p, &eager, &got, &oo, &detail);
+        if (v != V_PASS && mism++ < 3)
+          CHECK(0, "seed %llu: %s %s: %s", (unsigned long long)s, conv[c]->name, oracle_verdict_name(v), detail ? detail : "");
+        free(detail);
+        result_clear(&got);
+      }
+      result_clear(&eager);
+    }
+    ir_program_free(p);
+  }
+  CHECK(with >= (int)n / 10, "view_as_complex in only %d of %llu programs", with, (unsigned long long)n);
+  CHECK(targets[AF_COMPLEX64] >= 10 && targets[AF_COMPLEX128] >= 2, "complex writes: %d complex64, %d complex128",
+        targets[AF_COMPLEX64], targets[AF_COMPLEX128]);
+  CHECK(border == 0, "%d complex inputs or outputs", border);
+  CHECK(bad == 0 && mism == 0, "%d invalid programs, %d mismatches", bad, mism);
+}
+
 TEST(coverage_counts_the_write_through_a_view_of_a_view) {
   ir_program *p;
   af_err err;
@@ -803,6 +867,7 @@ int main(void) {
   RUN(opt_in_ops_are_drawn_valid_and_pass_ref_and_script);
   RUN(foreach_ops_are_drawn_over_views_of_one_buffer_and_ref_agrees);
   RUN(the_dtypes_policy_draws_every_new_dtype_valid_and_ref_agrees_with_eager);
+  RUN(complex_views_are_written_never_cross_the_program_border_and_ref_and_script_agree);
   RUN(coverage_counts_the_write_through_a_view_of_a_view);
   RUN(gen_command_writes_identical_files_for_the_same_seed);
   return tap_done();
