@@ -87,8 +87,23 @@ void gen_model_add_input(gen_model *mo, int i) {
   int value = in->value;
   ops_meta m;
   ops_meta_init(&m, in->dtype, in->rank, in->shape);
-  int s = new_storage(mo, ir_numel(in->rank, in->shape), in->dtype, i);
   grow_vals(mo, value);
+  if (in->base > 0) { /* a view of a base (an input layout): its strides and offset in the base's storage, which
+                         inputs of the same base share */
+    for (int d = 0; d < m.rank; d++) m.stride[d] = in->strides[d];
+    m.offset = in->offset;
+    m.nonoverlap = !ops_meta_overlaps(&m);
+    for (int j = 0; j < i; j++)
+      if (mo->p->inputs[j].base == in->base && mo->impl_of[mo->p->inputs[j].value] >= 0) {
+        int first = mo->impl_of[mo->p->inputs[j].value];
+        mo->impl_of[value] = new_impl(mo, &m, mo->impls[first].storage, -1, first);
+        return;
+      }
+    int s = new_storage(mo, mo->p->bases[in->base - 1].numel, in->dtype, i);
+    mo->impl_of[value] = new_impl(mo, &m, s, -1, -1);
+    return;
+  }
+  int s = new_storage(mo, ir_numel(in->rank, in->shape), in->dtype, i);
   mo->impl_of[value] = new_impl(mo, &m, s, -1, -1);
 }
 

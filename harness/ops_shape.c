@@ -1905,6 +1905,11 @@ static int scatter_rule(const ir_stmt *st, const ops_env *env, const ops_meta *s
   if (rc) return -1;
   if (!shape_is(src, sl.rank, sl.shape)) return af_fail(err, "%s: expected src to have a size equal to the slice of self", ops_get(st->op)->name);
   *o = out0;
+  /* PyTorch 2.x clones self keeping its sizes, strides and offset in a copy of its whole storage
+     (clone_preserve_strides), falling back to a dense clone only for an overlap has_internal_overlap
+     proves (a zero stride); other overlapping layouts (an unfold's, an as_strided's) stay: the
+     result's elements may share memory, so nothing writes into it (1.13 clones densely) */
+  if (ops_meta_overlaps(self)) o->exact = 0, o->nonoverlap = 0;
   return 0;
 }
 

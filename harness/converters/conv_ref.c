@@ -141,6 +141,10 @@ typedef struct rf_storage {
   af_tensor *eager; /* eager's root as it was made (an alias: later metadata changes do not reach it) */
   int input;        /* input index, or -1 */
   int written;      /* contents changed since it was made */
+  int flat;         /* -1, or the storage's whole memory (a flat functional value) for a root that is no
+                       dense tensor at offset 0 whose other elements eager keeps: PyTorch 2.x's scatter
+                       ops and copy clone self's whole storage (clone_preserve_strides). Current with
+                       root overlaid at eager's layout (storage_mem) */
   int nmemo;
   rf_memo *memo;
 } rf_storage;
@@ -335,7 +339,7 @@ static int new_storage(rf *c, int root, const af_tensor *eager, int input, af_er
   int n = 0;
   if (at_call("aten::alias", "", 1, &a, NULL, 1, &alias, &n, err) || n != 1) return -1;
   c->sto = af_xrealloc(c->sto, sizeof(rf_storage) * (size_t)(c->nsto + 1));
-  c->sto[c->nsto] = (rf_storage){.root = root, .eager = alias, .input = input};
+  c->sto[c->nsto] = (rf_storage){.root = root, .eager = alias, .input = input, .flat = -1};
   return c->nsto++;
 }
 
@@ -494,6 +498,28 @@ static int as_strided_scatter_storage(rf *c, const ir_arg *q, const af_tensor *t
   return v;
 }
 
+/* eager's layout of t as three IR arguments (sizes, strides, offset); free the first two */
+static void layout_args(const af_tensor *t, ir_arg *lay) {
+  int rank;
+  int64_t shape[RF_RANK], stride[RF_RANK];
+  shape_of(t, &rank, shape);
+  at_tensor_strides(t, stride);
+  lay[0] = a_ints(rank, shape);
+  lay[1] = a_ints(rank, stride);
+  lay[2] = a_int(at_tensor_storage_offset(t));
+}
+
+/* A storage with a flat memory: the memory with the root's current elements at eager's layout. */
+static int flat_with_root(rf *c, int s, const char *hint) {
+  ir_arg lay[3];
+  layout_args(c->sto[s].eager, lay);
+  ir_arg a[5] = {a_val(c->sto[s].flat), a_val(c->sto[s].root), lay[0], lay[1], lay[2]};
+  int m = emit(c, OPS_as_strided_scatter, 5, a, hint, -1);
+  ir_arg_free(&lay[0]);
+  ir_arg_free(&lay[1]);
+  return m;
+}
+
 /* The storage's contents as eager lays them out: a fresh contiguous tensor, offset 0, whose
  * memory is eager's storage, so that as_strided and as_strided_scatter on it address the same
  * elements eager's do. An input nobody wrote is that already. */
@@ -501,6 +527,11 @@ static int storage_mem(rf *c, int s, af_err *err) {
   rf_storage *st = &c->sto[s];
   int m = memo_get(st, "#mem", 4);
   if (m >= 0) return m;
+  if (st->flat >= 0) { /* the whole memory, the root's current elements written over it at eager's layout */
+    m = st->written ? flat_with_root(c, s, "mem") : st->flat;
+    memo_put(st, "#mem", 4, m);
+    return m;
+  }
   int rank, identity;
   int64_t perm[RF_RANK];
   if (storage_layout(c, s, &rank, perm, &identity, err)) return -1;
@@ -538,7 +569,7 @@ static int storage_mem_as(rf *c, int s, af_dtype dt, af_err *err) {
   snprintf(key, sizeof key, "#mem:%s", af_dtype_name(dt));
   int m = memo_get(st, key, strlen(key));
   if (m >= 0) return m;
-  int64_t n = at_tensor_numel(st->eager);
+  int64_t n = st->flat >= 0 ? at_tensor_storage_numel(st->eager) : at_tensor_numel(st->eager);
   if (n * (int64_t)af_dtype_size(rd) % (int64_t)af_dtype_size(dt))
     return decline(c, err, "%s", "as_strided of a dtype view of a storage that holds no whole number of its elements");
   const char *hint = st->input >= 0 ? c->p->names[c->p->inputs[st->input].value] : "mem";
@@ -558,6 +589,21 @@ static int storage_scatter(rf *c, int s, int u, af_dtype dt, const ir_arg *size,
                            const ir_arg *offset, const char *hint, af_err *err) {
   int rank, identity;
   int64_t perm[RF_RANK], inv[RF_RANK];
+  if (c->sto[s].flat >= 0) { /* the new whole memory, and the root read back from it */
+    if (dt != (af_dtype)at_tensor_dtype(c->sto[s].eager))
+      return decline(c, err, "%s", "a strided write of another dtype into a storage kept as its whole memory");
+    int mem = storage_mem(c, s, err);
+    if (mem < 0) return -1;
+    ir_arg a[5] = {a_val(mem), a_val(u), *size, *stride, *offset};
+    c->sto[s].flat = emit(c, OPS_as_strided_scatter, 5, a, hint, -1);
+    ir_arg lay[3];
+    layout_args(c->sto[s].eager, lay);
+    ir_arg r[4] = {a_val(c->sto[s].flat), lay[0], lay[1], lay[2]};
+    int v = emit(c, OPS_as_strided, 4, r, hint, -1);
+    ir_arg_free(&lay[0]);
+    ir_arg_free(&lay[1]);
+    return v;
+  }
   if (storage_layout(c, s, &rank, perm, &identity, err)) return -1;
   int mem = storage_mem_as(c, s, dt, err);
   if (mem < 0) return -1;
@@ -1027,6 +1073,38 @@ static int subscript_chain(rf *c, const af_tensor *self, const ir_arg *idx, af_t
 /* A statement whose result is fresh memory: emitted as it is, on current values. A factory whose
  * statement fills what it makes (OPF_FILL: torch.empty(s).fill_(v)) becomes its twin, the one
  * functional op that makes the same values (torch.full(s, float(v)): float32 as empty's). */
+/* A fresh result that PyTorch 2.x made as a clone of self's whole storage (the scatter ops and copy:
+ * clone_preserve_strides keeps self's sizes, strides and offset in a copy of all of self's storage)
+ * and that is no dense tensor at offset 0: as_strided on it reads the copy's other elements, so
+ * storage s keeps its whole memory (flat): self's storage's memory with the result's elements
+ * written over it at their layout. Where self's storage has no known memory (or another dtype), s
+ * keeps none, and as_strided on it is declined as before. */
+static void keeps_whole_storage(rf *c, int s, const ir_stmt *st, af_tensor *const *values) {
+  if (st->nargs < 1 || st->args[0].kind != IR_ARG_VALUE || c->obj[st->args[0].value] < 0) return;
+  const af_tensor *self = values[st->args[0].value], *res = values[st->out];
+  int rank, identity, r2;
+  int64_t perm[RF_RANK], a[RF_RANK], b[RF_RANK];
+  if (at_tensor_rank(res) > RF_RANK || (dense_order(res, &rank, perm, &identity) && at_tensor_storage_offset(res) == 0)) return;
+  if (at_tensor_dtype(self) != at_tensor_dtype(res) || at_tensor_storage_numel(self) != at_tensor_storage_numel(res) ||
+      at_tensor_storage_offset(self) != at_tensor_storage_offset(res) || at_tensor_shares_storage(self, res))
+    return;
+  shape_of(self, &r2, a);
+  shape_of(res, &rank, b);
+  if (r2 != rank || memcmp(a, b, sizeof(int64_t) * (size_t)rank)) return;
+  at_tensor_strides(self, a);
+  at_tensor_strides(res, b);
+  if (memcmp(a, b, sizeof(int64_t) * (size_t)rank)) return;
+  int so = c->objs[c->obj[st->args[0].value]].storage;
+  const rf_storage *from = &c->sto[so];
+  if (at_tensor_dtype(from->eager) != at_tensor_dtype(self)) return;
+  if (from->flat < 0 && (!dense_order(from->eager, &r2, perm, &identity) || at_tensor_storage_offset(from->eager) != 0)) return;
+  af_err ignored;
+  int mem = storage_mem(c, so, &ignored);
+  if (mem < 0) return;
+  c->sto[s].flat = mem;
+  c->sto[s].flat = flat_with_root(c, s, "mem");
+}
+
 static int do_fresh(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *err) {
   ir_arg q[OPS_MAX_ARGS];
   memset(q, 0, sizeof q);
@@ -1058,6 +1136,7 @@ static int do_fresh(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *
   int s = new_storage(c, v, values[st->out], -1, err);
   if (s < 0) return -1;
   c->obj[st->out] = new_object(c, s, NULL, st->out);
+  keeps_whole_storage(c, s, st, values);
   return 0;
 }
 
