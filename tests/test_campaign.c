@@ -141,19 +141,19 @@ TEST(a_campaign_killed_with_sigkill_resumes_without_losing_or_duplicating_findin
   /* --reduce-share 1 and --reduce-time 600: no time budget and no per-finding time limit that a
    * loaded machine would hit, so that what is minimized does not depend on timing (a 30-s limit
    * made the two runs differ in a clean-clone CI run at load 10+) */
-  snprintf(args, sizeof args, "fuzz --converter naive --seed 3 --iterations 150 --jobs 2 --reduce-share 1 --reduce-time 600 --out %s --quiet", ref);
+  snprintf(args, sizeof args, "fuzz --converter naive --seed 3 --iterations 400 --jobs 2 --reduce-share 1 --reduce-time 600 --out %s --quiet", ref);
   run_cli(args);
   char *want = finding_counts(ref);
   CHECK(strlen(want) > 0, "the reference campaign found something");
 
-  snprintf(args, sizeof args, "fuzz --converter naive --seed 3 --iterations 150 --jobs 2 --reduce-share 1 --reduce-time 600 --out %s --quiet", d);
+  snprintf(args, sizeof args, "fuzz --converter naive --seed 3 --iterations 400 --jobs 2 --reduce-share 1 --reduce-time 600 --out %s --quiet", d);
   pid_t pid = fork();
   if (pid == 0) {
     char cmd[1200];
     snprintf(cmd, sizeof cmd, "%s/aliasfuzz", AF_BINARY_DIR);
     freopen("/dev/null", "w", stdout);
     freopen("/dev/null", "w", stderr);
-    execl(cmd, cmd, "fuzz", "--converter", "naive", "--seed", "3", "--iterations", "150", "--jobs", "2", "--reduce-share", "1", "--reduce-time", "600", "--out", d,
+    execl(cmd, cmd, "fuzz", "--converter", "naive", "--seed", "3", "--iterations", "400", "--jobs", "2", "--reduce-share", "1", "--reduce-time", "600", "--out", d,
           "--quiet", (char *)NULL);
     _exit(127);
   }
@@ -168,7 +168,7 @@ TEST(a_campaign_killed_with_sigkill_resumes_without_losing_or_duplicating_findin
     free(now);
     int st;
     if (waitpid(pid, &st, WNOHANG) == pid) break; /* finished before we could kill it */
-    if (some && t > 10) {
+    if (some && t > 2) {
       kill(pid, SIGKILL);
       waitpid(pid, &st, 0);
       killed = 1;
@@ -349,7 +349,7 @@ TEST(reduce_deferred_minimizes_what_a_campaign_left_into_its_classes_and_report)
   char *d = tmpdir();
   char args[1200];
   /* a budget so small that nothing is minimized during the search, and no finish: all deferred */
-  snprintf(args, sizeof args, "fuzz --converter naive --seed 3 --iterations 150 --jobs 2 --reduce-share 0.01 --no-finish --out %s --quiet", d);
+  snprintf(args, sizeof args, "fuzz --converter naive --seed 3 --iterations 400 --jobs 2 --reduce-share 0.01 --no-finish --out %s --quiet", d);
   CHECK(run_cli(args) == 1, "the campaign exits 1 (deferred programs)");
   cJSON *idx = load_json_file(d, "classes.json");
   CHECK(idx != NULL, "the campaign wrote classes.json");
@@ -370,8 +370,15 @@ TEST(reduce_deferred_minimizes_what_a_campaign_left_into_its_classes_and_report)
   cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "classes")) {
     int n = (int)cJSON_GetNumberValue(cJSON_GetObjectItem(c, "statements"));
     /* issue 17's target (it was 4 while the reducer left `as_strided expand shape-write@view-of-in`
-     * at 4, before value-as-input and use-base of every use at once) */
-    CHECK(n >= 1 && n <= 3, "class %s: smallest program of %d statements", cJSON_GetStringValue(cJSON_GetObjectItem(c, "pattern")), n);
+     * at 4, before value-as-input and use-base of every use at once). A class whose pattern has
+     * three elements or more (`as_strided shape-write@view-of-in shape-write@view-of-in`: a view and
+     * two shape writes, then the statements that show the wrong shape, here a list and a cat) cannot
+     * be that small: for it, no more than three statements beyond its pattern. */
+    const char *pat = cJSON_GetStringValue(cJSON_GetObjectItem(c, "pattern"));
+    int elems = 1;
+    for (const char *q = pat ? pat : ""; *q; q++) elems += *q == ' ';
+    int bound = elems >= 3 ? elems + 3 : 3;
+    CHECK(n >= 1 && n <= bound, "class %s: smallest program of %d statements (bound %d)", pat ? pat : "?", n, bound);
   }
   cJSON_Delete(idx);
   cJSON *st = load_json_file(d, "state.json");
