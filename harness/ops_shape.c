@@ -1441,6 +1441,8 @@ static int shape_meta_resize(const ir_stmt *st, const ops_env *env, const ops_me
   if (numel && self->offset + numel > storage)
     return af_fail(err, "resize_ that grows the storage (the new elements are uninitialized memory) is not generated");
   *o = *self;
+  if (self->rank == a[1].n && !memcmp(self->shape, a[1].ints, sizeof(int64_t) * (size_t)a[1].n))
+    return 0; /* the same sizes: ATen's resize_ returns self as it is, strides (a zero stride too) kept */
   o->rank = a[1].n;
   memcpy(o->shape, a[1].ints, sizeof(int64_t) * (size_t)a[1].n);
   contig_strides(o->rank, o->shape, o->stride);
