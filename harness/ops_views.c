@@ -39,7 +39,7 @@ static int64_t norm_dim(int64_t d, int rank) {
  * into its parent (SCATTER rules), the view calls that turn the updated view back into the
  * parent's shape (INVERSE rules), and whether the view is its parent unchanged for given shapes. */
 
-enum { WB_SCATTER, WB_INVERSE, WB_IDENTITY, WB_STANDARD };
+enum { WB_SCATTER, WB_INVERSE, WB_IDENTITY, WB_STANDARD, WB_STANDARD_INV };
 
 typedef struct wb_ctx {
   int op;
@@ -55,7 +55,8 @@ typedef struct wb_ctx {
 /* Each rule returns, for WB_SCATTER and WB_INVERSE, 0 or -1 with err (NO_RULE when it has no
  * answer of that kind); for WB_IDENTITY, whether the view is its input; for WB_STANDARD (only
  * vargs and pdtype set), whether a replay or its inverse needs its input in the standard layout
- * (NO_RULE: no). */
+ * (NO_RULE: no); WB_STANDARD_INV, for a rule whose inverse differs, whether the inverse does
+ * (NO_RULE: WB_STANDARD's answer). */
 #define NO_RULE (-2)
 #define SHAPE(n, c)
 #define SAMPLE(n, p)
@@ -147,10 +148,13 @@ int ops_view_is_identity(int op, const ir_arg *vargs, int prank, const int64_t *
   return w && w->fn(WB_IDENTITY, &c) == 1;
 }
 
-int ops_view_replay_standard(int op, const ir_arg *vargs, af_dtype pdtype) {
+int ops_view_replay_standard(int op, const ir_arg *vargs, af_dtype pdtype, int inverse) {
   const wb_entry *w = wb_of(op);
   wb_ctx c = {.op = op, .vargs = vargs, .pdtype = pdtype};
-  return w && w->fn(WB_STANDARD, &c) == 1;
+  if (!w) return 0;
+  int r = w->fn(inverse ? WB_STANDARD_INV : WB_STANDARD, &c);
+  if (r == NO_RULE && inverse) r = w->fn(WB_STANDARD, &c); /* the same answer both ways unless the rule says */
+  return r == 1;
 }
 
 /* ---- the rules ---- */
@@ -359,7 +363,10 @@ static int wb_inv_dtype(int what, const wb_ctx *c) {
  * value need not have. */
 static int complex_pair_inverse(int what, const wb_ctx *c, int inverse) {
   if (what == WB_IDENTITY) return 0;
-  if (what == WB_STANDARD) return 1;
+  /* view_as_complex needs the standard layout: as a replay (view_as_complex itself) and as the inverse
+     of view_as_real; view_as_real takes any layout */
+  if (what == WB_STANDARD) return inverse == OPS_view_as_real;
+  if (what == WB_STANDARD_INV) return inverse == OPS_view_as_complex;
   if (what != WB_INVERSE) return NO_RULE;
   one_call(&c->calls[*c->n], inverse);
   (*c->n)++;

@@ -67,7 +67,9 @@ int ops_view_is_identity(int op, const ir_arg *vargs, int prank, const int64_t *
  * changes the element size (eager needs the last dim's stride 1, and for a larger element the
  * offset and every other stride divisible; a functional program's values have whatever layout
  * their ops gave them, and contiguous() keeps odd strides of size-1 dims and the offset). */
-int ops_view_replay_standard(int op, const ir_arg *vargs, af_dtype pdtype);
+/* inverse: 0 for replaying the view, 1 for undoing it (view_as_complex needs the standard layout
+ * as a replay and as view_as_real's inverse; view_as_real takes any layout). */
+int ops_view_replay_standard(int op, const ir_arg *vargs, af_dtype pdtype, int inverse);
 
 /* True for functional twins that give every element of their result the same value, whatever
  * its position (fill, zero): writing them through a view whose elements repeat (an expanded

@@ -668,7 +668,7 @@ static int chain_value(rf *c, int s, const rf_chain *ch, int n, const char *hint
       val = -1;
       break;
     }
-    if (ops_view_replay_standard(step->call.op, step->call.args, step->pdtype))
+    if (ops_view_replay_standard(step->call.op, step->call.args, step->pdtype, 0))
       in = standard_layout(c, in, step->prank, step->pshape, chain_name(c, s, ch, j - 1, "tmp"));
     val = emit_call(c, &step->call, in, chain_name(c, s, ch, j, j == n ? hint : "tmp"), j == n ? own : -1);
     memo_put(st, keys.s, len[j], val);
@@ -763,7 +763,7 @@ static int eager_view(rf *c, int s, const rf_chain *ch, af_tensor **out, af_err 
   for (int j = 0; j < ch->n; j++) {
     const ops_call *call = &ch->s[j].call;
     const ops_entry *e = ops_get(call->op);
-    if (ops_view_replay_standard(call->op, call->args, ch->s[j].pdtype) && eager_size1_strides(&cur, err)) {
+    if (ops_view_replay_standard(call->op, call->args, ch->s[j].pdtype, 0) && eager_size1_strides(&cur, err)) {
       at_tensor_free(cur);
       return -1;
     }
@@ -937,7 +937,7 @@ static int write_back(rf *c, int s, const rf_chain *ch, int u, int uniform, cons
         case OPS_WB_INVERSE: {
           ops_call inv[RF_MAX_STEPS];
           int ninv = 0;
-          if (ops_view_replay_standard(step->call.op, step->call.args, step->pdtype))
+          if (ops_view_replay_standard(step->call.op, step->call.args, step->pdtype, 1))
             cur = standard_layout(c, cur, step->vrank, step->vshape, name);
           if (ops_view_inverse(step->call.op, step->call.args, step->prank, step->pshape, step->pdtype, step->vrank,
                                step->vshape, inv, RF_MAX_STEPS, &ninv, err)) {
