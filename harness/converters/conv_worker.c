@@ -1654,11 +1654,13 @@ static const char repro_tvm_relax[] =
     "    return vals[:n], vals[n:]\n";
 
 static const char repro_openvino[] =
-    "# Needs: pip install torch==2.13.0 openvino==2026.4.1 (CPU wheels). openvino.convert_model of the\n"
+    "# Needs: pip install torch==2.13.0 openvino==2026.4.1 packaging (CPU wheels; OpenVINO's PyTorch\n"
+    "# frontend imports packaging, which neither package installs). openvino.convert_model of the\n"
     "# program's torch.export ExportedProgram, compiled for CPU (f32); final input states are extra outputs.\n"
     REPRO_PY_MODULE
     "def convert_and_run(src, converted, inputs):\n"
     "    ov = need('openvino', 'openvino==2026.4.1')\n"
+    "    need('packaging', 'packaging')\n"
     "    import numpy as np\n"
     "    m, args = program_module(src, inputs, returns_state=True)\n"
     "    model = ov.convert_model(torch.export.export(m, tuple(args)))\n"
