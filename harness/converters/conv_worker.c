@@ -1634,7 +1634,8 @@ static const char repro_onnx_dynamo[] =
     "    return vals[:n], vals[n:]\n";
 
 static const char repro_tvm_relax[] =
-    "# Needs: pip install torch==2.13.0 apache-tvm==0.27.0.post1 (CPU wheels). TVM Relax's\n"
+    "# Needs: pip install torch==2.13.0 apache-tvm==0.27.0.post1 apache-tvm-ffi==0.1.15.post2 (CPU wheels;\n"
+    "# the FFI runtime pinned as it was found with). TVM Relax's\n"
     "# from_exported_program, tvm.compile for llvm, Relax VM; final input states are extra outputs.\n"
     REPRO_PY_MODULE
     "def convert_and_run(src, converted, inputs):\n"
