@@ -768,6 +768,26 @@ TEST(complex_views_are_written_never_cross_the_program_border_and_ref_and_script
   CHECK(bad == 0 && mism == 0, "%d invalid programs, %d mismatches", bad, mism);
 }
 
+/* bench/policy-every-op.json (README: the policy under which every op family occurs) weights every
+ * opt-in op of the table and every dtype the default leaves out: an op added as opt-in must be added
+ * there too */
+TEST(the_every_op_policy_weights_every_opt_in_op_and_dtype) {
+  FILE *f = fopen(AF_SOURCE_DIR "/bench/policy-every-op.json", "r");
+  CHECK(f != NULL, "cannot open bench/policy-every-op.json");
+  if (!f) return;
+  char *text = af_xcalloc(1, 16384);
+  size_t len = fread(text, 1, 16383, f);
+  fclose(f);
+  gen_policy q;
+  af_err err;
+  CHECK(len > 0 && !gen_policy_from_json(text, &q, &err), "bench/policy-every-op.json: %s", err.msg);
+  free(text);
+  for (int op = 0; op < OPS_COUNT; op++)
+    if (ops_get(op)->flags & OPF_OPT_IN) CHECK(q.op_weight[op] > 0, "%s: weight %g in bench/policy-every-op.json", ops_get(op)->name, q.op_weight[op]);
+  for (int d = 0; d < AF_REAL_DTYPE_COUNT; d++)
+    CHECK(q.dtype_weight[d] > 0 || d == AF_BOOL || pol.dtype_weight[d] > 0, "%s: weight 0", af_dtype_name((af_dtype)d));
+}
+
 TEST(coverage_counts_the_write_through_a_view_of_a_view) {
   ir_program *p;
   af_err err;
@@ -868,6 +888,7 @@ int main(void) {
   RUN(foreach_ops_are_drawn_over_views_of_one_buffer_and_ref_agrees);
   RUN(the_dtypes_policy_draws_every_new_dtype_valid_and_ref_agrees_with_eager);
   RUN(complex_views_are_written_never_cross_the_program_border_and_ref_and_script_agree);
+  RUN(the_every_op_policy_weights_every_opt_in_op_and_dtype);
   RUN(coverage_counts_the_write_through_a_view_of_a_view);
   RUN(gen_command_writes_identical_files_for_the_same_seed);
   return tap_done();
