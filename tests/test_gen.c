@@ -517,6 +517,49 @@ TEST(every_op_family_and_every_drawable_op_occurs_and_discontinuous_ops_read_exa
    the torch.nn.functional inplace=True forms) are drawn by a policy that weights them, every program
    with one is eager-valid, and ref agrees with eager on each; script does too on those TorchScript
    compiles right (not OPF_TS_GAP); resize_ included (ref makes it an as_strided step). */
+/* Runs p in eager and through each of the n converters and judges each: counts an eager-invalid
+ * program in *bad and a converter that does not pass in *mism, naming the first three of each. */
+static void judge_through(const ir_program *p, uint64_t s, const conv_converter *const *conv, int n, int *bad, int *mism) {
+  result eager;
+  af_err err;
+  result_init(&eager);
+  CHECK(!eager_run(p, &eager, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+  if (eager.status != RESULT_OK && (*bad)++ < 3) CHECK(0, "seed %llu is invalid: %s", (unsigned long long)s, eager.message);
+  for (int c = 0; c < n && eager.status == RESULT_OK; c++) {
+    result got;
+    result_init(&got);
+    CHECK(!conv_execute(conv[c], p, &got, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+    char *detail = NULL;
+    oracle_opts oo = {0};
+    oracle_verdict v = oracle_judge(p, &eager, &got, &oo, &detail);
+    if (v != V_PASS && (*mism)++ < 3)
+      CHECK(0, "seed %llu: %s %s: %s", (unsigned long long)s, conv[c]->name, oracle_verdict_name(v), detail ? detail : "");
+    free(detail);
+    result_clear(&got);
+  }
+  result_clear(&eager);
+}
+
+/* Adds the dtype of each data write's target to targets[], from the model replayed over p (blocks
+ * flat); returns the model's dtype of each output in outdt (may be NULL). */
+static void write_targets(const ir_program *p, int *targets, af_dtype *outdt) {
+  gen_model mo;
+  af_err err;
+  gen_model_init(&mo, p);
+  for (int i = 0; i < p->nstmts; i++) {
+    const ir_stmt *st = &p->stmts[i];
+    ops_effect e;
+    if (ops_shape_infer(st, &mo.env, &e, &err)) {
+      gen_model_apply_unknown(&mo, i);
+      continue;
+    }
+    if (e.writes && st->args[0].kind == IR_ARG_VALUE) targets[gen_model_meta(&mo, st->args[0].value)->dtype]++;
+    gen_model_apply(&mo, i, &e);
+  }
+  for (int o = 0; outdt && o < p->noutputs; o++) outdt[o] = gen_model_meta(&mo, p->outputs[o])->dtype;
+  gen_model_free(&mo);
+}
+
 TEST(opt_in_ops_are_drawn_valid_and_pass_ref_and_script) {
   int ops[OPS_COUNT], n = 0;
   gen_policy q = pol;
@@ -543,25 +586,7 @@ TEST(opt_in_ops_are_drawn_valid_and_pass_ref_and_script) {
       for (int k = 0; k < n; k++)
         if (p->stmts[i].op == ops[k]) drawn[k]++, has = 1;
     for (int i = 0; i < p->nstmts && !gap; i++) gap = (ops_get(p->stmts[i].op)->flags & OPF_TS_GAP) != 0;
-    if (has) {
-      result eager;
-      result_init(&eager);
-      CHECK(!eager_run(p, &eager, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
-      if (eager.status != RESULT_OK && bad++ < 3) CHECK(0, "seed %llu is invalid: %s", (unsigned long long)s, eager.message);
-      for (int c = 0; c < (gap ? 1 : 2) && eager.status == RESULT_OK; c++) {
-        result got;
-        result_init(&got);
-        CHECK(!conv_execute(conv[c], p, &got, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
-        char *detail = NULL;
-        oracle_opts oo = {0};
-        oracle_verdict v = oracle_judge(p, &eager, &got, &oo, &detail);
-        if (v != V_PASS && mism++ < 3)
-          CHECK(0, "seed %llu: %s %s: %s", (unsigned long long)s, conv[c]->name, oracle_verdict_name(v), detail ? detail : "");
-        free(detail);
-        result_clear(&got);
-      }
-      result_clear(&eager);
-    }
+    if (has) judge_through(p, s, conv, gap ? 1 : 2, &bad, &mism);
     ir_program_free(p);
   }
   for (int k = 0; k < n; k++) CHECK(drawn[k] > 0, "%s never drawn in 600 programs", ops_get(ops[k])->name);
@@ -667,34 +692,8 @@ TEST(the_dtypes_policy_draws_every_new_dtype_valid_and_ref_agrees_with_eager) {
     CHECK(!gen_program(&q, s, &p, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
     if (!p) return;
     for (int i = 0; i < p->ninputs; i++) inputs[p->inputs[i].dtype]++;
-    gen_model mo;
-    gen_model_init(&mo, p);
-    for (int i = 0; i < p->nstmts; i++) { /* write targets, from the model replayed (blocks flat) */
-      const ir_stmt *st = &p->stmts[i];
-      ops_effect e;
-      if (ops_shape_infer(st, &mo.env, &e, &err)) {
-        gen_model_apply_unknown(&mo, i);
-        continue;
-      }
-      if (e.writes && st->args[0].kind == IR_ARG_VALUE) targets[gen_model_meta(&mo, st->args[0].value)->dtype]++;
-      gen_model_apply(&mo, i, &e);
-    }
-    gen_model_free(&mo);
-    result eager, got;
-    result_init(&eager);
-    result_init(&got);
-    CHECK(!eager_run(p, &eager, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
-    if (eager.status != RESULT_OK && bad++ < 3) CHECK(0, "seed %llu is invalid: %s", (unsigned long long)s, eager.message);
-    if (eager.status == RESULT_OK) {
-      CHECK(!conv_execute(ref, p, &got, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
-      char *detail = NULL;
-      oracle_opts oo = {0};
-      oracle_verdict v = oracle_judge(p, &eager, &got, &oo, &detail);
-      if (v != V_PASS && mism++ < 3) CHECK(0, "seed %llu: ref %s: %s", (unsigned long long)s, oracle_verdict_name(v), detail ? detail : "");
-      free(detail);
-    }
-    result_clear(&got);
-    result_clear(&eager);
+    write_targets(p, targets, NULL);
+    judge_through(p, s, &ref, 1, &bad, &mism);
     ir_program_free(p);
   }
   for (size_t k = 0; k < sizeof fresh / sizeof fresh[0]; k++) {
@@ -723,42 +722,14 @@ TEST(complex_views_are_written_never_cross_the_program_border_and_ref_and_script
     CHECK(!gen_program(&q, s, &p, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
     if (!p) return;
     for (int i = 0; i < p->ninputs; i++) border += af_dtype_is_complex(p->inputs[i].dtype);
-    gen_model mo;
-    gen_model_init(&mo, p);
+    af_dtype *outdt = af_xcalloc((size_t)p->noutputs + 1, sizeof(af_dtype));
+    write_targets(p, targets, outdt);
+    for (int o = 0; o < p->noutputs; o++) border += af_dtype_is_complex(outdt[o]);
+    free(outdt);
     int has = 0;
-    for (int i = 0; i < p->nstmts; i++) {
-      const ir_stmt *st = &p->stmts[i];
-      ops_effect e;
-      has |= st->op == OPS_view_as_complex;
-      if (ops_shape_infer(st, &mo.env, &e, &err)) {
-        gen_model_apply_unknown(&mo, i);
-        continue;
-      }
-      if (e.writes && st->args[0].kind == IR_ARG_VALUE) targets[gen_model_meta(&mo, st->args[0].value)->dtype]++;
-      gen_model_apply(&mo, i, &e);
-    }
-    for (int o = 0; o < p->noutputs; o++) border += af_dtype_is_complex(gen_model_meta(&mo, p->outputs[o])->dtype);
-    gen_model_free(&mo);
+    for (int i = 0; i < p->nstmts; i++) has |= p->stmts[i].op == OPS_view_as_complex;
     with += has;
-    if (has) {
-      result eager;
-      result_init(&eager);
-      CHECK(!eager_run(p, &eager, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
-      if (eager.status != RESULT_OK && bad++ < 3) CHECK(0, "seed %llu is invalid: %s", (unsigned long long)s, eager.message);
-      for (int c = 0; c < 2 && eager.status == RESULT_OK; c++) {
-        result got;
-        result_init(&got);
-        CHECK(!conv_execute(conv[c], p, &got, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
-        char *detail = NULL;
-        oracle_opts oo = {0};
-        oracle_verdict v = oracle_judge(p, &eager, &got, &oo, &detail);
-        if (v != V_PASS && mism++ < 3)
-          CHECK(0, "seed %llu: %s %s: %s", (unsigned long long)s, conv[c]->name, oracle_verdict_name(v), detail ? detail : "");
-        free(detail);
-        result_clear(&got);
-      }
-      result_clear(&eager);
-    }
+    if (has) judge_through(p, s, conv, 2, &bad, &mism);
     ir_program_free(p);
   }
   CHECK(with >= (int)n / 10, "view_as_complex in only %d of %llu programs", with, (unsigned long long)n);
