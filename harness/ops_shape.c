@@ -2340,7 +2340,10 @@ static void strided_args(const ops_chooser *ch, int64_t s, int64_t *size, int64_
     stride[perm[i]] = cur;
     cur *= size[perm[i]];
   }
-  if (D(OPS_DECIDE_OVERLAP)) stride[R(0, n - 1)] = R(0, 1);
+  if (D(OPS_DECIDE_OVERLAP)) { /* two draws, in this order (an assignment's sides are unsequenced) */
+    int64_t d = R(0, n - 1);
+    stride[d] = R(0, 1);
+  }
   for (;;) {
     ops_meta t;
     memset(&t, 0, sizeof t);
