@@ -1901,7 +1901,16 @@ static int scatter_rule(const ir_stmt *st, const ops_env *env, const ops_meta *s
   else if (how == SC_SELECT) rc = v_select(&out0, a[2].i, a[3].i, &sl, err);
   else if (how == SC_DIAGONAL) rc = v_diagonal(&out0, a[2].i, a[3].i, a[4].i, &sl, err);
   else {
-    rc = v_as_strided(&out0, ops_meta_numel(self), &a[2], &a[3], a[4].i, &sl, err);
+    /* the result's storage: numel(self) elements (a dense clone: 1.13, or 2.x's zero stride), or
+       2.x's copy of self's whole storage (clone_preserve_strides), which an overlapping self's
+       numel may exceed (as_strided_([2, 2, 3], [4, 1, 1]) of 10 elements): the smaller bound
+       holds on both */
+    int64_t room = ops_meta_numel(self);
+    if (env->storage_numel) {
+      int64_t whole = env->storage_numel(env->ctx, a[0].value);
+      if (whole > 0 && whole < room) room = whole;
+    }
+    rc = v_as_strided(&out0, room, &a[2], &a[3], a[4].i, &sl, err);
     if (!rc && ops_meta_overlaps(&sl)) rc = af_fail(err, "as_strided_scatter into overlapping memory");
   }
   if (rc) return -1;
@@ -3112,7 +3121,7 @@ SAMPLER(where) {
 }
 
 /* the write-back scatters: a src of the shape of the slice they write */
-static int scatter_args(int how, const ops_meta *m, const ops_chooser *ch, ir_arg *args, int n) {
+static int scatter_args(int how, const ops_meta *m, int64_t storage, const ops_chooser *ch, ir_arg *args, int n) {
   int r = m->rank;
   ops_meta base, sl;
   preserve_layout(m, &base);
@@ -3139,11 +3148,13 @@ static int scatter_args(int how, const ops_meta *m, const ops_chooser *ch, ir_ar
   } else {
     int64_t size[3], stride[3], off;
     int k;
-    strided_args(ch, ops_meta_numel(m), size, stride, &k, &off);
+    int64_t room = ops_meta_numel(m); /* the result's storage, as scatter_rule bounds it */
+    if (storage > 0 && storage < room) room = storage;
+    strided_args(ch, room, size, stride, &k, &off);
     for (int d = 0; d < k; d++)
       if (stride[d] == 0) stride[d] = 1; /* never overlapping here */
     args[2] = a_ints(k, size), args[3] = a_ints(k, stride), args[4] = a_int(off);
-    rc = v_as_strided(&base, ops_meta_numel(m), &args[2], &args[3], off, &sl, &err);
+    rc = v_as_strided(&base, room, &args[2], &args[3], off, &sl, &err);
     if (!rc && ops_meta_overlaps(&sl)) rc = -1;
   }
   if (rc) goto fail_free;
@@ -3159,22 +3170,22 @@ fail_free:
 
 SAMPLER(slice_scatter) {
   SAMPLER_BEGIN;
-  return scatter_args(SC_SLICE, m, ch, args, n);
+  return scatter_args(SC_SLICE, m, storage, ch, args, n);
 }
 
 SAMPLER(select_scatter) {
   SAMPLER_BEGIN;
-  return scatter_args(SC_SELECT, m, ch, args, n);
+  return scatter_args(SC_SELECT, m, storage, ch, args, n);
 }
 
 SAMPLER(diagonal_scatter) {
   SAMPLER_BEGIN;
-  return scatter_args(SC_DIAGONAL, m, ch, args, n);
+  return scatter_args(SC_DIAGONAL, m, storage, ch, args, n);
 }
 
 SAMPLER(as_strided_scatter) {
   SAMPLER_BEGIN;
-  return scatter_args(SC_AS_STRIDED, m, ch, args, n);
+  return scatter_args(SC_AS_STRIDED, m, storage, ch, args, n);
 }
 
 /* never drawn */
