@@ -385,6 +385,10 @@ static char *options_json(const campaign_opts *o, const conv_converter *c) {
                 o->max_reduce_tests, o->reduce_share, o->reduce_time_s, o->policy_json ? o->policy_json : "{}");
   cJSON *j = cJSON_Parse(b.s);
   af_buf_free(&b);
+  /* the seed again as text: a JSON number holds 53 bits, a seed 64 (reduce --deferred reads this) */
+  char seed_text[32];
+  snprintf(seed_text, sizeof seed_text, "%llu", (unsigned long long)o->seed);
+  if (j) cJSON_AddStringToObject(j, "seed_text", seed_text);
   if (j && o->baseline) cJSON_AddStringToObject(j, "baseline", o->baseline);
   if (j && o->other_stack) cJSON_AddStringToObject(j, "other_stack", o->other_stack);
   char *s = cJSON_PrintUnformatted(j);
@@ -1232,9 +1236,25 @@ int campaign_reduce_deferred(const campaign_deferred_opts *d, campaign_summary *
   o.baseline = cJSON_GetStringValue(cJSON_GetObjectItem(opts, "baseline"));
   o.other_stack = cJSON_GetStringValue(cJSON_GetObjectItem(opts, "other_stack"));
   o.no_triggers = d->no_triggers;
+  /* the campaign's seed and policy: the findings' READMEs name the campaign's command, and a
+     program whose job died is generated again from its seed */
+  x = cJSON_GetObjectItem(opts, "seed_text");
+  if (cJSON_IsString(x)) o.seed = strtoull(x->valuestring, NULL, 10);
+  else if (cJSON_IsNumber(cJSON_GetObjectItem(opts, "seed"))) o.seed = (uint64_t)cJSON_GetObjectItem(opts, "seed")->valuedouble;
   gen_policy_default(&o.policy);
+  char *policy_text = NULL;
+  x = cJSON_GetObjectItem(opts, "policy");
   int rc = 0;
   camp k = {.o = &o, .c = conv_find(conv)};
+  if (cJSON_IsObject(x)) {
+    policy_text = cJSON_PrintUnformatted(x);
+    if (gen_policy_from_json(policy_text, &o.policy, err)) {
+      af_err_prefix(err, "%s: the campaign's policy", path);
+      rc = -1;
+      goto out;
+    }
+    o.policy_json = policy_text;
+  }
   if (o.jobs < 1) {
     rc = af_fail(err, "%s: malformed campaign state (no jobs)", path);
     goto out;
@@ -1311,5 +1331,6 @@ out_signals:
 out:
   camp_free(&k);
   cJSON_Delete(st);
+  cJSON_free(policy_text);
   return rc;
 }

@@ -392,6 +392,23 @@ TEST(reduce_deferred_minimizes_what_a_campaign_left_into_its_classes_and_report)
   CHECK(text && strstr(text, "## Classes") && !strstr(text, "were not minimized"), "report.md lists the classes, none left");
   free(text);
 
+  /* the findings it made name the campaign's command, seed included (it once said --seed 0) */
+  snprintf(path, sizeof path, "%s/findings", d);
+  DIR *fd = opendir(path);
+  int readmes = 0;
+  for (struct dirent *e; fd && (e = readdir(fd));) {
+    if (e->d_name[0] == '.') continue;
+    char rp[2048];
+    snprintf(rp, sizeof rp, "%s/%s/README.md", path, e->d_name);
+    char *r = codec_slurp(rp, NULL, NULL);
+    if (!r) continue;
+    readmes++;
+    CHECK(strstr(r, "aliasfuzz fuzz --converter naive --seed 3 ") != NULL, "%s names the campaign's seed", rp);
+    free(r);
+  }
+  if (fd) closedir(fd);
+  CHECK(readmes >= 2, "findings written by reduce --deferred (%d)", readmes);
+
   snprintf(args, sizeof args, "reduce --deferred %s/findings", d);
   CHECK(run_cli(args) == 2, "a folder that is not a campaign's is refused");
   rmrf(d);
