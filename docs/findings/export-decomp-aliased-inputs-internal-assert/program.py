@@ -1,0 +1,3 @@
+def program(x: Tensor, y: Tensor) -> None:
+    y.add_(1)
+    return None
