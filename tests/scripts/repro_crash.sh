@@ -19,3 +19,11 @@ if [ "$rc" = 1 ] && grep -q "RESULT: the converter crashed (signal" "$tmp/log"; 
 else
   echo "not ok repro.py of the crash: exit $rc"; tail -5 "$tmp/log"; exit 1
 fi
+# the same guard ends a hang (converter-timeout): a deadline shorter than the child's start
+AF_REPRO_DEADLINE=0.5 "$py" "$repro" >"$tmp/log" 2>&1
+rc=$?
+if [ "$rc" = 1 ] && grep -q "RESULT: the conversion ran past 0.5 s" "$tmp/log"; then
+  echo "ok   a child past AF_REPRO_DEADLINE is stopped and reads as reproduced"
+else
+  echo "not ok AF_REPRO_DEADLINE: exit $rc"; tail -5 "$tmp/log"; exit 1
+fi
