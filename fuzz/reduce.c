@@ -324,7 +324,29 @@ static int pass_simplify_literals(rstate *r) {
  * (ir_input_default_value), so when the inputs after it, moved up one place, no longer show the
  * bug (an index tensor's values, a value a comparison needs), it goes with their values kept as
  * explicit data instead. */
+/* Every input no statement or output uses, at once: one test where the loop below spends one or two
+ * per input (a worker converter takes seconds a test, and the budget ran out before the loop got
+ * through eight unused inputs). An input is unused when the subset without it keeps every
+ * statement and output. */
+static int drop_unused_inputs(rstate *r) {
+  int n = r->cur->ninputs, unused = 0;
+  char *keep = af_xcalloc((size_t)n + 1, 1);
+  memset(keep, 1, (size_t)n);
+  for (int i = 0; i < n; i++) {
+    keep[i] = 0;
+    ir_program *c = ir_subset(r->cur, NULL, NULL, keep);
+    keep[i] = 1;
+    if (c && c->nstmts == r->cur->nstmts && c->noutputs == r->cur->noutputs) keep[i] = 0, unused++;
+    ir_program_free(c);
+  }
+  int done = 0;
+  if (unused >= 2) done = try_cand(r, ir_subset(r->cur, NULL, NULL, keep));
+  free(keep);
+  return done;
+}
+
 static int pass_drop_inputs(rstate *r) {
+  if (drop_unused_inputs(r)) return 1;
   for (int i = r->cur->ninputs - 1; i >= 0; i--) {
     char *keep = af_xcalloc((size_t)r->cur->ninputs, 1);
     memset(keep, 1, (size_t)r->cur->ninputs);

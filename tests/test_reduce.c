@@ -193,6 +193,36 @@ TEST(a_view_with_no_valid_variant_keeps_its_name_in_the_class_pattern) {
   ir_program_free(p);
 }
 
+/* Interesting while the program still writes into an input with add_ (what the unused inputs are
+ * does not matter to it); counts the tests. */
+static int still_adds_into_an_input(const ir_program *cand, void *count) {
+  (*(int *)count)++;
+  for (int s = 0; s < cand->nstmts; s++)
+    if (cand->stmts[s].op == ops_find("add_") && cand->stmts[s].args[0].value < cand->ninputs) return 1;
+  return 0;
+}
+
+TEST(unused_inputs_go_in_one_test) {
+  const char *t = "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"a\", \"shape\": [2], \"dtype\": \"float32\"},"
+                  " {\"name\": \"b\", \"shape\": [2], \"dtype\": \"float32\"}, {\"name\": \"c\", \"shape\": [2], \"dtype\": \"float32\"},"
+                  " {\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}, {\"name\": \"d\", \"shape\": [2], \"dtype\": \"float32\"},"
+                  " {\"name\": \"e\", \"shape\": [2], \"dtype\": \"float32\"}, {\"name\": \"f\", \"shape\": [2], \"dtype\": \"float32\"}],"
+                  " \"body\": [{\"op\": \"add_\", \"args\": [\"x\", 1]}], \"outputs\": []}";
+  ir_program *p = NULL, *min = NULL;
+  af_err err;
+  CHECK(codec_read_string(t, "t", &p, &err) == 0, "%s", err.msg);
+  if (!p) return;
+  int tests = 0;
+  reduce_stats st;
+  reduce_program(p, still_adds_into_an_input, &tests, 500, &min, &st);
+  CHECK(min && min->ninputs == 1, "the six unused inputs went (%d inputs left)", min ? min->ninputs : -1);
+  /* one test drops all six (7 tests in all, with the other passes' tries); one input at a time
+     took 20 */
+  CHECK(tests <= 10, "%d tests", tests);
+  if (min != p) ir_program_free(min);
+  ir_program_free(p);
+}
+
 /* Adds a value-mismatch member of finding f with pattern pat (job 0, iteration it) to idx; the
  * class it went to, borrowed. */
 static cJSON *add_member(cJSON *idx, const char *f, const char *pat, int64_t it, int *is_new) {
@@ -397,6 +427,7 @@ int main(void) {
   RUN(error_keys_normalize_names_numbers_and_shapes_and_are_never_cut_by_length);
   RUN(error_keys_of_one_message_cut_at_different_points_are_one_key);
   RUN(a_view_with_no_valid_variant_keeps_its_name_in_the_class_pattern);
+  RUN(unused_inputs_go_in_one_test);
   RUN(findings_are_deduplicated_and_a_replayed_iteration_is_not_counted_twice);
   RUN(a_finding_that_matches_several_classes_joins_the_most_specific_one);
   RUN(a_finding_recorded_again_with_another_pattern_stays_in_its_class);
