@@ -6,7 +6,6 @@
 
 static const ops_meta *cb_meta(void *ctx, int v) { return gen_model_meta(ctx, v); }
 static int cb_overlap(void *ctx, int a, int b) { return gen_model_overlap(ctx, a, b); }
-static void reserve_vals(gen_model *mo, int v);
 static int64_t cb_storage(void *ctx, int v) { return gen_model_storage_numel(ctx, v); }
 static const double *cb_data(void *ctx, int v, int64_t *n) {
   const gen_model *mo = ctx;
@@ -14,6 +13,25 @@ static const double *cb_data(void *ctx, int v, int64_t *n) {
   if (in < 0 || mo->p->inputs[in].value != v || !mo->p->inputs[in].ndata) return NULL;
   *n = mo->p->inputs[in].ndata;
   return mo->p->inputs[in].data;
+}
+
+/* Makes room for values 0..v (impl_of and flags), without counting them as the model's. */
+static void reserve_vals(gen_model *mo, int v) {
+  if (v < mo->capv) return;
+  int cap = mo->capv ? mo->capv : 32;
+  while (cap <= v) cap *= 2;
+  mo->impl_of = af_xrealloc(mo->impl_of, sizeof(int) * (size_t)cap);
+  mo->flags = af_xrealloc(mo->flags, (size_t)cap);
+  for (int k = mo->capv; k < cap; k++) {
+    mo->impl_of[k] = -1;
+    mo->flags[k] = 0;
+  }
+  mo->capv = cap;
+}
+
+static void grow_vals(gen_model *mo, int v) {
+  reserve_vals(mo, v);
+  if (v >= mo->nvals) mo->nvals = v + 1;
 }
 
 void gen_model_init(gen_model *mo, const ir_program *p) {
@@ -35,25 +53,6 @@ void gen_model_free(gen_model *mo) {
   free(mo->impls);
   free(mo->stor);
   memset(mo, 0, sizeof *mo);
-}
-
-/* Makes room for values 0..v (impl_of and flags), without counting them as the model's. */
-static void reserve_vals(gen_model *mo, int v) {
-  if (v < mo->capv) return;
-  int cap = mo->capv ? mo->capv : 32;
-  while (cap <= v) cap *= 2;
-  mo->impl_of = af_xrealloc(mo->impl_of, sizeof(int) * (size_t)cap);
-  mo->flags = af_xrealloc(mo->flags, (size_t)cap);
-  for (int k = mo->capv; k < cap; k++) {
-    mo->impl_of[k] = -1;
-    mo->flags[k] = 0;
-  }
-  mo->capv = cap;
-}
-
-static void grow_vals(gen_model *mo, int v) {
-  reserve_vals(mo, v);
-  if (v >= mo->nvals) mo->nvals = v + 1;
 }
 
 static int new_storage(gen_model *mo, int64_t numel, af_dtype dt, int input) {
@@ -116,8 +115,9 @@ void gen_model_add_input(gen_model *mo, int i) {
 void gen_model_apply(gen_model *mo, int s, const ops_effect *e) {
   const ir_stmt *st = &mo->p->stmts[s];
   const ir_arg *a0 = &st->args[e->alias_arg];
-  /* the aliased argument may be an int value (arange(n)): no impl, and perhaps past capv */
-  int src = a0->kind == IR_ARG_VALUE && a0->value >= 0 && a0->value < mo->capv ? mo->impl_of[a0->value] : -1;
+  /* the aliased argument may be an int value (arange(n)): no impl (its slot is there: gen_model_init
+     reserves every value of a whole program, gen_model_set_flag an int value the generator adds) */
+  int src = a0->kind == IR_ARG_VALUE ? mo->impl_of[a0->value] : -1;
   if (src >= 0 && e->meta_change) mo->impls[src].m = e->out;
   if (st->out < 0) return;
   grow_vals(mo, st->out);
