@@ -1890,6 +1890,16 @@ static int shape_func_where(const ir_stmt *st, const ops_env *env, const ops_met
 
 /* the write-back scatters: the slice of self they write must have src's shape */
 enum { SC_SLICE, SC_SELECT, SC_DIAGONAL, SC_AS_STRIDED };
+
+/* Elements as_strided_scatter's result may reach, for a self whose storage holds `storage`
+ * elements (0: unknown): numel(self) (a dense clone: 1.13, or 2.x's for a zero stride), or 2.x's
+ * copy of self's whole storage (clone_preserve_strides), which an overlapping self's numel may
+ * exceed (as_strided_([2, 2, 3], [4, 1, 1]) of 10 elements). The smaller bound holds on both;
+ * the rule and the sampler both take it. */
+static int64_t scatter_room(const ops_meta *self, int64_t storage) {
+  int64_t room = ops_meta_numel(self);
+  return storage > 0 && storage < room ? storage : room;
+}
 static int scatter_rule(const ir_stmt *st, const ops_env *env, const ops_meta *self, int how, ops_meta *o, af_err *err) {
   const ir_arg *a = st->args;
   const ops_meta *src = META(a[1].value);
@@ -1901,15 +1911,7 @@ static int scatter_rule(const ir_stmt *st, const ops_env *env, const ops_meta *s
   else if (how == SC_SELECT) rc = v_select(&out0, a[2].i, a[3].i, &sl, err);
   else if (how == SC_DIAGONAL) rc = v_diagonal(&out0, a[2].i, a[3].i, a[4].i, &sl, err);
   else {
-    /* the result's storage: numel(self) elements (a dense clone: 1.13, or 2.x's zero stride), or
-       2.x's copy of self's whole storage (clone_preserve_strides), which an overlapping self's
-       numel may exceed (as_strided_([2, 2, 3], [4, 1, 1]) of 10 elements): the smaller bound
-       holds on both */
-    int64_t room = ops_meta_numel(self);
-    if (env->storage_numel) {
-      int64_t whole = env->storage_numel(env->ctx, a[0].value);
-      if (whole > 0 && whole < room) room = whole;
-    }
+    int64_t room = scatter_room(self, env->storage_numel ? env->storage_numel(env->ctx, a[0].value) : 0);
     rc = v_as_strided(&out0, room, &a[2], &a[3], a[4].i, &sl, err);
     if (!rc && ops_meta_overlaps(&sl)) rc = af_fail(err, "as_strided_scatter into overlapping memory");
   }
@@ -3148,8 +3150,7 @@ static int scatter_args(int how, const ops_meta *m, int64_t storage, const ops_c
   } else {
     int64_t size[3], stride[3], off;
     int k;
-    int64_t room = ops_meta_numel(m); /* the result's storage, as scatter_rule bounds it */
-    if (storage > 0 && storage < room) room = storage;
+    int64_t room = scatter_room(m, storage);
     strided_args(ch, room, size, stride, &k, &off);
     for (int d = 0; d < k; d++)
       if (stride[d] == 0) stride[d] = 1; /* never overlapping here */
