@@ -320,10 +320,6 @@ static int pass_simplify_literals(rstate *r) {
   return 0;
 }
 
-/* An unused input goes. The default values of an input are a function of its position
- * (ir_input_default_value), so when the inputs after it, moved up one place, no longer show the
- * bug (an index tensor's values, a value a comparison needs), it goes with their values kept as
- * explicit data instead. */
 /* Every input no statement or output uses, at once: one test where the loop below spends one or two
  * per input (a worker converter takes seconds a test, and the budget ran out before the loop got
  * through eight unused inputs). An input is unused when the subset without it keeps every
@@ -345,6 +341,10 @@ static int drop_unused_inputs(rstate *r) {
   return done;
 }
 
+/* An unused input goes. The default values of an input are a function of its position
+ * (ir_input_default_value), so when the inputs after it, moved up one place, no longer show the
+ * bug (an index tensor's values, a value a comparison needs), it goes with their values kept as
+ * explicit data instead. */
 static int pass_drop_inputs(rstate *r) {
   if (drop_unused_inputs(r)) return 1;
   for (int i = r->cur->ninputs - 1; i >= 0; i--) {
