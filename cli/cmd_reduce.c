@@ -9,6 +9,7 @@
 #include "../fuzz/judge.h"
 #include "../fuzz/reduce.h"
 #include "../harness/codec.h"
+#include <cjson/cJSON.h>
 #include "cli.h"
 
 /* ------------------------------------------------------------------ reduce */
@@ -144,14 +145,17 @@ int cmd_reduce(int argc, char **argv) {
     strncat(outbuf, ".reduced", sizeof outbuf - strlen(outbuf) - 1);
     out = outbuf;
   }
+  /* the meta's seed: a string (gen and campaigns write it so, a JSON number holds 53 bits) or a
+     number; a program written by hand has none */
   uint64_t seed = 0;
-  if (p->meta) {
-    const char *s = strstr(p->meta, "\"seed\":");
-    if (s) seed = strtoull(s + 7, NULL, 10);
-  }
+  int unseeded = 1;
+  cJSON *meta = p->meta ? cJSON_Parse(p->meta) : NULL, *ms = cJSON_GetObjectItem(meta, "seed");
+  if (cJSON_IsString(ms)) seed = strtoull(ms->valuestring, NULL, 10), unseeded = 0;
+  else if (cJSON_IsNumber(ms)) seed = (uint64_t)ms->valuedouble, unseeded = 0;
+  cJSON_Delete(meta);
   finding f = {.converter = c->name, .converter_version = c->version(c), .convert_py = c->repro_py, .verdict = j.verdict,
                .detail = jm.detail ? jm.detail : j.detail, .graph = jm.graph, .original = p, .minimized = min,
-               .reduction = &rs, .seed = seed, .iteration = -1, .job = 0};
+               .reduction = &rs, .seed = seed, .unseeded = unseeded, .iteration = -1, .job = 0};
   int is_new, counted;
   char id[64];
   if (findings_mkdirs(out, &err) || findings_record(out, &f, &is_new, &counted, id, &err)) {

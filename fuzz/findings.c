@@ -51,7 +51,8 @@ static char *readme(const finding *f, const char *id, const char *sigtext) {
                 f->converter_version ? f->converter_version : "", oracle_verdict_name(f->verdict), sigtext);
   af_buf_printf(&b, "- detail: %s\n", f->detail ? f->detail : "-");
   af_buf_printf(&b, "- PyTorch: %s (stack %s, %s)\n", at_version(), at_stack(), at_stack_origin());
-  af_buf_printf(&b, "- found by: aliasfuzz %s, program seed %llu", AF_VERSION, (unsigned long long)f->seed);
+  if (f->unseeded) af_buf_printf(&b, "- found by: aliasfuzz %s, a program without a seed (not generated)", AF_VERSION);
+  else af_buf_printf(&b, "- found by: aliasfuzz %s, program seed %llu", AF_VERSION, (unsigned long long)f->seed);
   if (f->iteration >= 0) af_buf_printf(&b, " (campaign iteration %lld, job %d)", (long long)f->iteration, f->job);
   af_buf_puts(&b, "\n");
   if (f->reduction)

@@ -23,6 +23,7 @@ typedef struct finding {
   const ir_program *original, *minimized;
   const reduce_stats *reduction; /* may be NULL */
   uint64_t seed;             /* program seed */
+  int unseeded;              /* the program has no seed (written by hand): seed means nothing */
   int64_t iteration;         /* campaign iteration, -1 outside campaigns */
   int job;                   /* campaign job that found it */
   const char *options_json;  /* campaign options (compact JSON object), may be NULL */

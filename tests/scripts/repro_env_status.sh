@@ -12,6 +12,14 @@ fail=0
   { echo "not ok: reduce failed"; exit 1; }
 repro=$(find "$tmp/out" -name repro.py | head -1)
 [ -n "$repro" ] || { echo "not ok: no repro.py"; exit 1; }
+# the README says where the program came from: a hand-written one has no seed; a generated one's
+# 64-bit seed (a string in the meta) is named whole (it once read as 0)
+if grep -q "found by: .*a program without a seed" "$(dirname "$repro")/README.md"; then echo "ok   a hand-written program: no seed named"
+else echo "not ok: README of a hand-written program: $(grep 'found by' "$(dirname "$repro")/README.md")"; fail=1; fi
+sed 's/"meta": {/"meta": {"seed": "18446744073709551557", /' corpus/seed/design-003-unsqueeze-inplace.json >"$tmp/seeded.json"
+"$af" reduce "$tmp/seeded.json" --converter naive --out "$tmp/seeded" >/dev/null 2>&1
+if grep -q "found by: .*program seed 18446744073709551557" "$tmp"/seeded/findings/*/README.md 2>/dev/null; then echo "ok   a generated program's seed is named whole"
+else echo "not ok: README of a seeded program: $(grep -h 'found by' "$tmp"/seeded/findings/*/README.md 2>/dev/null)"; fail=1; fi
 expect() { # expect STATUS WHAT CMD...
   local want=$1 what=$2
   shift 2
