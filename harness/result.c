@@ -31,8 +31,8 @@ void result_set_message(result *r, const char *msg) {
 }
 
 const char *result_status_name(result_status s) {
-  static const char *n[] = {"ok", "unsupported", "error", "crash", "timeout"};
-  return s <= RESULT_TIMEOUT ? n[s] : "?";
+  static const char *n[] = {"ok", "unsupported", "error", "crash", "timeout", "protocol-error"};
+  return s <= RESULT_PROTOCOL ? n[s] : "?";
 }
 
 int inputs_new(const ir_program *p, af_tensor ***out, af_err *err) {

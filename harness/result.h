@@ -11,6 +11,8 @@ typedef enum {
   RESULT_ERROR,       /* conversion or run raised an error (message) */
   RESULT_CRASH,       /* the converter process died (external workers, isolated jobs) */
   RESULT_TIMEOUT,     /* the converter ran past its deadline */
+  RESULT_PROTOCOL,    /* an external worker broke the aliasfuzz-worker protocol (its answer cannot be read): a
+                         harness finding about the worker, not a converter result (conv_worker.h) */
 } result_status;
 
 typedef struct result {

@@ -9,7 +9,7 @@
 static const char *names[V_COUNT] = {
     "pass",           "value-mismatch",        "shape-mismatch",  "dtype-mismatch",
     "input-mutation-lost", "residual-mutation", "converter-unsupported", "converter-error",
-    "converter-crash", "converter-timeout",    "invalid-program",
+    "converter-crash", "converter-timeout",    "invalid-program", "worker-protocol-error",
 };
 
 const char *oracle_verdict_name(oracle_verdict v) { return v < V_COUNT ? names[v] : "?"; }
@@ -24,7 +24,7 @@ int oracle_verdict_parse(const char *s, oracle_verdict *out) {
 }
 
 int oracle_verdict_is_bug(oracle_verdict v) {
-  return v != V_PASS && v != V_UNSUPPORTED && v != V_INVALID_PROGRAM && v != V_RESIDUAL_MUTATION;
+  return v != V_PASS && v != V_UNSUPPORTED && v != V_INVALID_PROGRAM && v != V_RESIDUAL_MUTATION && v != V_PROTOCOL;
 }
 
 void oracle_put_shape(af_buf *b, const af_tensor *t) {
@@ -152,6 +152,7 @@ oracle_verdict oracle_judge(const ir_program *p, const result *eager, const resu
     case RESULT_ERROR: v = V_ERROR; break;
     case RESULT_CRASH: v = V_CRASH; break;
     case RESULT_TIMEOUT: v = V_TIMEOUT; break;
+    case RESULT_PROTOCOL: v = V_PROTOCOL; break;
   }
   if (v != V_PASS) {
     *detail = af_xstrdup(conv->message ? conv->message : result_status_name(conv->status));

@@ -14,6 +14,11 @@
  *   converter-crash        the converter's process died
  *   converter-timeout      the converter ran past its deadline
  *   invalid-program        eager PyTorch itself rejected the program: a generator or corpus bug
+ *   worker-protocol-error  an external worker broke the aliasfuzz-worker protocol (harness/workers/
+ *                          PROTOCOL.md): an answer that is not JSON, for another id, with the wrong
+ *                          number of outputs or inputs, malformed tensors, a proper hello missing
+ *                          after a restart, stray stdout lines past the bound. A finding about the
+ *                          worker (or harness), never a converter bug: reports give it its own section
  *
  * Comparison: integers (uint8, int8, int32, int64) and bools exactly; floats with
  * |a - b| <= atol + rtol * |b| (float32: rtol 1e-5, atol 1e-5; float64: 1e-10, 1e-10; float16:
@@ -37,6 +42,7 @@ typedef enum {
   V_CRASH,
   V_TIMEOUT,
   V_INVALID_PROGRAM,
+  V_PROTOCOL, /* appended: verdict numbers stay stable across jobs and saved states */
   V_COUNT
 } oracle_verdict;
 
@@ -47,7 +53,7 @@ typedef struct oracle_opts {
 const char *oracle_verdict_name(oracle_verdict v);
 int oracle_verdict_parse(const char *s, oracle_verdict *out); /* 0 on success */
 /* True for verdicts that mean "the converter got it wrong" (everything but pass, unsupported,
- * residual-mutation when informational, and invalid-program). */
+ * residual-mutation when informational, invalid-program and worker-protocol-error). */
 int oracle_verdict_is_bug(oracle_verdict v);
 
 /* Judges conv against eager for program p. *detail (new, free with free()) says where and how

@@ -19,6 +19,7 @@
 #include "../harness/eager.h"
 #include "../harness/emit_repro.h"
 #include "../oracle/oracle.h"
+#include "../oracle/signature.h"
 #include "../harness/torch/shim.h"
 #include "tap.h"
 
@@ -118,15 +119,101 @@ TEST(worker_exiting_mid_request_is_a_crash_and_the_next_request_works) {
   int starts = conv_worker_starts(w);
   double t0 = now_s();
   expect(c, "exit", V_CRASH, "exited with status 3");
-  CHECK(now_s() - t0 < 1.0, "noticed at once, not at the deadline (%.2f s)", now_s() - t0);
+  /* (the crash, then its rerun in a fresh worker, which crashes too: the crash is its own) */
+  CHECK(now_s() - t0 < 1.4, "noticed at once, not at the 1.5-s deadline (%.2f s)", now_s() - t0);
   expect(c, "", V_PASS, NULL);
-  CHECK(conv_worker_starts(w) == starts + 1, "restarted once (starts %d -> %d)", starts, conv_worker_starts(w));
+  CHECK(conv_worker_starts(w) == starts + 2, "restarted for the rerun and for the next program (starts %d -> %d)", starts,
+        conv_worker_starts(w));
 }
 
 TEST(worker_killed_by_a_signal_is_a_crash_and_the_next_request_works) {
   const conv_converter *c = misbehave();
   expect(c, "segv", V_CRASH, "signal 11");
   expect(c, "", V_PASS, NULL);
+}
+
+/* The crash message names the innermost Python frames of the faulthandler dump the worker left,
+ * as FILE:FUNCTION, innermost first, without line numbers (a stable key for crash classes). */
+TEST(worker_crash_names_its_innermost_python_frames_without_line_numbers) {
+  const conv_converter *c = conv_find("external:" MISBEHAVE " --frames-test");
+  conv_worker_set_timeout(c, 5);
+  ir_program *p = echo_program("segv", 6);
+  char *msg;
+  oracle_verdict v = judge(c, p, &msg);
+  CHECK(v == V_CRASH, "verdict %s (%s)", oracle_verdict_name(v), msg);
+  char *site = conv_worker_crash_site(msg);
+  CHECK(site && !strcmp(site, "misbehave.py:main <- misbehave.py:<module>"), "crash site '%s' in: %s", site ? site : "(none)",
+        msg);
+  CHECK(msg && !strstr(msg, "line ") && !strstr(msg, "0x"), "no line numbers or addresses: %s", msg);
+  free(site);
+  free(msg);
+  ir_program_free(p);
+}
+
+/* Judges p through c with tag (conv_worker_set_tag); the verdict. */
+static oracle_verdict judge_tagged(const conv_converter *c, const char *how, const char *tag, char **msg) {
+  conv_worker_set_tag(conv_worker_of(c), tag);
+  ir_program *p = echo_program(how, 6);
+  oracle_verdict v = judge(c, p, msg);
+  ir_program_free(p);
+  return v;
+}
+
+/* misbehave 'poison' answers right but leaves its process broken: the next request, whatever it
+ * is, segfaults. The crash is the poisoner's (a blame naming it), the next program passes (its
+ * rerun in a fresh worker), and the one after it is served as usual. */
+TEST(worker_left_broken_by_a_program_charges_the_crash_to_it_and_the_next_program_passes) {
+  const conv_converter *c = conv_find("external:" MISBEHAVE " --attribution-test");
+  conv_worker_set_timeout(c, 5);
+  conv_worker *w = conv_worker_of(c);
+  char *msg;
+  oracle_verdict v = judge_tagged(c, "", "first", &msg);
+  CHECK(v == V_PASS, "a plain program passes: %s", msg);
+  free(msg);
+  v = judge_tagged(c, "poison", "poisoner", &msg);
+  CHECK(v == V_PASS, "the poisoner itself answers right: %s", msg);
+  free(msg);
+  conv_worker_blame b;
+  CHECK(!conv_worker_take_blame(w, &b), "no blame yet");
+  int starts = conv_worker_starts(w);
+  v = judge_tagged(c, "", "innocent", &msg);
+  CHECK(v == V_PASS, "the program after it passes (its rerun in a fresh worker): %s %s", oracle_verdict_name(v), msg);
+  free(msg);
+  CHECK(conv_worker_starts(w) == starts + 2, "a fresh worker for the rerun, one for the poisoner's replay (starts %d -> %d)",
+        starts, conv_worker_starts(w));
+  CHECK(conv_worker_take_blame(w, &b) == 1, "a blame");
+  CHECK(b.tag && !strcmp(b.tag, "poisoner"), "charged to the poisoner: %s", b.tag ? b.tag : "(none)");
+  CHECK(b.program && b.program->meta && strstr(b.program->meta, "poison"), "with its program: %s",
+        b.program && b.program->meta ? b.program->meta : "(none)");
+  CHECK(b.detail && strstr(b.detail, "the worker was left broken by this program") && strstr(b.detail, "signal 11"),
+        "saying so: %s", b.detail ? b.detail : "");
+  char *site = conv_worker_crash_site(b.detail);
+  CHECK(site && strstr(site, "misbehave.py:crash_in_broken_state"), "naming where it crashed: %s", site ? site : "(none)");
+  free(site);
+  conv_worker_blame_clear(&b);
+  CHECK(conv_worker_take_blame(w, &b) == 0, "the blame is handed out once");
+  v = judge_tagged(c, "", "after", &msg);
+  CHECK(v == V_PASS, "the next program is served: %s", msg);
+  free(msg);
+  /* a program that crashes a fresh worker too is charged its own crash, and blames nobody */
+  v = judge_tagged(c, "segv", "crasher", &msg);
+  CHECK(v == V_CRASH && msg && strstr(msg, "crashed a fresh worker again"),
+        "a crash of its own: %s", msg);
+  free(msg);
+  CHECK(conv_worker_take_blame(w, &b) == 0, "no blame for a crash of its own");
+  conv_worker_set_tag(w, NULL);
+}
+
+/* A program that crashes the very process it starts is not rerun (nothing came before it). */
+TEST(worker_crashing_on_its_first_program_is_charged_without_a_rerun) {
+  const conv_converter *c = conv_find("external:" MISBEHAVE " --first-crash-test");
+  conv_worker_set_timeout(c, 5);
+  conv_worker *w = conv_worker_of(c);
+  char *msg;
+  oracle_verdict v = judge_tagged(c, "segv", "alone", &msg);
+  CHECK(v == V_CRASH && msg && !strstr(msg, "again"), "its own crash: %s", msg);
+  free(msg);
+  CHECK(conv_worker_starts(w) == 1, "one start, no rerun (%d)", conv_worker_starts(w));
 }
 
 TEST(worker_hanging_past_the_deadline_is_a_timeout_and_is_killed) {
@@ -216,26 +303,100 @@ TEST(worker_dies_with_the_process_that_started_it_when_that_is_killed_mid_reques
   if (orphan) kill(wpid, SIGKILL); /* the orphan this test made */
 }
 
-TEST(worker_printing_invalid_json_is_an_error_and_the_next_request_works) {
+TEST(worker_printing_invalid_json_instead_of_an_answer_is_a_protocol_error_and_the_next_request_works) {
   const conv_converter *c = misbehave();
   conv_worker *w = conv_worker_of(c);
   int starts = conv_worker_starts(w);
-  expect(c, "garbage", V_ERROR, "not a JSON object");
+  expect(c, "garbage", V_PROTOCOL, "no answer within 1.5 s after 1 line on its stdout that is not protocol");
   expect(c, "", V_PASS, NULL);
   CHECK(conv_worker_starts(w) == starts + 1, "a worker out of step is replaced (starts %d -> %d)", starts,
         conv_worker_starts(w));
 }
 
-TEST(worker_answering_wrong_tensor_sizes_is_an_error_and_the_next_request_works) {
+TEST(worker_answering_wrong_tensor_sizes_is_a_protocol_error_and_the_next_request_works) {
   const conv_converter *c = misbehave();
-  expect(c, "wrong-size", V_ERROR, "20 bytes of data for shape [6] float32 (24 expected)");
+  expect(c, "wrong-size", V_PROTOCOL, "20 bytes of data for shape [6] float32 (24 expected)");
   expect(c, "", V_PASS, NULL);
 }
 
-TEST(worker_answering_another_request_id_is_an_error) {
+TEST(worker_answering_another_request_id_is_a_protocol_error) {
   const conv_converter *c = misbehave();
-  expect(c, "wrong-id", V_ERROR, "protocol error");
+  expect(c, "wrong-id", V_PROTOCOL, "protocol error");
   expect(c, "", V_PASS, NULL);
+}
+
+TEST(worker_answering_the_wrong_number_of_outputs_is_a_protocol_error_not_a_converter_bug) {
+  const conv_converter *c = misbehave();
+  expect(c, "wrong-outputs", V_PROTOCOL, "\"outputs\" has 2 entries for 1 program outputs");
+  CHECK(!oracle_verdict_is_bug(V_PROTOCOL), "%s is no converter bug", oracle_verdict_name(V_PROTOCOL));
+  CHECK(!strcmp(oracle_verdict_name(V_PROTOCOL), "worker-protocol-error"), "named %s", oracle_verdict_name(V_PROTOCOL));
+  expect(c, "", V_PASS, NULL);
+}
+
+/* Runs fn with our stderr going to a file; returns what was written (new). */
+static char *capture_stderr(void (*fn)(void *), void *arg) {
+  char path[256];
+  snprintf(path, sizeof path, "%s/stderr-%d.txt", AF_BINARY_DIR, (int)getpid());
+  fflush(stderr);
+  int saved = dup(2);
+  FILE *f = fopen(path, "w+");
+  if (!f || saved < 0) return strdup("");
+  dup2(fileno(f), 2);
+  fn(arg);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  fseek(f, 0, SEEK_SET);
+  static char text[1 << 16];
+  size_t n = fread(text, 1, sizeof text - 1, f);
+  text[n] = 0;
+  fclose(f);
+  unlink(path);
+  return strdup(text);
+}
+
+static void three_plain_programs(void *arg) {
+  const conv_converter *c = arg;
+  for (int i = 0; i < 3; i++) expect(c, "", V_PASS, NULL);
+}
+
+/* A native library that writes a line to stdout before each answer: the lines are skipped (noted
+ * once on stderr), every program is judged, and one process serves them all. */
+TEST(worker_writing_a_stray_stdout_line_before_each_answer_is_served_without_restarts) {
+  const conv_converter *c = conv_find("external:" MISBEHAVE " --stray-line");
+  conv_worker_set_timeout(c, 5);
+  const char *why;
+  CHECK(c->available(c, &why), "available: %s", why ? why : "");
+  conv_worker *w = conv_worker_of(c);
+  int starts = conv_worker_starts(w);
+  char *err = capture_stderr(three_plain_programs, (void *)c);
+  CHECK(conv_worker_starts(w) == starts, "no restarts (starts %d -> %d)", starts, conv_worker_starts(w));
+  const char *note = strstr(err, "that is not protocol");
+  CHECK(note && strstr(err, "native library: initialising kernels"), "noted on stderr: %s", err);
+  CHECK(note && !strstr(note + 1, "that is not protocol"), "once: %s", err);
+  free(err);
+}
+
+/* A worker whose hello lacks module_state is sent no program with buffers: converter-unsupported
+ * (it declines, as the protocol allows), whose message names the field in its error class. */
+TEST(program_with_buffers_for_a_worker_without_module_state_names_the_field_in_its_class) {
+  const conv_converter *c = misbehave();
+  ir_program *p = NULL;
+  af_err err;
+  const char *text =
+      "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}, "
+      "{\"name\": \"b\", \"shape\": [3], \"dtype\": \"float32\", \"buffer\": true}], "
+      "\"body\": [{\"out\": \"r\", \"op\": \"add\", \"args\": [\"x\", \"b\"]}], \"outputs\": [\"r\"]}";
+  CHECK(codec_read_string(text, "buffers", &p, &err) == 0, "%s", err.msg);
+  if (!p) return;
+  char *msg;
+  oracle_verdict v = judge(c, p, &msg);
+  CHECK(v == V_UNSUPPORTED, "verdict %s (%s)", oracle_verdict_name(v), msg);
+  char *cls = sig_error_class(msg);
+  CHECK(strstr(cls, "module_state"), "the class names the field: %s", cls);
+  free(cls);
+  free(msg);
+  ir_program_free(p);
 }
 
 TEST(worker_flooding_its_stderr_does_not_block) {
@@ -281,7 +442,7 @@ TEST(worker_dying_before_its_hello_is_unavailable_with_its_stderr) {
 }
 
 TEST(worker_with_a_bad_hello_is_unavailable) {
-  expect_unavailable("--hello garbage", "no proper hello");
+  expect_unavailable("--hello garbage", "said no proper hello: gave no hello within 1.5 s after 1 line on its stdout");
   expect_unavailable("--hello old-protocol", "speaks protocol aliasfuzz-worker/0");
   expect_unavailable("--hello silent", "gave no hello within 1.5 s");
   expect_unavailable("--hello unavailable", "misbehave is unavailable, as asked");
@@ -603,12 +764,18 @@ int main(int argc, char **argv) {
   RUN(worker_is_kept_alive_across_programs);
   RUN(worker_exiting_mid_request_is_a_crash_and_the_next_request_works);
   RUN(worker_killed_by_a_signal_is_a_crash_and_the_next_request_works);
+  RUN(worker_crash_names_its_innermost_python_frames_without_line_numbers);
+  RUN(worker_left_broken_by_a_program_charges_the_crash_to_it_and_the_next_program_passes);
+  RUN(worker_crashing_on_its_first_program_is_charged_without_a_rerun);
   RUN(worker_hanging_past_the_deadline_is_a_timeout_and_is_killed);
   RUN(worker_eating_memory_past_its_cap_is_a_crash_naming_the_cap_and_is_killed);
   RUN(worker_dies_with_the_process_that_started_it_when_that_is_killed_mid_request);
-  RUN(worker_printing_invalid_json_is_an_error_and_the_next_request_works);
-  RUN(worker_answering_wrong_tensor_sizes_is_an_error_and_the_next_request_works);
-  RUN(worker_answering_another_request_id_is_an_error);
+  RUN(worker_printing_invalid_json_instead_of_an_answer_is_a_protocol_error_and_the_next_request_works);
+  RUN(worker_answering_wrong_tensor_sizes_is_a_protocol_error_and_the_next_request_works);
+  RUN(worker_answering_another_request_id_is_a_protocol_error);
+  RUN(worker_answering_the_wrong_number_of_outputs_is_a_protocol_error_not_a_converter_bug);
+  RUN(worker_writing_a_stray_stdout_line_before_each_answer_is_served_without_restarts);
+  RUN(program_with_buffers_for_a_worker_without_module_state_names_the_field_in_its_class);
   RUN(worker_flooding_its_stderr_does_not_block);
   RUN(worker_that_stops_reading_a_large_request_is_a_crash_not_a_sigpipe);
   RUN(worker_dying_before_its_hello_is_unavailable_with_its_stderr);

@@ -30,7 +30,17 @@
 
 #define WORKER_PROTOCOL "aliasfuzz-worker/1"
 #define WORKER_MAX_LINE ((size_t)512 << 20) /* an answer line longer than this is garbage */
-#define WORKER_ERR_TAIL 8192                /* bytes of the worker's stderr kept for messages */
+#define WORKER_ERR_TAIL 32768               /* bytes of the worker's stderr kept for messages (room for a
+                                               faulthandler dump and its list of extension modules) */
+#define WORKER_MAX_STRAY 64                 /* stray stdout lines skipped per answer before it is a protocol error */
+
+/* A request this process answered, kept for crash attribution (conv_worker.h). */
+typedef struct hist_entry {
+  char *body;     /* the request object without its id (request_body), new */
+  ir_program *p;  /* a clone of its program, new */
+  char *tag;      /* conv_worker_set_tag when it was sent, new or NULL */
+  int again;      /* it was a second call of the request before it */
+} hist_entry;
 
 extern char **environ;
 
@@ -57,8 +67,20 @@ struct conv_worker {
   int again;        /* the next request is a second call of the last program (conv_worker_set_again) */
   long rss_cap_mb;  /* resident memory of the worker's process tree that gets it killed (0: no cap) */
   long rss_seen_mb; /* what the tree used when it went over the cap */
+  /* crash attribution: the requests the running process answered, oldest first (reset at each start) */
+  hist_entry hist[CONV_WORKER_HISTORY];
+  int nhist;
+  char *tag;                /* labels the requests sent from now on (conv_worker_set_tag) */
+  conv_worker_blame blame;  /* the last crash traced to an earlier program, until taken */
+  int has_blame;
+  /* stray stdout lines (not protocol): skipped, noted once on stderr */
+  int strays;               /* in the current exchange */
+  char stray_first[160];    /* the first of them, for messages */
+  int stray_noted;
   pthread_mutex_t mu;
 };
+
+static void hist_clear(conv_worker *w);
 
 /* ---- small helpers ---- */
 
@@ -353,6 +375,9 @@ void conv_worker_free(conv_worker *w) {
   free(w->rbuf);
   free(w->why);
   free(w->version);
+  hist_clear(w);
+  free(w->tag);
+  conv_worker_blame_clear(&w->blame);
   pthread_mutex_destroy(&w->mu);
   free(w);
 }
@@ -417,6 +442,7 @@ static int spawn_worker(conv_worker *w, af_err *err) {
   }
   w->rlen = 0;
   w->errlen = 0;
+  hist_clear(w); /* a fresh process: nothing before it can have broken it */
   w->starts++;
   w->hello_pending = 1;
   w->started_at = now_s();
@@ -429,11 +455,41 @@ typedef enum { X_LINE, X_EOF, X_TIMEOUT, X_TOO_LONG, X_MEMORY } xstatus;
 
 /* On X_LINE, *line (new, NUL-terminated, without the newline) holds the line. *unsent tells
  * whether part of the request was never written (the stream is then out of step). */
+/* Whether a stdout line can be no protocol line at all (it does not start with "{"): chatter of a
+ * native library the worker loaded, which exchange skips. */
+static int stray_line(const char *line) {
+  while (*line == ' ' || *line == '\t' || *line == '\r') line++;
+  return *line != '{';
+}
+
+/* Skips a stray line: counted in w->strays (the first kept for messages), noted on stderr once
+ * per worker. 1 while under the bound. */
+static int skip_stray(conv_worker *w, const char *line) {
+  if (w->strays++ == 0) snprintf(w->stray_first, sizeof w->stray_first, "%s", line);
+  if (!w->stray_noted) {
+    w->stray_noted = 1;
+    fprintf(stderr,
+            "aliasfuzz: worker %s wrote a line to its stdout that is not protocol (skipped; later ones are skipped "
+            "without a note, up to %d per answer): %.150s\n",
+            w->name, WORKER_MAX_STRAY, line);
+  }
+  return w->strays <= WORKER_MAX_STRAY;
+}
+
+/* " after N lines on its stdout that are not protocol (the first: ...)" when the exchange skipped
+ * some, appended to b. */
+static void put_strays(af_buf *b, const conv_worker *w) {
+  if (w->strays)
+    af_buf_printf(b, " after %d line%s on its stdout that %s not protocol (the first: %s)", w->strays,
+                  w->strays == 1 ? "" : "s", w->strays == 1 ? "is" : "are", w->stray_first);
+}
+
 static xstatus exchange(conv_worker *w, const char *req, size_t len, double deadline, char **line, int *unsent) {
   size_t off = 0;
   int broken = 0; /* the worker stopped reading its stdin */
   *line = NULL;
   *unsent = 0;
+  w->strays = 0;
   for (;;) {
     char *nl = w->rlen ? memchr(w->rbuf, '\n', w->rlen) : NULL;
     if (nl) {
@@ -444,6 +500,11 @@ static xstatus exchange(conv_worker *w, const char *req, size_t len, double dead
       memmove(w->rbuf, nl + 1, w->rlen - n - 1);
       w->rlen -= n + 1;
       *unsent = off < len || broken;
+      if (stray_line(*line) && skip_stray(w, *line)) {
+        free(*line);
+        *line = NULL;
+        continue;
+      }
       return X_LINE;
     }
     if (w->rlen > WORKER_MAX_LINE) return X_TOO_LONG;
@@ -524,8 +585,8 @@ static char *versions_text(const cJSON *v) {
 
 /* Starts the worker and reads its hello. 0 when it runs and is available; -1 otherwise, with the
  * reason in w->why and err, and *how saying what happened: RESULT_CRASH (it died before its
- * hello), RESULT_TIMEOUT (no hello in time), RESULT_ERROR (cannot start, no proper hello, or it
- * says it is unavailable). */
+ * hello), RESULT_TIMEOUT (no hello in time), RESULT_PROTOCOL (no proper hello: another protocol,
+ * not JSON, only stray lines), RESULT_ERROR (cannot start, or it says it is unavailable). */
 static int start_worker(conv_worker *w, af_err *err, result_status *how) {
   *how = RESULT_ERROR;
   if (!w->pid && spawn_worker(w, err)) {
@@ -540,13 +601,16 @@ static int start_worker(conv_worker *w, af_err *err, result_status *how) {
   char *tail = NULL;
   if (x != X_LINE) {
     af_buf_printf(&what, "worker %s ", w->name);
+    if (w->strays) af_buf_puts(&what, "said no proper hello: "); /* it wrote only lines that are not protocol */
     if (x == X_TIMEOUT) {
       af_buf_printf(&what, "gave no hello within %.1f s", w->hello_timeout_s);
+      put_strays(&what, w);
       kill_worker(w, &st);
-      *how = RESULT_TIMEOUT;
+      *how = w->strays ? RESULT_PROTOCOL : RESULT_TIMEOUT;
     } else if (x == X_TOO_LONG) {
       af_buf_puts(&what, "printed an endless line instead of its hello");
       kill_worker(w, &st);
+      *how = RESULT_PROTOCOL;
     } else if (x == X_MEMORY) {
       af_buf_printf(&what, "used %ld MiB of resident memory before its hello, over its cap of %ld MiB (AF_WORKER_RSS_MB)",
                     w->rss_seen_mb, w->rss_cap_mb);
@@ -556,6 +620,7 @@ static int start_worker(conv_worker *w, af_err *err, result_status *how) {
       reap_worker(w, 1000, &st);
       af_buf_puts(&what, "exited before its hello: ");
       describe_status(&what, st);
+      put_strays(&what, w);
       *how = RESULT_CRASH;
     }
     tail = err_summary(w);
@@ -570,11 +635,13 @@ static int start_worker(conv_worker *w, af_err *err, result_status *how) {
   const cJSON *avail = cJSON_GetObjectItemCaseSensitive(h, "available");
   int rc = -1;
   if (!cJSON_IsObject(h) || !cJSON_IsString(proto)) {
+    *how = RESULT_PROTOCOL;
     kill_worker(w, NULL);
     af_buf_printf(&what, "worker %s said no proper hello (a JSON object with \"protocol\"); it said: %.150s", w->name,
                   line);
     set_unavailable(w, what.s, NULL);
   } else if (strcmp(proto->valuestring, WORKER_PROTOCOL) != 0) {
+    *how = RESULT_PROTOCOL;
     kill_worker(w, NULL);
     af_buf_printf(&what, "worker %s speaks protocol %.100s; aliasfuzz speaks " WORKER_PROTOCOL, w->name,
                   proto->valuestring);
@@ -632,9 +699,11 @@ const char *conv_worker_version(conv_worker *w) {
 
 /* ---- requests and answers ---- */
 
-static char *build_request(const ir_program *p, af_tensor *const *inputs, double id, int again, af_err *err) {
+/* The request for p as a JSON object without its "id" (request_line adds it, so that a request
+ * can be sent again with another id); new, free with free(). NULL with err when an input cannot
+ * be sent. */
+static char *request_body(const ir_program *p, af_tensor *const *inputs, int again, af_err *err) {
   cJSON *root = cJSON_CreateObject();
-  cJSON_AddNumberToObject(root, "id", id);
   if (again) cJSON_AddTrueToObject(root, "again"); /* PROTOCOL.md "Calling again" */
   char *ptext = codec_write_string(p);
   cJSON *pj = cJSON_Parse(ptext);
@@ -725,13 +794,16 @@ static char *build_request(const ir_program *p, af_tensor *const *inputs, double
   }
   char *text = cJSON_PrintUnformatted(root);
   cJSON_Delete(root);
-  size_t n = strlen(text);
-  char *line = af_xmalloc(n + 2);
-  memcpy(line, text, n);
-  line[n] = '\n';
-  line[n + 1] = 0;
+  char *body = af_xstrdup(text);
   cJSON_free(text);
-  return line;
+  return body;
+}
+
+/* The request line: body (request_body, "{...}") with "id" first, newline-terminated; new. */
+static char *request_line(const char *body, double id) {
+  af_buf b = {0};
+  af_buf_printf(&b, "{\"id\":%.0f%s%s\n", id, body[1] == '}' ? "" : ",", body + 1);
+  return af_buf_take(&b);
 }
 
 /* A protocol tensor as a new af_tensor; -1 with what is wrong in err. */
@@ -780,14 +852,16 @@ static int decode_tensor(const cJSON *o, af_tensor **out, af_err *err) {
   return rc;
 }
 
-static void protocol_error(result *r, const conv_worker *w, const char *what) {
+/* Sets r's message to "worker NAME: protocol error: what"; returns RESULT_PROTOCOL. */
+static result_status protocol_error(result *r, const conv_worker *w, const char *what) {
   af_buf b = {0};
   af_buf_printf(&b, "worker %s: protocol error: %s", w->name, what);
   free(r->message);
   r->message = af_buf_take(&b);
+  return RESULT_PROTOCOL;
 }
 
-/* Fills r from a parsed answer. Returns the status; on a protocol error, RESULT_ERROR with
+/* Fills r from a parsed answer. Returns the status; on a protocol error, RESULT_PROTOCOL with
  * the message set and *desync when the worker can no longer be trusted to stay in step. */
 static result_status read_answer(conv_worker *w, const cJSON *a, double id, const ir_program *p, result *r,
                                  int *desync) {
@@ -810,12 +884,10 @@ static result_status read_answer(conv_worker *w, const cJSON *a, double id, cons
     *desync = 1;
     snprintf(err.msg, sizeof err.msg, "answer for request id %s, expected %.0f",
              cJSON_IsNumber(jid) ? "another" : "a missing", id);
-    protocol_error(r, w, err.msg);
-    return RESULT_ERROR;
+    return protocol_error(r, w, err.msg);
   }
   if (!cJSON_IsString(status)) {
-    protocol_error(r, w, "answer without a \"status\" string");
-    return RESULT_ERROR;
+    return protocol_error(r, w, "answer without a \"status\" string");
   }
   /* graph text: warnings first, as comments */
   af_buf g = {0};
@@ -837,9 +909,8 @@ static result_status read_answer(conv_worker *w, const cJSON *a, double id, cons
   else if (!strcmp(st, "ok")) rs = RESULT_OK;
   else {
     snprintf(err.msg, sizeof err.msg, "unknown status '%.100s'", st);
-    protocol_error(r, w, err.msg);
     af_buf_free(&wl);
-    return RESULT_ERROR;
+    return protocol_error(r, w, err.msg);
   }
   if (rs != RESULT_OK) {
     af_buf m = {0};
@@ -857,14 +928,16 @@ static result_status read_answer(conv_worker *w, const cJSON *a, double id, cons
   const cJSON *outs = cJSON_GetObjectItemCaseSensitive(a, "outputs");
   const cJSON *ins = cJSON_GetObjectItemCaseSensitive(a, "inputs");
   if (!cJSON_IsArray(outs) || !cJSON_IsArray(ins)) {
-    protocol_error(r, w, "an ok answer needs \"outputs\" and \"inputs\" arrays");
-    return RESULT_ERROR;
+    return protocol_error(r, w, "an ok answer needs \"outputs\" and \"inputs\" arrays");
   }
   int no = cJSON_GetArraySize(outs), ni = cJSON_GetArraySize(ins);
+  if (no != p->noutputs) { /* one per program output (a converter that lost one is the worker's to report) */
+    snprintf(err.msg, sizeof err.msg, "\"outputs\" has %d entries for %d program outputs", no, p->noutputs);
+    return protocol_error(r, w, err.msg);
+  }
   if (ni != p->ninputs) {
     snprintf(err.msg, sizeof err.msg, "\"inputs\" has %d entries for %d program inputs", ni, p->ninputs);
-    protocol_error(r, w, err.msg);
-    return RESULT_ERROR;
+    return protocol_error(r, w, err.msg);
   }
   af_tensor **o = af_xcalloc((size_t)no, sizeof *o), **in = af_xcalloc((size_t)ni, sizeof *in);
   int bad = 0;
@@ -885,8 +958,7 @@ static result_status read_answer(conv_worker *w, const cJSON *a, double id, cons
   if (bad) {
     inputs_free(no, o);
     inputs_free(ni, in);
-    protocol_error(r, w, what);
-    return RESULT_ERROR;
+    return protocol_error(r, w, what);
   }
   /* the storages' final states: "bases" (layouts), one per request base or null; absent: none
      expressed (NULL entries, so the caller's untouched storages are not taken for them) */
@@ -908,8 +980,7 @@ static result_status read_answer(conv_worker *w, const cJSON *a, double id, cons
     inputs_free(no, o);
     inputs_free(ni, in);
     inputs_free(p->nbases, fb);
-    protocol_error(r, w, what);
-    return RESULT_ERROR;
+    return protocol_error(r, w, what);
   }
   r->noutputs = no;
   r->outputs = o;
@@ -920,40 +991,162 @@ static result_status read_answer(conv_worker *w, const cJSON *a, double id, cons
   return RESULT_OK;
 }
 
-static result_status run_locked(conv_worker *w, const ir_program *p, af_tensor *const *inputs, result *r) {
+/* ---- crash details: the worker's stderr and its Python frames ---- */
+
+/* Where a faulthandler dump starts in the kept stderr ("Fatal Python error: ..."), the last one, or
+ * NULL. */
+static const char *fault_dump(const char *text) {
+  const char *last = NULL;
+  for (const char *q = text; (q = strstr(q, "Fatal Python error")); q++) last = q;
+  return last;
+}
+
+/* Appends "; python: F:FN <- F:FN <- F:FN" to b: the innermost frames (at most 3) of the crashing
+ * thread in a faulthandler dump in the worker's stderr, each the file's base name and the function,
+ * innermost first, without line numbers or addresses (conv_worker_crash_site). Nothing when there
+ * is no dump. */
+static void put_python_frames(af_buf *b, const char *text) {
+  const char *dump = fault_dump(text);
+  if (!dump) return;
+  const char *block = strstr(dump, "Current thread ");
+  if (!block) block = strstr(dump, "Thread ");
+  if (!block) return;
+  int n = 0;
+  for (const char *q = strchr(block, '\n'); q && n < 3; q = strchr(q + 1, '\n')) {
+    const char *l = q + 1;
+    while (*l == ' ') l++;
+    if (strncmp(l, "File \"", 6) != 0) break; /* the end of the block */
+    const char *file = l + 6, *fend = strchr(file, '"'), *nl = strchr(l, '\n');
+    if (!fend || (nl && fend > nl)) break;
+    const char *in = strstr(fend, " in ");
+    if (!in || (nl && in > nl)) break;
+    const char *base = file;
+    for (const char *c = file; c < fend; c++)
+      if (*c == '/') base = c + 1;
+    const char *fn = in + 4;
+    size_t fl = nl ? (size_t)(nl - fn) : strlen(fn);
+    while (fl && (fn[fl - 1] == '\r' || fn[fl - 1] == ' ')) fl--;
+    af_buf_printf(b, "%s%.*s:%.*s", n ? " <- " : "; python: ", (int)(fend - base), base, (int)fl, fn);
+    n++;
+  }
+}
+
+char *conv_worker_crash_site(const char *detail) {
+  const char *at = detail ? strstr(detail, "; python: ") : NULL;
+  if (!at) return NULL;
+  at += 10;
+  size_t n = strcspn(at, ";\n");
+  char *s = af_xmalloc(n + 1);
+  memcpy(s, at, n);
+  s[n] = 0;
+  return s;
+}
+
+/* Appends what a crash or timeout message says of the worker's stderr: its Python frames when it
+ * left a faulthandler dump, then "; stderr: " and its last lines before the dump. */
+static void put_crash_stderr(af_buf *m, conv_worker *w) {
+  char *text = af_xmalloc(w->errlen + 1);
+  memcpy(text, w->errtail, w->errlen);
+  text[w->errlen] = 0;
+  put_python_frames(m, text);
+  const char *dump = fault_dump(text);
+  size_t keep = w->errlen;
+  if (dump) keep = (size_t)(dump - text); /* the lines before it say more than the dump's end */
+  size_t len = w->errlen;
+  w->errlen = keep;
+  char *tail = err_summary(w);
+  w->errlen = len;
+  if (*tail) af_buf_printf(m, "; stderr: %s", tail);
+  free(tail);
+  free(text);
+}
+
+/* ---- history and crash attribution ---- */
+
+static void hist_entry_free(hist_entry *h) {
+  free(h->body);
+  ir_program_free(h->p);
+  free(h->tag);
+  memset(h, 0, sizeof *h);
+}
+
+static void hist_clear(conv_worker *w) {
+  for (int i = 0; i < w->nhist; i++) hist_entry_free(&w->hist[i]);
+  w->nhist = 0;
+}
+
+/* Keeps an answered request (body moves into the history), dropping the oldest past the bound. */
+static void hist_push(conv_worker *w, char *body, const ir_program *p, int again) {
+  if (w->nhist == CONV_WORKER_HISTORY) {
+    hist_entry_free(&w->hist[0]);
+    memmove(w->hist, w->hist + 1, sizeof w->hist[0] * (CONV_WORKER_HISTORY - 1));
+    w->nhist--;
+  }
+  hist_entry *h = &w->hist[w->nhist++];
+  h->body = body;
+  h->p = ir_program_clone(p);
+  h->tag = w->tag ? af_xstrdup(w->tag) : NULL;
+  h->again = again;
+}
+
+void conv_worker_blame_clear(conv_worker_blame *b) {
+  if (!b) return;
+  free(b->tag);
+  ir_program_free(b->program);
+  free(b->detail);
+  memset(b, 0, sizeof *b);
+}
+
+void conv_worker_set_tag(conv_worker *w, const char *tag) {
+  pthread_mutex_lock(&w->mu);
+  free(w->tag);
+  w->tag = tag ? af_xstrdup(tag) : NULL;
+  pthread_mutex_unlock(&w->mu);
+}
+
+int conv_worker_take_blame(conv_worker *w, conv_worker_blame *out) {
+  pthread_mutex_lock(&w->mu);
+  int has = w->has_blame;
+  if (has) *out = w->blame;
+  else memset(out, 0, sizeof *out);
+  memset(&w->blame, 0, sizeof w->blame);
+  w->has_blame = 0;
+  pthread_mutex_unlock(&w->mu);
+  return has;
+}
+
+/* ---- requests ---- */
+
+/* Starts the worker when it does not run (or its hello has not been read). 0, or -1 with r's
+ * message set and *how the result status. */
+static int ensure_started(conv_worker *w, result *r, result_status *how) {
+  if (w->pid && !w->hello_pending) return 0;
   af_err err;
-  check_owner(w);
-  if (w->hello_state < 0) {
-    af_buf b = {0};
-    af_buf_printf(&b, "worker %s is not available: %s", w->name, w->why ? w->why : "unknown reason");
-    free(r->message);
-    r->message = af_buf_take(&b);
-    return RESULT_ERROR;
-  }
-  if (!w->pid || w->hello_pending) {
-    /* first program, or a fresh worker after a crash: the hello comes again */
-    result_status how;
-    if (start_worker(w, &err, &how)) {
-      result_set_message(r, err.msg);
-      return how;
-    }
-  }
-  int again = w->again;
-  w->again = 0;
-  char *req = build_request(p, inputs, ++w->next_id, again, &err);
-  if (!req) {
-    result_set_message(r, err.msg);
-    return RESULT_ERROR;
-  }
+  if (!start_worker(w, &err, how)) return 0;
+  result_set_message(r, err.msg);
+  return -1;
+}
+
+/* Sends one request (body: request_body) to the running worker and reads its answer into r.
+ * *died: the worker's stdout closed before it answered (it exited or was killed by a signal).
+ * The worker is killed when it timed out, went over its memory cap or got out of step. */
+static result_status send_request(conv_worker *w, const char *body, const ir_program *p, result *r, int *died) {
+  char *req = request_line(body, ++w->next_id);
   w->errlen = 0;
   char *line = NULL;
   int unsent = 0, st = 0;
-  double t0 = now_s();
-  xstatus x = exchange(w, req, strlen(req), t0 + w->timeout_s, &line, &unsent);
+  *died = 0;
+  xstatus x = exchange(w, req, strlen(req), now_s() + w->timeout_s, &line, &unsent);
   free(req);
   af_buf m = {0};
   result_status rs;
-  if (x == X_TIMEOUT) {
+  if (x == X_TIMEOUT && w->strays) { /* it wrote only lines that are not protocol, and no answer */
+    kill_worker(w, &st);
+    af_buf_printf(&m, "worker %s: protocol error: no answer within %.1f s", w->name, w->timeout_s);
+    put_strays(&m, w);
+    af_buf_puts(&m, " (killed; a fresh one serves the next program)");
+    rs = RESULT_PROTOCOL;
+  } else if (x == X_TIMEOUT) {
     kill_worker(w, &st);
     af_buf_printf(&m, "worker %s gave no answer within %.1f s (killed; a fresh one serves the next program)", w->name,
                   w->timeout_s);
@@ -963,11 +1156,13 @@ static result_status run_locked(conv_worker *w, const ir_program *p, af_tensor *
     af_buf_printf(&m, "worker %s crashed: ", w->name);
     describe_status(&m, st);
     af_buf_puts(&m, " before answering");
+    put_strays(&m, w);
     rs = RESULT_CRASH;
+    *died = 1;
   } else if (x == X_TOO_LONG) {
     kill_worker(w, &st);
     af_buf_printf(&m, "worker %s: protocol error: an answer line longer than %zu bytes", w->name, WORKER_MAX_LINE);
-    rs = RESULT_ERROR;
+    rs = RESULT_PROTOCOL;
   } else if (x == X_MEMORY) {
     kill_worker(w, &st);
     af_buf_printf(&m,
@@ -983,8 +1178,9 @@ static result_status run_locked(conv_worker *w, const ir_program *p, af_tensor *
       snprintf(snippet, sizeof snippet, "%s", line);
       af_buf_printf(&m, "worker %s: protocol error: the answer is not a JSON object: %s%s", w->name, snippet,
                     strlen(line) >= sizeof snippet ? "..." : "");
+      put_strays(&m, w);
       desync = 1;
-      rs = RESULT_ERROR;
+      rs = RESULT_PROTOCOL;
     } else {
       rs = read_answer(w, a, w->next_id, p, r, &desync);
     }
@@ -992,18 +1188,143 @@ static result_status run_locked(conv_worker *w, const ir_program *p, af_tensor *
     if (desync) kill_worker(w, &st);
   }
   free(line);
-  if (rs == RESULT_CRASH || rs == RESULT_TIMEOUT || m.len) {
-    if (rs == RESULT_CRASH || rs == RESULT_TIMEOUT) {
-      char *tail = err_summary(w);
-      if (*tail) af_buf_printf(&m, "; stderr: %s", tail);
-      free(tail);
-    }
-    if (m.len) {
-      free(r->message);
-      r->message = af_buf_take(&m);
-    }
+  if (rs == RESULT_CRASH || rs == RESULT_TIMEOUT) put_crash_stderr(&m, w);
+  if (m.len) {
+    free(r->message);
+    r->message = af_buf_take(&m);
   }
   af_buf_free(&m);
+  return rs;
+}
+
+/* In a fresh worker: the requests before[0..n) (answers read and dropped), then the probe (body, p),
+ * whose answer goes to pr. 1 when the probe crashed the worker, 0 when it answered (or timed out,
+ * or broke the protocol: anything but dying), -1 when the run could not be made (no fresh worker,
+ * or one of the requests before it did not answer). */
+static int replay(conv_worker *w, const hist_entry *const *before, int n, const char *body, const ir_program *p,
+                  result *pr) {
+  result_status how;
+  int died = 0;
+  if (w->pid) kill_worker(w, NULL);
+  if (ensure_started(w, pr, &how)) return -1;
+  for (int i = 0; i < n; i++) {
+    result scratch;
+    result_init(&scratch);
+    result_status rs = send_request(w, before[i]->body, before[i]->p, &scratch, &died);
+    result_clear(&scratch);
+    if (died || !w->pid || rs == RESULT_TIMEOUT) return -1;
+  }
+  pr->status = send_request(w, body, p, pr, &died);
+  return died;
+}
+
+/* The crash of request (body, p) that the running worker's history may explain (conv_worker.h,
+ * "Crash attribution"): reruns it in a fresh worker (after the request it calls again, if it is
+ * a second call); when it then answers, r becomes that answer, and the requests before it are
+ * replayed one by one (most recent first), then all together, each followed by it in a fresh
+ * worker, to find the one it crashes after: that one is the blame. Returns r's status. The
+ * worker is left stopped: the next program starts a fresh one. */
+static result_status attribute_crash(conv_worker *w, const char *body, const ir_program *p, int again, result *r) {
+  hist_entry h[CONV_WORKER_HISTORY];
+  int n = w->nhist;
+  memcpy(h, w->hist, sizeof h[0] * (size_t)n);
+  w->nhist = 0; /* they are ours now: starting a fresh worker resets the history */
+  int pre = again && n > 0 ? n - 1 : -1, ncand = again && n > 0 ? n - 1 : n;
+  const hist_entry *seq[CONV_WORKER_HISTORY + 1] = {0};
+  char *first = af_xstrdup(r->message ? r->message : "crashed");
+  result rr;
+  result_init(&rr);
+  int k = 0;
+  if (pre >= 0) seq[k++] = &h[pre];
+  int d = replay(w, seq, k, body, p, &rr);
+  result_status rs = RESULT_CRASH;
+  int culprit = -1, together = 0;
+  if (d != 0) { /* the crash is its own: it crashed again alone in a fresh worker (or could not be rerun) */
+    af_buf m = {0};
+    af_buf_printf(&m, "%s (%s)", first,
+                  d > 0 ? "it crashed a fresh worker again when rerun" : "it could not be rerun in a fresh worker");
+    free(r->message);
+    r->message = af_buf_take(&m);
+    result_clear(&rr);
+    goto out;
+  }
+  result_clear(r);
+  *r = rr;
+  rs = rr.status;
+  for (int j = ncand - 1; j >= 0 && culprit < 0; j--) { /* one at a time, most recent first */
+    result scratch;
+    result_init(&scratch);
+    k = 0;
+    if (h[j].again && j > 0) seq[k++] = &h[j - 1]; /* a second call goes with the call before it */
+    seq[k++] = &h[j];
+    if (pre >= 0) seq[k++] = &h[pre];
+    if (replay(w, seq, k, body, p, &scratch) > 0) culprit = j;
+    result_clear(&scratch);
+  }
+  if (culprit < 0 && ncand > 1) { /* together: damage that takes more than one of them */
+    result scratch;
+    result_init(&scratch);
+    k = 0;
+    for (int j = 0; j < ncand; j++) seq[k++] = &h[j];
+    if (pre >= 0) seq[k++] = &h[pre];
+    if (replay(w, seq, k, body, p, &scratch) > 0) culprit = ncand - 1, together = 1;
+    result_clear(&scratch);
+  }
+  if (culprit >= 0) {
+    af_buf m = {0};
+    af_buf_printf(&m,
+                  "the worker was left broken by this program: the program after it crashed the worker (%s); that "
+                  "program answered when rerun in a fresh worker, and crashes a fresh worker again when it follows ",
+                  first);
+    if (together) af_buf_printf(&m, "this program and the %d before it", culprit);
+    else af_buf_puts(&m, "this program");
+    conv_worker_blame_clear(&w->blame);
+    w->blame.tag = h[culprit].tag ? af_xstrdup(h[culprit].tag) : NULL;
+    w->blame.program = ir_program_clone(h[culprit].p);
+    w->blame.detail = af_buf_take(&m);
+    w->has_blame = 1;
+  } else {
+    fprintf(stderr,
+            "aliasfuzz: worker %s crashed on a program that answered when rerun in a fresh worker, and replaying the "
+            "%d request%s before it did not crash a fresh worker again: the crash is charged to no program (%s)\n",
+            w->name, ncand, ncand == 1 ? "" : "s", first);
+  }
+out:
+  if (w->pid) kill_worker(w, NULL); /* replayed or damaged: the next program gets a fresh worker */
+  for (int i = 0; i < n; i++) hist_entry_free(&h[i]);
+  free(first);
+  return rs;
+}
+
+static result_status run_locked(conv_worker *w, const ir_program *p, af_tensor *const *inputs, result *r) {
+  af_err err;
+  check_owner(w);
+  if (w->hello_state < 0) {
+    af_buf b = {0};
+    af_buf_printf(&b, "worker %s is not available: %s", w->name, w->why ? w->why : "unknown reason");
+    free(r->message);
+    r->message = af_buf_take(&b);
+    return RESULT_ERROR;
+  }
+  result_status how;
+  if (ensure_started(w, r, &how)) return how; /* first program, or a fresh worker after a crash */
+  int again = w->again;
+  w->again = 0;
+  char *body = request_body(p, inputs, again, &err);
+  if (!body) {
+    result_set_message(r, err.msg);
+    return RESULT_ERROR;
+  }
+  int died = 0;
+  result_status rs = send_request(w, body, p, r, &died);
+  if (died && w->nhist > (again ? 1 : 0)) { /* it ran programs before: one of them may have broken it */
+    rs = attribute_crash(w, body, p, again, r);
+    free(body);
+  } else if (w->pid) {
+    hist_push(w, body, p, again);
+  } else {
+    free(body);
+  }
   return rs;
 }
 
@@ -1261,8 +1582,9 @@ static result_status wc_convert(const conv_converter *c, const ir_program *p, vo
     conv_worker *w = conv_worker_of(c);
     const char *why;
     if (w && conv_worker_available(w, &why) && !w->layouts) {
+      /* (the field unquoted: error classes normalize quoted text away) */
       result_set_message(r, "this worker does not build inputs with layouts (inputs that share memory, strides, "
-                            "offsets): its hello has no \"layouts\": true");
+                            "offsets): its hello does not say layouts: true");
       return RESULT_UNSUPPORTED;
     }
   }
@@ -1270,8 +1592,8 @@ static result_status wc_convert(const conv_converter *c, const ir_program *p, vo
     conv_worker *w = conv_worker_of(c);
     const char *why;
     if (w && conv_worker_available(w, &why) && !w->module_state) {
-      result_set_message(r, "this worker does not convert programs with module state (buffers): its hello has no "
-                            "\"module_state\": true");
+      result_set_message(r, "this worker does not convert programs with module state (buffers): its hello does not "
+                            "say module_state: true");
       return RESULT_UNSUPPORTED;
     }
   }

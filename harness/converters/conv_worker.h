@@ -11,9 +11,16 @@
  *   - maps what goes wrong to a result status: the worker exits or dies (stdout closes) ->
  *     RESULT_CRASH; no answer by the deadline -> RESULT_TIMEOUT (the process group is killed);
  *     an answer that is not JSON, has the wrong id, or breaks the protocol (bad base64, wrong
- *     tensor sizes, unknown dtype, wrong number of inputs) -> RESULT_ERROR, message starting
- *     "worker NAME: protocol error:". A worker that crashed, timed out or desynchronized the
- *     stream is killed and reaped; the next request starts a fresh one.
+ *     tensor sizes, unknown dtype, wrong number of outputs or inputs), no proper hello from a
+ *     restarted worker -> RESULT_PROTOCOL (verdict worker-protocol-error, not a converter bug),
+ *     message starting "worker NAME: protocol error:". A worker that crashed, timed out or
+ *     desynchronized the stream is killed and reaped; the next request starts a fresh one.
+ *   - skips stray stdout lines (lines that do not start with "{": a native library's chatter),
+ *     up to 64 per answer, noting the first once on stderr; a worker that writes only such
+ *     lines and no answer by the deadline is a protocol error;
+ *   - traces crashes to the program that caused them ("Crash attribution" below);
+ *   - names, in a crash's message, the innermost Python frames of a faulthandler dump the worker
+ *     left on its stderr (conv_worker_crash_site).
  *   - never takes the calling process down: SIGPIPE is ignored (when it was at its default),
  *     writes are non-blocking, every child is reaped.
  * A worker started by one process is not used by a forked child: the child starts its own.
@@ -70,6 +77,41 @@ int conv_worker_pid(const conv_worker *w);
  * "# warning: " lines), outputs, final input states (NULL entries where the worker answered
  * null), residual. Returns r->status. Starts or restarts the worker as needed. */
 result_status conv_worker_run(conv_worker *w, const ir_program *p, af_tensor *const *inputs, result *r);
+
+/* ---- Crash attribution ----
+ * A worker keeps its process across programs, so a program can leave the process broken and the
+ * next one, whatever it is, crashes it. When a worker dies on a request and its process had
+ * answered requests before (the last CONV_WORKER_HISTORY are kept, with their programs and tags),
+ * conv_worker_run reruns the request in a fresh worker (after the request it calls again, for a
+ * second call):
+ *   - it crashes again: the crash is the program's own (its message says it crashed again);
+ *   - it answers: that answer is the program's result (its own verdict), and each earlier request
+ *     is replayed in a fresh worker followed by it (most recent first, then all together) to find
+ *     the one after which it crashes; that one is the blame (conv_worker_take_blame): a
+ *     converter-crash finding "the worker was left broken by this program: ..." for the caller
+ *     to charge to it. When none reproduces, the crash is charged to nobody (noted on stderr).
+ * Costs one fresh worker for the rerun and one per replay (at most CONV_WORKER_HISTORY + 1),
+ * only when a worker dies. The worker is stopped afterwards: the next program starts a fresh one. */
+#define CONV_WORKER_HISTORY 4
+
+typedef struct conv_worker_blame {
+  char *tag;           /* the culprit request's tag (conv_worker_set_tag when it was sent), new or NULL */
+  ir_program *program; /* the culprit program (a clone of the one sent), new */
+  char *detail;        /* "the worker was left broken by this program: ...", new */
+} conv_worker_blame;
+
+/* Labels the requests sent from now on (copied; NULL: none), so that a blame names its program in
+ * the caller's terms (a file, a case id, an iteration). */
+void conv_worker_set_tag(conv_worker *w, const char *tag);
+/* 1 and *out (free with conv_worker_blame_clear) when the last crash was traced to an earlier
+ * request; the blame is handed out once. 0 (and *out zeroed) when there is none. */
+int conv_worker_take_blame(conv_worker *w, conv_worker_blame *out);
+/* Frees what b holds; NULL is a no-op. */
+void conv_worker_blame_clear(conv_worker_blame *b);
+/* The Python frames in a crash message, "FILE:FUNCTION <- FILE:FUNCTION <- ..." (innermost first, at
+ * most 3, each file's base name, no line numbers or addresses: stable across builds), from a
+ * faulthandler dump the worker left; new, free with free(); NULL when the message has none. */
+char *conv_worker_crash_site(const char *detail);
 
 /* Whether the worker's hello says "caches": true (it keeps what it converted for the last request
  * and reuses it for a request with "again"; PROTOCOL.md "Calling again"). Reads the hello. */

@@ -11,18 +11,28 @@ A worker module builds its hello and a handler, then calls serve():
 serve() keeps the protocol stream clean: it takes a private copy of file descriptor 1 for the
 answers and points fd 1 (and sys.stdout) at stderr, so a stray print() or a C library writing to
 stdout cannot corrupt the stream. An exception in the handler becomes an "error" answer; the
-worker keeps running. End of input ends the worker.
+worker keeps running. End of input ends the worker. An ok answer whose outputs or final input
+states are not one per program output / input becomes an "error" answer naming the counts (the
+converted program lost or added one: the converter's fault, which the client would otherwise see
+as a protocol error).
+
+Importing afworker enables faulthandler: a worker killed by a signal (a segfault in a native
+library) leaves its Python stack on stderr, whose innermost frames aliasfuzz puts in the crash's
+message (conv_worker.h, conv_worker_crash_site).
 
 Tensors travel as {"shape": [...], "dtype": "float32", "data": base64 little-endian}. Torch is
 imported lazily, so a worker can say hello (available: false) without it.
 """
 
 import base64
+import faulthandler
 import json
 import os
 import re
 import sys
 import traceback
+
+faulthandler.enable()  # on fd 2, all threads: the crashing one is "Current thread"
 
 PROTOCOL = "aliasfuzz-worker/1"
 
@@ -439,6 +449,21 @@ def limit_memory(default_mb=None):
     return want >> 20
 
 
+def check_counts(answer, obj):
+    """answer, or an error answer when an ok one has not one output per program output and one
+    final state per program input."""
+    if answer.get("status") != "ok":
+        return answer
+    prog = obj.get("program") or {}
+    for field, want in (("outputs", len(prog.get("outputs") or [])), ("inputs", len(prog.get("inputs") or []))):
+        got = len(answer.get(field) or [])
+        if got != want:
+            return fail("error", "the converted program gave %d %s for the program's %d" % (
+                got, "outputs" if field == "outputs" else "final input states", want),
+                graph=answer.get("graph"), warnings=answer.get("warnings") or ())
+    return answer
+
+
 def serve(name, versions, handle, available=True, reason=None, argv=None, module_state=False, layouts=False,
           caches=False):
     """Says hello, then answers requests until end of input. handle(Request) returns an answer
@@ -469,7 +494,7 @@ def serve(name, versions, handle, available=True, reason=None, argv=None, module
                 elif req.layouts and not layouts:
                     answer = fail("unsupported", "worker %s does not build inputs with layouts" % name)
                 else:
-                    answer = handle(req)
+                    answer = check_counts(handle(req), obj)
         except Exception as e:  # a broken request or a bug in the handler: say so, keep serving
             traceback.print_exc(file=sys.stderr)
             answer = fail("error", "worker %s: %s" % (name, exception_message(e)))

@@ -13,8 +13,14 @@ what goes wrong with that request instead:
   wrong-size  answers ok, with 4 bytes too few in the output's data
   wrong-id    answers ok for another request id
   flood       writes 1 MiB to stderr, then answers normally
+  wrong-outputs  answers ok with two outputs for the program's one
+  poison      answers normally, but leaves the process broken: the NEXT request, whatever it is,
+              kills it with SIGSEGV (in crash_in_broken_state; faulthandler shows the frames), as a
+              converter whose native library a program damaged
 Command-line options make it misbehave before any request:
   --hello die|garbage|old-protocol|unavailable|silent
+  --stray-line        writes a line that is not protocol to fd 1 before every answer (as a native
+                      library that prints)
   --exit-on-request   exits as soon as a request starts arriving, without reading it
   --edit-expect PATH  on its first request, edits the expectation file PATH as a person would
                       while a check runs: case "kept-case" gets the reason "added meanwhile",
@@ -22,11 +28,18 @@ Command-line options make it misbehave before any request:
 """
 
 import base64
+import faulthandler
 import json
 import os
 import signal
 import sys
 import time
+
+faulthandler.enable()
+
+
+def crash_in_broken_state():
+    os.kill(os.getpid(), signal.SIGSEGV)
 
 
 def send(obj):
@@ -57,6 +70,7 @@ def main():
         sys.stdin.buffer.read(1)
         os._exit(4)
     edit = args[args.index("--edit-expect") + 1] if "--edit-expect" in args else None
+    broken = False
     for line in sys.stdin:
         if not line.strip():
             continue
@@ -71,6 +85,8 @@ def main():
             os.replace(edit + ".tmp", edit)
             edit = None
         how = (req["program"].get("meta") or {}).get("misbehave", "")
+        if broken:
+            crash_in_broken_state()
         inputs = req["inputs"]
         out = {k: inputs[0][k] for k in ("shape", "dtype", "data")}
         answer = {"id": req["id"], "status": "ok", "outputs": [out],
@@ -96,10 +112,16 @@ def main():
             out["data"] = base64.b64encode(raw[:-4]).decode("ascii")
         elif how == "wrong-id":
             answer["id"] = req["id"] + 100
+        elif how == "wrong-outputs":
+            answer["outputs"] = [out, out]
+        elif how == "poison":
+            broken = True
         elif how == "flood":
             for _ in range(1024):
                 sys.stderr.write("x" * 1023 + "\n")
             sys.stderr.flush()
+        if "--stray-line" in args:
+            os.write(1, b"native library: initialising kernels\n")
         send(answer)
 
 
