@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ops.h"
+#include "ops_shape.h"
 
 #define MAX_RESULTS 16
 
@@ -270,6 +271,185 @@ static int setitem_aug(const env *e, int inplace_op, const af_tensor *self, cons
   return rc;
 }
 
+/* ---- programs eager leaves undefined (issue 29; docs/undefined.md) ----
+ * Before a statement that writes data runs, the op table's validity rules (ops_shape_infer: the
+ * rules the generator obeys) are asked about it with the real tensors as their model: each layout
+ * is eager's own (shapes, strides, storage offsets, dtypes), memory overlap is computed from the
+ * real storages byte by byte, and index data is the index tensors' real values. That is exact
+ * where the IR's layout model (harness/ir_layout.c, fuzz/gen_model.c) is not: the model loses a
+ * layout after some ops (exact = 0) and then refuses to decide, and it cannot know the data of an
+ * index made inside the program. Only refusals the rules mark as undefinedness count
+ * (ops_env.undefined); a refusal for anything else (eager rejects the statement; the model does
+ * not cover it) leaves the decision to eager, which runs the statement as before. */
+
+typedef struct undef_ctx {
+  const env *e;
+  ops_meta *meta;      /* per value: eager's layout, valid where have[v] */
+  unsigned char *have;
+  double **data;       /* per value: its elements, read on demand */
+  int64_t *ndata;
+  int why;             /* the OPS_UNDEF_* the rules gave, or OPS_UNDEF_NONE */
+  int operands_done;   /* a setitem's operands were checked exactly: overlap says NONE */
+} undef_ctx;
+
+/* t's layout as eager holds it; known = 0 (which the rules refuse, but not as undefined) for a
+ * missing tensor, a dtype aliasfuzz does not model or a rank over AF_MAX_RANK. */
+static void meta_of(const af_tensor *t, ops_meta *m) {
+  memset(m, 0, sizeof *m);
+  m->dtype = AF_FLOAT32;
+  int dt = t ? at_tensor_dtype(t) : -1, r = t ? at_tensor_rank(t) : 0;
+  if (!t || dt < 0 || r > AF_MAX_RANK) return;
+  m->rank = r;
+  at_tensor_shape(t, m->shape);
+  at_tensor_strides(t, m->stride);
+  m->offset = at_tensor_storage_offset(t);
+  m->dtype = (af_dtype)dt;
+  m->exact = m->known = 1;
+  m->nonoverlap = !ops_meta_overlaps(m);
+}
+
+static int cmp_off(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The sorted byte offsets of m's elements (n of them), new, free with free(). */
+static int64_t *byte_offsets(const ops_meta *m, int64_t n) {
+  int64_t *o = af_xcalloc((size_t)n, sizeof(int64_t)), es = (int64_t)af_dtype_size(m->dtype);
+  ops_meta_offsets(m, o, n);
+  for (int64_t k = 0; k < n; k++) o[k] *= es;
+  qsort(o, (size_t)n, sizeof(int64_t), cmp_off);
+  return o;
+}
+
+int eager_lap(const af_tensor *a, const af_tensor *b) {
+  if (!a || !b || !at_tensor_shares_storage(a, b)) return OPS_LAP_NONE;
+  ops_meta ma, mb;
+  meta_of(a, &ma);
+  meta_of(b, &mb);
+  if (!ma.known || !mb.known) return OPS_LAP_PARTIAL;
+  int64_t na = ops_meta_numel(&ma), nb = ops_meta_numel(&mb);
+  if (!na || !nb) return OPS_LAP_NONE;
+  if (at_tensor_same(a, b) || (ma.dtype == mb.dtype && ma.rank == mb.rank && ma.offset == mb.offset &&
+                               !memcmp(ma.shape, mb.shape, sizeof(int64_t) * (size_t)ma.rank) &&
+                               !memcmp(ma.stride, mb.stride, sizeof(int64_t) * (size_t)ma.rank)))
+    return OPS_LAP_SAME;
+  if (na > EAGER_LAP_MAX_NUMEL || nb > EAGER_LAP_MAX_NUMEL) return OPS_LAP_PARTIAL;
+  int64_t *oa = byte_offsets(&ma, na), *ob = byte_offsets(&mb, nb);
+  int64_t za = (int64_t)af_dtype_size(ma.dtype), zb = (int64_t)af_dtype_size(mb.dtype), i = 0, j = 0;
+  int lap = OPS_LAP_NONE;
+  while (i < na && j < nb && lap == OPS_LAP_NONE) { /* [oa, oa + za) against [ob, ob + zb) */
+    if (oa[i] + za <= ob[j]) i++;
+    else if (ob[j] + zb <= oa[i]) j++;
+    else lap = OPS_LAP_PARTIAL;
+  }
+  free(oa);
+  free(ob);
+  return lap;
+}
+
+static const ops_meta *uc_meta(void *ctx, int v) {
+  undef_ctx *c = ctx;
+  if (!c->have[v]) meta_of(c->e->v[v], &c->meta[v]), c->have[v] = 1;
+  return &c->meta[v];
+}
+
+static int uc_overlap(void *ctx, int a, int b) {
+  undef_ctx *c = ctx;
+  return c->operands_done ? OPS_LAP_NONE : eager_lap(c->e->v[a], c->e->v[b]);
+}
+
+static int64_t uc_storage(void *ctx, int v) {
+  const undef_ctx *c = ctx;
+  return c->e->v[v] ? at_tensor_storage_numel(c->e->v[v]) : 0;
+}
+
+static const double *uc_data(void *ctx, int v, int64_t *n) {
+  undef_ctx *c = ctx;
+  const af_tensor *t = c->e->v[v];
+  if (!t || at_tensor_numel(t) > EAGER_LAP_MAX_NUMEL) return NULL;
+  if (!c->data[v]) {
+    c->ndata[v] = at_tensor_numel(t);
+    c->data[v] = af_xcalloc((size_t)c->ndata[v] + 1, sizeof(double));
+    af_err err;
+    if (at_tensor_values(t, c->data[v], &err)) {
+      free(c->data[v]);
+      c->data[v] = NULL;
+      return NULL;
+    }
+  }
+  *n = c->ndata[v];
+  return c->data[v];
+}
+
+static void uc_undefined(void *ctx, int why) { ((undef_ctx *)ctx)->why = why; }
+
+/* Writes that give every element the same value however often and in whatever order its memory
+ * is written: a number (fill_, zero_, `x[i] = 1`) or an idempotent function of the element alone
+ * with number arguments (abs_, relu_, clamp_, floor_, ...). Into a tensor whose elements overlap
+ * (overlapping unfold windows, which eager cannot prove and so writes) they are defined. */
+static int repeat_safe(const ir_stmt *st) {
+  static const int ops[] = {OPS_fill_,  OPS_zero_,  OPS_abs_,      OPS_relu_,     OPS_relu6_,     OPS_F_relu_,
+                            OPS_F_relu6_, OPS_hardtanh_, OPS_F_hardtanh_, OPS_clamp_, OPS_clip_,  OPS_clamp_min_,
+                            OPS_clamp_max_, OPS_floor_, OPS_ceil_, OPS_round_,   OPS_trunc_,    OPS_fix_,
+                            OPS_sign_,  OPS_sgn_,   OPS_nan_to_num_};
+  int listed = ops_get(st->op)->kind == OPS_SETITEM && !ops_get(st->op)->twin[0];
+  for (size_t k = 0; k < sizeof ops / sizeof ops[0] && !listed; k++) listed = st->op == ops[k];
+  for (int a = 1; a < st->nargs && listed; a++) /* number arguments only (a setitem's index may hold tensors) */
+    if (st->args[a].kind == IR_ARG_VALUE || st->args[a].kind == IR_ARG_VALUES) listed = 0;
+  return listed;
+}
+
+/* A setitem's operands (its value, its index tensors) against the memory it writes: the view its
+ * basic indices make, not all of self as the rule (which has no subscripted view to compare)
+ * takes. Returns 1 when one of them overlaps it (partly, or at all with tensor indices). */
+static int setitem_operand_overlaps(const env *e, const ir_stmt *st) {
+  indexed ix;
+  af_err err;
+  if (apply_basic(e, e->v[st->args[0].value], &st->args[1], &ix, &err)) return 0; /* eager will say */
+  int laps = 0;
+  const ir_arg *idx = &st->args[1], *val = &st->args[2];
+  for (int k = -1; k < idx->n && !laps; k++) {
+    int v = k < 0 ? (val->kind == IR_ARG_VALUE ? val->value : -1) : idx->index[k].kind == IR_IDX_TENSOR ? idx->index[k].value : -1;
+    if (v < 0) continue;
+    int lap = eager_lap(ix.view, e->v[v]);
+    laps = lap == OPS_LAP_PARTIAL || (lap == OPS_LAP_SAME && ix.ntensors);
+  }
+  at_tensor_free(ix.view);
+  return laps;
+}
+
+/* 0 when statement st (loop variables resolved) is defined as far as the rules tell, or -1 with
+ * the reason when its result would depend on an order eager leaves unspecified. */
+static int undefined_stmt(const env *e, const ir_stmt *st, af_err *err) {
+  if (!ops_shape_writes_data(st->op)) return 0;
+  int n = e->p->nvalues + 1, rc = 0;
+  undef_ctx c = {e, af_xcalloc((size_t)n, sizeof(ops_meta)), af_xcalloc((size_t)n, 1), af_xcalloc((size_t)n, sizeof(double *)),
+                 af_xcalloc((size_t)n, sizeof(int64_t)), OPS_UNDEF_NONE, 0};
+  ops_env rules = {.ctx = &c, .meta = uc_meta, .overlap = uc_overlap, .storage_numel = uc_storage, .data = uc_data,
+                   .undefined = uc_undefined};
+  ops_effect eff;
+  af_err why;
+  for (int pass = 0; pass < 2; pass++) {
+    c.why = OPS_UNDEF_NONE;
+    if (!ops_shape_infer(st, &rules, &eff, &why) || c.why == OPS_UNDEF_NONE) break;
+    if (c.why == OPS_UNDEF_SELF_OVERLAP && repeat_safe(st)) break;
+    if (c.why == OPS_UNDEF_OPERAND && ops_get(st->op)->kind == OPS_SETITEM && !setitem_operand_overlaps(e, st)) {
+      c.operands_done = 1; /* the operands are clear of the written view: ask the other rules again */
+      continue;
+    }
+    rc = af_fail(err, "undefined program (eager's result depends on the order its kernel writes in: an invalid "
+                 "program, not a converter finding): %s", why.msg);
+    break;
+  }
+  for (int v = 0; v < n; v++) free(c.data[v]);
+  free(c.meta);
+  free(c.have);
+  free(c.data);
+  free(c.ndata);
+  return rc;
+}
+
 static int exec_stmt(env *e, const ir_stmt *st, af_err *err) {
   const ops_entry *oe = ops_get(st->op);
   af_tensor *res = NULL;
@@ -476,8 +656,12 @@ static int run(const ir_program *p, af_tensor *const *inputs, eager_hook hook, v
         e.v[p->nvalues] = at_tensor_ref(e.v[self]);
       if (ops_get(st->op)->kind == OPS_INT) /* an int value: kept in ints, no tensor */
         fail = int_value(&rs, e.v[rs.args[0].value], &ints[st->out], &se) != 0;
-      else
+      else { /* an undefined statement still runs: where eager rejects it, eager's message is the reason */
+        af_err ue;
+        int undef = undefined_stmt(&e, &rs, &ue);
         fail = exec_stmt(&e, &rs, &se) != 0;
+        if (!fail && undef) se = ue, fail = 1;
+      }
       if (!fail && hook && ops_get(st->op)->kind != OPS_INT && hook(ctx, s, &rs, e.v, err)) {
         if (copy) ir_stmt_clear(&rs);
         rc = -1;

@@ -25,7 +25,8 @@ int eager_run_any_dtype(const ir_program *p, result *r, af_err *err);
 
 /* Control flow: `if` reads its one-element condition (bool(c), as Python does; more than one
  * element is an error), `for` binds its loop variable to 0..n-1 (n: a literal or an int value);
- * a program may execute at most EAGER_MAX_STEPS statements. Int values (loop variables, int ops
+ * a program may execute at most EAGER_MAX_STEPS statements (beyond, the run returns -1 with err
+ * naming the limit: aliasfuzz's limit, not an error of the program). Int values (loop variables, int ops
  * such as `x.size(d)`) are plain integers read when their statement runs; every later statement
  * runs with them replaced by their values.
  *
@@ -44,5 +45,21 @@ typedef int (*eager_hook)(void *ctx, int s, const ir_stmt *st, af_tensor *const 
 /* bool(t) of a one-element tensor t: 0 or 1, or -1 with err. */
 int eager_truth(const af_tensor *t, af_err *err);
 int eager_run_traced(const ir_program *p, af_tensor *const *inputs, eager_hook hook, void *ctx, result *r, af_err *err);
+
+/* Undefined programs (docs/undefined.md): every run above refuses, as RESULT_ERROR with "body[N]
+ * (op): undefined program (...): <reason>", a statement whose result eager leaves to the order its
+ * kernel writes in, as the op table's validity rules (ops_shape_infer, the generator's) tell on
+ * the real tensors: a write into memory an operand partly shares (`x[:, 1:].add_(x[:, :-1])`), a
+ * write into a tensor whose elements overlap (expanded, overlapping unfold windows) unless it
+ * writes a number or an idempotent function of each element (fill_, abs_, clamp_, ...), repeated
+ * indices where the last write wins, foreach list elements that share memory. Where eager itself
+ * rejects the statement, eager's message is the reason. */
+
+/* How the memory of eager tensors a and b relates, byte by byte: OPS_LAP_NONE, OPS_LAP_SAME (the
+ * same elements: one tensor, or the same dtype, shape, strides and offset in one storage) or
+ * OPS_LAP_PARTIAL (ops_shape.h); PARTIAL, without looking, when either has over
+ * EAGER_LAP_MAX_NUMEL elements. a, b borrowed; NULL shares nothing. */
+#define EAGER_LAP_MAX_NUMEL (1 << 16)
+int eager_lap(const af_tensor *a, const af_tensor *b);
 
 #endif

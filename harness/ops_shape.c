@@ -1029,9 +1029,17 @@ static void opnd(const ir_stmt *st, int k, const ops_env *env, ti_opnd *t, af_dt
   *dt = t->dtype;
 }
 
-static int writable(const ops_meta *m, af_err *err) {
+/* Tells env that the refusal about to be made is one of undefinedness (ops_env.undefined). */
+static void undefined(const ops_env *env, int why) {
+  if (env->undefined) env->undefined(env->ctx, why);
+}
+
+static int writable(const ops_env *env, const ops_meta *m, af_err *err) {
   if (!m->known) return af_fail(err, "writes into a tensor whose shape is not known");
-  if (ops_meta_overlaps(m)) return af_fail(err, "writes into a tensor whose elements overlap in memory (expanded or overlapping view)");
+  if (ops_meta_overlaps(m)) {
+    undefined(env, OPS_UNDEF_SELF_OVERLAP);
+    return af_fail(err, "writes into a tensor whose elements overlap in memory (expanded or overlapping view)");
+  }
   return 0;
 }
 
@@ -1040,6 +1048,7 @@ static int no_overlap(const ops_env *env, int w, int v, int same_ok, af_err *err
   if (!env->overlap) return 0;
   int lap = env->overlap(env->ctx, w, v);
   if (lap == OPS_LAP_NONE || (lap == OPS_LAP_SAME && same_ok)) return 0;
+  undefined(env, OPS_UNDEF_OPERAND);
   return af_fail(err, "an operand shares memory with the written tensor");
 }
 
@@ -1095,7 +1104,7 @@ static int check_index_put(const ir_stmt *st, const ops_env *env, const ops_meta
   if (si.has_int && si.has_mask) return af_fail(err, "mixing bool and int index tensors is not modelled");
   int acc = st->args[3].i;
   if (!acc && si.has_int && ops_meta_numel(val) > 1 && has_dup_tuples(&si, env))
-    return af_fail(err, "index_put_ without accumulate on repeated indices: the result depends on write order");
+    return undefined(env, OPS_UNDEF_ORDER), af_fail(err, "index_put_ without accumulate on repeated indices: the result depends on write order");
   return 0;
 }
 
@@ -1156,7 +1165,7 @@ static int check_scatter(const ir_stmt *st, const ops_env *env, const ops_meta *
         for (int64_t a = 0; a < ix->shape[dim]; a++)
           for (int64_t b = a + 1; b < ix->shape[dim]; b++) {
             int64_t xa = (int64_t)data[nd ? (base + a * lstride) % nd : 0], xb = (int64_t)data[nd ? (base + b * lstride) % nd : 0];
-            if (xa == xb) return af_fail(err, "scatter_ with a src tensor and repeated indices along dim: the result depends on write order");
+            if (xa == xb) return undefined(env, OPS_UNDEF_ORDER), af_fail(err, "scatter_ with a src tensor and repeated indices along dim: the result depends on write order");
           }
       }
       for (int d = ix->rank - 1; d >= 0; d--) {
@@ -1592,7 +1601,7 @@ static int setitem_rule(const ir_stmt *st, const ops_env *env, const ops_meta *s
   int w = a[0].value;
   sub_info si;
   if (infer_subscript(&a[1], self, env, &si, err)) return -1;
-  if (writable(&si.view, err)) return -1;
+  if (writable(env, &si.view, err)) return -1;
   const ir_arg *v = &a[2];
   const ops_meta *vm = v->kind == IR_ARG_VALUE ? META(v->value) : NULL;
   if (vm) {
@@ -1617,7 +1626,7 @@ static int setitem_rule(const ir_stmt *st, const ops_env *env, const ops_meta *s
       return af_fail(err, "result type %s can't be cast to the desired output type %s", af_dtype_name(common), af_dtype_name(self->dtype));
   }
   if (si.has_int && (vm ? ops_meta_numel(vm) > 1 : 0) && has_dup_tuples(&si, env))
-    return af_fail(err, "setitem with repeated indices and a non-uniform value: the result depends on write order");
+    return undefined(env, OPS_UNDEF_ORDER), af_fail(err, "setitem with repeated indices and a non-uniform value: the result depends on write order");
   return 0;
 }
 
@@ -2529,16 +2538,16 @@ static int shape_write_foreach(const ir_stmt *st, const ops_env *env, const ops_
   }
   for (int k = 0; k < n; k++) {
     const ops_meta *m = META(a[0].values[k]);
-    if (writable(m, err) || self_dtype_ok(st->op, m, err)) {
+    if (writable(env, m, err) || self_dtype_ok(st->op, m, err)) {
       af_err_prefix(err, "%s: element %d", name, k);
       return -1;
     }
     for (int j = 0; j < n && env->overlap; j++) {
       if (j > k && env->overlap(env->ctx, a[0].values[k], a[0].values[j]) != OPS_LAP_NONE)
-        return af_fail(err, "%s: elements %d and %d share memory (their result would depend on the order the elements are written in)", name, k, j);
+        return undefined(env, OPS_UNDEF_ORDER), af_fail(err, "%s: elements %d and %d share memory (their result would depend on the order the elements are written in)", name, k, j);
       for (int x = 1; x < st->nargs && j != k; x++)
         if (a[x].kind == IR_ARG_VALUES && env->overlap(env->ctx, a[0].values[k], a[x].values[j]) != OPS_LAP_NONE)
-          return af_fail(err, "%s: operand %d's element %d shares memory with self's element %d (the result would depend on the order)", name, x, j, k);
+          return undefined(env, OPS_UNDEF_OPERAND), af_fail(err, "%s: operand %d's element %d shares memory with self's element %d (the result would depend on the order)", name, x, j, k);
     }
     ir_stmt el;
     ir_arg args[OPS_MAX_ARGS];
@@ -3437,7 +3446,7 @@ static int index_data_ok(const ops_env *env, int v, int64_t lo, int64_t hi, int 
   if (distinct) {
     qsort(seen, (size_t)n, sizeof seen[0], cmp_i64);
     for (int64_t k = 1; k < n; k++)
-      if (seen[k] == seen[k - 1]) return af_fail(err, "%s with repeated indices: the result depends on write order", what);
+      if (seen[k] == seen[k - 1]) return undefined(env, OPS_UNDEF_ORDER), af_fail(err, "%s with repeated indices: the result depends on write order", what);
   }
   return 0;
 }
@@ -4886,7 +4895,7 @@ int ops_shape_infer(const ir_stmt *st, const ops_env *env, ops_effect *e, af_err
       e->alias = OPS_ALIAS_SAME;
       e->out = *self;
       e->writes = 1;
-      if (oe->kind != OPS_SETITEM && writable(self, err)) return -1;
+      if (oe->kind != OPS_SETITEM && writable(env, self, err)) return -1;
       return ru->shape(st, env, self, e, err);
     case RC_FOREACH: /* writes every element of the list argument 0; defines nothing */
       e->alias = OPS_ALIAS_SAME;

@@ -68,7 +68,22 @@ typedef struct ops_env {
   int64_t (*storage_numel)(void *ctx, int value);            /* elements of the value's storage */
   /* explicit data of an input value (index tensors), or NULL when unknown */
   const double *(*data)(void *ctx, int value, int64_t *n);
+  /* optional (NULL: not told): called just before a rule refuses a statement because its result
+   * would depend on an order eager leaves unspecified (OPS_UNDEF_*), as opposed to a refusal
+   * because eager rejects the statement or the model cannot decide. The eager runner uses it to
+   * refuse undefined programs from any source (harness/eager.c, docs/undefined.md). */
+  void (*undefined)(void *ctx, int why);
 } ops_env;
+
+/* Why a statement is undefined (ops_env.undefined). */
+enum {
+  OPS_UNDEF_NONE,
+  OPS_UNDEF_SELF_OVERLAP, /* the written tensor's elements share memory (expanded, overlapping windows) */
+  OPS_UNDEF_OPERAND,      /* an operand shares memory with the written tensor (partly, or where the op
+                             reads it out of element order) */
+  OPS_UNDEF_ORDER,        /* repeated indices, or foreach list elements that share memory: the order
+                             of the writes decides */
+};
 
 typedef enum {
   OPS_ALIAS_FRESH, /* new storage */
