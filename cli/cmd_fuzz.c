@@ -9,6 +9,9 @@
 #include "../reports/report.h"
 #include "cli.h"
 
+/* The exit status of a campaign stopped by a write error (1 means findings, 2 usage or setup) */
+#define FUZZ_EXIT_WRITE_ERROR 4
+
 static const char *usage_fuzz =
     "usage: aliasfuzz fuzz --converter NAME [--seed S] [--time SECONDS | --iterations N] [--jobs J]\n"
     "                      [--out DIR] [--deadline SECONDS] [--policy FILE] [--no-reduce]\n"
@@ -20,9 +23,15 @@ static const char *usage_fuzz =
     "each judged against eager PyTorch; every new finding is minimized and written to\n"
     "DIR/findings/<signature>/ (repro.json, repro.py, README.md, ...), deduplicated with a count.\n"
     "At the end: DIR/report.json, DIR/report.md and DIR/report.html. Running the same command again\n"
-    "resumes (Ctrl-C stops cleanly and writes the report).\n"
+    "resumes (Ctrl-C stops cleanly and writes the report; after SIGKILL or a write error the rerun\n"
+    "goes on from the last state saved, recording first the failing programs left in DIR/pending/).\n"
+    "DIR is locked (DIR/.lock) while a campaign writes it: a second one says which pid holds it.\n"
+    "Every file is written all or nothing (temporary file, fsync, rename); the first write that\n"
+    "fails (disk full, ...) stops the campaign and nothing more is written, its report included.\n"
     "Defaults: --seed 1, --jobs 1, --out out/fuzz-<converter>, --deadline 10, --time 60 when\n"
-    "neither --time nor --iterations is given. Exit: 0 no finding, 1 findings, 2 usage or setup error.\n"
+    "neither --time nor --iterations is given. Exit: 0 no finding, 1 findings, 2 usage or setup\n"
+    "error (DIR locked by another process included), 4 a write error (the last line names what was\n"
+    "not written; run the same command again once there is room).\n"
     "\n"
     "Findings are grouped into bug classes (DIR/classes.json; report.md lists them first): each\n"
     "minimized program is rerun with its ops replaced by the others of their op-table family and its\n"
@@ -145,6 +154,12 @@ int cmd_fuzz(int argc, char **argv) {
   if (rc) {
     fprintf(stderr, "aliasfuzz: %s\n", err.msg);
     return 2;
+  }
+  if (s.write_error[0]) {
+    printf("%lld programs in %.1f s, %d bug class(es) from %d distinct finding(s) so far; NOT WRITTEN: %s. "
+           "Run the same command again once there is room: it resumes from the last state written\n",
+           (long long)s.programs, s.seconds, s.classes, s.findings, s.write_error);
+    return FUZZ_EXIT_WRITE_ERROR;
   }
   char rate[32];
   printf("%lld programs in %.1f s (%s/s), %d bug class(es) from %d distinct finding(s)", (long long)s.programs, s.seconds,

@@ -347,15 +347,46 @@ typedef struct camp {
   double deferred_seconds; /* `aliasfuzz reduce --deferred` runs on this folder: wall seconds */
   int deferred_done;       /* and the deferred programs they minimized */
   int retry_failed;        /* finish_deferred: also the deferred programs marked "failed" */
+  af_dir_lock lock;        /* the folder's lock, held from the start to the end (lock_folder) */
+  char *write_error;       /* the first write that failed (new), NULL while none did: from then on
+                              nothing is written (write_failed) */
 } camp;
 
 /* What a campaign (or reduce --deferred) allocated in its camp; k itself is the caller's. */
 static void camp_free(camp *k) {
+  af_dir_lock_release(&k->lock);
+  free(k->write_error);
   cJSON_Delete(k->idx);
   free(k->options_json);
   free(k->jobs);
   free(k->hist_t);
   free(k->hist_n);
+}
+
+/* The first write that failed (what: which artifact, may be NULL; e: the error, which names the
+ * file): the campaign stops and writes nothing more, not even state.json, so that the folder is as
+ * a SIGKILL at this point would leave it. A rerun resumes from there: the iterations after the
+ * last state.json are run again and the programs under DIR/pending/ recorded (pending_replay). */
+static void write_failed(camp *k, const char *what, const af_err *e) {
+  if (k->write_error) return;
+  af_buf b = {0};
+  if (what) af_buf_printf(&b, "%s: ", what);
+  af_buf_puts(&b, e->msg);
+  k->write_error = af_buf_take(&b);
+  if (k->o->progress) fputc('\n', stderr);
+  fprintf(stderr, "aliasfuzz: write error: %s; the campaign stops here and writes nothing more\n", k->write_error);
+}
+
+/* Locks the campaign folder for this process (what: the command, for a second process's message)
+ * and removes what writers killed mid-write left there. 0 on success. */
+static int lock_folder(camp *k, const char *what, af_err *err) {
+  char stale[256];
+  int removed = 0;
+  if (af_dir_lock_take(k->o->out, what, &k->lock, stale, err)) return -1;
+  if (stale[0]) fprintf(stderr, "aliasfuzz: %s\n", stale);
+  if (findings_clean_staging(k->o->out, &removed, err)) return -1;
+  if (removed) fprintf(stderr, "aliasfuzz: removed %d staging folder(s) or temporary file(s) a killed run left in %s\n", removed, k->o->out);
+  return 0;
 }
 
 static void history_add(camp *k, double t, int64_t n) {
@@ -554,6 +585,7 @@ static int spawn(camp *k, int j, af_err *err) {
     close(fd[0]);
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* a job never outlives its campaign */
     if (getppid() == 1) _exit(0);
+    af_dir_lock_drop_inherited(); /* nor keeps its folder locked */
     signal(SIGINT, SIG_IGN); /* the parent decides when to stop */
     signal(SIGTERM, SIG_DFL);
     job_main(k->o, k->c, j, start, fd[1], k->search_t0, jb->reduce_s, jb->seen, jb->nseen);
@@ -573,14 +605,16 @@ static void record(camp *k, finding *f, const char *quick) {
   char id[64], cid[64];
   af_err err;
   char *plain = NULL;
+  if (k->write_error) return; /* nothing more is written */
   if (!f->pattern) f->pattern = plain = classes_plain_pattern(f->minimized);
   char *key = classes_key(f->converter, f->verdict, f->detail, f->pattern);
   classes_id(key, cid);
   free(key);
   f->class_id = cid;
   if (findings_record(k->o->out, f, &is_new, &counted, id, &err)) {
-    fprintf(stderr, "\naliasfuzz: could not record a finding (iteration %lld, seed %llu): %s\n", (long long)f->iteration,
-            (unsigned long long)f->seed, err.msg);
+    char what[128];
+    snprintf(what, sizeof what, "the finding of iteration %lld (seed %llu)", (long long)f->iteration, (unsigned long long)f->seed);
+    write_failed(k, what, &err);
     free(plain);
     return;
   }
@@ -607,7 +641,7 @@ static void record(camp *k, finding *f, const char *quick) {
 static cJSON *defer(camp *k, int j, const char *json, cJSON *o) {
   const char *qk = cJSON_GetStringValue(cJSON_GetObjectItem(o, "quick"));
   int64_t it = (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "iteration"));
-  if (!qk) return NULL;
+  if (!qk || k->write_error) return NULL;
   k->idx_dirty = 1;
   if (classes_index_count_quick(k->idx, qk, j, it)) return NULL;
   cJSON *d = cJSON_GetObjectItem(k->idx, "deferred"), *e = cJSON_GetObjectItemCaseSensitive(d, qk);
@@ -621,7 +655,7 @@ static cJSON *defer(camp *k, int j, const char *json, cJSON *o) {
   snprintf(path, sizeof path, "%s/deferred", k->o->out);
   af_err err;
   if (findings_mkdirs(path, &err)) {
-    fprintf(stderr, "\naliasfuzz: %s\n", err.msg);
+    write_failed(k, "a deferred program", &err);
     return NULL;
   }
   snprintf(path, sizeof path, "%s/%s", k->o->out, rel);
@@ -629,8 +663,12 @@ static cJSON *defer(camp *k, int j, const char *json, cJSON *o) {
   cJSON_AddNumberToObject(copy, "job", j);
   char *text = cJSON_Print(copy);
   cJSON_Delete(copy);
-  if (codec_write_atomic(path, text, strlen(text), &err)) fprintf(stderr, "\naliasfuzz: %s\n", err.msg);
+  int bad = codec_write_atomic(path, text, strlen(text), &err);
   cJSON_free(text);
+  if (bad) {
+    write_failed(k, "a deferred program", &err);
+    return NULL;
+  }
   e = cJSON_AddObjectToObject(d, qk);
   cJSON_AddNumberToObject(e, "count", 1);
   cJSON_AddStringToObject(e, "file", rel);
@@ -763,6 +801,89 @@ static void job_lost(camp *k, int j, int64_t it, oracle_verdict v, const char *w
   ir_program_free(min);
 }
 
+/* A failing program is written down under DIR/pending/<job>-<iteration>.json before anything else
+ * is written for it (rec: {"line": its F line} or {"lost": {verdict, why}}; taken), and the file
+ * removed once it is recorded (pending_done): a write error or a kill in between leaves it for the
+ * next run (pending_replay). path receives the file. 0 on success; else write_failed. */
+static int pending_put(camp *k, int j, int64_t it, cJSON *rec, char path[4096]) {
+  af_err e;
+  snprintf(path, 4096, "%s/pending", k->o->out);
+  int rc = k->write_error ? -1 : findings_mkdirs(path, &e);
+  cJSON_AddNumberToObject(rec, "job", j);
+  cJSON_AddNumberToObject(rec, "iteration", (double)it);
+  char *text = cJSON_Print(rec);
+  cJSON_Delete(rec);
+  snprintf(path, 4096, "%s/pending/%d-%lld.json", k->o->out, j, (long long)it);
+  if (!rc && (rc = codec_write_atomic(path, text, strlen(text), &e))) write_failed(k, "a failing program's pending record", &e);
+  cJSON_free(text);
+  return rc;
+}
+
+/* The pending record at path is recorded: removed, unless a write failed meanwhile. */
+static void pending_done(camp *k, const char *path) {
+  if (!k->write_error && unlink(path) != 0 && errno != ENOENT)
+    fprintf(stderr, "\naliasfuzz: %s: cannot remove this pending record: %s\n", path, strerror(errno));
+}
+
+static int by_iteration(const void *a, const void *b) {
+  const char *x = strchr(*(char *const *)a, '-'), *y = strchr(*(char *const *)b, '-');
+  long long i = x ? atoll(x + 1) : 0, q = y ? atoll(y + 1) : 0;
+  return i < q ? -1 : i > q;
+}
+
+/* What DIR/pending/ holds (a run stopped by a write error or killed between writing a failing
+ * program down and recording it), before the search goes on: a program of an iteration after its
+ * job's watermark in state.json is run again by the search (minimized and recorded then: counts
+ * are kept per job in iteration order, so it must not be counted before the iterations ahead of
+ * it), and its record goes; one of an iteration the state counts as done is recorded now, in
+ * iteration order. */
+static void pending_replay(camp *k) {
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/pending", k->o->out);
+  DIR *d = opendir(dir);
+  if (!d) return;
+  char **names = NULL;
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)))
+    if (e->d_name[0] != '.' && strstr(e->d_name, ".json") && !strstr(e->d_name, ".tmp.")) {
+      names = af_xrealloc(names, sizeof(char *) * (size_t)(n + 1));
+      names[n++] = af_xstrdup(e->d_name);
+    }
+  closedir(d);
+  qsort(names, (size_t)n, sizeof(char *), by_iteration);
+  int again = 0, now = 0;
+  for (int i = 0; i < n; i++) {
+    char path[4400];
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    char *text = codec_slurp(path, NULL, NULL);
+    cJSON *rec = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    cJSON *line = cJSON_GetObjectItem(rec, "line"), *lost = cJSON_GetObjectItem(rec, "lost");
+    int j = (int)cJSON_GetNumberValue(cJSON_GetObjectItem(rec, "job"));
+    int64_t it = (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(rec, "iteration"));
+    const char *why = cJSON_GetStringValue(cJSON_GetObjectItem(lost, "why"));
+    int v = (int)cJSON_GetNumberValue(cJSON_GetObjectItem(lost, "verdict"));
+    if (!rec || j < 0 || j >= k->o->jobs || it < 0 || (!cJSON_IsString(line) && (!why || (v != V_CRASH && v != V_TIMEOUT)))) {
+      fprintf(stderr, "aliasfuzz: %s: not a pending record of this campaign (%d job(s)); left alone\n", path, k->o->jobs);
+    } else if (it > k->jobs[j].watermark) {
+      pending_done(k, path); /* the search runs it again */
+      again++;
+    } else if (!k->write_error) {
+      if (cJSON_IsString(line)) handle_finding_line(k, j, line->valuestring);
+      else job_lost(k, j, it, (oracle_verdict)v, why);
+      pending_done(k, path);
+      now++;
+    }
+    cJSON_Delete(rec);
+    free(names[i]);
+  }
+  if (n)
+    fprintf(stderr, "aliasfuzz: %d failing program(s) a previous run left pending in %s: %d recorded now, %d run again by the search\n", n,
+            dir, now, again);
+  free(names);
+}
+
 static void process_lines(camp *k, int j) {
   job *jb = &k->jobs[j];
   char *start = jb->in.s;
@@ -787,7 +908,14 @@ static void process_lines(camp *k, int j) {
       free(jb->pending);
       jb->pending = af_xstrdup(start + 2);
     } else if (start[0] == 'F') {
-      handle_finding_line(k, j, start + 2);
+      cJSON *rec = cJSON_CreateObject(), *it = cJSON_Parse(start + 2);
+      cJSON_AddStringToObject(rec, "line", start + 2);
+      char pend[4096];
+      if (pending_put(k, j, (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(it, "iteration")), rec, pend) == 0) {
+        handle_finding_line(k, j, start + 2);
+        pending_done(k, pend);
+      }
+      cJSON_Delete(it);
       jb->reducing = 0;
       jb->since = now_s(); /* the per-program deadline again, from the end of the minimization: the
                               D line of the iteration comes after, and until it arrives the time
@@ -864,7 +992,14 @@ static void reap(camp *k, int j, int killed_for_timeout) {
     else if (WIFSIGNALED(status)) snprintf(why, sizeof why, "converter process killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
     else snprintf(why, sizeof why, "converter process exited with status %d", WEXITSTATUS(status));
     int64_t it = jb->inflight;
-    job_lost(k, j, it, v, why);
+    cJSON *rec = cJSON_CreateObject(), *lost = cJSON_AddObjectToObject(rec, "lost");
+    cJSON_AddNumberToObject(lost, "verdict", v);
+    cJSON_AddStringToObject(lost, "why", why);
+    char pend[4096];
+    if (pending_put(k, j, it, rec, pend) == 0) {
+      job_lost(k, j, it, v, why);
+      pending_done(k, pend);
+    }
     jb->watermark = it;
     jb->programs++;
     jb->verdicts[v]++;
@@ -910,7 +1045,7 @@ static void finish_deferred(camp *k, double search_job_s) {
   k->finishing = 1;
   for (;;) {
     cJSON *e = next_deferred(k, tried);
-    if (!e || stop_requested) break;
+    if (!e || stop_requested || k->write_error) break;
     double limit = full_limit(k->o);
     if (capped && budget - (f0 + now_s() - t0) < limit) limit = budget - (f0 + now_s() - t0);
     if (limit < min_start(k->o)) {
@@ -952,6 +1087,7 @@ static void finish_deferred(camp *k, double search_job_s) {
     if (pid == 0) {
       close(fd[0]);
       prctl(PR_SET_PDEATHSIG, SIGKILL);
+      af_dir_lock_drop_inherited();
       judgement j = {0};
       j.verdict = (oracle_verdict)(int)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "verdict"));
       j.detail = af_xstrdup(cJSON_GetStringValue(cJSON_GetObjectItem(o, "detail")) ? cJSON_GetStringValue(cJSON_GetObjectItem(o, "detail")) : "");
@@ -1040,6 +1176,32 @@ static void progress(camp *k, double elapsed, int final) {
   af_buf_free(&b);
 }
 
+/* The writes that end a campaign (and `aliasfuzz reduce --deferred`), in this order: classes.json,
+ * state.json, report.json and report.md, report.html; the first that fails stops them (write_failed).
+ * sum->write_error: "" when all were written, else the write that failed (the first of the run) and
+ * the artifacts not written after it. */
+static void end_writes(camp *k, double elapsed, const report_campaign_figures *fig, campaign_summary *sum) {
+  static const char *const name[] = {"classes.json", "state.json", "report.json and report.md", "report.html"};
+  af_buf skipped = {0};
+  for (int step = 0; step < 4; step++) {
+    af_err e;
+    if (k->write_error) {
+      af_buf_printf(&skipped, "%s%s", skipped.len ? ", " : "", name[step]);
+      continue;
+    }
+    int bad = step == 0   ? classes_index_save(k->o->out, k->idx, &e)
+              : step == 1 ? write_state(k, elapsed, &e)
+              : step == 2 ? report_write_campaign(k->o->out, fig, &e)
+                          : report_campaign_html(k->o->out, &e);
+    if (bad) write_failed(k, NULL, &e);
+  }
+  sum->write_error[0] = 0;
+  if (k->write_error)
+    snprintf(sum->write_error, sizeof sum->write_error, "%s%s%s", k->write_error, skipped.len ? "; not written after it: " : "",
+             skipped.len ? skipped.s : "");
+  af_buf_free(&skipped);
+}
+
 static void on_sigint(int sig) {
   (void)sig;
   stop_requested = 1;
@@ -1049,7 +1211,7 @@ int campaign_run(campaign_opts *o, campaign_summary *sum, af_err *err) {
   memset(sum, 0, sizeof *sum);
   stop_requested = 0;
   double t0 = now_s();
-  camp k = {.o = o, .c = conv_find(o->converter)};
+  camp k = {.o = o, .c = conv_find(o->converter), .lock = {-1}};
   if (!k.c) return af_fail(err, "unknown converter '%s'", o->converter);
   const char *why = NULL;
   if (!k.c->available(k.c, &why)) return af_fail(err, "converter %s is not available here: %s", k.c->name, why ? why : "?");
@@ -1071,7 +1233,10 @@ int campaign_run(campaign_opts *o, campaign_summary *sum, af_err *err) {
     k.jobs[j].fd = -1;
     k.jobs[j].pid = -1;
   }
-  int rc = load_state(&k, err);
+  char what[600];
+  snprintf(what, sizeof what, "fuzz --converter %s --out %s", k.c->name, o->out);
+  int rc = lock_folder(&k, what, err);
+  if (!rc) rc = load_state(&k, err);
   if (rc) goto out;
   if (!(k.idx = classes_index_load(o->out, err))) {
     rc = -1;
@@ -1087,7 +1252,8 @@ int campaign_run(campaign_opts *o, campaign_summary *sum, af_err *err) {
   signal(SIGPIPE, SIG_IGN);
   (void)old_pipe;
   t0 = k.search_t0 = now_s();
-  for (int j = 0; j < o->jobs; j++)
+  pending_replay(&k);
+  for (int j = 0; j < o->jobs && !k.write_error; j++)
     if ((rc = spawn(&k, j, err))) goto out_stop;
   double last_state = t0, last_progress = 0;
   for (;;) {
@@ -1101,7 +1267,7 @@ int campaign_run(campaign_opts *o, campaign_summary *sum, af_err *err) {
         map[n++] = j;
         alive++;
       }
-    if (!alive || stop_requested || (o->time_s > 0 && t - t0 >= o->time_s)) break;
+    if (!alive || stop_requested || k.write_error || (o->time_s > 0 && t - t0 >= o->time_s)) break;
     int r = poll(pf, (nfds_t)n, 200);
     if (r < 0 && errno != EINTR) {
       rc = af_fail(err, "poll: %s", strerror(errno));
@@ -1132,10 +1298,11 @@ int campaign_run(campaign_opts *o, campaign_summary *sum, af_err *err) {
         if ((rc = spawn(&k, j, err))) goto out_stop;
       }
     }
-    if (t - last_state >= 1.0) {
+    if (t - last_state >= 1.0 && !k.write_error) {
       af_err e2;
-      if (k.idx_dirty && classes_index_save(o->out, k.idx, &e2) == 0) k.idx_dirty = 0;
-      if (write_state(&k, t - t0, &e2)) fprintf(stderr, "\naliasfuzz: %s\n", e2.msg);
+      if (k.idx_dirty && classes_index_save(o->out, k.idx, &e2)) write_failed(&k, NULL, &e2);
+      else k.idx_dirty = 0;
+      if (!k.write_error && write_state(&k, t - t0, &e2)) write_failed(&k, NULL, &e2);
       last_state = t;
     }
     if (o->progress && t - last_progress >= 0.5) {
@@ -1158,19 +1325,17 @@ out_stop:
      * (the default action killed the campaign there, with no report) */
     double elapsed = now_s() - t0;
     af_err e2;
-    if (!stop_requested && !o->no_reduce && !o->no_finish) {
+    if (!stop_requested && !k.write_error && !o->no_reduce && !o->no_finish) {
       finish_deferred(&k, (k.prior_seconds + elapsed - k.finish_seconds - k.annotate_seconds) * o->jobs);
       elapsed = now_s() - t0;
     }
-    if (!stop_requested) {
+    if (!stop_requested && !k.write_error) {
       /* the baseline, the converter's switches and the other stack, on each class's program */
       double a0 = now_s();
       if (annotate_classes(k.idx, &ao, &e2)) fprintf(stderr, "aliasfuzz: %s\n", e2.msg);
       k.annotate_seconds += now_s() - a0;
       elapsed = now_s() - t0;
     }
-    if (classes_index_save(o->out, k.idx, &e2)) fprintf(stderr, "aliasfuzz: %s\n", e2.msg);
-    if (write_state(&k, elapsed, &e2)) fprintf(stderr, "aliasfuzz: %s\n", e2.msg);
     if (o->progress) progress(&k, elapsed, 1);
     for (int j = 0; j < o->jobs; j++) {
       sum->programs += k.jobs[j].programs;
@@ -1194,8 +1359,7 @@ out_stop:
     fig.finish_seconds = k.finish_seconds;
     fig.finished = k.finished;
     fig.annotate_seconds = k.annotate_seconds;
-    if (report_write_campaign(o->out, &fig, &e2) || report_campaign_html(o->out, &e2))
-      fprintf(stderr, "aliasfuzz: report: %s\n", e2.msg);
+    end_writes(&k, elapsed, &fig, sum);
   }
   sigaction(SIGINT, &old_int, NULL);
 out:
@@ -1245,7 +1409,7 @@ int campaign_reduce_deferred(const campaign_deferred_opts *d, campaign_summary *
   char *policy_text = NULL;
   x = cJSON_GetObjectItem(opts, "policy");
   int rc = 0;
-  camp k = {.o = &o, .c = conv_find(conv)};
+  camp k = {.o = &o, .c = conv_find(conv), .lock = {-1}};
   if (cJSON_IsObject(x)) {
     policy_text = cJSON_PrintUnformatted(x);
     if (gen_policy_from_json(policy_text, &o.policy, err)) {
@@ -1277,7 +1441,9 @@ int campaign_reduce_deferred(const campaign_deferred_opts *d, campaign_summary *
   k.options_json = af_xstrdup(oj);
   cJSON_free(oj);
   k.jobs = af_xcalloc((size_t)o.jobs, sizeof(job));
-  if ((rc = load_state(&k, err))) goto out;
+  char what[600];
+  snprintf(what, sizeof what, "reduce --deferred %s", d->dir);
+  if ((rc = lock_folder(&k, what, err)) || (rc = load_state(&k, err))) goto out;
   if (!(k.idx = classes_index_load(d->dir, err))) {
     rc = -1;
     goto out;
@@ -1293,6 +1459,7 @@ int campaign_reduce_deferred(const campaign_deferred_opts *d, campaign_summary *
   int keep_finished = k.finished;
   k.retry_failed = 1;
   k.search_t0 = now_s();
+  pending_replay(&k);
   finish_deferred(&k, 0);
   double spent = k.finish_seconds - keep_fs;
   int done = k.finished - keep_finished;
@@ -1304,11 +1471,7 @@ int campaign_reduce_deferred(const campaign_deferred_opts *d, campaign_summary *
   k.deferred_done += done;
   annotate_opts ao = {d->dir, k.c, o.baseline, o.other_stack, o.no_triggers, o.deadline_s, o.fail_on_residual};
   af_err e2;
-  if (!stop_requested && annotate_classes(k.idx, &ao, &e2)) fprintf(stderr, "aliasfuzz: %s\n", e2.msg);
-  if (classes_index_save(d->dir, k.idx, err) || write_state(&k, 0, err)) {
-    rc = -1;
-    goto out_signals;
-  }
+  if (!stop_requested && !k.write_error && annotate_classes(k.idx, &ao, &e2)) fprintf(stderr, "aliasfuzz: %s\n", e2.msg);
   for (int j = 0; j < o.jobs; j++) {
     sum->programs += k.jobs[j].programs;
     for (int v = 0; v < V_COUNT; v++) sum->verdicts[v] += k.jobs[j].verdicts[v];
@@ -1325,8 +1488,8 @@ int campaign_reduce_deferred(const campaign_deferred_opts *d, campaign_summary *
   fig.finish_seconds = k.finish_seconds;
   fig.finished = k.finished;
   fig.annotate_seconds = k.annotate_seconds;
-  if (report_write_campaign(d->dir, &fig, &e2) || report_campaign_html(d->dir, &e2)) fprintf(stderr, "aliasfuzz: report: %s\n", e2.msg);
-out_signals:
+  end_writes(&k, 0, &fig, sum);
+  if (sum->write_error[0]) rc = af_fail(err, "write error: %s; run the same command again once the disk has room", sum->write_error);
   sigaction(SIGINT, &old_int, NULL);
 out:
   camp_free(&k);

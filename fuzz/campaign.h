@@ -11,6 +11,7 @@
  * converter's own work: while a job minimizes a finding (it says so on the pipe) the finding's
  * minimization deadline applies instead, and a job killed there keeps its program as deferred,
  * not as a timeout.
+ * The folder is locked (DIR/.lock) while a campaign or campaign_reduce_deferred() writes it.
  * state.json (per-job watermarks and figures) is written atomically every second, and findings
  * remember which (job, iteration) they counted, so a campaign killed with SIGKILL and run again
  * with the same command resumes without losing or double-counting anything. */
@@ -74,11 +75,19 @@ typedef struct campaign_summary {
   int new_classes;       /* classes not in the baseline (all of them without one) */
   double seconds;
   int resumed;
+  char write_error[1024]; /* "" when every write succeeded; else the first write that failed (the
+                             campaign stopped there and wrote nothing more, its report included)
+                             and the artifacts it did not write after it */
 } campaign_summary;
 
 uint64_t campaign_program_seed(uint64_t campaign_seed, int64_t iteration);
 
-/* Runs (or resumes) the campaign. 0 on success (findings or not), -1 on a setup error. */
+/* Runs (or resumes) the campaign. 0 on success (findings or not), -1 on a setup error: among
+ * them, the folder is locked by another process (af_dir_lock_take: its pid and command in err).
+ * A write error (disk full, ...) stops the campaign where it happened and still returns 0, with
+ * out->write_error set: nothing is written after it, so that running the same campaign again
+ * resumes there (the failing programs it had under DIR/pending/ are recorded first, the iterations
+ * after the last state.json run again). */
 int campaign_run(campaign_opts *o, campaign_summary *out, af_err *err);
 
 /* `aliasfuzz reduce --deferred DIR`: minimizes the programs campaign folder DIR kept deferred

@@ -1,8 +1,11 @@
 /* findings.c - see findings.h */
+#define _GNU_SOURCE /* nftw */
 #include "findings.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +29,64 @@ int findings_mkdirs(const char *path, af_err *err) {
     }
   if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return af_fail(err, "%s: cannot create: %s", tmp, strerror(errno));
   return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)st, (void)flag, (void)ftw;
+  return remove(path) != 0 && errno != ENOENT ? -1 : 0;
+}
+
+/* rm -rf path; 0 when nothing is left. */
+static int remove_tree(const char *path) { return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0 && errno != ENOENT ? -1 : 0; }
+
+/* pid of a staging name ".tmp-<signature>-<pid>" or "<file>.tmp.<pid>", or 0 when name is neither. */
+static long staging_pid(const char *name) {
+  const char *tail = strncmp(name, ".tmp-", 5) == 0 ? strrchr(name, '-') : strstr(name, ".tmp.") ? strrchr(name, '.') : NULL;
+  if (!tail || !tail[1]) return 0;
+  char *end;
+  long pid = strtol(tail + 1, &end, 10);
+  return *end || pid <= 0 ? 0 : pid;
+}
+
+/* Removes the staging entries (names staging_pid() reads) directly in folder dir; counts them in *n. */
+static int clean_folder(const char *dir, int *n, af_err *err) {
+  DIR *d = opendir(dir);
+  if (!d) return errno == ENOENT ? 0 : af_fail(err, "%s: cannot list: %s", dir, strerror(errno));
+  struct dirent *e;
+  int rc = 0;
+  while (!rc && (e = readdir(d))) {
+    if (!staging_pid(e->d_name)) continue;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    if (remove_tree(path)) rc = af_fail(err, "%s: cannot remove this stale staging entry: %s", path, strerror(errno));
+    else (*n)++;
+  }
+  closedir(d);
+  return rc;
+}
+
+int findings_clean_staging(const char *root, int *removed, af_err *err) {
+  static const char *const sub[] = {"", "/findings", "/deferred", "/pending", NULL};
+  char dir[4096];
+  *removed = 0;
+  for (int i = 0; sub[i]; i++) {
+    snprintf(dir, sizeof dir, "%s%s", root, sub[i]);
+    if (clean_folder(dir, removed, err)) return -1;
+  }
+  /* inside each finding folder: a finding.json update cut short leaves finding.json.tmp.<pid> */
+  snprintf(dir, sizeof dir, "%s/findings", root);
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  int rc = 0;
+  while (!rc && d && (e = readdir(d))) {
+    if (e->d_name[0] == '.') continue;
+    char sub_dir[4600];
+    snprintf(sub_dir, sizeof sub_dir, "%s/%s", dir, e->d_name);
+    struct stat st;
+    if (stat(sub_dir, &st) == 0 && S_ISDIR(st.st_mode)) rc = clean_folder(sub_dir, removed, err);
+  }
+  if (d) closedir(d);
+  return rc;
 }
 
 static int put_file(const char *dir, const char *name, const char *text, af_err *err) {
@@ -142,13 +203,14 @@ static int write_new(const char *root, const char *final_dir, const finding *f, 
   free(src);
   free(repro);
   free(rd);
-  if (!rc && rename(tmp, final_dir) != 0) rc = af_fail(err, "%s: rename failed: %s", final_dir, strerror(errno));
-  if (rc) {
-    char cmd[8300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-    if (system(cmd) != 0) { /* best effort */
-    }
+  int e = rc ? 0 : af_write_fault();
+  if (!rc && (e || rename(tmp, final_dir) != 0)) rc = af_fail(err, "%s: rename failed: %s", final_dir, strerror(e ? e : errno));
+  if (!rc) {
+    char findings[4096];
+    snprintf(findings, sizeof findings, "%s/findings", root);
+    rc = af_sync_dir(findings, err); /* the rename itself on disk */
   }
+  if (rc) remove_tree(tmp);
   return rc ? -1 : 0;
 }
 

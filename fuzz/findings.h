@@ -1,7 +1,8 @@
 /* findings.h - the findings store: DIR/findings/<signature id>/ per distinct bug, written
  * atomically (files through temporary names and rename(); a new folder is assembled under
  * DIR/findings/.tmp-* and renamed into place), deduplicated by signature, with a count and the
- * first and latest occurrence. One process writes a store at a time (the campaign parent).
+ * first and latest occurrence. One process writes a store at a time (the campaign parent, which
+ * holds the campaign folder's lock).
  *
  * A finding folder holds: finding.json (signature, verdict, detail, count, first/latest,
  * versions, options, reduction), repro.json (the minimized program), original.json (as found),
@@ -38,6 +39,13 @@ typedef struct finding {
  * the count went up (0 when this (job, iteration) was already counted: a resumed campaign
  * replaying iterations). id receives the signature id. */
 int findings_record(const char *dir, const finding *f, int *is_new, int *counted, char id[64], af_err *err);
+
+/* Removes what writers cut short left in campaign folder root: staging folders
+ * findings/.tmp-<signature>-<pid>/ and temporary files <name>.tmp.<pid> (in root, findings/,
+ * findings/<id>/, deferred/ and pending/). Only for a caller that holds root's lock
+ * (af_dir_lock_take): then no other process writes there, and every such entry is of a process
+ * that died or was stopped mid-write. *removed: how many entries went. 0 on success. */
+int findings_clean_staging(const char *root, int *removed, af_err *err);
 
 /* mkdir -p; 0 on success */
 int findings_mkdirs(const char *path, af_err *err);

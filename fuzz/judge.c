@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -164,6 +165,7 @@ int judge_isolated(const conv_converter *c, const ir_program *p, const oracle_op
   int fd[2];
   if (pipe(fd) != 0) return af_fail(err, "pipe: %s", strerror(errno));
   fflush(NULL);
+  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) {
     close(fd[0]);
@@ -172,6 +174,8 @@ int judge_isolated(const conv_converter *c, const ir_program *p, const oracle_op
   }
   if (pid == 0) {
     close(fd[0]);
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* it dies with the job or campaign that waits for it */
+    if (getppid() != parent) _exit(0); /* which died before the line above */
     judgement j;
     af_err e2;
     int rc = judge_inprocess(c, p, o, &j, &e2);

@@ -70,6 +70,35 @@ void af_buf_puts(af_buf *b, const char *s);
 char *af_buf_take(af_buf *b); /* new, free with free(); resets b */
 void af_buf_free(af_buf *b);
 
+/* Durable files (issue 27). af_write_atomic writes data to path all or nothing: a temporary file
+ * beside it (path.tmp.<pid>), fsync, rename over path, fsync of the folder. On failure path is as it
+ * was, the temporary file is gone, and err names path and the reason. The environment switch
+ * AF_FAIL_WRITE_AFTER=N makes every durable write of this process after its first N fail with
+ * "No space left on device" (ENOSPC), so that what a full disk does can be tested anywhere. */
+int af_write_atomic(const char *path, const char *data, size_t len, af_err *err);
+/* The switch alone, for other writers (a staging folder's rename): 0 when this write may go on,
+ * else ENOSPC; counts the write either way. */
+int af_write_fault(void);
+/* fsync of folder dir (after a rename into it); 0 on success. */
+int af_sync_dir(const char *dir, af_err *err);
+
+/* An exclusive lock on a folder: flock(2) on DIR/.lock, which holds "<pid> <what>" of the holder
+ * while it is held (emptied on release). The kernel drops a flock when its holder dies, so the lock
+ * of a process killed with SIGKILL is taken over; *stale (may be NULL) then receives a line naming
+ * that process ("" otherwise). The lock's file descriptor is close-on-exec; a forked child that
+ * must not keep the lock alive after its parent dies calls af_dir_lock_drop_inherited(). Returns 0
+ * with *lk set; AF_LOCK_HELD when another process holds it (err names its pid and what it runs); -1
+ * on another error (err says which). */
+#define AF_LOCK_HELD 2
+typedef struct af_dir_lock {
+  int fd;
+} af_dir_lock;
+int af_dir_lock_take(const char *dir, const char *what, af_dir_lock *lk, char stale[256], af_err *err);
+/* Releases lk (taken by af_dir_lock_take); a lock with fd < 0 is left alone. */
+void af_dir_lock_release(af_dir_lock *lk);
+/* In a forked child: closes its copy of every lock this process holds (the parent keeps them). */
+void af_dir_lock_drop_inherited(void);
+
 #ifdef __cplusplus
 }
 #endif

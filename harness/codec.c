@@ -881,25 +881,7 @@ char *codec_write_string(const ir_program *p) {
 }
 
 int codec_write_atomic(const char *path, const char *data, size_t len, af_err *err) {
-  char tmp[4096];
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-  FILE *f = fopen(tmp, "wb");
-  if (!f) return af_fail(err, "%s: cannot create: %s", tmp, strerror(errno));
-  size_t w = fwrite(data, 1, len, f);
-  int bad = (w != len) | (fflush(f) != 0);
-  bad |= fsync(fileno(f)) != 0;
-  bad |= fclose(f) != 0;
-  if (bad) {
-    int e = errno;
-    unlink(tmp);
-    return af_fail(err, "%s: write failed: %s", path, strerror(e));
-  }
-  if (rename(tmp, path) != 0) {
-    int e = errno;
-    unlink(tmp);
-    return af_fail(err, "%s: rename failed: %s", path, strerror(e));
-  }
-  return 0;
+  return af_write_atomic(path, data, len, err); /* af.h: fsync, rename, fsync of the folder */
 }
 
 int codec_write_file(const ir_program *p, const char *path, af_err *err) {

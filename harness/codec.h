@@ -71,7 +71,7 @@ int codec_write_file(const ir_program *p, const char *path, af_err *err);
 
 /* Reads a whole file; new, free with free(). NULL with err set on failure. */
 char *codec_slurp(const char *path, size_t *len, af_err *err);
-/* Writes data to path through path.tmp.PID and rename(); 0 on success. */
+/* Writes data to path all or nothing (af_write_atomic: path.tmp.PID, fsync, rename); 0 on success. */
 int codec_write_atomic(const char *path, const char *data, size_t len, af_err *err);
 /* Appends a number in the canonical way: integral values of int kind as integers, floats in the
  * shortest text that reads back to the same double. */

@@ -34,8 +34,9 @@ int report_write_campaign(const char *dir, const report_campaign_figures *fig, a
 int report_campaign_html(const char *dir, af_err *err);
 
 /* Re-renders a report folder from its JSON: a conformance folder (check-*.json: conformance.md
- * and report.html, report_check.h) or a campaign folder (report.json: report.md and report.html).
- * -1 with err when dir is neither. (report_html.c) */
+ * and report.html, report_check.h) or a campaign folder (report.json: report.md and report.html),
+ * holding the campaign folder's lock meanwhile. -1 with err when dir is neither, or when another
+ * process holds its lock (AF_LOCK_HELD, err names it). (report_html.c) */
 int report_render(const char *dir, af_err *err);
 
 #endif

@@ -547,8 +547,14 @@ int report_render(const char *dir, af_err *err) {
   if (checks) return report_conformance_render(dir, err);
   snprintf(path, sizeof path, "%s/report.json", dir);
   if (stat(path, &st) == 0) {
-    if (campaign_markdown(dir, err)) return -1;
-    return report_campaign_html(dir, err);
+    /* a campaign folder: not while a campaign (or reduce --deferred) writes it */
+    af_dir_lock lk;
+    char stale[256];
+    if (af_dir_lock_take(dir, "report", &lk, stale, err)) return -1;
+    if (stale[0]) fprintf(stderr, "aliasfuzz: %s\n", stale);
+    int rc = campaign_markdown(dir, err) || report_campaign_html(dir, err) ? -1 : 0;
+    af_dir_lock_release(&lk);
+    return rc;
   }
   return af_fail(err, "%s: neither a conformance folder (check-*.json) nor a campaign folder (report.json)", dir);
 }
