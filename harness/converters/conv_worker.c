@@ -1035,7 +1035,7 @@ char *conv_worker_crash_site(const char *detail) {
   const char *at = detail ? strstr(detail, "; python: ") : NULL;
   if (!at) return NULL;
   at += 10;
-  size_t n = strcspn(at, ";\n");
+  size_t n = strcspn(at, ";)\n"); /* (a blame quotes the crash in parentheses) */
   char *s = af_xmalloc(n + 1);
   memcpy(s, at, n);
   s[n] = 0;
@@ -1113,6 +1113,20 @@ int conv_worker_take_blame(conv_worker *w, conv_worker_blame *out) {
   w->has_blame = 0;
   pthread_mutex_unlock(&w->mu);
   return has;
+}
+
+static void (*attribution_hook)(void *arg, int starting);
+static void *attribution_arg;
+
+void conv_worker_set_attribution_hook(void (*hook)(void *arg, int starting), void *arg) {
+  attribution_hook = hook;
+  attribution_arg = arg;
+}
+
+/* Whether crashes are traced (AF_CRASH_ATTRIBUTION=0 turns it off). */
+static int attribution_on(void) {
+  const char *e = getenv("AF_CRASH_ATTRIBUTION");
+  return !(e && strcmp(e, "0") == 0);
 }
 
 /* ---- requests ---- */
@@ -1225,6 +1239,7 @@ static int replay(conv_worker *w, const hist_entry *const *before, int n, const 
  * worker, to find the one it crashes after: that one is the blame. Returns r's status. The
  * worker is left stopped: the next program starts a fresh one. */
 static result_status attribute_crash(conv_worker *w, const char *body, const ir_program *p, int again, result *r) {
+  if (attribution_hook) attribution_hook(attribution_arg, 1);
   hist_entry h[CONV_WORKER_HISTORY];
   int n = w->nhist;
   memcpy(h, w->hist, sizeof h[0] * (size_t)n);
@@ -1293,6 +1308,7 @@ out:
   if (w->pid) kill_worker(w, NULL); /* replayed or damaged: the next program gets a fresh worker */
   for (int i = 0; i < n; i++) hist_entry_free(&h[i]);
   free(first);
+  if (attribution_hook) attribution_hook(attribution_arg, 0);
   return rs;
 }
 
@@ -1317,7 +1333,7 @@ static result_status run_locked(conv_worker *w, const ir_program *p, af_tensor *
   }
   int died = 0;
   result_status rs = send_request(w, body, p, r, &died);
-  if (died && w->nhist > (again ? 1 : 0)) { /* it ran programs before: one of them may have broken it */
+  if (died && w->nhist > (again ? 1 : 0) && attribution_on()) { /* it ran programs before: one may have broken it */
     rs = attribute_crash(w, body, p, again, r);
     free(body);
   } else if (w->pid) {

@@ -91,7 +91,8 @@ result_status conv_worker_run(conv_worker *w, const ir_program *p, af_tensor *co
  *     converter-crash finding "the worker was left broken by this program: ..." for the caller
  *     to charge to it. When none reproduces, the crash is charged to nobody (noted on stderr).
  * Costs one fresh worker for the rerun and one per replay (at most CONV_WORKER_HISTORY + 1),
- * only when a worker dies. The worker is stopped afterwards: the next program starts a fresh one. */
+ * only when a worker dies. The worker is stopped afterwards: the next program starts a fresh one.
+ * AF_CRASH_ATTRIBUTION=0 turns it off (every crash is charged to the program it happened on). */
 #define CONV_WORKER_HISTORY 4
 
 typedef struct conv_worker_blame {
@@ -108,6 +109,10 @@ void conv_worker_set_tag(conv_worker *w, const char *tag);
 int conv_worker_take_blame(conv_worker *w, conv_worker_blame *out);
 /* Frees what b holds; NULL is a no-op. */
 void conv_worker_blame_clear(conv_worker_blame *b);
+/* hook(arg, 1) when an attribution starts (it takes up to CONV_WORKER_HISTORY + 2 worker starts,
+ * tens of seconds for a PyTorch 2.x worker), hook(arg, 0) when it ends: for a caller with a
+ * per-program deadline (a campaign's job) to suspend it meanwhile. Process-wide; NULL: none. */
+void conv_worker_set_attribution_hook(void (*hook)(void *arg, int starting), void *arg);
 /* The Python frames in a crash message, "FILE:FUNCTION <- FILE:FUNCTION <- ..." (innermost first, at
  * most 3, each file's base name, no line numbers or addresses: stable across builds), from a
  * faulthandler dump the worker left; new, free with free(); NULL when the message has none. */
