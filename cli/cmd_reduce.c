@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../fuzz/campaign.h"
+#include "../fuzz/confirm.h"
 #include "../fuzz/findings.h"
 #include "../fuzz/judge.h"
 #include "../fuzz/reduce.h"
@@ -177,19 +178,28 @@ int cmd_reduce(int argc, char **argv) {
 /* ------------------------------------------------------------------ repro */
 
 static const char *usage_repro =
-    "usage: aliasfuzz repro DIR [--converter NAME]\n"
+    "usage: aliasfuzz repro DIR [--converter NAME] [--in-process]\n"
     "\n"
-    "Reruns a finding folder (its repro.json, with the converter named in finding.json) and says\n"
-    "whether the bug still reproduces. Exit: 1 it reproduces, 0 it no longer does, 2 error.\n";
+    "Reruns a finding folder two ways and says whether the bug still reproduces: in process (its\n"
+    "repro.json, with the converter named in finding.json, as the campaign judged it) and on the\n"
+    "user's path (its repro.py in a fresh process with the build's Python: the public API the\n"
+    "converter stands for, fuzz/confirm.h). The exit status is repro.py's, the verdict the\n"
+    "campaign reports: 1 it reproduces, 0 it does not (a finding seen in process only is a harness\n"
+    "artifact), 2 it fails otherwise there, 3 repro.py cannot run the converter here; when repro.py\n"
+    "cannot say (a converter with no public API: ref, naive; no Python; a signal or its time limit;\n"
+    "--in-process), the in-process verdict's (1 or 0). 2 also: usage or input error.\n";
 
 int cmd_repro(int argc, char **argv) {
   const char *dir = NULL, *conv = NULL;
+  int in_process_only = 0;
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       fputs(usage_repro, stdout);
       return 0;
     } else if (!strcmp(argv[i], "--converter") && i + 1 < argc) {
       conv = argv[++i];
+    } else if (!strcmp(argv[i], "--in-process")) {
+      in_process_only = 1;
     } else if (argv[i][0] != '-' && !dir) {
       dir = argv[i];
     } else {
@@ -230,11 +240,35 @@ int cmd_repro(int argc, char **argv) {
     return 2;
   }
   int still = j.verdict != V_PASS;
-  printf("%s: %s on %s %s (found as %s)%s%s\n", dir, oracle_verdict_name(j.verdict), c->name, c->version(c),
-         expected[0] ? expected : "?", still ? ": still reproduces" : ": no longer reproduces",
-         j.detail ? "" : "");
+  printf("%s: in process: %s on %s %s (found as %s)%s\n", dir, oracle_verdict_name(j.verdict), c->name, c->version(c),
+         expected[0] ? expected : "?", still ? ": still reproduces" : ": no longer reproduces");
   if (j.detail) printf("  %s\n", j.detail);
   judgement_clear(&j);
   ir_program_free(p);
-  return still ? 1 : 0;
+  /* the user's path: repro.py in a fresh process; its exit status is the verdict */
+  char apibuf[256];
+  const char *why = NULL;
+  const char *api = confirm_api(c, apibuf, sizeof apibuf, &why);
+  if (in_process_only) why = "--in-process";
+  if (!api || in_process_only) {
+    printf("%s: user path: not checked (%s); the exit status is the in-process verdict's\n", dir, why);
+    return still ? 1 : 0;
+  }
+  fflush(stdout);
+  confirm_run r;
+  if (confirm_repro_py(dir, 0, &r, &err) || r.exit < 0 || r.exit > 3) {
+    printf("%s: user path (%s): could not check: %s; the exit status is the in-process verdict's\n", dir, api,
+           r.why ? r.why : r.exit > 3 ? "repro.py exit status out of 0-3" : err.msg);
+    confirm_run_clear(&r);
+    return still ? 1 : 0;
+  }
+  const char *says = r.exit == 1   ? "reproduces"
+                     : r.exit == 0 ? (still ? "not seen there: a harness artifact" : "does not reproduce")
+                     : r.exit == 2 ? "fails otherwise there"
+                                   : "repro.py cannot run the converter here";
+  printf("%s: user path (%s): repro.py exit %d: %s\n", dir, api, r.exit, says);
+  if (r.result) printf("  %s\n", r.result);
+  int rc = r.exit;
+  confirm_run_clear(&r);
+  return rc;
 }

@@ -13,6 +13,7 @@
 #include "../harness/torch/shim.h"
 #include "../oracle/signature.h"
 #include "classes.h"
+#include "confirm.h"
 #include "judge.h"
 
 #ifndef AF_WORKERS_DIR
@@ -466,5 +467,8 @@ int annotate_classes(cJSON *idx, const annotate_opts *o, af_err *err) {
   }
   if (!o->no_triggers) triggers(idx, o);
   if (o->other_stack) other_stack(idx, o);
+  /* each class on the user's path: its repro.py in a fresh process (confirm.h, issue 26) */
+  af_err e2;
+  if (confirm_classes(idx, o->dir, o->c, 0, &e2) && !rc) rc = af_fail(err, "%s", e2.msg);
   return rc;
 }

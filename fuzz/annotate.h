@@ -14,7 +14,8 @@
  * A class is "the same bug" on another converter or stack when that run's verdict is in the
  * class's verdict group (classes_verdict_group: value, shape and dtype mismatches are one) and,
  * for classes keyed by an error, its error key is the class's. Entries already annotated for the
- * same smallest finding and the same question are kept (a resumed campaign does not redo them). */
+ * same smallest finding and the same question are kept (a resumed campaign does not redo them).
+ * Last, annotate_classes confirms each class on the user's path (confirm.h: "user_path"). */
 #ifndef ANNOTATE_H
 #define ANNOTATE_H
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../fuzz/confirm.h"
 #include "../harness/codec.h"
 #include "../oracle/oracle.h"
 #include "../oracle/signature.h"
@@ -66,9 +67,11 @@ const char *report_rate(double r, char buf[32]) {
 }
 
 /* DIR/classes.json's classes, new (an empty array when there is none), new ones (not in the
- * baseline) first, then by count. */
+ * baseline) first, then by count; harness artifacts (fuzz/confirm.h) after all the others. */
 static int by_class_order(const void *a, const void *b) {
   const cJSON *x = *(const cJSON *const *)a, *y = *(const cJSON *const *)b;
+  int ax = confirm_is_artifact(x), ay = confirm_is_artifact(y); /* harness artifacts last, apart */
+  if (ax != ay) return ax - ay;
   int bx = cJSON_IsTrue(cJSON_GetObjectItem(x, "in_baseline")), by = cJSON_IsTrue(cJSON_GetObjectItem(y, "in_baseline"));
   if (bx != by) return bx - by;
   double cx = cJSON_GetNumberValue(cJSON_GetObjectItem(x, "count")), cy = cJSON_GetNumberValue(cJSON_GetObjectItem(y, "count"));
@@ -178,6 +181,8 @@ static void class_section(af_buf *b, const char *dir, int n, const cJSON *c) {
   }
   double reruns = cJSON_GetNumberValue(cJSON_GetObjectItem(c, "reruns")), rep = cJSON_GetNumberValue(cJSON_GetObjectItem(c, "reproduced"));
   if (reruns > 0) af_buf_printf(b, "- reproduces: %.0f of %.0f reruns%s\n", rep, reruns, rep < reruns ? " (**flaky**)" : "");
+  const char *user = cJSON_GetStringValue(cJSON_GetObjectItem(c, "user_path_line"));
+  if (user) af_buf_printf(b, "- user path: %s\n", user);
   const char *trig = cJSON_GetStringValue(cJSON_GetObjectItem(c, "trigger"));
   if (trig) af_buf_printf(b, "- trigger: %s\n", trig);
   const char *other = cJSON_GetStringValue(cJSON_GetObjectItem(c, "other_stack"));
@@ -290,7 +295,15 @@ int report_write_campaign(const char *dir, const report_campaign_figures *fig, a
     if (fig->verdicts[q]) af_buf_printf(&b, " %s %lld;", oracle_verdict_name((oracle_verdict)q), (long long)fig->verdicts[q]);
   int ndef = 0;
   for (cJSON *e = deferred->child; e; e = e->next) ndef += (int)cJSON_GetNumberValue(cJSON_GetObjectItem(e, "count"));
-  af_buf_printf(&b, "\n- **%d bug class(es)** from %d distinct finding(s)\n", cJSON_GetArraySize(classes), cJSON_GetArraySize(findings));
+  int nart = 0;
+  const cJSON *ac;
+  cJSON_ArrayForEach(ac, classes) nart += confirm_is_artifact(ac);
+  af_buf_printf(&b, "\n- **%d bug class(es)** from %d distinct finding(s)\n", cJSON_GetArraySize(classes) - nart,
+                cJSON_GetArraySize(findings));
+  if (nart)
+    af_buf_printf(&b, "- %d class(es) not seen from the public API the converter stands for (its repro.py in a fresh "
+                      "process): harness artifacts, listed apart at the end and not counted\n",
+                  nart);
   const char *base = opts ? cJSON_GetStringValue(cJSON_GetObjectItem(opts, "baseline")) : NULL;
   if (base) {
     int nb = 0, nn = 0;
@@ -317,6 +330,7 @@ int report_write_campaign(const char *dir, const report_campaign_figures *fig, a
     int n = 0;
     cJSON *c;
     cJSON_ArrayForEach(c, classes) {
+      if (confirm_is_artifact(c)) continue;
       const char *ek = cJSON_GetStringValue(cJSON_GetObjectItem(c, "error_key"));
       double reruns = cJSON_GetNumberValue(cJSON_GetObjectItem(c, "reruns"));
       cJSON *inb = cJSON_GetObjectItem(c, "in_baseline");
@@ -333,7 +347,16 @@ int report_write_campaign(const char *dir, const report_campaign_figures *fig, a
     }
     af_buf_puts(&b, "\n");
     n = 0;
-    cJSON_ArrayForEach(c, classes) class_section(&b, dir, ++n, c);
+    cJSON_ArrayForEach(c, classes) if (!confirm_is_artifact(c)) class_section(&b, dir, ++n, c);
+    if (nart) {
+      const char *api = NULL; /* every class of a campaign has its converter's API */
+      cJSON_ArrayForEach(c, classes) if (confirm_is_artifact(c) && !api) api = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(c, "user_path"), "api"));
+      af_buf_printf(&b, "## Not seen from %s: harness artifacts\n\n"
+                        "These fail in aliasfuzz's process but not through the public API, run as a user would "
+                        "(each class's repro.py in a fresh process exits 0): not bugs of the converter, not counted.\n\n",
+                    api ? api : "the converter's API");
+      cJSON_ArrayForEach(c, classes) if (confirm_is_artifact(c)) class_section(&b, dir, ++n, c);
+    }
   }
   if (cJSON_GetArraySize(findings)) {
     af_buf_puts(&b, "## Findings\n\n");

@@ -60,7 +60,9 @@ static void jit_free(void *state) { passes_jit_free(state); }
 const conv_converter conv_jit = {
     .name = "jit",
     .description = "TorchScript RemoveListMutation + RemoveTensorMutation, run by the TorchScript interpreter; "
-                   "counts the in-place ops left (residual mutation)",
+                   "counts the in-place ops left (residual mutation). Stands for the same passes from Python "
+                   "(torch.jit.CompilationUnit, torch._C._jit_pass_remove_mutation; repro.py): a class that does "
+                   "not fail there is a harness artifact",
     .available = jit_available,
     .version = jit_version,
     .convert = jit_convert,
