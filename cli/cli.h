@@ -11,4 +11,5 @@ int cmd_suite(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+int cmd_snippet(int argc, char **argv);
 #endif

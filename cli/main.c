@@ -37,6 +37,7 @@ static const char *usage_main =
     "  reduce FILE --converter NAME [--out DIR]\n"
     "                      minimize a failing program into a finding folder with repro.py\n"
     "  repro DIR           rerun a finding folder: does the bug still reproduce?\n"
+    "  snippet DIR         write DIR/snippet.py: the finding in at most 15 lines of stock API\n"
     "  suite [--out DIR]   (re)generate the conformance suite from the op table\n"
     "  check DIR --converter NAME [--expect FILE] [--junit FILE] [--report DIR] [--shard K/N]\n"
     "                      run a conformance suite against an expectation file (pre-merge gate)\n"
@@ -376,6 +377,7 @@ static const struct {
     {"check", cmd_check},
     {"report", cmd_report},
     {"gen", cmd_gen},
+    {"snippet", cmd_snippet},
     {"fuzz", cmd_fuzz},
 };
 

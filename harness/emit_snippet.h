@@ -1,0 +1,39 @@
+/* emit_snippet.h - snippet.py: the finding as an issue-ready Python snippet (issue 26). At most
+ * 15 lines of plain Python with the converter's stock public API (torch.compile, torch.export,
+ * torch.onnx.export + onnxruntime, torch.func.functionalize + make_fx, torch.jit.script,
+ * openvino, TVM Relax): the program as a plain function `f` or an nn.Module `M` (its body is the
+ * emitter's, emit.h), the inputs as literals (`args()`; inputs that view one storage as
+ * `base.as_strided(...)` of it), eager's and the converter's values printed, compared with the
+ * oracle's tolerance for the dtype (oracle/oracle.h), exit 1 while they differ or the conversion
+ * raises, 0 once fixed. A crash or timeout finding runs the conversion in a child (the snippet
+ * again) and exits 1 when the child dies or fails.
+ *
+ * What is compared: the program's outputs, then each input's state after the call (a converter
+ * that writes back into its arguments: torch.compile, torch.export's module(), functionalize,
+ * TorchScript; a module buffer as the module's attribute; a hidden base the caller owns), or,
+ * for a converter whose model cannot write its arguments (ONNX, TVM, OpenVINO), the outputs
+ * followed by each input's final state that the program returns as extra outputs, as the
+ * workers convert it. How each converter is called lives in one table in emit_snippet.c. */
+#ifndef EMIT_SNIPPET_H
+#define EMIT_SNIPPET_H
+
+#include "ir.h"
+
+#define EMIT_SNIPPET_MAX_LINES 15
+
+/* 1 when converter (a name, conv.h) has a stock Python API for this stack (PyTorch major
+ * version stack_major: 1 or 2) that a snippet calls; else 0 and *why (static) says why not. */
+int emit_snippet_supported(const char *converter, int stack_major, const char **why);
+
+/* snippet.py for program p found as verdict (oracle.h's name) on converter, for the stack of this
+ * build (at_version()). new, free with free(); NULL with err when the converter has no stock API
+ * (emit_snippet_supported) or p cannot be shown (module state on a converter that takes only a
+ * function). */
+char *emit_snippet_py(const ir_program *p, const char *converter, const char *verdict, af_err *err);
+
+/* The method names (TorchScript's `x.NAME(...)`) that Python's torch.Tensor lacks, which a snippet
+ * spells `torch.ops.aten.NAME(x, ...)`; NULL-terminated, borrowed. A test checks the list against
+ * the op table and the stack's PyTorch. */
+const char *const *emit_snippet_aten_only(void);
+
+#endif
