@@ -60,7 +60,7 @@ fi
 
 [ "$mode" = campaign ] || { echo "not ok usage: $0 ALIASFUZZ PYTHON quick|campaign CONVERTER ITERATIONS [RE]"; exit 2; }
 conv=$4 iters=$5 artifact_re=${6:-}
-"$af" fuzz --converter "$conv" --iterations "$iters" --jobs 1 --reduce-share 1 --no-triggers --quiet --out "$tmp/c" \
+"$af" fuzz --converter "$conv" --iterations "$iters" --jobs 2 --no-triggers --quiet --out "$tmp/c" \
   >"$tmp/fuzz.log" 2>&1
 [ $? -le 1 ] || { not_ok "fuzz --converter $conv failed"; tail -5 "$tmp/fuzz.log"; exit 1; }
 n=0 agree=0
