@@ -126,8 +126,12 @@ static char *readme(const finding *f, const char *id, const char *sigtext) {
   char *src = emit_torchscript(f->minimized, "program");
   af_buf_puts(&b, src);
   free(src);
-  af_buf_puts(&b, "```\n\n## Reproduce\n\n```sh\npython3 repro.py            # exits 1 while the bug is present\n");
-  af_buf_printf(&b, "aliasfuzz run repro.json --converter %s\n", f->converter);
+  af_buf_puts(&b, "```\n\n## Reproduce\n\n```sh\n"); /* repro.py without the converter's Python: eager only, exit 2 */
+  af_buf_puts(&b, f->convert_py ? "python3 repro.py            # exits 1 while the bug is present\n"
+                                : "python3 repro.py            # eager's outputs only, exit 2: no Python reproduction of this converter\n");
+  af_buf_puts(&b, "aliasfuzz run repro.json --converter ");
+  codec_put_shell_word(&b, f->converter);
+  af_buf_puts(&b, "   # exits 1 while the bug is present\n");
   if (f->rerun) af_buf_printf(&b, "%s\n", f->rerun);
   af_buf_puts(&b, "```\n");
   if (f->graph && *f->graph) {

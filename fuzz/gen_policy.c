@@ -262,6 +262,8 @@ char *gen_policy_diff_json(const gen_policy *p) {
 
 static int num(const cJSON *x, const char *sec, const char *key, double *out, af_err *err) {
   if (!cJSON_IsNumber(x)) return af_fail(err, "policy: %s.%s: expected a number", sec, key);
+  if (!isfinite(x->valuedouble)) /* 1e400 reads as infinity, which JSON cannot record (it would be null) */
+    return af_fail(err, "policy: %s.%s: a number beyond the range of a double", sec, key);
   *out = x->valuedouble;
   return 0;
 }

@@ -389,8 +389,7 @@ static int pass_rename(rstate *r) {
       snprintf(name, sizeof name, "v%d", next++);
     }
     if (strcmp(c->names[v], name) != 0) changed = 1;
-    free(c->names[v]);
-    c->names[v] = af_xstrdup(name);
+    ir_rename_value(c, v, name);
   }
   if (!changed) {
     ir_program_free(c);

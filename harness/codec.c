@@ -11,6 +11,9 @@
 
 #include "ops.h"
 
+#define STR_(x) #x
+#define AF_STR(x) STR_(x)
+
 /* ------------------------------------------------------------------ reading */
 
 static int is_int(const cJSON *j, int64_t *out) {
@@ -126,6 +129,8 @@ bad:
 static int read_arg(const ir_program *p, const char *code, const cJSON *j, ir_arg *a, af_err *err) {
   memset(a, 0, sizeof *a);
   a->value = -1;
+  if (cJSON_IsArray(j) && cJSON_GetArraySize(j) > CODEC_MAX_LIST)
+    return af_fail(err, "a list of %d elements (the limit is %d)", cJSON_GetArraySize(j), CODEC_MAX_LIST);
   if (cJSON_IsNull(j) && code[1] == '?') {
     a->kind = IR_ARG_NONE;
     return 0;
@@ -227,6 +232,42 @@ static int read_shape(const cJSON *j, ir_input *in, af_err *err) {
 
 /* ---- layouts (issue 16): hidden bases, and inputs that view a storage ---- */
 
+/* Explicit values ("data") of a tensor of dtype dt with limit elements: numbers the dtype holds
+ * exactly (an int dtype: integers in its range, int64 within +-2^53 where a double is exact, since
+ * C's conversion of 1e30 or 1.5 to an integer is undefined; bool: 0, 1, true, false). A list
+ * shorter than the tensor repeats; a longer one is refused. what names the limit ("the shape"). */
+static int read_data(const cJSON *data, af_dtype dt, int64_t limit, const char *what, int64_t *n, double **out, af_err *err) {
+  if (!cJSON_IsArray(data) || cJSON_GetArraySize(data) == 0) return af_fail(err, "data: expected a non-empty array of numbers");
+  int64_t len = cJSON_GetArraySize(data);
+  if (len > limit)
+    return af_fail(err, "data: %lld values for %lld elements (%s); a list may be shorter (it repeats), not longer", (long long)len,
+                   (long long)limit, what);
+  double lo = 0, hi = 1; /* bool */
+  if (dt == AF_UINT8) hi = 255;
+  else if (dt == AF_INT8) lo = -128, hi = 127;
+  else if (dt == AF_INT32) lo = -2147483648.0, hi = 2147483647.0;
+  else if (dt == AF_INT64) lo = -9007199254740992.0, hi = 9007199254740992.0;
+  int integral = dt == AF_BOOL || af_dtype_is_int(dt);
+  double *v = af_xcalloc((size_t)len, sizeof(double));
+  int d = 0;
+  for (const cJSON *x = data->child; x; x = x->next, d++) {
+    if (!cJSON_IsNumber(x) && !cJSON_IsBool(x)) {
+      free(v);
+      return af_fail(err, "data[%d]: expected a number", d);
+    }
+    v[d] = cJSON_IsBool(x) ? cJSON_IsTrue(x) : x->valuedouble;
+    if (integral && (v[d] != floor(v[d]) || v[d] < lo || v[d] > hi)) {
+      double bad = v[d];
+      free(v);
+      return af_fail(err, "data[%d]: %g is not a value of dtype %s (integers %.0f..%.0f%s)", d, bad, af_dtype_name(dt), lo, hi,
+                     dt == AF_INT64 ? ", where a double is exact" : "");
+    }
+  }
+  *n = len;
+  *out = v;
+  return 0;
+}
+
 static int read_bases(ir_program *p, const cJSON *j, af_err *err) {
   static const char *const keys[] = {"name", "size", "dtype", "data", NULL};
   if (!j) return 0;
@@ -258,22 +299,7 @@ static int read_bases(ir_program *p, const cJSON *j, af_err *err) {
       goto bad;
     }
     int b = ir_add_base(p, name->valuestring, -1, size, dt);
-    if (data) {
-      if (!cJSON_IsArray(data) || cJSON_GetArraySize(data) == 0) {
-        af_fail(err, "data: expected a non-empty array of numbers");
-        goto bad;
-      }
-      p->bases[b].ndata = cJSON_GetArraySize(data);
-      p->bases[b].data = af_xcalloc((size_t)p->bases[b].ndata, sizeof(double));
-      int d = 0;
-      for (const cJSON *x = data->child; x; x = x->next, d++) {
-        if (!cJSON_IsNumber(x) && !cJSON_IsBool(x)) {
-          af_fail(err, "data[%d]: expected a number", d);
-          goto bad;
-        }
-        p->bases[b].data[d] = cJSON_IsBool(x) ? cJSON_IsTrue(x) : x->valuedouble;
-      }
-    }
+    if (data && read_data(data, dt, size, "the size", &p->bases[b].ndata, &p->bases[b].data, err)) goto bad;
   }
   return 0;
 bad:
@@ -403,6 +429,7 @@ static int read_inputs(ir_program *p, const cJSON *j, af_err *err) {
   static const char *const keys[] = {"name", "shape", "dtype", "data", "buffer", "view_of", "as", "strides", "offset", "storage", NULL};
   if (!cJSON_IsArray(j)) return af_fail(err, "inputs: expected an array");
   int k = 0;
+  int64_t elements = 0;
   for (const cJSON *e = j->child; e; e = e->next, k++) {
     if (!cJSON_IsObject(e)) return af_fail(err, "inputs[%d]: expected an object", k);
     if (check_keys(e, keys, err)) goto bad;
@@ -446,23 +473,18 @@ static int read_inputs(ir_program *p, const cJSON *j, af_err *err) {
       goto bad;
     }
     in->buffer = buffer && cJSON_IsTrue(buffer);
-    if (data) {
-      if (!cJSON_IsArray(data) || cJSON_GetArraySize(data) == 0) {
-        af_fail(err, "data: expected a non-empty array of numbers");
-        goto bad;
-      }
-      in->ndata = cJSON_GetArraySize(data);
-      in->data = af_xcalloc((size_t)in->ndata, sizeof(double));
-      int d = 0;
-      for (const cJSON *x = data->child; x; x = x->next, d++) {
-        if (!cJSON_IsNumber(x) && !cJSON_IsBool(x)) {
-          af_fail(err, "data[%d]: expected a number", d);
-          goto bad;
-        }
-        in->data[d] = cJSON_IsBool(x) ? cJSON_IsTrue(x) : x->valuedouble;
-      }
-    }
     if (read_layout(p, v, e, base, shape != NULL, err)) goto bad;
+    if (data) { /* an input that owns a storage fills all of it */
+      const ir_base *B = in->base ? &p->bases[in->base - 1] : NULL;
+      int owns = B && B->owner == v;
+      if (read_data(data, in->dtype, owns ? B->numel : ir_numel(in->rank, in->shape), owns ? "its storage" : "the shape", &in->ndata,
+                    &in->data, err))
+        goto bad;
+    }
+    if ((elements += ir_numel(in->rank, in->shape)) > CODEC_MAX_ELEMENTS) {
+      af_fail(err, "shape: the inputs hold more than %d elements in all (the limit of a program)", CODEC_MAX_ELEMENTS);
+      goto bad;
+    }
   }
   return 0;
 bad:
@@ -470,10 +492,11 @@ bad:
   return -1;
 }
 
-static int read_block(ir_program *p, const cJSON *j, const char *where, af_err *err);
+static int read_block(ir_program *p, const cJSON *j, const char *where, int depth, af_err *err);
 
-/* One statement; if/for read their nested blocks and end with an `end` marker. */
-static int read_stmt(ir_program *p, const cJSON *e, af_err *err) {
+/* One statement; if/for read their nested blocks (depth: how many enclose this one) and end with
+ * an `end` marker. */
+static int read_stmt(ir_program *p, const cJSON *e, int depth, af_err *err) {
   static const char *const keys[] = {"out", "op", "args", NULL};
   static const char *const if_keys[] = {"op", "args", "then", "else", NULL};
   static const char *const for_keys[] = {"out", "op", "args", "body", NULL};
@@ -498,6 +521,15 @@ static int read_stmt(ir_program *p, const cJSON *e, af_err *err) {
       af_err_prefix(err, "args[%d] (%s)", nargs - 1, oe->name);
       goto bad;
     }
+  int need = 1 + (op == OPS_if || op == OPS_for) + (op == OPS_if && cJSON_GetObjectItemCaseSensitive(e, "else") != NULL);
+  if (p->nstmts + need > CODEC_MAX_STMTS) { /* (a block's else and end markers count) */
+    af_fail(err, "more than %d statements (the limit of a program, if/for/else/end counted)", CODEC_MAX_STMTS);
+    goto bad;
+  }
+  if ((op == OPS_if || op == OPS_for) && depth >= CODEC_MAX_DEPTH) {
+    af_fail(err, "%s: blocks nested more than %d deep (the limit of a program)", oe->name, CODEC_MAX_DEPTH);
+    goto bad;
+  }
   int out = -1;
   if (outj) {
     if (!cJSON_IsString(outj)) {
@@ -518,14 +550,14 @@ static int read_stmt(ir_program *p, const cJSON *e, af_err *err) {
   for (int a = 0; a < nargs; a++) ir_arg_free(&args[a]);
   if (op == OPS_if) {
     const cJSON *elsej = cJSON_GetObjectItemCaseSensitive(e, "else");
-    if (read_block(p, cJSON_GetObjectItemCaseSensitive(e, "then"), "then", err)) return -1;
+    if (read_block(p, cJSON_GetObjectItemCaseSensitive(e, "then"), "then", depth + 1, err)) return -1;
     if (elsej) {
       ir_add_stmt(p, OPS_else, -1, 0, NULL);
-      if (read_block(p, elsej, "else", err)) return -1;
+      if (read_block(p, elsej, "else", depth + 1, err)) return -1;
     }
     ir_add_stmt(p, OPS_end, -1, 0, NULL);
   } else if (op == OPS_for) {
-    if (read_block(p, cJSON_GetObjectItemCaseSensitive(e, "body"), "body", err)) return -1;
+    if (read_block(p, cJSON_GetObjectItemCaseSensitive(e, "body"), "body", depth + 1, err)) return -1;
     ir_add_stmt(p, OPS_end, -1, 0, NULL);
   }
   return 0;
@@ -534,33 +566,109 @@ bad:
   return -1;
 }
 
-static int read_block(ir_program *p, const cJSON *j, const char *where, af_err *err) {
+static int read_block(ir_program *p, const cJSON *j, const char *where, int depth, af_err *err) {
   if (!cJSON_IsArray(j)) return af_fail(err, "%s: expected an array of statements", where);
   int k = 0;
   for (const cJSON *e = j->child; e; e = e->next, k++)
-    if (read_stmt(p, e, err)) {
+    if (read_stmt(p, e, depth, err)) {
       af_err_prefix(err, "%s[%d]", where, k);
       return -1;
     }
   return 0;
 }
 
-static int read_body(ir_program *p, const cJSON *j, af_err *err) { return read_block(p, j, "body", err); }
+static int read_body(ir_program *p, const cJSON *j, af_err *err) { return read_block(p, j, "body", 0, err); }
+
+/* Line and column (from 1) of offset off in text. */
+static void text_pos(const char *text, size_t off, int *line, int *col) {
+  *line = 1, *col = 1;
+  for (size_t i = 0; i < off && text[i]; i++, (*col)++)
+    if (text[i] == '\n') (*line)++, *col = 0;
+}
+
+/* What cJSON cannot be trusted with, before it reads text: arrays and objects nested more than
+ * CODEC_MAX_NESTING deep (cJSON stops at 1000 and says no more than "syntax error") and \u0000 in
+ * a string (cJSON ends the string there: "x\u0000y" would read as the name "x"). Returns the
+ * offset of the first problem with *why set, or -1. */
+static long prescan(const char *text, const char **why) {
+  int depth = 0, in_str = 0;
+  for (const char *c = text; *c; c++) {
+    if (in_str) {
+      if (*c == '\\' && c[1] == 'u' && strncmp(c + 2, "0000", 4) == 0) {
+        *why = "\\u0000 (NUL) in a string: a name or text cannot hold it";
+        return c - text;
+      }
+      if (*c == '\\' && c[1]) c++;
+      else if (*c == '"') in_str = 0;
+    } else if (*c == '"') {
+      in_str = 1;
+    } else if ((*c == '[' || *c == '{') && ++depth > CODEC_MAX_NESTING) {
+      *why = "arrays and objects nested more than " AF_STR(CODEC_MAX_NESTING) " deep (the limit of a program file)";
+      return c - text;
+    } else if (*c == ']' || *c == '}') {
+      depth--;
+    }
+  }
+  return -1;
+}
+
+static int by_key(const void *a, const void *b) { return strcmp((*(const cJSON *const *)a)->string, (*(const cJSON *const *)b)->string); }
+
+/* Every object of the document names each field once (cJSON keeps both and reads the first), and
+ * every number is finite (cJSON reads 1e400 as infinity, which no writer gives back: JSON has no
+ * infinity). path: where j is ("inputs[0].data"), grown and restored here. */
+static int check_tree(const cJSON *j, af_buf *path, af_err *err) {
+  if (cJSON_IsNumber(j) && !isfinite(j->valuedouble))
+    return af_fail(err, "%s: a number beyond the range of a double (it would read as infinity)", path->s ? path->s : "");
+  if (cJSON_IsObject(j) && j->child && j->child->next) {
+    int n = cJSON_GetArraySize(j), k = 0;
+    const cJSON **keys = af_xcalloc((size_t)n, sizeof(cJSON *));
+    for (const cJSON *c = j->child; c; c = c->next) keys[k++] = c;
+    qsort(keys, (size_t)n, sizeof(cJSON *), by_key);
+    for (k = 1; k < n && strcmp(keys[k - 1]->string, keys[k]->string) != 0; k++) {
+    }
+    const char *dup = k < n ? keys[k]->string : NULL;
+    free(keys);
+    if (dup) return af_fail(err, "%s%s\"%s\": the field is given twice", path->s ? path->s : "", path->len ? ": " : "", dup);
+  }
+  size_t mark = path->len;
+  int k = 0;
+  for (const cJSON *c = j->child; c; c = c->next, k++) {
+    if (cJSON_IsObject(j)) af_buf_printf(path, "%s%s", mark ? "." : "", c->string);
+    else af_buf_printf(path, "[%d]", k);
+    int rc = check_tree(c, path, err);
+    path->len = mark;
+    path->s[mark] = 0;
+    if (rc) return -1;
+  }
+  return 0;
+}
 
 int codec_read_string(const char *text, const char *where, ir_program **out, af_err *err) {
   static const char *const keys[] = {"format", "bases", "inputs", "body", "outputs", "meta", NULL};
   *out = NULL;
-  const char *end = NULL;
+  const char *end = NULL, *why = NULL;
+  int line, col;
+  long bad = prescan(text, &why);
+  if (bad >= 0) {
+    text_pos(text, (size_t)bad, &line, &col);
+    return af_fail(err, "%s: line %d, column %d: %s", where, line, col, why);
+  }
   cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
   ir_program *p = NULL;
   if (!root) {
     size_t off = end ? (size_t)(end - text) : 0;
-    int line = 1, col = 1;
-    for (size_t i = 0; i < off && text[i]; i++, col++)
-      if (text[i] == '\n') line++, col = 0;
+    text_pos(text, off, &line, &col);
     af_fail(err, "%s: line %d, column %d: malformed JSON (%s)", where, line, col,
             off >= strlen(text) ? "truncated file" : "syntax error");
     return -1;
+  }
+  af_buf path = {0};
+  int tree = check_tree(root, &path, err);
+  af_buf_free(&path);
+  if (tree) {
+    af_err_prefix(err, "%s", where);
+    goto fail;
   }
   if (!cJSON_IsObject(root)) {
     af_fail(err, "%s: expected a JSON object at the top level", where);
@@ -584,6 +692,10 @@ int codec_read_string(const char *text, const char *where, ir_program **out, af_
       read_inputs(p, cJSON_GetObjectItemCaseSensitive(root, "inputs"), err) ||
       read_body(p, cJSON_GetObjectItemCaseSensitive(root, "body"), err)) {
     af_err_prefix(err, "%s", where);
+    goto fail;
+  }
+  if (p->nstmts > CODEC_MAX_STMTS) {
+    af_fail(err, "%s: body: more than %d statements (the limit of a program, if/for/else/end counted)", where, CODEC_MAX_STMTS);
     goto fail;
   }
   const cJSON *outs = cJSON_GetObjectItemCaseSensitive(root, "outputs");
@@ -673,6 +785,19 @@ void codec_put_float(af_buf *b, double f) {
     if (strtod(tmp, NULL) == f) break;
   }
   af_buf_puts(b, tmp);
+}
+
+void codec_put_shell_word(af_buf *b, const char *s) {
+  int plain = *s != 0;
+  for (const char *c = s; *c; c++)
+    plain &= (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || strchr("_-./:=@%+,", *c) != NULL;
+  if (plain) {
+    af_buf_puts(b, s);
+    return;
+  }
+  af_buf_puts(b, "'");
+  for (const char *c = s; *c; c++) af_buf_puts(b, *c == '\'' ? "'\\''" : (char[]){*c, 0});
+  af_buf_puts(b, "'");
 }
 
 static void put_string(af_buf *b, const char *s) {

@@ -59,6 +59,16 @@
 
 #define CODEC_FORMAT "aliasfuzz-program/1"
 
+/* What a program file may hold (issue 27); the reader refuses more, naming the limit. Numbers must
+ * be what their field holds exactly: finite (1e400 reads as infinity), and an int dtype's data
+ * integers in its range (int64 within +-2^53, where a double is exact); "data" is not longer than
+ * the tensor (or the storage its input owns); a field is given once; no \u0000 in a string. */
+#define CODEC_MAX_STMTS 20000     /* statements in the flat body, if/for/else/end counted */
+#define CODEC_MAX_DEPTH 32        /* if/for blocks inside one another */
+#define CODEC_MAX_NESTING 100     /* JSON arrays and objects inside one another */
+#define CODEC_MAX_LIST 65536      /* elements of one list argument */
+#define CODEC_MAX_ELEMENTS 16777216 /* tensor elements of all inputs together (2^24) */
+
 /* Parses text; where names the source in messages ("corpus/a.json"). Returns 0 and a new program
  * (free with ir_program_free) in *out, or -1 with "where: field: what was expected" in err. */
 int codec_read_string(const char *text, const char *where, ir_program **out, af_err *err);
@@ -76,5 +86,9 @@ int codec_write_atomic(const char *path, const char *data, size_t len, af_err *e
 /* Appends a number in the canonical way: integral values of int kind as integers, floats in the
  * shortest text that reads back to the same double. */
 void codec_put_float(af_buf *b, double f);
+/* Appends s as one word of a POSIX shell command line: as it is when it has only characters no
+ * shell treats specially, else in single quotes (a ' inside as '\''). For the commands aliasfuzz
+ * prints for a person to paste (`--converter 'external:python3 w.py'`). */
+void codec_put_shell_word(af_buf *b, const char *s);
 
 #endif

@@ -599,9 +599,12 @@ static int run(const ir_program *p, af_tensor *const *inputs, eager_hook hook, v
     const ir_stmt *st = &p->stmts[s];
     af_err se;
     int fail = 0;
-    if (++steps > EAGER_MAX_STEPS) {
-      af_fail(&se, "the program runs more than %d statements", EAGER_MAX_STEPS);
-      fail = 1;
+    if (++steps > EAGER_MAX_STEPS) { /* aliasfuzz's limit, not the program's error: no verdict (issue 27) */
+      rc = af_fail(err, "body[%d]: the program runs more than %d statements, aliasfuzz's limit (EAGER_MAX_STEPS): not judged", s,
+                   EAGER_MAX_STEPS);
+      r->status = RESULT_ERROR;
+      result_set_message(r, err->msg);
+      break;
     } else if (st->op == OPS_for) {
       if (ir_for_trips(st, ints) > 0) {
         ints[st->out] = 0;

@@ -42,6 +42,7 @@ void ir_program_free(ir_program *p) {
   free(p->outputs);
   for (int v = 0; v < p->nvalues; v++) free(p->names[v]);
   free(p->names);
+  free(p->hash);
   free(p->meta);
   free(p);
 }
@@ -110,13 +111,54 @@ int ir_name_ok(const char *name) {
   return 1;
 }
 
-int ir_find_value(const ir_program *p, const char *name) {
-  for (int v = 0; v < p->nvalues; v++) {
-    const char *a = p->names[v];
-    /* generated names share their first letter: the second settles most comparisons */
-    if (a[0] == name[0] && (a[0] == 0 || a[1] == name[1]) && strcmp(a, name) == 0) return v;
+uint32_t ir_name_hash(const char *s) {
+  uint32_t h = 2166136261u;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+  return h;
+}
+
+/* Slot of name in p->hash: its entry, or the empty slot where it goes. */
+static int hash_slot(const ir_program *p, const char *name) {
+  int mask = p->cap_hash - 1, k = (int)(ir_name_hash(name) & (uint32_t)mask);
+  while (p->hash[k] && strcmp(p->names[p->hash[k] - 1], name) != 0) k = (k + 1) & mask;
+  return k;
+}
+
+/* Indexes value v (kept out when an earlier value has its name); grows the table to twice the
+ * values at least. */
+static void hash_put(ir_program *p, int v) {
+  if (2 * (p->nvalues + 1) > p->cap_hash) {
+    int cap = p->cap_hash ? p->cap_hash : 32;
+    while (2 * (p->nvalues + 1) > cap) cap *= 2;
+    free(p->hash);
+    p->hash = af_xcalloc((size_t)cap, sizeof(int));
+    p->cap_hash = cap;
+    for (int u = 0; u < v; u++) {
+      int k = hash_slot(p, p->names[u]);
+      if (!p->hash[k]) p->hash[k] = u + 1;
+    }
   }
-  return -1;
+  int k = hash_slot(p, p->names[v]);
+  if (!p->hash[k]) p->hash[k] = v + 1;
+}
+
+static void hash_rebuild(ir_program *p) {
+  if (p->hash) memset(p->hash, 0, sizeof(int) * (size_t)p->cap_hash);
+  p->hash_stale = 0;
+  for (int v = 0; v < p->nvalues; v++) hash_put(p, v);
+}
+
+int ir_find_value(const ir_program *p, const char *name) {
+  if (p->hash_stale) hash_rebuild((ir_program *)p); /* a cache: the names themselves do not change */
+  if (!p->nvalues || !name) return -1;
+  int k = hash_slot(p, name);
+  return p->hash[k] ? p->hash[k] - 1 : -1;
+}
+
+void ir_rename_value(ir_program *p, int v, const char *name) {
+  free(p->names[v]);
+  p->names[v] = af_xstrdup(name);
+  p->hash_stale = 1;
 }
 
 int ir_add_value(ir_program *p, const char *name) {
@@ -126,6 +168,7 @@ int ir_add_value(ir_program *p, const char *name) {
     p->names = af_xrealloc(p->names, sizeof(char *) * (size_t)p->cap_values);
   }
   p->names[p->nvalues] = af_xstrdup(name);
+  hash_put(p, p->nvalues);
   return p->nvalues++;
 }
 
@@ -479,8 +522,11 @@ int ir_validate(const ir_program *p, af_err *err) {
       rc = af_fail(err, "inputs[%d].shape: rank must be 0..%d", i, AF_MAX_RANK);
       goto out;
     }
-    if (isint[i]) {
-      rc = af_fail(err, "inputs[%d]: \"%s\" is also a loop variable", i, p->names[i]);
+    if (isint[i]) { /* a loop variable or an int op's result takes an input's name */
+      int d = 0;
+      while (d < p->nstmts && (p->stmts[d].out != i || (p->stmts[d].op != OPS_for && ops_get(p->stmts[d].op)->kind != OPS_INT))) d++;
+      rc = af_fail(err, "inputs[%d]: \"%s\" is an input (a tensor), and body[%d] (%s) makes it %s; give the int its own name", i,
+                   p->names[i], d, d < p->nstmts ? ops_get(p->stmts[d].op)->name : "?", int_word(p, i));
       goto out;
     }
     scope_define(&sc, i);

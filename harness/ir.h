@@ -114,6 +114,12 @@ typedef struct ir_program {
      built a statement at a time, by the thousand per second); code that replaces one of these
      arrays sets its cap */
   int cap_inputs, cap_stmts, cap_values;
+  /* name -> value id, open addressing (value id + 1, 0 empty; cap_hash a power of two), kept by
+     ir_add_value and rebuilt by ir_find_value after ir_rename_value: a 10k-statement program
+     names its values in constant time each. Code that writes names[v] itself calls
+     ir_rename_value instead. */
+  int *hash;
+  int cap_hash, hash_stale;
 } ir_program;
 
 ir_program *ir_program_new(void); /* new, free with ir_program_free */
@@ -122,7 +128,12 @@ ir_program *ir_program_clone(const ir_program *p); /* new, free with ir_program_
 
 /* Adds a value name; returns its id, or -1 if the name is taken or not an identifier. */
 int ir_add_value(ir_program *p, const char *name);
-int ir_find_value(const ir_program *p, const char *name); /* -1 if none */
+int ir_find_value(const ir_program *p, const char *name); /* -1 if none; the lowest id when names repeat */
+/* Gives value v the name (copied; not checked: a pass renaming every value passes through
+ * repeated names). */
+void ir_rename_value(ir_program *p, int v, const char *name);
+/* FNV-1a of a name (the hash of the name index; for other tables of names). */
+uint32_t ir_name_hash(const char *s);
 /* True when name is a valid value name: an identifier that is no Python keyword or builtin the
  * emitters use. */
 int ir_name_ok(const char *name);

@@ -8,6 +8,9 @@
 #include "../harness/ops.h"
 #include "tap.h"
 
+#define STR_(x) #x
+#define AF_STR(x) STR_(x)
+
 static int nfiles;
 
 static void roundtrip_dir(const char *dir) {
@@ -143,6 +146,121 @@ TEST(malformed_programs_are_rejected_with_a_message_naming_the_problem) {
   }
 }
 
+/* Issue 27: what the codec cannot represent exactly is refused, naming the file, the field and
+ * the limit, instead of being read as something else (1e30 as INT64_MIN, 1e400 written back as
+ * 1e+308, "x\u0000y" as "x", the second of two "name" fields ignored). */
+#define IN_HEAD "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": "
+#define IN_REST "}], \"body\": [], \"outputs\": [\"x\"]}"
+static const struct {
+  const char *name, *text, *expect;
+} inexact[] = {
+    {"int64 data 1e30", IN_HEAD "\"int64\", \"data\": [1, 1e30]" IN_REST, "inputs[0]: data[1]: 1e+30 is not a value of dtype int64"},
+    {"int64 data 1.5", IN_HEAD "\"int64\", \"data\": [1.5]" IN_REST, "inputs[0]: data[0]: 1.5 is not a value of dtype int64"},
+    {"int8 data 300", IN_HEAD "\"int8\", \"data\": [300]" IN_REST, "data[0]: 300 is not a value of dtype int8 (integers -128..127)"},
+    {"bool data 2", IN_HEAD "\"bool\", \"data\": [2]" IN_REST, "data[0]: 2 is not a value of dtype bool"},
+    {"float data 1e400", IN_HEAD "\"float32\", \"data\": [1e400]" IN_REST, "inputs[0].data[0]: a number beyond the range of a double"},
+    {"float argument 1e400",
+     "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}], "
+     "\"body\": [{\"out\": \"y\", \"op\": \"add\", \"args\": [\"x\", -1e400]}], \"outputs\": [\"y\"]}",
+     "body[0].args[1]: a number beyond the range of a double"},
+    {"data longer than the tensor", IN_HEAD "\"float32\", \"data\": [1, 2, 3, 4]" IN_REST, "inputs[0]: data: 4 values for 3 elements"},
+    {"base data longer than the base",
+     "{\"format\": \"aliasfuzz-program/1\", \"bases\": [{\"name\": \"buf\", \"size\": 2, \"dtype\": \"float32\", \"data\": [1, 2, 3]}], "
+     "\"inputs\": [], \"body\": [], \"outputs\": []}",
+     "bases[0]: data: 3 values for 2 elements"},
+    {"a field given twice", IN_HEAD "\"float32\", \"name\": \"z\"" IN_REST, "inputs[0]: \"name\": the field is given twice"},
+    {"a top-level field given twice", IN_HEAD "\"float32\"}], \"body\": [], \"body\": [], \"outputs\": [\"x\"]}", "\"body\": the field is given twice"},
+    {"NUL in a name",
+     "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\\u0000y\", \"shape\": [3], \"dtype\": \"float32\"}], \"body\": [], "
+     "\"outputs\": [\"x\"]}",
+     "line 1, column 57: \\u0000 (NUL) in a string"},
+    {"a control character in a name",
+     "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\\u0001\", \"shape\": [3], \"dtype\": \"float32\"}], \"body\": [], "
+     "\"outputs\": []}",
+     "inputs[0]: name:"},
+    {"an int value named like an input",
+     "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"n\", \"shape\": [3], \"dtype\": \"float32\"}], "
+     "\"body\": [{\"out\": \"n\", \"op\": \"size\", \"args\": [\"n\", 0]}], \"outputs\": []}",
+     "\"n\" is an input (a tensor), and body[0] (size) makes it an int value"},
+};
+
+TEST(values_the_codec_cannot_represent_exactly_are_refused_naming_file_and_field) {
+  for (size_t i = 0; i < sizeof inexact / sizeof inexact[0]; i++) {
+    ir_program *p = NULL;
+    af_err err = {{0}};
+    int rc = codec_read_string(inexact[i].text, "case.json", &p, &err);
+    CHECK(rc != 0 && p == NULL, "%s: accepted", inexact[i].name);
+    CHECK(strncmp(err.msg, "case.json: ", 11) == 0 && strstr(err.msg, inexact[i].expect), "%s: message '%s' lacks '%s'",
+          inexact[i].name, err.msg, inexact[i].expect);
+    ir_program_free(p);
+  }
+  /* what stays accepted: the extremes each dtype holds, and a data list shorter than the tensor */
+  const char *ok[] = {IN_HEAD "\"int64\", \"data\": [-9007199254740992, 9007199254740992]" IN_REST, IN_HEAD "\"uint8\", \"data\": [0, 255]" IN_REST,
+                      IN_HEAD "\"bool\", \"data\": [true, 0]" IN_REST, IN_HEAD "\"float64\", \"data\": [1e308, -2.5]" IN_REST};
+  for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+    ir_program *p = NULL;
+    af_err err = {{0}};
+    CHECK(codec_read_string(ok[i], "ok.json", &p, &err) == 0, "%s: %s", ok[i], err.msg);
+    ir_program_free(p);
+  }
+}
+
+/* A program of n statements `vK = x.add(1)` (if blocks: each one an `if` around the next). new. */
+static char *program_text(int n, int blocks) {
+  af_buf b = {0};
+  af_buf_puts(&b, "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [1], \"dtype\": \"float32\"}], \"body\": [");
+  for (int k = 0; k < n; k++)
+    af_buf_printf(&b, blocks ? "%s{\"op\": \"if\", \"args\": [\"x\"], \"then\": [" : "%s{\"out\": \"v%d\", \"op\": \"add\", \"args\": [\"x\", 1]}",
+                  k ? (blocks ? "" : ", ") : "", k);
+  for (int k = 0; blocks && k < n; k++) af_buf_puts(&b, "]}");
+  af_buf_puts(&b, "], \"outputs\": [\"x\"]}");
+  return af_buf_take(&b);
+}
+
+/* Size limits are checked while reading, and a refusal names the limit it hit (cJSON's own nesting
+ * limit used to come out as "syntax error"). */
+TEST(size_limits_are_checked_at_parse_time_and_named) {
+  struct {
+    const char *name;
+    char *text;
+    const char *expect;
+  } cases[] = {
+      {"statements", program_text(CODEC_MAX_STMTS + 1, 0), "more than " AF_STR(CODEC_MAX_STMTS) " statements (the limit"},
+      {"block nesting", program_text(CODEC_MAX_DEPTH + 1, 1), "blocks nested more than " AF_STR(CODEC_MAX_DEPTH) " deep (the limit"},
+      {"JSON nesting", NULL, "nested more than " AF_STR(CODEC_MAX_NESTING) " deep (the limit"},
+      {"list length", NULL, "a list of 65537 elements (the limit is 65536)"},
+  };
+  af_buf b = {0};
+  af_buf_puts(&b, "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [], \"body\": [], \"outputs\": [], \"meta\": {\"deep\": ");
+  for (int k = 0; k < 1200; k++) af_buf_puts(&b, "[");
+  for (int k = 0; k < 1200; k++) af_buf_puts(&b, "]");
+  af_buf_puts(&b, "}}");
+  cases[2].text = af_buf_take(&b);
+  af_buf_puts(&b, "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [1], \"dtype\": \"float32\"}], "
+                  "\"body\": [{\"out\": \"y\", \"op\": \"cat\", \"args\": [[\"x\"");
+  for (int k = 0; k < 65536; k++) af_buf_puts(&b, ", \"x\"");
+  af_buf_puts(&b, "], 0]}], \"outputs\": [\"y\"]}");
+  cases[3].text = af_buf_take(&b);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    ir_program *p = NULL;
+    af_err err = {{0}};
+    int rc = codec_read_string(cases[i].text, "big.json", &p, &err);
+    CHECK(rc != 0 && strncmp(err.msg, "big.json: ", 10) == 0 && strstr(err.msg, cases[i].expect), "%s: rc %d, '%s' lacks '%s'",
+          cases[i].name, rc, err.msg, cases[i].expect);
+    ir_program_free(p);
+    free(cases[i].text);
+  }
+  /* at the limits they read */
+  char *at[] = {program_text(CODEC_MAX_STMTS, 0), program_text(CODEC_MAX_DEPTH, 1)};
+  for (int i = 0; i < 2; i++) {
+    ir_program *p = NULL;
+    af_err err = {{0}};
+    CHECK(codec_read_string(at[i], "big.json", &p, &err) == 0, "at the %s limit: %s", i ? "nesting" : "statement", err.msg);
+    ir_program_free(p);
+    free(at[i]);
+  }
+}
+
 TEST(missing_file_is_an_error_naming_the_path) {
   ir_program *p;
   af_err err;
@@ -202,5 +320,7 @@ int main(void) {
   RUN(input_layouts_written_as_view_ops_read_as_their_strides_and_offset);
   RUN(missing_file_is_an_error_naming_the_path);
   RUN(floats_ints_and_forced_floats_keep_their_kind);
+  RUN(values_the_codec_cannot_represent_exactly_are_refused_naming_file_and_field);
+  RUN(size_limits_are_checked_at_parse_time_and_named);
   return tap_done();
 }

@@ -166,6 +166,13 @@ typedef struct rf {
   int declined; /* the error in flight is "ref does not model this" */
   int **lst;    /* p value id of a list -> the objects it holds */
   int *nlst;
+  /* new_value's names hint_1, hint_2, ...: per hint the next k to try (the ones below are taken
+     for good: names only come), open addressing by ir_name_hash */
+  struct rf_hint {
+    char *hint;
+    int next;
+  } *hints;
+  int cap_hints, nhints;
 } rf;
 
 /* ---------------------------------------------------------------- small helpers */
@@ -275,6 +282,33 @@ static void memo_reset(rf_storage *st) {
 
 /* ---------------------------------------------------------------- building the output program */
 
+/* Slot of hint in c->hints: its entry, or the empty slot where it goes. */
+static int hint_slot(const rf *c, const char *hint) {
+  int mask = c->cap_hints - 1, k = (int)(ir_name_hash(hint) & (uint32_t)mask);
+  while (c->hints[k].hint && strcmp(c->hints[k].hint, hint) != 0) k = (k + 1) & mask;
+  return k;
+}
+
+/* The next k new_value tries for hint (1 for a new hint). */
+static int *hint_next(rf *c, const char *hint) {
+  if (2 * (c->nhints + 1) > c->cap_hints) { /* grow: the entries move to their new slots */
+    struct rf_hint *old = c->hints;
+    int ocap = c->cap_hints;
+    c->cap_hints = ocap ? 2 * ocap : 64;
+    c->hints = af_xcalloc((size_t)c->cap_hints, sizeof *c->hints);
+    for (int k = 0; k < ocap; k++)
+      if (old[k].hint) c->hints[hint_slot(c, old[k].hint)] = old[k];
+    free(old);
+  }
+  int k = hint_slot(c, hint);
+  if (!c->hints[k].hint) {
+    c->hints[k].hint = af_xstrdup(hint);
+    c->hints[k].next = 1;
+    c->nhints++;
+  }
+  return &c->hints[k].next;
+}
+
 /* A fresh value in q. own: the p value whose own name to use when still free (-1: none); other
  * names are hint_1, hint_2, ... skipping every name p or q uses. */
 static int new_value(rf *c, const char *hint, int own) {
@@ -284,11 +318,15 @@ static int new_value(rf *c, const char *hint, int own) {
   }
   char base[48], name[64];
   snprintf(base, sizeof base, "%s", hint && *hint ? hint : "t");
-  for (int k = 1;; k++) {
-    snprintf(name, sizeof name, "%s_%d", base, k);
+  int *next = hint_next(c, base);
+  for (;; (*next)++) {
+    snprintf(name, sizeof name, "%s_%d", base, *next);
     if (ir_find_value(c->q, name) < 0 && ir_find_value(c->p, name) < 0) {
       int v = ir_add_value(c->q, name);
-      if (v >= 0) return v;
+      if (v >= 0) {
+        (*next)++;
+        return v;
+      }
     }
   }
 }
@@ -1603,6 +1641,8 @@ static void rf_free(rf *c) {
   for (int v = 0; c->lst && v < c->p->nvalues; v++) free(c->lst[v]);
   free(c->lst);
   free(c->nlst);
+  for (int k = 0; k < c->cap_hints; k++) free(c->hints[k].hint);
+  free(c->hints);
   ir_program_free(c->q);
 }
 
