@@ -16,6 +16,7 @@
 #include "../harness/torch/shim.h"
 #include "../harness/emit.h"
 #include "../harness/emit_repro.h"
+#include "../harness/emit_snippet.h"
 #include "../oracle/signature.h"
 
 int findings_mkdirs(const char *path, af_err *err) {
@@ -196,9 +197,12 @@ static int write_new(const char *root, const char *final_dir, const finding *f, 
   snprintf(origin, sizeof origin, "aliasfuzz %s, program seed %llu", AF_VERSION, (unsigned long long)f->seed);
   ri.origin = origin;
   char *repro = emit_repro_py(f->minimized, &ri);
+  af_err no_snippet; /* NULL: the converter has no stock API a snippet calls (emit_snippet.h) */
+  char *snippet = emit_snippet_py(f->minimized, f->converter, oracle_verdict_name(f->verdict), &no_snippet);
   char *rd = readme(f, id, sigtext);
   int rc = put_file(tmp, "repro.json", min, err) || put_file(tmp, "original.json", orig, err) ||
            put_file(tmp, "program.py", src, err) || put_file(tmp, "repro.py", repro, err) ||
+           (snippet && put_file(tmp, "snippet.py", snippet, err)) ||
            put_file(tmp, "converted.txt", f->graph ? f->graph : "", err) || put_file(tmp, "README.md", rd, err) ||
            put_file(tmp, "finding.json", text, err);
   free(text);
@@ -206,6 +210,7 @@ static int write_new(const char *root, const char *final_dir, const finding *f, 
   free(orig);
   free(src);
   free(repro);
+  free(snippet);
   free(rd);
   int e = rc ? 0 : af_write_fault();
   if (!rc && (e || rename(tmp, final_dir) != 0)) rc = af_fail(err, "%s: rename failed: %s", final_dir, strerror(e ? e : errno));

@@ -6,8 +6,9 @@
  *
  * A finding folder holds: finding.json (signature, verdict, detail, count, first/latest,
  * versions, options, reduction), repro.json (the minimized program), original.json (as found),
- * program.py (TorchScript source), repro.py (standalone reproducer), converted.txt (the
- * converter's graph), README.md. */
+ * program.py (TorchScript source), repro.py (standalone reproducer), snippet.py (the same in at
+ * most 15 lines of the converter's stock API, for a bug report; absent for a converter without
+ * one: emit_snippet.h), converted.txt (the converter's graph), README.md. */
 #ifndef FINDINGS_H
 #define FINDINGS_H
 
