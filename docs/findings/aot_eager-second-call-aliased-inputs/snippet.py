@@ -1,0 +1,12 @@
+import sys, torch  # aot_eager vs eager, PyTorch 2.13.0 (aliasfuzz: value-mismatch): exits 1 while the bug is there
+def f(x, y):
+    torch.celu_(x, 0.5)
+    y.add_(1)
+def args(): x = torch.tensor([-5.0, 2.0, -2.0], dtype=torch.float64); return [x, x.as_strided([2], [1], 1)]
+def same(a, b): return a.shape == b.shape and a.dtype == b.dtype and torch.allclose(a, b, *TOL.get(a.dtype, (0, 0)), equal_nan=True)
+TOL = {torch.float32: (1e-5, 1e-5), torch.float64: (1e-10, 1e-10), torch.float16: (2e-3, 1e-5), torch.bfloat16: (1.6e-2, 1e-5)}  # (rtol, atol) of aliasfuzz's oracle
+e = args(); f(*e); want = [*e]  # outputs, then each input after the call
+c = args(); cf = torch.compile(f, backend="aot_eager")
+cf(*[t.clone(memory_format=torch.contiguous_format) for t in c])  # call 1 (separate inputs) compiles; call 2 reuses it
+cf(*c); got = [*c]
+print("eager:", want, "\naot_eager:", got); sys.exit(0 if len(want) == len(got) and all(map(same, want, got)) else 1)

@@ -1,0 +1,11 @@
+import sys, torch  # export-decomp vs eager, PyTorch 2.13.0 (aliasfuzz: converter-error): exits 1 while the bug is there
+class M(torch.nn.Module):
+    def forward(self, x, y):
+        y.add_(1)
+def args(): buf = torch.tensor([1.0, -3.0, 4.0, 0.0]); return [buf.as_strided([2], [1], 0), buf.as_strided([1], [1], 1), buf]
+def same(a, b): return a.shape == b.shape and a.dtype == b.dtype and torch.allclose(a, b, *TOL.get(a.dtype, (0, 0)), equal_nan=True)
+TOL = {torch.float32: (1e-5, 1e-5), torch.float64: (1e-10, 1e-10), torch.float16: (2e-3, 1e-5), torch.bfloat16: (1.6e-2, 1e-5)}  # (rtol, atol) of aliasfuzz's oracle
+e = args(); m = M(); m(*e[:2]); want = [*e]  # outputs, then each input after the call
+c = args(); cf = torch.export.export(M(), tuple(c[:2])).run_decompositions().module()
+cf(*c[:2]); got = [*c]
+print("eager:", want, "\nexport-decomp:", got); sys.exit(0 if len(want) == len(got) and all(map(same, want, got)) else 1)

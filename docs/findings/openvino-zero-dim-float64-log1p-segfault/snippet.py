@@ -1,0 +1,13 @@
+import subprocess, sys, torch; import openvino as ov  # openvino vs eager, PyTorch 2.13.0 (aliasfuzz: converter-crash): exits 1 while the bug is there
+if sys.argv[1:] != ["child"]: sys.exit(subprocess.run([sys.executable, __file__, "child"], timeout=300).returncode != 0)  # found as converter-crash: converting in a child
+class M(torch.nn.Module):
+    def forward(self, x):
+        x.log1p_()
+        return (x, x.clone())
+def args(): return [torch.tensor(-5.0, dtype=torch.float64)]
+def same(a, b): return a.shape == b.shape and a.dtype == b.dtype and torch.allclose(a, b, *TOL.get(a.dtype, (0, 0)), equal_nan=True)
+TOL = {torch.float32: (1e-5, 1e-5), torch.float64: (1e-10, 1e-10), torch.float16: (2e-3, 1e-5), torch.bfloat16: (1.6e-2, 1e-5)}  # (rtol, atol) of aliasfuzz's oracle
+e = args(); m = M(); want = list(m(*e))  # outputs, then each input after the call
+c = args(); cm = ov.compile_model(ov.convert_model(torch.export.export(M(), tuple(c))), "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
+r = cm([a.numpy() for a in c]); got = [torch.as_tensor(r[o]) for o in cm.outputs]
+print("eager:", want, "\nopenvino:", got); sys.exit(0 if len(want) == len(got) and all(map(same, want, got)) else 1)

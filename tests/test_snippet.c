@@ -1,0 +1,417 @@
+/* test_snippet.c - snippet.py (harness/emit_snippet.h).
+ *   test_snippet                  what the snippets say (no Python): quick
+ *   test_snippet python PYTHON    the snippets run in PYTHON (the stack's, with the converters'
+ *                                 packages): docs/findings' exit 1; on seed cases that fail on a
+ *                                 converter (corpus/expectations), snippet.py exits as repro.py;
+ *                                 the ATen-only method list agrees with PyTorch. Every script runs
+ *                                 in one Python process (runpy), so PyTorch starts once. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "../harness/codec.h"
+#include "../harness/converters/conv.h"
+#include "../harness/emit_repro.h"
+#include "../harness/emit_snippet.h"
+#include "../harness/ops.h"
+#include "../harness/torch/shim.h"
+#include "tap.h"
+
+static ir_program *parse(const char *json) {
+  ir_program *p = NULL;
+  af_err err;
+  if (codec_read_string(json, "inline", &p, &err)) CHECK(0, "%s", err.msg);
+  return p;
+}
+
+static char *snippet_of(const char *json, const char *converter, const char *verdict) {
+  ir_program *p = parse(json);
+  if (!p) return NULL;
+  af_err err;
+  char *s = emit_snippet_py(p, converter, verdict, &err);
+  CHECK(s != NULL, "%s", err.msg);
+  ir_program_free(p);
+  return s;
+}
+
+static int lines(const char *s) {
+  int n = 0;
+  for (; s && *s; s++) n += *s == '\n';
+  return n;
+}
+
+static char *run_capture(const char *cmd) {
+  FILE *f = popen(cmd, "r");
+  if (!f) return NULL;
+  af_buf b = {0};
+  char chunk[4096];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk - 1, f)) > 0) {
+    chunk[n] = 0;
+    af_buf_puts(&b, chunk);
+  }
+  int st = pclose(f);
+  if (st != 0) CHECK(0, "%s: exit status %d", cmd, st);
+  return b.s ? af_buf_take(&b) : strdup("");
+}
+
+/* The finding folders kept in docs/findings/ (NULL-terminated, new). */
+static char **docs_findings(void) {
+  DIR *d = opendir("docs/findings");
+  char **out = calloc(64, sizeof *out);
+  int n = 0;
+  struct dirent *e;
+  while (d && (e = readdir(d)) && n < 63) {
+    char path[512];
+    struct stat st;
+    snprintf(path, sizeof path, "docs/findings/%s/repro.json", e->d_name);
+    if (e->d_name[0] != '.' && stat(path, &st) == 0) {
+      snprintf(path, sizeof path, "docs/findings/%s", e->d_name);
+      out[n++] = strdup(path);
+    }
+  }
+  if (d) closedir(d);
+  return out;
+}
+
+static void free_list(char **l) {
+  for (int i = 0; l && l[i]; i++) free(l[i]);
+  free(l);
+}
+
+TEST(docs_findings_snippets_are_what_aliasfuzz_snippet_writes_and_fit_in_15_lines) {
+  char **dirs = docs_findings();
+  int n = 0;
+  for (int i = 0; dirs[i]; i++, n++) {
+    char cmd[1024], path[600];
+    snprintf(cmd, sizeof cmd, "%s/aliasfuzz snippet %s --stdout", AF_BINARY_DIR, dirs[i]);
+    char *want = run_capture(cmd);
+    snprintf(path, sizeof path, "%s/snippet.py", dirs[i]);
+    af_err err;
+    char *have = codec_slurp(path, NULL, &err);
+    CHECK(have && want && strcmp(have, want) == 0,
+          "%s differs from `aliasfuzz snippet %s --stdout` (regenerate it: aliasfuzz snippet %s)", path, dirs[i], dirs[i]);
+    CHECK(want && lines(want) <= EMIT_SNIPPET_MAX_LINES, "%s: %d lines", dirs[i], lines(want));
+    free(want);
+    free(have);
+  }
+  CHECK(n >= 8, "%d finding folders in docs/findings", n);
+  free_list(dirs);
+}
+
+TEST(a_method_python_lacks_is_spelled_through_torch_ops_aten) {
+  char *s = snippet_of("{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x1\", \"shape\": [3], \"dtype\": "
+                       "\"float32\"}, {\"name\": \"x2\", \"shape\": [3], \"dtype\": \"float64\"}], \"body\": [{\"out\": "
+                       "\"v1\", \"op\": \"copy\", \"args\": [\"x1\", \"x2\"]}, {\"op\": \"zero_\", \"args\": [\"x2\"]}], "
+                       "\"outputs\": [\"v1\"]}",
+                       "export", "value-mismatch");
+  CHECK(s && strstr(s, "v1 = torch.ops.aten.copy(x1, x2)\n"), "%s", s ? s : "(none)");
+  CHECK(s && !strstr(s, "x1.copy("), "%s", s ? s : "(none)");
+  CHECK(s && strstr(s, "x2.zero_()"), "a method Python has stays a method: %s", s ? s : "(none)");
+  free(s);
+}
+
+static const char *hidden_base_program =
+    "{\"format\": \"aliasfuzz-program/1\", \"bases\": [{\"name\": \"buf\", \"size\": 4, \"dtype\": \"float32\"}], "
+    "\"inputs\": [{\"name\": \"x\", \"shape\": [2], \"dtype\": \"float32\", \"view_of\": \"buf\", \"strides\": [1], "
+    "\"offset\": 0}, {\"name\": \"y\", \"shape\": [1], \"dtype\": \"float32\", \"view_of\": \"buf\", \"strides\": [1], "
+    "\"offset\": 1}], \"body\": [{\"op\": \"add_\", \"args\": [\"y\", 1]}], \"outputs\": []}";
+
+TEST(inputs_that_view_a_hidden_base_are_as_strided_views_and_the_base_is_compared) {
+  char *s = snippet_of(hidden_base_program, "export", "value-mismatch");
+  CHECK(s && strstr(s, "def args(): buf = torch.tensor([1.0, -3.0, 4.0, 0.0]); return [buf.as_strided([2], [1], 0), "
+                       "buf.as_strided([1], [1], 1), buf]\n"),
+        "%s", s ? s : "(none)");
+  CHECK(s && strstr(s, "m(*e[:2]); want = [*e]") && strstr(s, "cf(*c[:2]); got = [*c]"), "%s", s ? s : "(none)");
+  free(s);
+  /* a model that returns the final states: forward returns them, no base among its arguments */
+  s = snippet_of(hidden_base_program, "onnx-dynamo", "value-mismatch");
+  CHECK(s && strstr(s, "        return (x.clone(), y.clone())\n") && strstr(s, "return [buf.as_strided([2], [1], 0), "
+                                                                              "buf.as_strided([1], [1], 1)]\n"),
+        "%s", s ? s : "(none)");
+  CHECK(s && strstr(s, "import sys, torch; import onnxruntime  #"), "%s", s ? s : "(none)");
+  free(s);
+}
+
+TEST(an_input_viewed_by_another_is_its_storage_and_compile_calls_twice) {
+  char *s = snippet_of("{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": "
+                       "\"float64\"}, {\"name\": \"y\", \"shape\": [2], \"dtype\": \"float64\", \"view_of\": \"x\", "
+                       "\"strides\": [1], \"offset\": 1}], \"body\": [{\"op\": \"add_\", \"args\": [\"y\", 1]}], "
+                       "\"outputs\": [\"x\"]}",
+                       "aot_eager", "value-mismatch");
+  CHECK(s && strstr(s, "def args(): x = torch.tensor([-5.0, 2.0, -2.0], dtype=torch.float64); return [x, "
+                       "x.as_strided([2], [1], 1)]\n"),
+        "%s", s ? s : "(none)");
+  CHECK(s && strstr(s, "cf(*[t.clone(memory_format=torch.contiguous_format) for t in c])"), "%s", s ? s : "(none)");
+  CHECK(s && strstr(s, "got = [cf(*c), *c]"), "%s", s ? s : "(none)");
+  free(s);
+}
+
+TEST(a_crash_finding_converts_in_a_child_and_exits_1_when_it_dies) {
+  char *s = snippet_of("{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [], \"dtype\": "
+                       "\"float64\"}], \"body\": [{\"op\": \"log1p_\", \"args\": [\"x\"]}], \"outputs\": [\"x\"]}",
+                       "openvino", "converter-crash");
+  CHECK(s && strstr(s, "if sys.argv[1:] != [\"child\"]: sys.exit(subprocess.run([sys.executable, __file__, \"child\"]"),
+        "%s", s ? s : "(none)");
+  CHECK(s && strstr(s, "import subprocess, sys, torch; import openvino as ov"), "%s", s ? s : "(none)");
+  free(s);
+}
+
+TEST(many_default_values_are_the_formula_few_are_literals) {
+  char *s = snippet_of("{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"a\", \"shape\": [7, 8], \"dtype\": "
+                       "\"int32\"}, {\"name\": \"b\", \"shape\": [3], \"dtype\": \"bool\"}], \"body\": [{\"op\": \"neg_\", "
+                       "\"args\": [\"a\"]}], \"outputs\": [\"b\"]}",
+                       "aot_eager", "value-mismatch");
+  CHECK(s && strstr(s, "((torch.arange(56) * 7 + 0) % 11 - 5).to(torch.int32).reshape([7, 8])"), "%s", s ? s : "(none)");
+  CHECK(s && strstr(s, "torch.tensor([False, False, True])"), "element k of input 1: (k + 1) %% 3 == 0: %s", s ? s : "(none)");
+  free(s);
+}
+
+TEST(a_converter_without_a_stock_api_gets_no_snippet_and_says_why) {
+  ir_program *p = parse(hidden_base_program);
+  af_err err;
+  for (const char *const *c = (const char *const[]){"ref", "naive", NULL}; *c; c++) {
+    char *s = emit_snippet_py(p, *c, "value-mismatch", &err);
+    CHECK(!s && strstr(err.msg, *c), "%s: %s", *c, s ? s : err.msg);
+    free(s);
+  }
+  ir_program_free(p);
+}
+
+TEST(every_converter_with_a_snippet_is_a_registered_converter) {
+  /* the table names converters; a renamed converter would silently lose its snippets */
+  static const char *const expected[] = {"script", "jit", "functionalize", "functionalize-noviews", "functorch",
+                                         "aot_eager", "inductor", "export", "export-decomp", "onnx-dynamo",
+                                         "onnx", "tvm-relax", "openvino", NULL};
+  int major = atoi(at_version()) >= 2 ? 2 : 1;
+  for (int i = 0; expected[i]; i++) {
+    const char *why = NULL;
+    CHECK(conv_find(expected[i]) != NULL, "%s is no registered converter", expected[i]);
+    int two_only = i >= 5 && strcmp(expected[i], "onnx") != 0;
+    if (major == 2 || !two_only) CHECK(emit_snippet_supported(expected[i], major, &why), "%s: %s", expected[i], why);
+  }
+}
+
+/* ---- python mode ---- */
+
+/* Runs every script of paths in one PYTHON process (runpy, sys.argv = [script]); status[i] is
+ * its exit status (an uncaught exception: 1, as Python's), or -1 when the process died while it
+ * ran (the scripts after it run in a new process). Output goes to log. */
+static void run_batch(const char *python, char **paths, int n, int *status, const char *log) {
+  static const char runner[] =
+      "import runpy, sys, traceback\n"
+      "for path in sys.argv[1:]:\n"
+      "    print('=== ' + path, flush=True)\n"
+      "    sys.argv, code = [path], 0\n"
+      "    try:\n"
+      "        runpy.run_path(path, run_name='__main__')\n"
+      "    except SystemExit as e:\n"
+      "        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)\n"
+      "    except BaseException:\n"
+      "        traceback.print_exc()\n"
+      "        code = 1\n"
+      "    sys.stdout.flush(); sys.stderr.flush()\n"
+      "    print('STATUS %d %s' % (code, path), flush=True)\n";
+  for (int i = 0; i < n; i++) status[i] = -2;
+  for (int from = 0; from < n;) {
+    af_buf cmd = {0};
+    af_buf_printf(&cmd, "cd %s && %s -c \"$AF_SNIPPET_RUNNER\"", AF_SOURCE_DIR, python);
+    for (int i = from; i < n; i++) af_buf_printf(&cmd, " '%s'", paths[i]);
+    af_buf_printf(&cmd, " >>%s 2>&1", log);
+    setenv("AF_SNIPPET_RUNNER", runner, 1);
+    int rc = system(cmd.s);
+    af_buf_free(&cmd);
+    char *text = codec_slurp(log, NULL, &(af_err){0});
+    for (const char *l = text ? strstr(text, "STATUS ") : NULL; l; l = strstr(l + 1, "\nSTATUS ")) {
+      const char *s = l[0] == '\n' ? l + 1 : l;
+      int code;
+      char path[1024];
+      if (sscanf(s, "STATUS %d %1023s", &code, path) == 2)
+        for (int i = from; i < n; i++)
+          if (strcmp(paths[i], path) == 0) status[i] = code;
+    }
+    free(text);
+    int next = from;
+    while (next < n && status[next] != -2) next++;
+    if (next < n) status[next] = -1; /* the process died in it (rc says how) */
+    if (next < n) fprintf(stderr, "# %s ended the batch process (status %d)\n", paths[next], rc);
+    from = next + 1;
+  }
+}
+
+static const char *python_bin;
+static char tmpdir[] = "/tmp/af-test-snippet-XXXXXX";
+
+static int write_text(const char *path, const char *text) {
+  af_err err;
+  if (codec_write_atomic(path, text, strlen(text), &err)) {
+    CHECK(0, "%s", err.msg);
+    return -1;
+  }
+  return 0;
+}
+
+TEST(the_aten_only_list_is_what_pytorch_lacks_among_the_op_tables_methods) {
+  af_buf cmd = {0};
+  af_buf_printf(&cmd, "%s -c \"import sys, torch; print(' '.join(sorted(set(n for n in sys.argv[1:] if not "
+                      "hasattr(torch.Tensor, n)))))\"", python_bin);
+  for (int op = 0; op < OPS_COUNT; op++) {
+    const char *sp = ops_get(op)->spelling;
+    for (const char *m = strstr(sp, "$0."); m; m = strstr(m + 1, "$0.")) {
+      size_t n = strspn(m + 3, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+      if (m[3 + n] == '(' && strncmp(m + 3, "append", n) != 0) af_buf_printf(&cmd, " %.*s", (int)n, m + 3);
+    }
+  }
+  char *have = run_capture(cmd.s);
+  af_buf want = {0};
+  for (const char *const *n = emit_snippet_aten_only(); *n; n++) af_buf_printf(&want, "%s%s", want.len ? " " : "", *n);
+  if (have) have[strcspn(have, "\n")] = 0;
+  CHECK(have && want.s && strcmp(have, want.s) == 0, "PyTorch lacks: %s; emit_snippet.c lists: %s", have, want.s);
+  free(have);
+  af_buf_free(&want);
+  af_buf_free(&cmd);
+}
+
+/* The stock packages a snippet may import. */
+static int imports_only_stock(const char *text) {
+  static const char *const ok[] = {"import sys, torch", "import subprocess, sys, torch", "import onnxruntime",
+                                   "import io, onnxruntime", "import openvino as ov", "import tvm",
+                                   "from tvm.relax.frontend.torch import from_exported_program",
+                                   "from torch.func import functionalize",
+                                   "from torch.fx.experimental.proxy_tensor import make_fx", NULL};
+  char *first = strndup(text, strcspn(text, "\n#"));
+  int good = 1;
+  for (char *part = strtok(first, ";"); part; part = strtok(NULL, ";")) {
+    while (*part == ' ') part++;
+    size_t len = strlen(part);
+    while (len && part[len - 1] == ' ') part[--len] = 0;
+    int known = 0;
+    for (int i = 0; ok[i]; i++) known |= strcmp(part, ok[i]) == 0;
+    if (!known) good = 0;
+  }
+  free(first);
+  for (const char *l = strchr(text, '\n'); l; l = strchr(l + 1, '\n'))
+    if (strncmp(l + 1, "import ", 7) == 0 || strncmp(l + 1, "from ", 5) == 0) good = 0; /* imports on line 1 only */
+  return good;
+}
+
+TEST(docs_findings_snippets_exit_1_with_stock_imports) {
+  char **dirs = docs_findings();
+  char *paths[64];
+  int n = 0, status[64];
+  for (int i = 0; dirs[i]; i++) {
+    char path[600];
+    snprintf(path, sizeof path, "%s/snippet.py", dirs[i]);
+    char *text = codec_slurp(path, NULL, &(af_err){0});
+    CHECK(text && imports_only_stock(text), "%s imports more than torch and its converter's package", path);
+    free(text);
+    paths[n++] = strdup(path);
+  }
+  char log[256];
+  snprintf(log, sizeof log, "%s/docs.log", tmpdir);
+  run_batch(python_bin, paths, n, status, log);
+  for (int i = 0; i < n; i++) {
+    CHECK(status[i] == 1, "%s exited %d, 1 expected (the bug is there); log: %s", paths[i], status[i], log);
+    free(paths[i]);
+  }
+  free_list(dirs);
+}
+
+/* Seed cases that fail on each converter (its seed expectations), per converter the first few in
+ * order of their ids: snippet.py exits as repro.py does. */
+TEST(snippet_exits_as_repro_py_on_seed_cases_that_fail) {
+  static const char *const convs[] = {"aot_eager", "export", "export-decomp", "onnx-dynamo", "tvm-relax", "openvino", NULL};
+  enum { PER_CONVERTER = 2, MAX = 32 };
+  char *paths[2 * MAX], *names[MAX];
+  int n = 0, status[2 * MAX];
+  for (int c = 0; convs[c]; c++) {
+    char path[512];
+    snprintf(path, sizeof path, "corpus/expectations/%s/%s-seed.json", at_stack(), convs[c]);
+    char *text = codec_slurp(path, NULL, &(af_err){0});
+    cJSON *j = cJSON_Parse(text ? text : ""), *cases = cJSON_GetObjectItem(j, "cases"), *e;
+    free(text);
+    CHECK(cJSON_IsObject(cases), "%s: no cases", path);
+    /* cJSON keeps the file's order: ids sorted, as --update-expect writes them */
+    int taken = 0;
+    cJSON_ArrayForEach(e, cases) {
+      cJSON *v = cJSON_IsString(e) ? e : cJSON_GetObjectItem(e, "verdict");
+      const char *verdict = cJSON_IsString(v) ? v->valuestring : "pass";
+      if (taken == PER_CONVERTER || n == MAX) break;
+      if (strcmp(verdict, "value-mismatch") && strcmp(verdict, "converter-error") && strcmp(verdict, "converter-crash"))
+        continue;
+      char file[600], dir[800];
+      snprintf(file, sizeof file, "corpus/seed/%s.json", e->string);
+      ir_program *p = NULL;
+      af_err err;
+      if (codec_read_file(file, &p, &err)) {
+        CHECK(0, "%s", err.msg);
+        continue;
+      }
+      snprintf(dir, sizeof dir, "%s/%s-%s", tmpdir, convs[c], e->string);
+      mkdir(dir, 0755);
+      const conv_converter *cv = conv_find(convs[c]);
+      repro_info ri = {convs[c], "", verdict, NULL, cv ? cv->repro_py : NULL, NULL, "test_snippet"};
+      char *repro = emit_repro_py(p, &ri), *snip = emit_snippet_py(p, convs[c], verdict, &err);
+      CHECK(snip != NULL, "%s on %s: %s", e->string, convs[c], err.msg);
+      char rp[900], sp[900];
+      snprintf(rp, sizeof rp, "%s/repro.py", dir);
+      snprintf(sp, sizeof sp, "%s/snippet.py", dir);
+      if (snip && !write_text(rp, repro) && !write_text(sp, snip)) {
+        names[n] = strdup(dir);
+        paths[2 * n] = strdup(rp);
+        paths[2 * n + 1] = strdup(sp);
+        n++, taken++;
+      }
+      free(repro);
+      free(snip);
+      ir_program_free(p);
+    }
+    cJSON_Delete(j);
+    CHECK(taken == PER_CONVERTER, "%s: %d failing seed cases, %d expected", convs[c], taken, PER_CONVERTER);
+  }
+  char log[256];
+  snprintf(log, sizeof log, "%s/seeds.log", tmpdir);
+  setenv("AF_REPRO_DEADLINE", "300", 1);
+  run_batch(python_bin, paths, 2 * n, status, log);
+  for (int i = 0; i < n; i++) {
+    /* repro.py of a crash exits 1 through its child, as the snippet does */
+    CHECK(status[2 * i] == 1, "%s/repro.py exited %d, 1 expected (the expectation's failure); log: %s", names[i],
+          status[2 * i], log);
+    CHECK(status[2 * i + 1] == status[2 * i], "%s: snippet.py exited %d, repro.py %d; log: %s", names[i],
+          status[2 * i + 1], status[2 * i], log);
+    printf("# %s: repro.py %d, snippet.py %d\n", names[i], status[2 * i], status[2 * i + 1]);
+    free(names[i]);
+    free(paths[2 * i]);
+    free(paths[2 * i + 1]);
+  }
+}
+
+int main(int argc, char **argv) {
+  at_init();
+  if (argc == 3 && strcmp(argv[1], "python") == 0) {
+    python_bin = argv[2];
+    if (!mkdtemp(tmpdir)) {
+      perror(tmpdir);
+      return 1;
+    }
+    printf("# scripts and logs in %s\n", tmpdir);
+    RUN(the_aten_only_list_is_what_pytorch_lacks_among_the_op_tables_methods);
+    RUN(docs_findings_snippets_exit_1_with_stock_imports);
+    RUN(snippet_exits_as_repro_py_on_seed_cases_that_fail);
+    return tap_done();
+  }
+  RUN(docs_findings_snippets_are_what_aliasfuzz_snippet_writes_and_fit_in_15_lines);
+  RUN(a_method_python_lacks_is_spelled_through_torch_ops_aten);
+  RUN(inputs_that_view_a_hidden_base_are_as_strided_views_and_the_base_is_compared);
+  RUN(an_input_viewed_by_another_is_its_storage_and_compile_calls_twice);
+  RUN(a_crash_finding_converts_in_a_child_and_exits_1_when_it_dies);
+  RUN(many_default_values_are_the_formula_few_are_literals);
+  RUN(a_converter_without_a_stock_api_gets_no_snippet_and_says_why);
+  RUN(every_converter_with_a_snippet_is_a_registered_converter);
+  return tap_done();
+}
