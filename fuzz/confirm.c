@@ -19,7 +19,6 @@
 #define CONFIRM_KEEP (64 * 1024) /* output kept from a run */
 #define CONFIRM_LIMIT 600.0       /* seconds for one repro.py by default */
 #define CONFIRM_MAX_PAR 8         /* repro.py runs at once, at most */
-#define CONFIRM_CRASH_TRIES 3     /* runs of a crash's repro.py before it is called an artifact */
 
 /* The in-process converters and the public API each stands for (its repro.py converts that way);
  * api NULL: aliasfuzz's own, with no public API. */
@@ -225,8 +224,8 @@ static void unconfirmed_why(af_buf *b, const confirm_run *r) {
 }
 
 /* Marks cls (user_path, user_path_line) from run r of its repro.py through api (NULL: none, why
- * says so; r NULL: not run, why says so), the last of `tries` runs. Returns the status (static). */
-static const char *mark(cJSON *cls, const char *api, const char *why, const confirm_run *r, int tries) {
+ * says so; r NULL: not run, why says so). Returns the status (static). */
+static const char *mark(cJSON *cls, const char *api, const char *why, const confirm_run *r) {
   cJSON *a = cJSON_CreateObject();
   af_buf line = {0};
   const char *status = r && r->exit >= 0 ? confirm_status_of_exit(r->exit) : "unconfirmed";
@@ -235,7 +234,6 @@ static const char *mark(cJSON *cls, const char *api, const char *why, const conf
   if (smallest) cJSON_AddStringToObject(a, "smallest", smallest);
   if (r && r->exit >= 0) cJSON_AddNumberToObject(a, "exit", r->exit);
   if (r && r->result) add_line(a, "result", r->result);
-  if (tries > 1) cJSON_AddNumberToObject(a, "runs", tries);
   if (!r) {
     add_line(a, "why", why);
     af_buf_printf(&line, "unconfirmed: %s", why);
@@ -243,8 +241,7 @@ static const char *mark(cJSON *cls, const char *api, const char *why, const conf
     af_buf_printf(&line, "confirmed through %s", api);
   } else if (!strcmp(status, "artifact")) {
     af_buf_printf(&line, "not seen from %s: harness artifact", api);
-    add_line(a, "why", tries > 1 ? "repro.py exits 0 there in every run: converter and eager agree"
-                                  : "repro.py exits 0 there: converter and eager agree");
+    add_line(a, "why", "repro.py exits 0 there: converter and eager agree");
   } else {
     af_buf w = {0};
     unconfirmed_why(&w, r);
@@ -257,12 +254,6 @@ static const char *mark(cJSON *cls, const char *api, const char *why, const conf
   replace(cls, "user_path_line", cJSON_CreateString(line.s));
   af_buf_free(&line);
   return status;
-}
-
-/* Whether cls was found as a crash or a hang, which may not come on every run. */
-static int is_crash(const cJSON *cls) {
-  const char *v = str_of(cls, "verdict");
-  return v && (!strcmp(v, "converter-crash") || !strcmp(v, "converter-timeout"));
 }
 
 static void count_status(int counts[3], const char *status) {
@@ -286,45 +277,32 @@ int confirm_classes(cJSON *idx, const char *dir, const conv_converter *c, double
     const cJSON *old = cJSON_GetObjectItem(cls, "user_path");
     if (old && smallest && str_of(old, "smallest") && !strcmp(str_of(old, "smallest"), smallest)) continue;
     n++;
-    if (!api) count_status(counts, mark(cls, NULL, why, NULL, 0));
-    else if (!smallest) count_status(counts, mark(cls, api, "the class has no smallest finding", NULL, 0));
+    if (!api) count_status(counts, mark(cls, NULL, why, NULL));
+    else if (!smallest) count_status(counts, mark(cls, api, "the class has no smallest finding", NULL));
     else todo[ntodo++] = cls;
   }
   confirm_proc procs[CONFIRM_MAX_PAR] = {{0}};
   confirm_run runs[CONFIRM_MAX_PAR];
   cJSON *of[CONFIRM_MAX_PAR] = {0};
-  int tries[CONFIRM_MAX_PAR] = {0}, start[CONFIRM_MAX_PAR] = {0}; /* runs started; one is to start */
   int running = 0;
   while (next < ntodo || running) {
-    for (int k = 0; k < par; k++) {
-      if (!of[k] && next < ntodo) {
-        of[k] = todo[next++];
-        tries[k] = 0;
-        start[k] = 1;
-        fprintf(stderr, "aliasfuzz: confirming class %s through %s (%s/findings/%s/repro.py)\n",
-                str_of(of[k], "id") ? str_of(of[k], "id") : "?", api, dir, str_of(of[k], "smallest"));
-      }
-      if (!start[k]) continue;
+    for (int k = 0; k < par && next < ntodo; k++) {
+      if (of[k]) continue;
+      of[k] = todo[next++];
       char fdir[4200];
       snprintf(fdir, sizeof fdir, "%s/findings/%s", dir, str_of(of[k], "smallest"));
+      fprintf(stderr, "aliasfuzz: confirming class %s through %s (%s/repro.py)\n", str_of(of[k], "id") ? str_of(of[k], "id") : "?",
+              api, fdir);
       af_err e;
-      start[k] = 0;
-      tries[k]++;
       if (proc_start(fdir, &procs[k], &runs[k], &e) == 0) running++;
     }
     running = proc_pump(procs, runs, par, limit_s > 0 ? limit_s : CONFIRM_LIMIT);
-    for (int k = 0; k < par; k++) {
-      if (!of[k] || procs[k].pid) continue; /* ended (or never started: runs[k].why says why) */
-      if (runs[k].exit == 0 && is_crash(of[k]) && tries[k] < CONFIRM_CRASH_TRIES) {
-        confirm_run_clear(&runs[k]); /* a crash may not come every time: an artifact only if it never does */
-        start[k] = 1;
-        running++;
-        continue;
+    for (int k = 0; k < par; k++)
+      if (of[k] && !procs[k].pid) { /* ended (or never started: runs[k].why says why) */
+        count_status(counts, mark(of[k], api, NULL, &runs[k]));
+        confirm_run_clear(&runs[k]);
+        of[k] = NULL;
       }
-      count_status(counts, mark(of[k], api, NULL, &runs[k], tries[k]));
-      confirm_run_clear(&runs[k]);
-      of[k] = NULL;
-    }
   }
   free(todo);
   if (n)
