@@ -164,6 +164,13 @@ static void class_section(af_buf *b, const char *dir, int n, const cJSON *c) {
       af_buf_printf(b, "```python\n%s```\n\n", src);
       free(src);
     }
+    /* the same as an issue-ready snippet of stock API (harness/emit_snippet.h), folded */
+    snprintf(path, sizeof path, "%s/findings/%s/snippet.py", dir, smallest);
+    if ((src = codec_slurp(path, NULL, NULL))) {
+      af_buf_printf(b, "<details><summary>snippet.py for an upstream report (stock API; exits 1 while the bug is there)"
+                       "</summary>\n\n```python\n%s```\n\n</details>\n\n", src);
+      free(src);
+    }
   }
   const char *detail = cJSON_GetStringValue(cJSON_GetObjectItem(c, "detail"));
   af_buf_puts(b, "- gave: ");

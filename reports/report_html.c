@@ -486,8 +486,17 @@ int report_campaign_html(const char *dir, af_err *err) {
       af_buf_puts(&b, "</pre>\n");
       free(src);
     }
+    /* the same as an issue-ready snippet of stock API (harness/emit_snippet.h), folded */
+    snprintf(fp, sizeof fp, "%s/findings/%s/snippet.py", dir, id);
+    if ((src = codec_slurp(fp, NULL, NULL))) {
+      af_buf_puts(&b, "<details><summary>snippet.py for an upstream report (stock API; exits 1 while the bug is there)"
+                      "</summary><pre>");
+      esc(&b, src);
+      af_buf_puts(&b, "</pre></details>\n");
+      free(src);
+    }
     af_buf_puts(&b, "<p class=\"sub\">");
-    static const char *const files[] = {"repro.py", "repro.json", "README.md", "converted.txt", NULL};
+    static const char *const files[] = {"repro.py", "snippet.py", "repro.json", "README.md", "converted.txt", NULL};
     for (int k = 0; files[k]; k++) {
       snprintf(fp, sizeof fp, "%s/findings/%s/%s", dir, id, files[k]);
       struct stat st;

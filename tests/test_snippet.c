@@ -14,12 +14,14 @@
 
 #include <cjson/cJSON.h>
 
+#include "../fuzz/findings.h"
 #include "../harness/codec.h"
 #include "../harness/converters/conv.h"
 #include "../harness/emit_repro.h"
 #include "../harness/emit_snippet.h"
 #include "../harness/ops.h"
 #include "../harness/torch/shim.h"
+#include "../reports/report.h"
 #include "tap.h"
 
 static ir_program *parse(const char *json) {
@@ -58,6 +60,15 @@ static char *run_capture(const char *cmd) {
   int st = pclose(f);
   if (st != 0) CHECK(0, "%s: exit status %d", cmd, st);
   return b.s ? af_buf_take(&b) : strdup("");
+}
+
+static int write_text(const char *path, const char *text) {
+  af_err err;
+  if (codec_write_atomic(path, text, strlen(text), &err)) {
+    CHECK(0, "%s", err.msg);
+    return -1;
+  }
+  return 0;
 }
 
 /* The finding folders kept in docs/findings/ (NULL-terminated, new). */
@@ -197,6 +208,45 @@ TEST(every_converter_with_a_snippet_is_a_registered_converter) {
   }
 }
 
+TEST(a_finding_folder_gets_snippet_py_and_the_reports_show_it_for_its_class) {
+  char dir[] = "/tmp/af-test-snippet-report-XXXXXX";
+  if (!mkdtemp(dir)) return;
+  ir_program *p = parse(hidden_base_program);
+  finding f = {.converter = "export", .verdict = V_VALUE_MISMATCH, .detail = "input y: values differ",
+               .original = p, .minimized = p, .seed = 1, .iteration = 0};
+  int is_new = 0, counted = 0;
+  char id[64], path[4200];
+  af_err err;
+  CHECK(p && findings_record(dir, &f, &is_new, &counted, id, &err) == 0, "%s", err.msg);
+  snprintf(path, sizeof path, "%s/findings/%s/snippet.py", dir, id);
+  char *snip = codec_slurp(path, NULL, &err);
+  CHECK(snip && strstr(snip, "torch.export.export(M(), tuple(c[:2])).module()"), "%s: %s", path, snip ? snip : err.msg);
+  /* the class whose smallest program it is: report.md and report.html show the snippet */
+  char classes[512];
+  snprintf(classes, sizeof classes, "{\"classes\": [{\"id\": \"c1\", \"verdict\": \"value-mismatch\", \"smallest\": "
+           "\"%s\", \"findings\": [\"%s\"], \"count\": 1, \"statements\": 1, \"detail\": \"input y: values differ\"}]}",
+           id, id);
+  snprintf(path, sizeof path, "%s/classes.json", dir);
+  write_text(path, classes);
+  int64_t verdicts[V_COUNT] = {[V_VALUE_MISMATCH] = 1};
+  report_campaign_figures fig = {.programs = 1, .seconds = 1, .verdicts = verdicts};
+  CHECK(report_write_campaign(dir, &fig, &err) == 0 && report_campaign_html(dir, &err) == 0, "%s", err.msg);
+  static const char *const pages[] = {"report.md", "report.html"};
+  for (int k = 0; k < 2; k++) {
+    snprintf(path, sizeof path, "%s/%s", dir, pages[k]);
+    char *text = codec_slurp(path, NULL, &err);
+    CHECK(text && strstr(text, "<details><summary>snippet.py for an upstream report") &&
+              strstr(text, k ? "tuple(c[:2])).module()" : "torch.export.export(M(), tuple(c[:2])).module()"),
+          "%s shows the class's snippet.py", path);
+    free(text);
+  }
+  free(snip);
+  ir_program_free(p);
+  char rm[200];
+  snprintf(rm, sizeof rm, "rm -rf %s", dir);
+  if (system(rm)) CHECK(0, "%s", rm);
+}
+
 /* ---- python mode ---- */
 
 /* Runs every script of paths in one PYTHON process (runpy, sys.argv = [script]); status[i] is
@@ -246,15 +296,6 @@ static void run_batch(const char *python, char **paths, int n, int *status, cons
 
 static const char *python_bin;
 static char tmpdir[] = "/tmp/af-test-snippet-XXXXXX";
-
-static int write_text(const char *path, const char *text) {
-  af_err err;
-  if (codec_write_atomic(path, text, strlen(text), &err)) {
-    CHECK(0, "%s", err.msg);
-    return -1;
-  }
-  return 0;
-}
 
 TEST(the_aten_only_list_is_what_pytorch_lacks_among_the_op_tables_methods) {
   af_buf cmd = {0};
@@ -413,5 +454,6 @@ int main(int argc, char **argv) {
   RUN(many_default_values_are_the_formula_few_are_literals);
   RUN(a_converter_without_a_stock_api_gets_no_snippet_and_says_why);
   RUN(every_converter_with_a_snippet_is_a_registered_converter);
+  RUN(a_finding_folder_gets_snippet_py_and_the_reports_show_it_for_its_class);
   return tap_done();
 }
