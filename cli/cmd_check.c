@@ -309,6 +309,33 @@ static int id_matches(const char *globs, const char *id) {
   return 0;
 }
 
+/* Whether the case id is in a run's selection: its shard (K of N) and --only (NULL: all). */
+static int in_selection(const char *id, int shard_k, int shard_n, const char *only) {
+  if (shard_n > 1 && sig_fnv1a(id, strlen(id), 0) % (uint64_t)shard_n != (uint64_t)(shard_k - 1)) return 0;
+  return !only || id_matches(only, id);
+}
+
+/* The command that records this run's verdicts in the file it checked: every option that selects
+ * the file and the cases (and how they are judged), quoted for the shell. new, free with free(). */
+static char *update_command(const char *dir, const char *conv, const char *expect_path, int shard_k, int shard_n, const char *only,
+                            int isolate, double deadline) {
+  af_buf b = {0};
+  af_buf_puts(&b, "aliasfuzz check ");
+  codec_put_shell_word(&b, dir);
+  af_buf_puts(&b, " --converter ");
+  codec_put_shell_word(&b, conv);
+  af_buf_puts(&b, " --expect ");
+  codec_put_shell_word(&b, expect_path);
+  if (shard_n > 1) af_buf_printf(&b, " --shard %d/%d", shard_k, shard_n);
+  if (only) {
+    af_buf_puts(&b, " --only ");
+    codec_put_shell_word(&b, only);
+  }
+  if (isolate) af_buf_printf(&b, " --isolate --deadline %g", deadline);
+  af_buf_puts(&b, " --update-expect");
+  return af_buf_take(&b);
+}
+
 static int parse_shard(const char *s, int *k, int *n) {
   char extra;
   return sscanf(s, "%d/%d%c", k, n, &extra) == 2 && *n >= 1 && *k >= 1 && *k <= *n ? 0 : -1;
@@ -371,10 +398,18 @@ int cmd_check(int argc, char **argv) {
     return 2;
   }
 
+  /* a file of another stack or converter is refused, --update-expect too: it would overwrite it */
   const char *xstack = cJSON_GetStringValue(cJSON_GetObjectItem(x.root, "stack"));
-  if (xstack && strcmp(xstack, at_stack()) != 0 && !update) {
+  const char *xconv = cJSON_GetStringValue(cJSON_GetObjectItem(x.root, "converter"));
+  if (xstack && strcmp(xstack, at_stack()) != 0) {
     fprintf(stderr, "aliasfuzz: %s: written on the %s stack, but this build is %s (LibTorch %s, %s); use the %s file\n",
             expect_path, xstack, at_stack(), at_version(), at_stack_origin(), at_stack());
+    cJSON_Delete(x.root);
+    return 2;
+  }
+  if (xconv && strcmp(xconv, c->name) != 0) {
+    fprintf(stderr, "aliasfuzz: %s: recorded for converter %s, but this check runs %s; give --expect the file of %s\n", expect_path,
+            xconv, c->name, c->name);
     cJSON_Delete(x.root);
     return 2;
   }
@@ -417,12 +452,21 @@ int cmd_check(int argc, char **argv) {
   int counts[RC_STATUS_COUNT] = {0}, verdicts[V_COUNT] = {0}, ncases = 0;
   oracle_opts oo = {0};
   double t0 = now_s(), last_note = t0;
+  /* expectations of cases that are gone: the file's entries in this run's selection (its shard and
+   * --only) that name no case of DIR. When they outnumber the entries that do, the file is not
+   * DIR's (a whole-suite file checked against a part of the suite): none is dropped or listed. */
+  int stale = 0, present = 0;
+  for (cJSON *e = x.cases->child; e; e = e->next) {
+    ccase key = {.id = e->string};
+    if (!in_selection(e->string, shard_k, shard_n, only)) continue;
+    if (bsearch(&key, cs, (size_t)ncs, sizeof(ccase), cmp_case)) present++;
+    else stale++;
+  }
   /* the cases this run judges: its shard, --only, and with --resume none the file has already */
   todo = af_xcalloc((size_t)ncs + 1, 1);
   int ntodo = 0, skipped = 0;
   for (int i = 0; i < ncs; i++) {
-    if (shard_n > 1 && sig_fnv1a(cs[i].id, strlen(cs[i].id), 0) % (uint64_t)shard_n != (uint64_t)(shard_k - 1)) continue;
-    if (only && !id_matches(only, cs[i].id)) continue;
+    if (!in_selection(cs[i].id, shard_k, shard_n, only)) continue;
     if (resume && cJSON_GetObjectItem(x.cases, cs[i].id)) {
       skipped++;
       continue;
@@ -515,20 +559,21 @@ int cmd_check(int argc, char **argv) {
   for (int v = 0; v < V_COUNT; v++)
     if (verdicts[v]) cJSON_AddNumberToObject(jv, oracle_verdict_name((oracle_verdict)v), verdicts[v]);
 
-  /* expectations for cases that are gone (only meaningful over the whole suite) */
-  int stale = 0;
-  if (shard_n == 1 && !only) {
-    for (cJSON *e = x.cases->child, *next; e; e = next) {
-      next = e->next;
-      ccase key = {.id = e->string};
-      if (bsearch(&key, cs, (size_t)ncs, sizeof(ccase), cmp_case)) continue;
-      stale++;
-      if (update) {
-        if (!x.removed) x.removed = cJSON_CreateObject();
-        cJSON_AddTrueToObject(x.removed, e->string);
-        cJSON_DeleteItemFromObject(x.cases, e->string);
-      }
-      else if (!quiet) printf("stale expectation %s: no such case in %s\n", e->string, dir);
+  /* expectations of cases that are gone (counted before the run): entries in this run's selection */
+  if (stale > present) {
+    printf("%d entries of %s name no case in %s (%d do): kept, as the file is not this suite's\n", stale, expect_path, dir, present);
+    stale = 0;
+  }
+  for (cJSON *e = stale ? x.cases->child : NULL, *next; e; e = next) {
+    next = e->next;
+    ccase key = {.id = e->string};
+    if (bsearch(&key, cs, (size_t)ncs, sizeof(ccase), cmp_case) || !in_selection(e->string, shard_k, shard_n, only)) continue;
+    if (update) {
+      if (!x.removed) x.removed = cJSON_CreateObject();
+      cJSON_AddTrueToObject(x.removed, e->string);
+      cJSON_DeleteItemFromObject(x.cases, e->string);
+    } else if (!quiet) {
+      printf("stale expectation %s: no such case in %s\n", e->string, dir);
     }
   }
 
@@ -564,9 +609,11 @@ int cmd_check(int argc, char **argv) {
       printf("wrote %s (%d cases%s)\n", expect_path, cJSON_GetArraySize(x.cases), stale ? ", stale entries removed" : "");
     }
   } else {
-    if (counts[RC_NEWLY_PASSING])
-      printf("%d newly passing: tighten %s with `aliasfuzz check %s --converter %s --update-expect`\n", counts[RC_NEWLY_PASSING],
-             expect_path, dir, c->name);
+    if (counts[RC_NEWLY_PASSING]) {
+      char *cmd = update_command(dir, c->name, expect_path, shard_k, shard_n, only, isolate, deadline);
+      printf("%d newly passing: tighten %s with `%s`\n", counts[RC_NEWLY_PASSING], expect_path, cmd);
+      free(cmd);
+    }
     if (counts[RC_REGRESSION] && !rc) rc = 1;
   }
 out:

@@ -176,25 +176,35 @@ static int cmd_run(int argc, char **argv) {
     free(files);
     return cli_usage_error(usage_run, "run: unknown converter '%s' (see `aliasfuzz converters`)", conv_name);
   }
+  /* every file is read and validated before the converter starts (a worker takes seconds) */
+  int any_fail = 0, any_input_error = 0, nread = 0;
+  ir_program **progs = af_xcalloc((size_t)nfiles, sizeof(ir_program *));
+  for (int f = 0; f < nfiles; f++) {
+    af_err err;
+    if (codec_read_file(files[f], &progs[f], &err)) {
+      fprintf(stderr, "aliasfuzz: %s\n", err.msg);
+      any_input_error = 1;
+    } else {
+      nread++;
+    }
+  }
   const char *why = NULL;
-  if (!c->available(c, &why)) {
+  if (nread && !c->available(c, &why)) {
     fprintf(stderr, "aliasfuzz: converter %s is not available here: %s\n", c->name, why ? why : "unknown reason");
+    for (int f = 0; f < nfiles; f++) ir_program_free(progs[f]);
+    free(progs);
     free(files);
     return 2;
   }
-  int any_fail = 0, any_input_error = 0;
   run_file = "", run_conv = c->name;
   if (!isolate) /* (a forked child would print it too) */
     signal(SIGSEGV, run_crash), signal(SIGBUS, run_crash), signal(SIGFPE, run_crash), signal(SIGILL, run_crash);
   for (int f = 0; f < nfiles; f++) {
-    ir_program *p = NULL;
+    ir_program *p = progs[f];
     af_err err;
     run_file = files[f];
-    if (codec_read_file(files[f], &p, &err)) {
-      fprintf(stderr, "aliasfuzz: %s\n", err.msg);
-      any_input_error = 1;
-      continue;
-    }
+    if (!p) continue;
+    progs[f] = NULL; /* freed below, as each file is done */
     if (isolate || judge_calls_again(c, p)) { /* through judge.c, as check and fuzz judge */
       judgement j;
       double t0 = cli_now_s();
@@ -259,6 +269,7 @@ static int cmd_run(int argc, char **argv) {
     result_clear(&conv);
     ir_program_free(p);
   }
+  free(progs);
   free(files);
   return any_input_error ? 2 : any_fail ? 1 : 0;
 }
@@ -285,6 +296,12 @@ static int cmd_converters(int argc, char **argv) {
 }
 
 static int cmd_ops(int argc, char **argv) {
+  static const char *usage_ops = "usage: aliasfuzz ops [--markdown]\n\nLists the op table: name, kind, argument schema, aten op and "
+                                 "TorchScript spelling;\n--markdown prints it by family (docs/ops.md).\n";
+  if (argc == 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
+    fputs(usage_ops, stdout);
+    return 0;
+  }
   if (argc == 1 && !strcmp(argv[0], "--markdown")) { /* docs/ops.md: the table by family */
     af_buf b = {0};
     ops_shape_markdown(&b);
@@ -292,7 +309,7 @@ static int cmd_ops(int argc, char **argv) {
     af_buf_free(&b);
     return 0;
   }
-  if (argc) return cli_usage_error("usage: aliasfuzz ops [--markdown]\n", "unknown option '%s'", argv[0]);
+  if (argc) return cli_usage_error(usage_ops, "ops: unknown option '%s'", argv[0]);
   printf("%-20s %-10s %-12s %-22s %s\n", "op", "kind", "args", "aten", "torchscript");
   for (int op = 0; op < OPS_COUNT; op++) {
     const ops_entry *e = ops_get(op);

@@ -341,6 +341,94 @@ TEST(update_expect_keeps_what_the_file_gained_while_the_check_ran) {
   rm_tmp();
 }
 
+/* Issue 27: the NEWLY-PASSING hint is a command that does what it says. It names the file this
+ * check read (--expect) and the cases it ran (--only, --shard): run as printed, it updates that
+ * file's entries of those cases and nothing else (it used to leave out --expect, rewrite the
+ * default whole-suite file and drop every entry outside DIR as stale). */
+TEST(the_newly_passing_hint_runs_as_printed_and_updates_only_the_file_and_cases_it_checked) {
+  small_suite();
+  char args[2048], path[512], *o = NULL;
+  snprintf(path, sizeof path, "%s/seed-like.json", tmp);
+  write_file(path, "{\"format\": \"aliasfuzz-expectations/1\", \"converter\": \"script\", \"cases\": {\n"
+                   "  \"mx-slice-add_-through\": {\"verdict\": \"value-mismatch\", \"reason\": \"was broken\"},\n"
+                   "  \"mx-select-fill_-input\": {\"verdict\": \"value-mismatch\", \"reason\": \"not run: outside --only\"},\n"
+                   "  \"case-of-another-suite\": {\"verdict\": \"value-mismatch\", \"reason\": \"kept\"}\n}}\n");
+  snprintf(args, sizeof args, "check %s/suite --converter script --expect %s --only 'mx-slice-*,hand-*' --shard 1/1", tmp, path);
+  int rc = af(args, &o);
+  char *a = o ? strstr(o, "newly passing: tighten ") : NULL, *cmd = a ? strchr(a, '`') : NULL, *end = cmd ? strchr(cmd + 1, '`') : NULL;
+  CHECK(rc == 0 && end, "exit %d, no hint: %s", rc, o);
+  if (!end) {
+    free(o);
+    rm_tmp();
+    return;
+  }
+  *end = 0;
+  CHECK(!strncmp(cmd + 1, "aliasfuzz check ", 16) && strstr(cmd, "--expect ") && strstr(cmd, "--only 'mx-slice-*,hand-*'"), "%s", cmd + 1);
+  snprintf(args, sizeof args, "cd / && %s/aliasfuzz %s", AF_BINARY_DIR, cmd + 1 + strlen("aliasfuzz "));
+  free(o);
+  rc = sh(args, &o);
+  CHECK(rc == 0 && strstr(o, "wrote "), "the hint as printed: exit %d: %s", rc, o);
+  free(o);
+  char *t = read_file(path);
+  CHECK(t && strstr(t, "\"mx-slice-add_-through\": \"pass\""), "the case is tightened: %s", t ? t : "(none)");
+  CHECK(t && strstr(t, "\"not run: outside --only\"") && strstr(t, "\"case-of-another-suite\": {\"verdict\": \"value-mismatch\""),
+        "the other entries are kept: %s", t ? t : "(none)");
+  free(t);
+  snprintf(path, sizeof path, "%s/expectations/%s/script.json", tmp, at_stack());
+  CHECK(access(path, F_OK) != 0, "the default file %s was written", path);
+  rm_tmp();
+}
+
+/* A whole-suite file updated from a part of the suite (corpus/seed against the conformance file):
+ * its entries that name no case of DIR are not dropped as stale. */
+TEST(update_expect_keeps_the_entries_of_another_suite) {
+  small_suite();
+  char args[1024], path[512], *o = NULL;
+  snprintf(path, sizeof path, "%s/whole.json", tmp);
+  write_file(path, "{\"format\": \"aliasfuzz-expectations/1\", \"converter\": \"naive\", \"cases\": {\n"
+                   "  \"mx-slice-add_-through\": \"value-mismatch\",\n"
+                   "  \"other-1\": {\"verdict\": \"value-mismatch\", \"reason\": \"one\"},\n"
+                   "  \"other-2\": \"input-mutation-lost\",\n  \"other-3\": \"shape-mismatch\"\n}}\n");
+  snprintf(args, sizeof args, "check %s/suite --converter naive --expect %s --update-expect", tmp, path);
+  int rc = af(args, &o);
+  CHECK(rc == 0 && strstr(o, "3 entries of") && strstr(o, "kept"), "exit %d: %s", rc, o);
+  free(o);
+  char *t = read_file(path);
+  CHECK(t && strstr(t, "\"other-1\": {\"verdict\": \"value-mismatch\", \"reason\": \"one\"}") && strstr(t, "\"other-2\"") &&
+            strstr(t, "\"other-3\"") && strstr(t, "\"hand-003-unsqueeze-inplace-then-use\""),
+        "%s", t ? t : "(none)");
+  free(t);
+  rm_tmp();
+}
+
+/* --expect with a file recorded for another converter is refused naming both, with
+ * --update-expect too (it would overwrite that file with this converter's verdicts); so is a file
+ * of another stack. */
+TEST(check_refuses_an_expectation_file_of_another_converter_or_stack_even_when_updating) {
+  small_suite();
+  char args[1024], path[512], body[512], *o = NULL;
+  snprintf(path, sizeof path, "%s/jit.json", tmp);
+  write_file(path, "{\"format\": \"aliasfuzz-expectations/1\", \"converter\": \"jit\", \"cases\": {\"mx-slice-add_-through\": \"value-mismatch\"}}\n");
+  for (int update = 0; update < 2; update++) {
+    snprintf(args, sizeof args, "check %s/suite --converter script --expect %s%s", tmp, path, update ? " --update-expect" : "");
+    int rc = af(args, &o);
+    CHECK(rc == 2 && strstr(o, "recorded for converter jit") && strstr(o, "runs script"), "update %d: exit %d %s", update, rc, o);
+    free(o);
+  }
+  char *t = read_file(path);
+  CHECK(t && strstr(t, "\"converter\": \"jit\", \"cases\": {\"mx-slice-add_-through\": \"value-mismatch\"}"), "file unchanged: %s",
+        t ? t : "(none)");
+  free(t);
+  const char *other = strcmp(at_stack(), "torch-1.13") ? "torch-1.13" : "torch-2.13";
+  snprintf(body, sizeof body, "{\"format\": \"aliasfuzz-expectations/1\", \"converter\": \"script\", \"stack\": \"%s\", \"cases\": {}}", other);
+  write_file(path, body);
+  snprintf(args, sizeof args, "check %s/suite --converter script --expect %s --update-expect", tmp, path);
+  int rc = af(args, &o);
+  CHECK(rc == 2 && strstr(o, other) && strstr(o, at_stack()), "another stack, updating: exit %d %s", rc, o);
+  free(o);
+  rm_tmp();
+}
+
 TEST(junit_output_is_valid_xml_with_failures_and_skips) {
   small_suite();
   char args[2048], path[512], *o = NULL;
@@ -614,6 +702,9 @@ int main(void) {
   RUN(a_verdict_that_changes_class_is_a_regression_and_a_newly_passing_case_is_not);
   RUN(update_expect_keeps_the_reason_of_an_unchanged_verdict);
   RUN(update_expect_keeps_what_the_file_gained_while_the_check_ran);
+  RUN(the_newly_passing_hint_runs_as_printed_and_updates_only_the_file_and_cases_it_checked);
+  RUN(update_expect_keeps_the_entries_of_another_suite);
+  RUN(check_refuses_an_expectation_file_of_another_converter_or_stack_even_when_updating);
   RUN(junit_output_is_valid_xml_with_failures_and_skips);
   RUN(shards_split_the_suite_without_overlap);
   RUN(a_case_stays_in_its_shard_when_cases_are_added);

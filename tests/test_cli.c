@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "../harness/af.h"
+#include "../harness/torch/shim.h"
 #include "tap.h"
 
 /* Runs aliasfuzz with args; captures stdout+stderr into *out (new). Returns the exit status. */
@@ -155,6 +156,103 @@ TEST(help_is_printed_for_the_tool_and_each_command) {
   free(o);
 }
 
+/* Every command answers --help with its usage and exit 0 (`ops --help` exited 2). */
+TEST(every_command_help_exits_0) {
+  static const char *const cmds[] = {"run", "converters", "ops", "emit", "fmt", "reduce", "repro", "suite", "check", "report", "gen", "fuzz", NULL};
+  for (int i = 0; cmds[i]; i++) {
+    char args[64], *o = NULL;
+    snprintf(args, sizeof args, "%s --help", cmds[i]);
+    int rc = af(args, &o);
+    CHECK(rc == 0 && strstr(o, "usage: aliasfuzz"), "%s: exit %d: %.300s", args, rc, o);
+    free(o);
+  }
+}
+
+/* run reads and validates every program file before the converter starts (a worker takes
+ * seconds to start): with only a broken file the worker, whose command leaves a mark, never runs;
+ * with a good one it does (so the mark would show). */
+TEST(run_reads_its_files_before_starting_a_worker_converter) {
+  char dir[] = "/tmp/af_cli_XXXXXX";
+  CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+  char empty[512], good[512], mark[512], args[2048], *o = NULL;
+  snprintf(empty, sizeof empty, "%s/empty.json", dir);
+  snprintf(good, sizeof good, "%s/good.json", dir);
+  snprintf(mark, sizeof mark, "%s/started", dir);
+  FILE *f = fopen(empty, "w");
+  if (f) fclose(f);
+  f = fopen(good, "w");
+  if (f) {
+    fputs("{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}], \"body\": "
+          "[{\"out\": \"r\", \"op\": \"alias\", \"args\": [\"x\"]}], \"outputs\": [\"r\"]}\n", f);
+    fclose(f);
+  }
+  for (int k = 0; k < 2; k++) {
+    snprintf(args, sizeof args, "run %s --converter 'external:touch %s; exec python3 %s/tests/workers/misbehave.py'", k ? good : empty, mark,
+             AF_SOURCE_DIR);
+    int rc = af(args, &o);
+    if (!k) CHECK(rc == 2 && strstr(o, "empty.json: line 1, column 1: malformed JSON"), "exit %d: %s", rc, o);
+    CHECK(k ? access(mark, F_OK) == 0 : access(mark, F_OK) != 0, "%s file: the worker %s: %s", k ? "a good" : "an empty",
+          k ? "did not start" : "started", o);
+    free(o);
+  }
+  snprintf(args, sizeof args, "rm -rf %s", dir);
+  CHECK(system(args) == 0, "%s", args);
+}
+
+/* A policy weight 1e400 reads as infinity, which the policy cannot record (JSON null): refused
+ * where the policy is read, naming the field. */
+TEST(a_policy_weight_beyond_a_double_is_refused_naming_the_field) {
+  char path[] = "/tmp/af_cli_XXXXXX.json", args[512], *o = NULL;
+  int fd = mkstemps(path, 5);
+  const char *t = "{\"actions\": {\"view\": 1e400}}";
+  CHECK(write(fd, t, strlen(t)) == (ssize_t)strlen(t), "write");
+  close(fd);
+  snprintf(args, sizeof args, "gen --seed 1 --count 1 --policy %s", path);
+  int rc = af(args, &o);
+  CHECK(rc == 2 && strstr(o, "policy: actions.view: a number beyond the range of a double"), "exit %d: %s", rc, o);
+  free(o);
+  unlink(path);
+}
+
+/* The README of a finding of an `external:` converter quotes the --converter value for the shell,
+ * and says what its repro.py does: without the converter's Python it prints eager's outputs and
+ * exits 2 (the README said 1). Both lines are run as printed. */
+TEST(an_external_converter_finding_readme_gives_commands_that_run_as_printed) {
+  char dir[] = "/tmp/af_cli_XXXXXX";
+  CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+  char cmd[4096];
+  snprintf(cmd, sizeof cmd, "printf '%%s' '{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": "
+           "\"float32\"}], \"body\": [{\"out\": \"y\", \"op\": \"add\", \"args\": [\"x\", 1]}], \"outputs\": [\"y\"]}' > %s/p.json && "
+           "%s/aliasfuzz reduce %s/p.json --converter 'external:python3 %s/tests/workers/misbehave.py' --out %s/f 2>&1",
+           dir, AF_BINARY_DIR, dir, AF_SOURCE_DIR, dir);
+  FILE *p = popen(cmd, "r");
+  char line[4096];
+  while (p && fgets(line, sizeof line, p)) {
+  }
+  CHECK(p && pclose(p) == 0, "reduce failed: %s", cmd);
+  snprintf(cmd, sizeof cmd, "cat %s/f/findings/*/README.md", dir);
+  af_buf b = {0};
+  p = popen(cmd, "r");
+  while (p && fgets(line, sizeof line, p)) af_buf_puts(&b, line);
+  if (p) pclose(p);
+  char want[1024];
+  snprintf(want, sizeof want, "aliasfuzz run repro.json --converter 'external:python3 %s/tests/workers/misbehave.py'", AF_SOURCE_DIR);
+  CHECK(b.s && strstr(b.s, want), "README lacks %s:\n%s", want, b.s ? b.s : "");
+  CHECK(b.s && strstr(b.s, "python3 repro.py            # eager's outputs only, exit 2"), "README:\n%s", b.s ? b.s : "");
+  af_buf_free(&b);
+  /* as printed, from the finding folder: repro.json goes through the worker again (exit 1) */
+  snprintf(cmd, sizeof cmd, "cd %s/f/findings/* && %s/aliasfuzz run repro.json --converter 'external:python3 %s/tests/workers/misbehave.py'", dir,
+           AF_BINARY_DIR, AF_SOURCE_DIR);
+  int rc = system(cmd);
+  CHECK(WIFEXITED(rc) && WEXITSTATUS(rc) == 1, "the run line: status %d", rc);
+  snprintf(cmd, sizeof cmd, "cd %s/f/findings/* && %s/.venv/bin/python3 repro.py >/dev/null 2>&1", dir, AF_SOURCE_DIR);
+  rc = system(cmd);
+  /* 2 as the README says; 3 where that Python lacks this stack's torch (the 1.13 stack) */
+  CHECK(WIFEXITED(rc) && (WEXITSTATUS(rc) == 2 || (WEXITSTATUS(rc) == 3 && strcmp(at_stack(), "torch-2.13"))), "repro.py: status %d", rc);
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  CHECK(system(cmd) == 0, "%s", cmd);
+}
+
 int main(void) {
   RUN(run_script_passes_every_seed_case_and_exits_1_for_the_torchscript_gaps);
   RUN(json_output_reports_the_unsqueeze_shape_5_5_1);
@@ -162,5 +260,9 @@ int main(void) {
   RUN(usage_errors_exit_2);
   RUN(an_invalid_program_exits_1_with_its_verdict);
   RUN(help_is_printed_for_the_tool_and_each_command);
+  RUN(every_command_help_exits_0);
+  RUN(run_reads_its_files_before_starting_a_worker_converter);
+  RUN(a_policy_weight_beyond_a_double_is_refused_naming_the_field);
+  RUN(an_external_converter_finding_readme_gives_commands_that_run_as_printed);
   return tap_done();
 }
