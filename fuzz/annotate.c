@@ -15,6 +15,7 @@
 #include "classes.h"
 #include "confirm.h"
 #include "judge.h"
+#include "known.h"
 
 #ifndef AF_WORKERS_DIR
 #define AF_WORKERS_DIR "harness/workers"
@@ -118,12 +119,13 @@ static int shows_class(const cJSON *cls, oracle_verdict v, const char *detail) {
   return strcmp(classes_verdict_group(v, pattern), classes_verdict_group(cv, pattern)) == 0;
 }
 
+/* The deadline of one rerun of a program in a child. */
+static double rejudge_deadline(const annotate_opts *o) { return o->deadline_s > 0 ? 3 * o->deadline_s : 30; }
+
 /* Judges p with c: worker converters in this process (the worker is the isolation, and one
- * worker serves every class), in-process ones in a forked child under a deadline. */
+ * worker serves every class), in-process ones in a forked child under a deadline (known.h). */
 static int rejudge(const conv_converter *c, const ir_program *p, const annotate_opts *o, judgement *j, af_err *err) {
-  oracle_opts oo = {o->fail_on_residual};
-  if (conv_worker_of(c)) return judge_inprocess(c, p, &oo, j, err);
-  return judge_isolated(c, p, &oo, o->deadline_s > 0 ? 3 * o->deadline_s : 30, j, err);
+  return known_judge(c, p, rejudge_deadline(o), o->fail_on_residual, j, err);
 }
 
 /* One line of detail for a JSON field: at most 300 characters of its key line. */
@@ -465,6 +467,9 @@ int annotate_classes(cJSON *idx, const annotate_opts *o, af_err *err) {
       else rc = af_fail(err, "--baseline %s: neither a campaign folder nor a converter", o->baseline);
     }
   }
+  /* classes already on a public tracker (known.h, issue 26) */
+  af_err ek;
+  if (known_annotate(idx, o->c, o->dir, rejudge_deadline(o), &ek)) fprintf(stderr, "aliasfuzz: %s\n", ek.msg);
   if (!o->no_triggers) triggers(idx, o);
   if (o->other_stack) other_stack(idx, o);
   /* each class on the user's path: its repro.py in a fresh process (confirm.h, issue 26) */

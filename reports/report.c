@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../fuzz/confirm.h"
+#include "../fuzz/known.h"
 #include "../harness/codec.h"
 #include "../oracle/oracle.h"
 #include "../oracle/signature.h"
@@ -67,13 +68,16 @@ const char *report_rate(double r, char buf[32]) {
 }
 
 /* DIR/classes.json's classes, new (an empty array when there is none), new ones (not in the
- * baseline) first, then by count; harness artifacts (fuzz/confirm.h) after all the others. */
+ * baseline) first, known upstream ones (fuzz/known.h) after those, then by count; harness
+ * artifacts (fuzz/confirm.h) after all the others. */
 static int by_class_order(const void *a, const void *b) {
   const cJSON *x = *(const cJSON *const *)a, *y = *(const cJSON *const *)b;
   int ax = confirm_is_artifact(x), ay = confirm_is_artifact(y); /* harness artifacts last, apart */
   if (ax != ay) return ax - ay;
   int bx = cJSON_IsTrue(cJSON_GetObjectItem(x, "in_baseline")), by = cJSON_IsTrue(cJSON_GetObjectItem(y, "in_baseline"));
   if (bx != by) return bx - by;
+  int kx = known_is_known(x), ky = known_is_known(y); /* already on a public tracker: after the new ones */
+  if (kx != ky) return kx - ky;
   double cx = cJSON_GetNumberValue(cJSON_GetObjectItem(x, "count")), cy = cJSON_GetNumberValue(cJSON_GetObjectItem(y, "count"));
   if (cx != cy) return cx < cy ? 1 : -1;
   return strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(x, "id")), cJSON_GetStringValue(cJSON_GetObjectItem(y, "id")));
@@ -148,6 +152,8 @@ static void class_section(af_buf *b, const char *dir, int n, const cJSON *c) {
     af_buf_puts(b, ")");
   }
   if (cJSON_IsTrue(cJSON_GetObjectItem(c, "in_baseline"))) af_buf_puts(b, " (also in the baseline)");
+  const char *known = cJSON_GetStringValue(cJSON_GetObjectItem(c, "known"));
+  if (known) af_buf_printf(b, " (known: %s)", known);
   af_buf_printf(b, "\n\n`%s`: %.0f program(s), %d finding(s), smallest %.0f statement(s)", id,
                 cJSON_GetNumberValue(cJSON_GetObjectItem(c, "count")), cJSON_GetArraySize(cJSON_GetObjectItem(c, "findings")),
                 cJSON_GetNumberValue(cJSON_GetObjectItem(c, "statements")));
@@ -190,6 +196,9 @@ static void class_section(af_buf *b, const char *dir, int n, const cJSON *c) {
   if (reruns > 0) af_buf_printf(b, "- reproduces: %.0f of %.0f reruns%s\n", rep, reruns, rep < reruns ? " (**flaky**)" : "");
   const char *user = cJSON_GetStringValue(cJSON_GetObjectItem(c, "user_path_line"));
   if (user) af_buf_printf(b, "- user path: %s\n", user);
+  if (known)
+    af_buf_printf(b, "- known: %s (%s; fails the same way as corpus/known-upstream's `%s`)\n", known,
+                  cJSON_GetStringValue(cJSON_GetObjectItem(c, "known_state")), cJSON_GetStringValue(cJSON_GetObjectItem(c, "known_case")));
   const char *trig = cJSON_GetStringValue(cJSON_GetObjectItem(c, "trigger"));
   if (trig) af_buf_printf(b, "- trigger: %s\n", trig);
   const char *other = cJSON_GetStringValue(cJSON_GetObjectItem(c, "other_stack"));
@@ -322,6 +331,13 @@ int report_write_campaign(const char *dir, const report_campaign_figures *fig, a
     }
     af_buf_printf(&b, "- baseline `%s`: **%d new** class(es), %d also in the baseline (listed after the new ones)\n", base, nn, nb);
   }
+  int nknown = 0;
+  const cJSON *kc;
+  cJSON_ArrayForEach(kc, classes) nknown += known_is_known(kc);
+  if (nknown)
+    af_buf_printf(&b, "- %d class(es) already known upstream (a case of corpus/known-upstream/ fails the same way; "
+                      "listed after the new ones)\n",
+                  nknown);
   const char *other = opts ? cJSON_GetStringValue(cJSON_GetObjectItem(opts, "other_stack")) : NULL;
   if (other) af_buf_printf(&b, "- other stack: each class's program rerun with `%s run repro.json --converter %s --json`\n", other, conv);
   if (ndef)
@@ -343,7 +359,9 @@ int report_write_campaign(const char *dir, const report_campaign_figures *fig, a
       cJSON *inb = cJSON_GetObjectItem(c, "in_baseline");
       af_buf_printf(&b, "| %d | %s | `", ++n, cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict")));
       md_cell(&b, ek ? ek : cJSON_GetStringValue(cJSON_GetObjectItem(c, "pattern")), 100);
-      af_buf_printf(&b, "` | %.0f | %d | %.0f | ", cJSON_GetNumberValue(cJSON_GetObjectItem(c, "count")),
+      af_buf_puts(&b, "`");
+      if (known_is_known(c)) af_buf_printf(&b, " (known: %s)", cJSON_GetStringValue(cJSON_GetObjectItem(c, "known")));
+      af_buf_printf(&b, " | %.0f | %d | %.0f | ", cJSON_GetNumberValue(cJSON_GetObjectItem(c, "count")),
                     cJSON_GetArraySize(cJSON_GetObjectItem(c, "findings")), cJSON_GetNumberValue(cJSON_GetObjectItem(c, "statements")));
       if (reruns > 0) af_buf_printf(&b, "%.0f/%.0f", cJSON_GetNumberValue(cJSON_GetObjectItem(c, "reproduced")), reruns);
       else af_buf_puts(&b, "-");

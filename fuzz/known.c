@@ -1,0 +1,286 @@
+/* known.c - see known.h */
+#include "known.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../harness/codec.h"
+#include "../harness/converters/conv_worker.h"
+#include "../harness/torch/shim.h"
+#include "classes.h"
+#include "judge.h"
+
+#ifndef AF_KNOWN_DIR
+#define AF_KNOWN_DIR "corpus/known-upstream"
+#endif
+
+#define KNOWN_CACHE_FORMAT "aliasfuzz-known/1"
+
+const char *known_dir(void) {
+  const char *d = getenv("AF_KNOWN_DIR");
+  if (d && (!*d || !strcmp(d, "none"))) return NULL;
+  return d ? d : AF_KNOWN_DIR;
+}
+
+static const char *str_of(const cJSON *o, const char *k) { return cJSON_GetStringValue(cJSON_GetObjectItem(o, k)); }
+
+/* FNV-1a over s. */
+static uint64_t digest_of(const char *s) {
+  uint64_t h = 1469598103934665603ull;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return h;
+}
+
+static void case_clear(known_case *k) {
+  free(k->id);
+  free(k->path);
+  free(k->tracker);
+  free(k->state);
+  free(k->mechanism);
+  ir_program_free(k->p);
+  cJSON_Delete(k->expect);
+  memset(k, 0, sizeof *k);
+}
+
+void known_corpus_clear(known_corpus *kc) {
+  for (int i = 0; i < kc->n; i++) case_clear(&kc->cases[i]);
+  free(kc->cases);
+  kc->cases = NULL;
+  kc->n = 0;
+}
+
+/* expect must be {stack: {converter: verdict name}}. */
+static int check_expect(const cJSON *expect, const char *path, af_err *err) {
+  const cJSON *stack, *conv;
+  if (!cJSON_IsObject(expect))
+    return af_fail(err, "%s: meta.known.expect: expected an object {stack: {converter: verdict}}", path);
+  cJSON_ArrayForEach(stack, expect) {
+    if (!cJSON_IsObject(stack))
+      return af_fail(err, "%s: meta.known.expect.%s: expected an object {converter: verdict}", path, stack->string);
+    cJSON_ArrayForEach(conv, stack) {
+      oracle_verdict v;
+      if (!cJSON_IsString(conv) || oracle_verdict_parse(conv->valuestring, &v))
+        return af_fail(err, "%s: meta.known.expect.%s.%s: expected a verdict name (pass, value-mismatch, ...)", path,
+                       stack->string, conv->string);
+    }
+  }
+  return 0;
+}
+
+/* Fills k from the file at path; -1 with err. */
+static int case_read(const char *path, known_case *k, af_err *err) {
+  int rc = -1;
+  cJSON *meta = NULL;
+  char *text = codec_slurp(path, NULL, err);
+  if (!text) return -1;
+  k->path = af_xstrdup(path);
+  k->digest = digest_of(text);
+  if (codec_read_string(text, path, &k->p, err)) goto out;
+  meta = k->p->meta ? cJSON_Parse(k->p->meta) : NULL;
+  const cJSON *known = cJSON_GetObjectItem(meta, "known");
+  const char *id = str_of(meta, "id");
+  if (!id) {
+    af_fail(err, "%s: meta.id: expected a string (the case's stable id)", path);
+    goto out;
+  }
+  if (!cJSON_IsObject(known)) {
+    af_fail(err, "%s: meta.known: expected an object (tracker, state, mechanism, expect)", path);
+    goto out;
+  }
+  static const char *const fields[] = {"tracker", "state", "mechanism", NULL};
+  for (int f = 0; fields[f]; f++)
+    if (!str_of(known, fields[f]) || !*str_of(known, fields[f])) {
+      af_fail(err, "%s: meta.known.%s: expected a non-empty string", path, fields[f]);
+      goto out;
+    }
+  if (check_expect(cJSON_GetObjectItem(known, "expect"), path, err)) goto out;
+  k->id = af_xstrdup(id);
+  k->tracker = af_xstrdup(str_of(known, "tracker"));
+  k->state = af_xstrdup(str_of(known, "state"));
+  k->mechanism = af_xstrdup(str_of(known, "mechanism"));
+  k->expect = cJSON_Duplicate(cJSON_GetObjectItem(known, "expect"), 1);
+  rc = 0;
+out:
+  cJSON_Delete(meta);
+  free(text);
+  return rc;
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+int known_load(const char *dir, known_corpus *kc, af_err *err) {
+  known_corpus_clear(kc);
+  DIR *d = opendir(dir);
+  if (!d) return af_fail(err, "%s: cannot read the known-bugs folder", dir);
+  char **names = NULL;
+  int n = 0, rc = 0;
+  for (struct dirent *e; (e = readdir(d));) {
+    size_t l = strlen(e->d_name);
+    if (l < 6 || strcmp(e->d_name + l - 5, ".json") != 0) continue;
+    names = af_xrealloc(names, (size_t)(n + 1) * sizeof *names);
+    names[n++] = af_xstrdup(e->d_name);
+  }
+  closedir(d);
+  qsort(names, (size_t)n, sizeof *names, by_name);
+  kc->cases = af_xcalloc((size_t)n + 1, sizeof *kc->cases);
+  for (int i = 0; i < n && !rc; i++) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    if (case_read(path, &kc->cases[kc->n], err)) {
+      case_clear(&kc->cases[kc->n]);
+      rc = -1;
+    } else {
+      kc->n++;
+    }
+  }
+  for (int i = 0; i < n; i++) free(names[i]);
+  free(names);
+  if (rc) known_corpus_clear(kc);
+  return rc;
+}
+
+const char *known_expected(const known_case *k, const char *stack, const char *conv) {
+  return str_of(cJSON_GetObjectItem(k->expect, stack), conv);
+}
+
+int known_judge(const conv_converter *c, const ir_program *p, double deadline_s, int fail_on_residual, judgement *j,
+                af_err *err) {
+  oracle_opts oo = {fail_on_residual};
+  if (conv_worker_of(c)) return judge_inprocess(c, p, &oo, j, err);
+  return judge_isolated(c, p, &oo, deadline_s > 0 ? deadline_s : 30, j, err);
+}
+
+int known_is_known(const cJSON *cls) { return str_of(cls, "known") != NULL; }
+
+/* ------------------------------------------------------------------ DIR/known.json */
+
+static cJSON *cache_load(const char *dir) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/known.json", dir);
+  char *text = codec_slurp(path, NULL, NULL);
+  cJSON *c = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  const char *fmt = str_of(c, "format");
+  if (!fmt || strcmp(fmt, KNOWN_CACHE_FORMAT) != 0 || !cJSON_IsObject(cJSON_GetObjectItem(c, "judgements"))) {
+    cJSON_Delete(c); /* none, or another format: judge again */
+    c = cJSON_CreateObject();
+    cJSON_AddStringToObject(c, "format", KNOWN_CACHE_FORMAT);
+    cJSON_AddObjectToObject(c, "judgements");
+  }
+  return c;
+}
+
+static int cache_save(const char *dir, const cJSON *c, af_err *err) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/known.json", dir);
+  char *text = cJSON_Print(c);
+  int rc = af_write_atomic(path, text, strlen(text), err);
+  cJSON_free(text);
+  return rc;
+}
+
+/* The cached judgement of k on converter conv on this stack, borrowed; NULL when there is none
+ * of k's present text. */
+static const cJSON *cache_get(const cJSON *c, const known_case *k, const char *conv, const char *slot) {
+  const cJSON *e = cJSON_GetObjectItem(cJSON_GetObjectItem(c, "judgements"), slot);
+  char dg[32];
+  snprintf(dg, sizeof dg, "%016llx", (unsigned long long)k->digest);
+  const char *d = str_of(e, "digest"), *cv = str_of(e, "converter"), *st = str_of(e, "stack");
+  if (!d || !cv || !st || strcmp(d, dg) || strcmp(cv, conv) || strcmp(st, at_stack()) || !str_of(e, "verdict")) return NULL;
+  return e;
+}
+
+static void cache_put(cJSON *c, const known_case *k, const char *conv, const char *slot, const judgement *j) {
+  cJSON *js = cJSON_GetObjectItem(c, "judgements");
+  cJSON *e = cJSON_CreateObject();
+  char dg[32];
+  snprintf(dg, sizeof dg, "%016llx", (unsigned long long)k->digest);
+  cJSON_AddStringToObject(e, "case", k->id);
+  cJSON_AddStringToObject(e, "digest", dg);
+  cJSON_AddStringToObject(e, "converter", conv);
+  cJSON_AddStringToObject(e, "stack", at_stack());
+  cJSON_AddStringToObject(e, "verdict", oracle_verdict_name(j->verdict));
+  cJSON_AddStringToObject(e, "detail", j->detail ? j->detail : "");
+  cJSON_DeleteItemFromObjectCaseSensitive(js, slot);
+  cJSON_AddItemToObject(js, slot, e);
+}
+
+/* ------------------------------------------------------------------ matching */
+
+static void unmark(cJSON *cls) {
+  cJSON_DeleteItemFromObjectCaseSensitive(cls, "known");
+  cJSON_DeleteItemFromObjectCaseSensitive(cls, "known_case");
+  cJSON_DeleteItemFromObjectCaseSensitive(cls, "known_state");
+}
+
+static int has_class_of(const cJSON *idx, const char *conv) {
+  const cJSON *cls;
+  cJSON_ArrayForEach(cls, cJSON_GetObjectItem(idx, "classes")) {
+    const char *cv = str_of(cls, "converter");
+    if (cv && !strcmp(cv, conv)) return 1;
+  }
+  return 0;
+}
+
+int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir, double deadline_s, af_err *err) {
+  const char *kd = known_dir();
+  struct stat st;
+  if (!kd || stat(kd, &st) != 0 || !has_class_of(idx, c->name)) return 0;
+  known_corpus kc = {0};
+  if (known_load(kd, &kc, err)) return -1;
+  cJSON *cache = cache_load(campaign_dir);
+  char **keys = af_xcalloc((size_t)kc.n + 1, sizeof *keys);
+  int applicable = 0, judged = 0, marked = 0;
+  for (int i = 0; i < kc.n; i++) {
+    const known_case *k = &kc.cases[i];
+    const char *want = known_expected(k, at_stack(), c->name);
+    if (!want || !strcmp(want, "pass")) continue;
+    applicable++;
+    char slot[512];
+    snprintf(slot, sizeof slot, "%s|%s", k->id, c->name);
+    const cJSON *e = cache_get(cache, k, c->name, slot);
+    if (!e) {
+      judgement j = {0};
+      af_err e2;
+      if (known_judge(c, k->p, deadline_s, 0, &j, &e2)) {
+        fprintf(stderr, "aliasfuzz: known case %s not judged on %s: %s\n", k->id, c->name, e2.msg);
+        continue;
+      }
+      cache_put(cache, k, c->name, slot, &j);
+      judgement_clear(&j);
+      judged++;
+      e = cache_get(cache, k, c->name, slot);
+    }
+    oracle_verdict v;
+    if (oracle_verdict_parse(str_of(e, "verdict"), &v) || v == V_PASS) continue; /* not there on this build */
+    char *pattern = classes_plain_pattern(k->p);
+    keys[i] = classes_key(c->name, v, str_of(e, "detail"), pattern);
+    free(pattern);
+  }
+  cJSON *cls;
+  cJSON_ArrayForEach(cls, cJSON_GetObjectItem(idx, "classes")) {
+    const char *cv = str_of(cls, "converter"), *key = str_of(cls, "key");
+    if (!cv || strcmp(cv, c->name) != 0) continue;
+    unmark(cls);
+    for (int i = 0; i < kc.n && key; i++) {
+      if (!keys[i] || !classes_keys_match(key, cv, keys[i], c->name)) continue;
+      cJSON_AddStringToObject(cls, "known", kc.cases[i].tracker);
+      cJSON_AddStringToObject(cls, "known_case", kc.cases[i].id);
+      cJSON_AddStringToObject(cls, "known_state", kc.cases[i].state);
+      marked++;
+      break;
+    }
+  }
+  af_err e2;
+  if (judged && cache_save(campaign_dir, cache, &e2)) fprintf(stderr, "aliasfuzz: %s\n", e2.msg);
+  fprintf(stderr, "aliasfuzz: known upstream bugs: %d case(s) for %s (%d judged now), %d class(es) known\n", applicable,
+          c->name, judged, marked);
+  for (int i = 0; i < kc.n; i++) free(keys[i]);
+  free(keys);
+  cJSON_Delete(cache);
+  known_corpus_clear(&kc);
+  return 0;
+}

@@ -1,0 +1,84 @@
+/* known.h - known upstream bugs (issue 26): which bug classes are already on a public tracker.
+ *
+ * corpus/known-upstream/ holds one program per public report (aliasfuzz-program/1, written afresh
+ * from the report), whose meta carries what is known about it:
+ *
+ *   "meta": {"id": "ku-pytorch-165409-unfold-overlap-abs",
+ *            "known": {"tracker": "pytorch/pytorch#165409", "url": "https://...",
+ *                      "state": "open" | "fixed in 2.13" | ...,
+ *                      "mechanism": one line,
+ *                      "expect": {"torch-2.13": {"aot_eager": "converter-error", "inductor": ...},
+ *                                 "torch-1.13": {...}},
+ *                      "report": optional line on the report itself (closed unfixed, ...)}}
+ *
+ * "expect" says, per stack, the verdict `aliasfuzz run FILE --converter NAME` gives on each
+ * converter the report is about: the converters it affects are those with another verdict than
+ * pass, the stacks it reproduces on those where one does; a converter listed as "pass" is one the
+ * report's bug is fixed in (or never reached). tests/test_known.c checks every entry.
+ *
+ * Matching (known_annotate): a class of a campaign on converter C is "known: <tracker>" when a
+ * case whose expect for this stack names C fails on C the same way as the class's program: the
+ * same verdict group and the same class key under fuzz/classes.h (classes_keys_match on the
+ * case's key, made by classes_key from its verdict, its detail and its plain pattern: the same
+ * error key for errors and crashes, patterns of which one contains the other for wrong values).
+ * Each applicable case is judged once per campaign folder; the judgements are kept in
+ * DIR/known.json (a case edited since is judged again). */
+#ifndef KNOWN_H
+#define KNOWN_H
+
+#include <cjson/cJSON.h>
+
+#include "../harness/af.h"
+#include "../harness/converters/conv.h"
+#include "../harness/ir.h"
+
+typedef struct known_case {
+  char *id;        /* meta.id, new */
+  char *path;      /* the file, new */
+  char *tracker;   /* "pytorch/pytorch#165409", new */
+  char *state;     /* "open", "fixed in 2.13", ..., new */
+  char *mechanism; /* one line, new */
+  uint64_t digest; /* of the file's text: a cached judgement of another text is stale */
+  ir_program *p;   /* new */
+  cJSON *expect;   /* meta.known.expect, new: {stack: {converter: verdict name}} */
+} known_case;
+
+typedef struct known_corpus {
+  int n;
+  known_case *cases;
+} known_corpus;
+
+/* The folder of known cases: $AF_KNOWN_DIR when set ("" or "none": no known cases, NULL), else
+ * the source tree's corpus/known-upstream. Borrowed. */
+const char *known_dir(void);
+
+/* Reads every *.json of dir, in name order, into kc (cleared first). -1 with err naming the file
+ * and field when one is malformed: not a program, or meta.known without a string tracker, state
+ * and mechanism, or an expect that is not {stack: {converter: verdict name}}. */
+int known_load(const char *dir, known_corpus *kc, af_err *err);
+void known_corpus_clear(known_corpus *kc);
+
+/* The verdict name case k expects on converter conv on stack (at_stack() form), borrowed; NULL
+ * when k says nothing about that converter there. */
+const char *known_expected(const known_case *k, const char *stack, const char *conv);
+
+/* Judges p on c as aliasfuzz judges a class's program again: a worker converter in this process
+ * (the worker is the isolation, and one worker serves every program), an in-process one in a
+ * forked child killed after deadline_s (<= 0: 30 s). 0 with *j filled (clear it with
+ * judgement_clear); -1 with err when p could not be judged. */
+struct judgement;
+int known_judge(const conv_converter *c, const ir_program *p, double deadline_s, int fail_on_residual, struct judgement *j,
+                af_err *err);
+
+/* Marks the classes of idx (classes.h) of converter c that match a known case (above):
+ * "known": tracker, "known_case": the case's id, "known_state": its state; a class that matches
+ * none loses them. Judges each case whose expect names c on this stack with another verdict than
+ * pass, at most once per campaign_dir (DIR/known.json keeps the judgements); progress on stderr.
+ * Nothing to do without classes or without a known folder (known_dir() NULL or missing). 0 on
+ * success, -1 with err when the known folder cannot be read (classes are left as they are). */
+int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir, double deadline_s, af_err *err);
+
+/* Whether a class entry is marked known. */
+int known_is_known(const cJSON *cls);
+
+#endif

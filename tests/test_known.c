@@ -1,0 +1,290 @@
+/* test_known.c - known upstream bugs (fuzz/known.h, issue 26).
+ *
+ *   test_known           the loader refuses malformed cases; known_annotate marks the class that
+ *                        fails like a known case and no other, judging each case once; a small campaign whose class fails the
+ *                        same way as a known case says "known: <tracker>" in classes.json and
+ *                        report.md, and a class of another bug does not
+ *   test_known cases     every case of corpus/known-upstream/ gives, on every converter its
+ *                        meta.known.expect names for this build's stack, the verdict it names
+ *                        (a converter not available here is skipped and said so) */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "../fuzz/campaign.h"
+#include "../fuzz/classes.h"
+#include "../fuzz/judge.h"
+#include "../fuzz/known.h"
+#include "../harness/codec.h"
+#include "../harness/converters/conv.h"
+#include "../harness/ops.h"
+#include "../harness/torch/shim.h"
+#include "tap.h"
+
+static char *tmpdir(void) {
+  char *d = strdup("/tmp/af_known_XXXXXX");
+  return mkdtemp(d);
+}
+
+static void rmrf(const char *d) {
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
+  if (system(cmd) != 0) fprintf(stderr, "cleanup of %s failed\n", d);
+}
+
+static void write_file(const char *dir, const char *name, const char *text) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  if (f) {
+    fputs(text, f);
+    fclose(f);
+  }
+}
+
+static const char *corpus_dir(void) { return AF_SOURCE_DIR "/corpus/known-upstream"; }
+
+/* ------------------------------------------------------------------ the loader */
+
+#define PROGRAM_HEAD                                                                                                   \
+  "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [2], \"dtype\": \"float32\"}],"   \
+  " \"body\": [{\"op\": \"add_\", \"args\": [\"x\", 1]}], \"outputs\": [], \"meta\": "
+
+TEST(loader_reads_the_corpus_and_refuses_malformed_cases) {
+  known_corpus kc = {0};
+  af_err err;
+  CHECK(known_load(corpus_dir(), &kc, &err) == 0, "corpus/known-upstream loads: %s", err.msg);
+  CHECK(kc.n >= 15, "at least 15 known cases (%d)", kc.n);
+  for (int i = 0; i < kc.n; i++) {
+    const known_case *k = &kc.cases[i];
+    CHECK(strchr(k->tracker, '#') != NULL, "%s: tracker %s is owner/repo#number", k->id, k->tracker);
+    int listed = 0;
+    for (const cJSON *s = k->expect ? k->expect->child : NULL; s; s = s->next) listed += cJSON_GetArraySize(s);
+    CHECK(listed > 0, "%s: expect names at least one converter on one stack", k->id);
+  }
+  known_corpus_clear(&kc);
+
+  static const struct {
+    const char *meta, *field;
+  } bad[] = {
+      {"{\"id\": \"k\"}", "meta.known"},
+      {"{\"id\": \"k\", \"known\": {\"state\": \"open\", \"mechanism\": \"m\", \"expect\": {}}}", "meta.known.tracker"},
+      {"{\"id\": \"k\", \"known\": {\"tracker\": \"a/b#1\", \"state\": \"open\", \"mechanism\": \"m\", \"expect\": []}}",
+       "meta.known.expect"},
+      {"{\"id\": \"k\", \"known\": {\"tracker\": \"a/b#1\", \"state\": \"open\", \"mechanism\": \"m\","
+       " \"expect\": {\"torch-2.13\": {\"script\": \"broken\"}}}}",
+       "meta.known.expect.torch-2.13.script"},
+      {"{\"known\": {\"tracker\": \"a/b#1\", \"state\": \"open\", \"mechanism\": \"m\", \"expect\": {}}}", "meta.id"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char *d = tmpdir();
+    char text[1024];
+    snprintf(text, sizeof text, PROGRAM_HEAD "%s}", bad[i].meta);
+    write_file(d, "case.json", text);
+    err.msg[0] = 0;
+    int rc = known_load(d, &kc, &err);
+    CHECK(rc == -1 && strstr(err.msg, bad[i].field) && strstr(err.msg, "case.json"),
+          "a case with a bad %s is refused, naming the file and the field (%s)", bad[i].field, err.msg);
+    known_corpus_clear(&kc);
+    rmrf(d);
+    free(d);
+  }
+}
+
+/* ------------------------------------------------------------------ matching */
+
+static cJSON *class_entry(const char *conv, const char *key) {
+  cJSON *c = cJSON_CreateObject();
+  cJSON_AddStringToObject(c, "id", key);
+  cJSON_AddStringToObject(c, "converter", conv);
+  cJSON_AddStringToObject(c, "key", key);
+  cJSON_AddStringToObject(c, "known", "stale/mark#1"); /* a mark from before: redone */
+  return c;
+}
+
+static const char *mark_of(const cJSON *idx, int i) {
+  return cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(idx, "classes"), i), "known"));
+}
+
+/* Keys as fuzz/classes.h makes them, matched against what the known cases give on script: only
+ * the class that fails like pytorch/pytorch#68064's case (the same verdict group, a pattern that
+ * contains the case's) is marked; the judgements are cached in the campaign folder. */
+TEST(known_annotate_marks_the_class_that_fails_like_a_known_case_and_no_other) {
+  char *d = tmpdir();
+  setenv("AF_KNOWN_DIR", corpus_dir(), 1);
+  const conv_converter *script = conv_find("script");
+  char *same = classes_key("script", V_VALUE_MISMATCH, "", "setitem_or@in");
+  char *wider = classes_key("script", V_VALUE_MISMATCH, "", "slice setitem_or@in mul");
+  char *other_op = classes_key("script", V_VALUE_MISMATCH, "", "setitem_add@in");
+  char *other_group = classes_key("script", V_ERROR, "RuntimeError: expected a tensor of 3 dimensions", "");
+  char *other_conv = classes_key("jit", V_VALUE_MISMATCH, "", "setitem_or@in");
+  cJSON *idx = cJSON_CreateObject();
+  cJSON *arr = cJSON_AddArrayToObject(idx, "classes");
+  cJSON_AddItemToArray(arr, class_entry("script", same));
+  cJSON_AddItemToArray(arr, class_entry("script", wider));
+  cJSON_AddItemToArray(arr, class_entry("script", other_op));
+  cJSON_AddItemToArray(arr, class_entry("script", other_group));
+  cJSON_AddItemToArray(arr, class_entry("jit", other_conv));
+  af_err err;
+  CHECK(known_annotate(idx, script, d, 60, &err) == 0, "known_annotate runs (%s)", err.msg);
+  const char *m0 = mark_of(idx, 0), *m1 = mark_of(idx, 1);
+  CHECK(m0 && !strcmp(m0, "pytorch/pytorch#68064"), "setitem_or@in (value-mismatch) is known: pytorch/pytorch#68064 (%s)",
+        m0 ? m0 : "none");
+  CHECK(m1 && !strcmp(m1, "pytorch/pytorch#68064"), "a class whose pattern contains the case's is known too (%s)", m1 ? m1 : "none");
+  CHECK(!mark_of(idx, 2), "setitem_add@in (another op) is not known (%s)", mark_of(idx, 2) ? mark_of(idx, 2) : "");
+  CHECK(!mark_of(idx, 3), "a converter-error keyed by its error (another verdict group) is not known (%s)", mark_of(idx, 3) ? mark_of(idx, 3) : "");
+  CHECK(mark_of(idx, 4) && !strcmp(mark_of(idx, 4), "stale/mark#1"), "a class of another converter is left as it was");
+  cJSON *kj = NULL;
+  {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/known.json", d);
+    char *text = codec_slurp(path, NULL, NULL);
+    kj = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    struct stat st1, st2;
+    CHECK(stat(path, &st1) == 0 && cJSON_GetArraySize(cJSON_GetObjectItem(kj, "judgements")) == 2,
+          "known.json keeps the 2 judgements of script's cases");
+    sleep(1);
+    CHECK(known_annotate(idx, script, d, 60, &err) == 0, "known_annotate runs again (%s)", err.msg);
+    CHECK(stat(path, &st2) == 0 && st2.st_mtime == st1.st_mtime, "again, nothing is judged: known.json is not rewritten");
+    m0 = mark_of(idx, 0);
+    CHECK(m0 && !strcmp(m0, "pytorch/pytorch#68064"), "and the class is still known (%s)", m0 ? m0 : "none");
+  }
+  cJSON_Delete(kj);
+  cJSON_Delete(idx);
+  free(same);
+  free(wider);
+  free(other_op);
+  free(other_group);
+  free(other_conv);
+  unsetenv("AF_KNOWN_DIR");
+  rmrf(d);
+  free(d);
+}
+
+/* ------------------------------------------------------------------ every case, as its metadata says */
+
+static void cases_reproduce(void) {
+  known_corpus kc = {0};
+  af_err err;
+  if (known_load(corpus_dir(), &kc, &err)) {
+    CHECK(0, "corpus/known-upstream loads: %s", err.msg);
+    return;
+  }
+  int checked = 0;
+  for (int i = 0; i < kc.n; i++) {
+    const known_case *k = &kc.cases[i];
+    const cJSON *mine = cJSON_GetObjectItem(k->expect, at_stack()), *e;
+    cJSON_ArrayForEach(e, mine) {
+      const conv_converter *c = conv_find(e->string);
+      const char *why = NULL;
+      CHECK(c != NULL, "%s: converter %s exists", k->id, e->string);
+      if (!c) continue;
+      if (!c->available(c, &why)) {
+        printf("# skip %s on %s: not available here (%s)\n", k->id, c->name, why ? why : "?");
+        continue;
+      }
+      judgement j = {0};
+      if (known_judge(c, k->p, 300, 0, &j, &err)) {
+        CHECK(0, "%s on %s: judged (%s)", k->id, c->name, err.msg);
+        continue;
+      }
+      CHECK(!strcmp(oracle_verdict_name(j.verdict), e->valuestring), "%s (%s) on %s, %s: %s as its metadata says (got %s: %.300s)",
+            k->id, k->tracker, c->name, at_stack(), e->valuestring, oracle_verdict_name(j.verdict), j.detail ? j.detail : "");
+      judgement_clear(&j);
+      checked++;
+    }
+  }
+  printf("# %d (case, converter) pairs checked on %s\n", checked, at_stack());
+  known_corpus_clear(&kc);
+}
+
+TEST(every_known_case_reproduces_as_its_metadata_says) { cases_reproduce(); }
+
+/* ------------------------------------------------------------------ a campaign that meets one */
+
+static cJSON *load_json_file(const char *dir, const char *name) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  char *text = codec_slurp(path, NULL, NULL);
+  cJSON *j = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  return j;
+}
+
+/* TorchScript drops `x[i] |= v` (pytorch/pytorch#68064): a script campaign that draws setitem_or
+ * often makes a class of it, which the known case of that report matches; the campaign's other
+ * classes (other TorchScript gaps) are not marked. */
+TEST(a_campaign_class_that_fails_like_a_known_case_says_known) {
+  char *d = tmpdir();
+  setenv("AF_KNOWN_DIR", corpus_dir(), 1);
+  campaign_opts o = {0};
+  o.converter = "script";
+  o.seed = 1;
+  o.iterations = 40;
+  o.jobs = 1;
+  o.out = d;
+  o.reduce_share = 1;
+  o.no_triggers = 1;
+  gen_policy_default(&o.policy);
+  o.policy.op_weight[OPS_setitem_or] = 40;
+  o.policy_json = gen_policy_to_json(&o.policy);
+  campaign_summary s;
+  af_err err;
+  int rc = campaign_run(&o, &s, &err);
+  free(o.policy_json);
+  CHECK(rc >= 0, "the campaign runs (%s)", rc < 0 ? err.msg : "");
+  cJSON *idx = load_json_file(d, "classes.json"), *cls;
+  int known = 0, others = 0;
+  const char *known_id = NULL;
+  cJSON_ArrayForEach(cls, cJSON_GetObjectItem(idx, "classes")) {
+    const char *k = cJSON_GetStringValue(cJSON_GetObjectItem(cls, "known"));
+    const char *pat = cJSON_GetStringValue(cJSON_GetObjectItem(cls, "pattern"));
+    if (k && !strcmp(k, "pytorch/pytorch#68064")) {
+      known++;
+      known_id = cJSON_GetStringValue(cJSON_GetObjectItem(cls, "id"));
+      CHECK(pat && strstr(pat, "setitem_or"), "the known class is setitem_or's (pattern %s)", pat ? pat : "?");
+    } else {
+      CHECK(!k, "a class of another bug (%s) is not marked known (%s)", pat ? pat : "?", k ? k : "");
+      others += !k;
+    }
+  }
+  CHECK(known >= 1, "a class says known: pytorch/pytorch#68064 (%d class(es), %d others)", known, others);
+  cJSON *kj = load_json_file(d, "known.json");
+  CHECK(kj && cJSON_GetObjectItem(kj, "judgements"), "the known cases' judgements are kept in known.json");
+  char path[1024];
+  snprintf(path, sizeof path, "%s/report.md", d);
+  char *md = codec_slurp(path, NULL, NULL);
+  CHECK(md && strstr(md, "known: pytorch/pytorch#68064"), "report.md says known: pytorch/pytorch#68064");
+  if (md && known_id) {
+    /* listed after the new ones: no unmarked class's section comes after a known one */
+    const char *first_known = strstr(md, "(known: ");
+    cJSON_ArrayForEach(cls, cJSON_GetObjectItem(idx, "classes")) {
+      if (cJSON_GetObjectItem(cls, "known") || cJSON_IsTrue(cJSON_GetObjectItem(cls, "in_baseline"))) continue;
+      char head[128];
+      snprintf(head, sizeof head, "`%s`:", cJSON_GetStringValue(cJSON_GetObjectItem(cls, "id")));
+      const char *at = strstr(md, head);
+      CHECK(!at || !first_known || at < first_known, "new class %s is listed before the known ones", head);
+    }
+  }
+  free(md);
+  cJSON_Delete(kj);
+  cJSON_Delete(idx);
+  unsetenv("AF_KNOWN_DIR");
+  rmrf(d);
+  free(d);
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "cases")) {
+    RUN(every_known_case_reproduces_as_its_metadata_says);
+    return tap_done();
+  }
+  RUN(loader_reads_the_corpus_and_refuses_malformed_cases);
+  RUN(known_annotate_marks_the_class_that_fails_like_a_known_case_and_no_other);
+  RUN(a_campaign_class_that_fails_like_a_known_case_says_known);
+  return tap_done();
+}
