@@ -53,7 +53,7 @@ t0=$(date +%s.%N)
 rc=0; "$bin" "${args[@]}" --out "$tmp/plain" >"$tmp/plain.log" 2>&1 || rc=$?
 t1=$(date +%s.%N)
 outcome "$tmp/plain" >"$tmp/plain.txt"
-plain_s=$(echo "$t1 - $t0" | bc)
+plain_s=$(printf %.1f "$(echo "$t1 - $t0" | bc)")
 plain_kb=$(du -sk "$tmp/plain" | cut -f1)
 echo "uninterrupted: exit $rc, $plain_s s, $(figures "$tmp/plain.txt"), $plain_kb KB"
 
@@ -79,7 +79,7 @@ while :; do
   fi
 done
 t1=$(date +%s.%N)
-killed_s=$(echo "$t1 - $t0" | bc)
+killed_s=$(printf %.1f "$(echo "$t1 - $t0" | bc)")
 outcome "$tmp/killed" >"$tmp/killed.txt"
 killed_same=$(same "$tmp/plain.txt" "$tmp/killed.txt")
 echo "killed $kills times: $killed_s s, $(figures "$tmp/killed.txt"): $killed_same"
@@ -102,7 +102,7 @@ if [ "$(id -u)" = 0 ]; then
     t1=$(date +%s.%N)
     outcome "$mnt/c" >"$tmp/full.txt"
     full_same=$(same "$tmp/plain.txt" "$tmp/full.txt")
-    full_row="| disk full halfway (tmpfs of ${size_kb} KB, $((plain_kb / 2)) KB left free), rerun after freeing it | $rc1, then $rc2 | $(echo "$t1 - $t0" | bc) | $(figures "$tmp/full.txt") | $full_same |"
+    full_row="| disk full halfway (tmpfs of ${size_kb} KB, $((plain_kb / 2)) KB left free), rerun after freeing it | $rc1, then $rc2 | $(printf %.1f "$(echo "$t1 - $t0" | bc)") | $(figures "$tmp/full.txt") | $full_same |"
     full_note="The first run stopped after $programs: $first."
   else
     full_row="| disk full halfway | - | - | not run: mount -t tmpfs failed here | - |"
