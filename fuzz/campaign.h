@@ -86,8 +86,8 @@ uint64_t campaign_program_seed(uint64_t campaign_seed, int64_t iteration);
  * them, the folder is locked by another process (af_dir_lock_take: its pid and command in err).
  * A write error (disk full, ...) stops the campaign where it happened and still returns 0, with
  * out->write_error set: nothing is written after it, so that running the same campaign again
- * resumes there (the failing programs it had under DIR/pending/ are recorded first, the iterations
- * after the last state.json run again). */
+ * resumes there (the iterations after the last state.json run again, among them those of the
+ * failing programs DIR/pending/ names; see pending_replay in campaign.c). */
 int campaign_run(campaign_opts *o, campaign_summary *out, af_err *err);
 
 /* `aliasfuzz reduce --deferred DIR`: minimizes the programs campaign folder DIR kept deferred
