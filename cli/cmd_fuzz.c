@@ -172,7 +172,10 @@ int cmd_fuzz(int argc, char **argv) {
   if (all > 0)
     printf(" (%.0f%% of %.1f job-seconds; --reduce-share %g)", 100.0 * (s.search_reduce_seconds + s.finish_seconds) / all, all,
            o.reduce_share > 0 ? o.reduce_share : 0.25);
-  if (s.deferred) printf(", %d quick key(s) deferred (aliasfuzz reduce --deferred %s)", s.deferred, o.out);
+  if (s.flaky) printf(", %d flaky finding(s) in no class", s.flaky);
+  if (s.deferred)
+    printf(", %lld failing program(s) under %d quick key(s) NOT YET IN ANY CLASS (aliasfuzz reduce --deferred %s)",
+           (long long)s.unclassified_programs, s.deferred, o.out);
   printf("; report: %s/report.md (and report.html)\n", o.out);
   /* with a baseline only what it lacks fails the run */
   if (o.baseline) return s.new_classes || s.deferred ? 1 : 0;

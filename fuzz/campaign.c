@@ -4,6 +4,7 @@
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include "../oracle/signature.h"
 #include "../reports/report.h"
 #include "annotate.h"
+#include "crashsite.h"
 #include "classes.h"
 #include "findings.h"
 #include "judge.h"
@@ -52,7 +54,35 @@ typedef struct pred_ctx {
   double isolate; /* > 0: each candidate judged in a child with this deadline (a candidate may crash
                      the converter, or corrupt its heap: LibTorch 1.13's functionalization does on
                      an out= op that resizes an unfold view past its base) */
+  const conv_converter *base; /* the baseline converter, or NULL: every candidate must keep what
+                                 the baseline said of the program as found */
+  int base_known;             /* 1: the baseline showed the same bug on it, 0: it did not */
 } pred_ctx;
+
+/* Whether verdict jv with detail shows the bug (v, detail): the same bug, or both verdicts ones by
+ * which a mis-converted write shows (classes_outcome's rule). */
+static int shows_bug(const judgement *j, oracle_verdict v, const char *detail) {
+  return classes_outcome(j, v, detail) == CLASSES_SAME;
+}
+
+/* Whether the baseline converter shows the bug (v, detail) on cand; -1 when it cannot judge it. */
+static int base_shows(const conv_converter *base, double isolate, const ir_program *cand, const oracle_opts *oo, oracle_verdict v,
+                      const char *detail) {
+  judgement j = {0};
+  af_err err;
+  int rc = isolate > 0 ? judge_isolated(base, cand, oo, isolate, &j, &err) : judge_inprocess(base, cand, oo, &j, &err);
+  int r = rc ? -1 : shows_bug(&j, v, detail);
+  judgement_clear(&j);
+  return r;
+}
+
+/* The baseline converter of a campaign (its --baseline when that names a converter, not a
+ * folder), or NULL. */
+static const conv_converter *baseline_conv(const campaign_opts *o) {
+  struct stat st;
+  if (!o->baseline || stat(o->baseline, &st) == 0) return NULL;
+  return conv_find(o->baseline);
+}
 
 static int judge_cand(const pred_ctx *x, const ir_program *cand, judgement *j, af_err *err) {
   return x->isolate > 0 ? judge_isolated(x->c, cand, x->oo, x->isolate, j, err) : judge_inprocess(x->c, cand, x->oo, j, err);
@@ -65,6 +95,7 @@ static int same_bug_pred(const ir_program *cand, void *vctx) {
   if (judge_cand(x, cand, &j, &err)) return 0;
   int same = judge_same_bug(&j, x->v, x->detail);
   judgement_clear(&j);
+  if (same && x->base) same = base_shows(x->base, x->isolate, cand, x->oo, x->v, x->detail) == x->base_known;
   return same;
 }
 
@@ -79,6 +110,9 @@ static int variant_judge(const ir_program *cand, void *vctx) {
   if (judge_cand(x, cand, &j, &err)) return CLASSES_INVALID;
   int r = classes_outcome(&j, x->v, x->detail);
   judgement_clear(&j);
+  /* a variant the baseline judges otherwise than the program is another bug (a new one beside a
+   * known one, or the other way round) */
+  if (r == CLASSES_SAME && x->base && base_shows(x->base, x->isolate, cand, x->oo, x->v, x->detail) != x->base_known) r = CLASSES_OTHER;
   return r;
 }
 
@@ -89,6 +123,7 @@ static int isolated_pred(const ir_program *cand, void *vctx) {
   if (judge_isolated(x->c, cand, x->oo, 10.0, &j, &err)) return 0;
   int same = judge_same_bug(&j, x->v, x->detail);
   judgement_clear(&j);
+  if (same && x->base) same = base_shows(x->base, 10.0, cand, x->oo, x->v, x->detail) == x->base_known;
   return same;
 }
 
@@ -176,7 +211,10 @@ static double minimize_and_send(const campaign_opts *o, const conv_converter *c,
   double r0 = now_s();
   ir_program *min = NULL;
   reduce_stats rs = {0};
-  pred_ctx x = {c, oo, j->verdict, j->detail, isolate ? o->deadline_s : 0};
+  /* with a baseline converter, the program keeps what the baseline said of it as found (its
+   * quick key's mark): a new bug is not minimized into the baseline's known one */
+  int inb = classes_quick_in_baseline(qk);
+  pred_ctx x = {c, oo, j->verdict, j->detail, isolate ? o->deadline_s : 0, inb >= 0 ? baseline_conv(o) : NULL, inb == 1};
   reduce_program_within(p, same_bug_pred, &x, o->max_reduce_tests, limit_s / 1.5, &min, &rs);
   judgement jm;
   af_err err;
@@ -189,7 +227,7 @@ static double minimize_and_send(const campaign_opts *o, const conv_converter *c,
     }
   }
   classes_gen g;
-  pred_ctx y = {c, oo, j->verdict, j->detail, x.isolate};
+  pred_ctx y = {c, oo, j->verdict, j->detail, x.isolate, x.base, x.base_known};
   variants_until = r0 + limit_s;
   classes_generalize(min, variant_judge, &y, 120, 3, &g);
   double spent = now_s() - r0;
@@ -227,6 +265,14 @@ static double reduce_allowance(const campaign_opts *o, double t, double reduce_s
 static void job_failing(const campaign_opts *o, const conv_converter *c, const oracle_opts *oo, int64_t it, uint64_t seed,
                         ir_program *p, judgement *j, uint64_t *seen, int *nseen, double t0, double *reduce_s, int fd) {
   char *qk = classes_quick_key(p, j->verdict, j->detail);
+  const conv_converter *base = baseline_conv(o);
+  if (base) { /* member by member: each failing program judged on the baseline, new and known apart */
+    int known = base_shows(base, 0, p, oo, j->verdict, j->detail);
+    af_buf b = {0};
+    af_buf_printf(&b, "%s%s%s", qk, CLASSES_BASELINE_MARK, known == 1 ? "known" : "new");
+    free(qk);
+    qk = af_buf_take(&b);
+  }
   uint64_t h = hash_str(qk);
   int known = 0;
   for (int q = 0; q < *nseen; q++) known |= seen[q] == h;
@@ -320,6 +366,7 @@ typedef struct job {
                       after a crash goes on from it, so its budget is not new */
   uint64_t seen[JOB_SEEN_MAX]; /* quick keys (hashes) of the slot's F lines: job_main's seen0 */
   int nseen;
+  af_buf crash;   /* the K lines of a job that is dying (crashsite.h) */
 } job;
 
 typedef struct camp {
@@ -578,6 +625,7 @@ static int spawn(camp *k, int j, af_err *err) {
   }
   int fd[2];
   if (pipe(fd) != 0) return af_fail(err, "pipe: %s", strerror(errno));
+  af_buf_free(&jb->crash);
   fflush(NULL);
   pid_t pid = fork();
   if (pid < 0) return af_fail(err, "fork: %s", strerror(errno));
@@ -588,6 +636,7 @@ static int spawn(camp *k, int j, af_err *err) {
     af_dir_lock_drop_inherited(); /* nor keeps its folder locked */
     signal(SIGINT, SIG_IGN); /* the parent decides when to stop */
     signal(SIGTERM, SIG_DFL);
+    crashsite_install(fd[1]); /* a crash sends its native frames: each crash state its own class */
     job_main(k->o, k->c, j, start, fd[1], k->search_t0, jb->reduce_s, jb->seen, jb->nseen);
     _exit(0);
   }
@@ -607,10 +656,15 @@ static void record(camp *k, finding *f, const char *quick) {
   char *plain = NULL;
   if (k->write_error) return; /* nothing more is written */
   if (!f->pattern) f->pattern = plain = classes_plain_pattern(f->minimized);
-  char *key = classes_key(f->converter, f->verdict, f->detail, f->pattern);
-  classes_id(key, cid);
-  free(key);
-  f->class_id = cid;
+  /* the class it will be in, found before its folder is written (its README names it): its own
+   * key's, or the class it joins; none for a flaky finding */
+  char *sigtext = NULL;
+  sig_make(f->converter, f->verdict, f->minimized, f->detail, &sigtext, id);
+  free(sigtext);
+  classes_member probe = {f->converter, f->verdict, f->detail, f->pattern, id, f->minimized->nstmts, NULL,
+                          f->reruns,    f->reproduced, f->seed, f->iteration, f->job, quick};
+  classes_index_class_id(k->idx, &probe, cid);
+  f->class_id = cid[0] ? cid : NULL;
   if (findings_record(k->o->out, f, &is_new, &counted, id, &err)) {
     char what[128];
     snprintf(what, sizeof what, "the finding of iteration %lld (seed %llu)", (long long)f->iteration, (unsigned long long)f->seed);
@@ -626,7 +680,11 @@ static void record(camp *k, finding *f, const char *quick) {
     k->distinct[f->verdict]++;
     k->distinct_total++;
   }
-  if (class_new) {
+  if (classes_member_flaky(&m)) {
+    if (k->o->progress) fprintf(stderr, "\n");
+    fprintf(stderr, "aliasfuzz: flaky finding (reproduced %d of %d reruns), in no class: %s/findings/%s\n", f->reproduced,
+            f->reruns, k->o->out, id);
+  } else if (class_new) {
     if (k->o->progress) fprintf(stderr, "\n");
     fprintf(stderr, "aliasfuzz: new class %s: %s `%s` (%d -> %d statements) in %s/findings/%s\n", cid,
             oracle_verdict_name(f->verdict),
@@ -694,7 +752,7 @@ static void handle_finding_line(camp *k, int j, const char *json) {
     if (!have && jb->nseen < JOB_SEEN_MAX) jb->seen[jb->nseen++] = h;
   }
   if (!orig_s || !min_s || codec_read_string(orig_s, "finding", &orig, &err) || codec_read_string(min_s, "finding", &min, &err)) {
-    fprintf(stderr, "\naliasfuzz: job %d sent a malformed finding; ignored\n", j);
+    fprintf(stderr, "\naliasfuzz: job %d sent a malformed finding (%s); ignored\n", j, orig_s && min_s ? err.msg : "no program");
     goto out;
   }
   reduce_stats rs = {0};
@@ -928,6 +986,8 @@ static void process_lines(camp *k, int j) {
       cJSON_Delete(o);
     } else if (start[0] == 'E') {
       jb->finished = 1;
+    } else if (start[0] == 'K') { /* a native frame of the crash that is killing the job */
+      af_buf_printf(&jb->crash, "%s\n", start);
     }
     start = nl + 1;
   }
@@ -966,7 +1026,18 @@ static void reap(camp *k, int j, int killed_for_timeout) {
   if (jb->pid > 0)
     while (waitpid(jb->pid, &status, 0) < 0 && errno == EINTR) {
     }
-  if (jb->fd >= 0) close(jb->fd);
+  if (jb->fd >= 0) {
+    /* what the job sent before it died (its crash frames) */
+    char chunk[4096];
+    ssize_t got;
+    fcntl(jb->fd, F_SETFL, fcntl(jb->fd, F_GETFL) | O_NONBLOCK); /* a worker it started may hold the pipe */
+    while ((got = read(jb->fd, chunk, sizeof chunk - 1)) > 0) {
+      chunk[got] = 0;
+      af_buf_puts(&jb->in, chunk);
+    }
+    process_lines(k, j);
+    close(jb->fd);
+  }
   jb->fd = -1;
   jb->pid = -1;
   af_buf_free(&jb->in);
@@ -986,11 +1057,14 @@ static void reap(camp *k, int j, int killed_for_timeout) {
     fprintf(stderr, "\naliasfuzz: job %d: minimizing the finding of iteration %lld %s; the program is kept under %s/deferred/\n", j,
             (long long)it, killed_for_timeout ? "ran past its deadline" : "crashed the job", k->o->out);
   } else if (jb->inflight >= 0) {
-    char why[160];
+    char why[600];
     oracle_verdict v = killed_for_timeout ? V_TIMEOUT : V_CRASH;
     if (killed_for_timeout) snprintf(why, sizeof why, "no answer within %.1f s (job killed)", k->o->deadline_s);
-    else if (WIFSIGNALED(status)) snprintf(why, sizeof why, "converter process killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
-    else snprintf(why, sizeof why, "converter process exited with status %d", WEXITSTATUS(status));
+    else if (WIFSIGNALED(status)) {
+      char *site = crashsite_describe(WTERMSIG(status), jb->crash.s);
+      snprintf(why, sizeof why, "%s", site);
+      free(site);
+    } else snprintf(why, sizeof why, "converter process exited with status %d", WEXITSTATUS(status));
     int64_t it = jb->inflight;
     cJSON *rec = cJSON_CreateObject(), *lost = cJSON_AddObjectToObject(rec, "lost");
     cJSON_AddNumberToObject(lost, "verdict", v);
@@ -1041,6 +1115,7 @@ static void finish_deferred(camp *k, double search_job_s) {
   /* after the search: f seconds in all with search_reduce + f <= share * (search_job_s + f) */
   int capped = share < 1;
   double budget = capped ? (share * search_job_s - search_reduce) / (1 - share) : 0; /* may be < 0: spent */
+  double floor_s = k->o->time_s > 0 ? 0.5 * k->o->time_s : 300;
   cJSON *tried = cJSON_CreateObject();
   k->finishing = 1;
   for (;;) {
@@ -1048,10 +1123,18 @@ static void finish_deferred(camp *k, double search_job_s) {
     if (!e || stop_requested || k->write_error) break;
     double limit = full_limit(k->o);
     if (capped && budget - (f0 + now_s() - t0) < limit) limit = budget - (f0 + now_s() - t0);
+    /* the floor under the share: a quick key that no class holds may be a bug of its own, and a
+     * report that leaves it out looks cleaner than the converter is; its first program is
+     * minimized even with the share spent, within the floor's own time (half of --time, or
+     * 300 s without one) */
+    if (limit < min_start(k->o) && !k->o->no_finish) {
+      double floor_left = floor_s - (now_s() - t0);
+      limit = full_limit(k->o) < floor_left ? full_limit(k->o) : floor_left;
+    }
     if (limit < min_start(k->o)) {
-      fprintf(stderr, "aliasfuzz: the minimization budget (--reduce-share %g) is spent: %d deferred quick key(s) left under %s/deferred/ "
+      fprintf(stderr, "aliasfuzz: the minimization budget (--reduce-share %g and the floor of %.0f s) is spent: %d deferred quick key(s) left under %s/deferred/ "
                       "(aliasfuzz reduce --deferred %s minimizes them)\n",
-              share, classes_index_unclassified(k->idx), k->o->out, k->o->out);
+              share, floor_s, classes_index_unclassified(k->idx), k->o->out, k->o->out);
       break;
     }
     char *qk = af_xstrdup(e->string);

@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../harness/eager.h"
 #include "../harness/ops.h"
+#include "../harness/result.h"
+#include "../harness/torch/shim.h"
 #include "../oracle/signature.h"
 
 const char *classes_family(int op) {
@@ -173,6 +176,67 @@ static ir_program *with_op(const ir_program *p, int s, int q) {
   return c;
 }
 
+/* The layout eager gives the result of statement s the first time it runs. */
+typedef struct layout_probe {
+  int s, got, rank;
+  int64_t size[AF_MAX_RANK], stride[AF_MAX_RANK], offset;
+} layout_probe;
+
+static int probe_hook(void *ctx, int s, const ir_stmt *st, af_tensor *const *values, af_err *err) {
+  (void)err;
+  layout_probe *x = ctx;
+  if (s != x->s || x->got || st->out < 0 || !values[st->out]) return 0;
+  const af_tensor *t = values[st->out];
+  x->rank = at_tensor_rank(t);
+  if (x->rank < 0 || x->rank > AF_MAX_RANK) return 0;
+  at_tensor_shape(t, x->size);
+  at_tensor_strides(t, x->stride);
+  x->offset = at_tensor_storage_offset(t);
+  x->got = 1;
+  return 0;
+}
+
+/* p with view statement s made `as_strided` of the same tensor, with the sizes, strides and
+ * storage offset eager gives the view: the same elements through another view op, which every
+ * write after it fits (a view's variants of its own schema rarely fit the writes made for its
+ * shape: `alias` of an unsqueeze has one dimension less). NULL when eager does not run p or s is
+ * not a view of a tensor value. new. */
+static ir_program *as_strided_twin(const ir_program *p, int s) {
+  const ir_stmt *st = &p->stmts[s];
+  const ops_entry *e = ops_get(st->op);
+  if ((e->kind != OPS_VIEW && e->kind != OPS_GETITEM) || st->op == OPS_as_strided || st->nargs < 1 ||
+      st->args[0].kind != IR_ARG_VALUE || st->out < 0)
+    return NULL;
+  layout_probe x = {.s = s};
+  af_tensor **in = NULL;
+  result res;
+  result_init(&res);
+  af_err err;
+  int ran = inputs_new(p, &in, &err) == 0 && eager_run_traced(p, in, probe_hook, &x, &res, &err) == 0 && res.status == RESULT_OK;
+  if (in) inputs_free(ir_ntensors(p), in);
+  result_clear(&res);
+  if (!ran || !x.got) return NULL;
+  ir_program *c = ir_program_clone(p);
+  ir_stmt *t = &c->stmts[s];
+  ir_arg base;
+  ir_arg_copy(&base, &st->args[0]);
+  ir_stmt_clear(t);
+  t->op = OPS_as_strided;
+  t->out = st->out;
+  t->nargs = 4;
+  t->args = af_xcalloc(5, sizeof(ir_arg));
+  t->args[0] = base;
+  for (int k = 1; k <= 2; k++) {
+    t->args[k].kind = IR_ARG_INTS;
+    t->args[k].n = x.rank;
+    t->args[k].ints = af_xcalloc((size_t)x.rank + 1, sizeof(int64_t));
+    memcpy(t->args[k].ints, k == 1 ? x.size : x.stride, sizeof(int64_t) * (size_t)x.rank);
+  }
+  t->args[3].kind = IR_ARG_INT;
+  t->args[3].i = x.offset;
+  return c;
+}
+
 /* Candidate ops for statement s: same family; views, functional ops, out= and list ops also the
  * same schema (their arguments mean different things otherwise), writes any schema. At most
  * max, spread over the family, same-schema ones first. Returns how many. */
@@ -222,6 +286,30 @@ int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int 
     out->reproduced += r == CLASSES_SAME;
   }
   cJSON *table = cJSON_CreateArray();
+  /* A program that fails the same way with its writes made the identity does not fail because of
+   * them (a data-dependent `if` the converter rejects, a wrong atan2): its class is its error, or
+   * the ops it computes, never a write pattern that happens to surround it. */
+  int writes = 0;
+  ir_program *bare = judge_without_writes(p, &writes);
+  af_err verr;
+  if (writes > 0 && out->tests < max_tests && ir_validate(bare, &verr) == 0) {
+    out->tests++;
+    int r = judge(bare, ctx);
+    cJSON *row = cJSON_CreateObject();
+    cJSON_AddStringToObject(row, "without_writes", r == CLASSES_SAME ? "same" : r == CLASSES_PASS ? "pass" : r == CLASSES_OTHER ? "other" : "invalid");
+    cJSON_AddItemToArray(table, row);
+    if (r == CLASSES_SAME) {
+      out->write_free = 1;
+      out->pattern = classes_plain_pattern(bare);
+      ir_program_free(bare);
+      char *t = cJSON_PrintUnformatted(table);
+      out->table = af_xstrdup(t);
+      cJSON_free(t);
+      cJSON_Delete(table);
+      return 0;
+    }
+  }
+  ir_program_free(bare);
   af_buf pat = {0};
   char *core = classes_core(p);
   for (int s = 0; s < p->nstmts; s++) {
@@ -231,10 +319,15 @@ int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int 
       if (core[s]) put_token(&pat, p, s, name);
       continue;
     }
-    int cand[OPS_COUNT], nc = variants(p, s, cand, per_slot);
-    int same[OPS_COUNT], pass[OPS_COUNT], other[OPS_COUNT], ns = 0, np = 0, no = 0, ninv = 0, nnoop = 0;
+    int cand[OPS_COUNT + 1], nc = 0;
+    /* a view first as the same elements through as_strided (as_strided_twin), then the others */
+    ir_program *twin = !strcmp(fam, "view") ? as_strided_twin(p, s) : NULL;
+    if (twin) cand[nc++] = OPS_as_strided;
+    nc += variants(p, s, cand + nc, per_slot - nc);
+    int same[OPS_COUNT + 1], pass[OPS_COUNT + 1], other[OPS_COUNT + 1], ns = 0, np = 0, no = 0, ninv = 0, nnoop = 0;
     for (int k = 0; k < nc && out->tests < max_tests; k++) {
-      ir_program *c = with_op(p, s, cand[k]);
+      ir_program *c = k == 0 && twin ? twin : with_op(p, s, cand[k]);
+      if (k == 0) twin = NULL;
       af_err err;
       int r = CLASSES_INVALID;
       if (c && ir_validate(c, &err) == 0) {
@@ -249,6 +342,7 @@ int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int 
       else if (r == CLASSES_OTHER) other[no++] = cand[k];
       else ninv++;
     }
+    if (twin) ir_program_free(twin); /* not judged: out of tests */
     /* the family stands in when some of its members fail the same way and no more of them pass.
      * With no variant that shows the bug (none valid: unfold's arguments fit few other views)
      * there is no evidence that the bug is the family's: the op keeps its name, so that one
@@ -317,9 +411,17 @@ int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int 
   return 0;
 }
 
+/* Whether v is one of the verdicts by which a mis-converted write shows (classes_verdict_group's
+ * "wrong-result" without errors): which of them a variant gives depends on where the lost write
+ * lands (an input: input-mutation-lost; an output: value-mismatch), not on the bug. */
+static int wrong_result(oracle_verdict v) {
+  return v == V_VALUE_MISMATCH || v == V_SHAPE_MISMATCH || v == V_DTYPE_MISMATCH || v == V_INPUT_MUTATION_LOST;
+}
+
 int classes_outcome(const judgement *j, oracle_verdict v, const char *detail) {
-  return j->verdict == V_INVALID_PROGRAM ? CLASSES_INVALID
-         : judge_same_bug(j, v, detail) ? CLASSES_SAME
+  return j->verdict == V_INVALID_PROGRAM                   ? CLASSES_INVALID
+         : judge_same_bug(j, v, detail)                    ? CLASSES_SAME
+         : wrong_result(j->verdict) && wrong_result(v)     ? CLASSES_SAME
          : j->verdict == V_PASS         ? CLASSES_PASS
                                         : CLASSES_OTHER;
 }
@@ -337,7 +439,7 @@ int classes_keyed_by_error(oracle_verdict v, const char *pattern) {
 }
 
 const char *classes_verdict_group(oracle_verdict v, const char *pattern) {
-  if (v == V_VALUE_MISMATCH || v == V_SHAPE_MISMATCH || v == V_DTYPE_MISMATCH || (v == V_ERROR && classes_pattern_writes(pattern)))
+  if (wrong_result(v) || (v == V_ERROR && classes_pattern_writes(pattern)))
     return "wrong-result";
   return oracle_verdict_name(v);
 }
@@ -395,6 +497,20 @@ char *classes_quick_key(const ir_program *p, oracle_verdict v, const char *detai
     char *e = sig_error_class(colon ? colon + 1 : d);
     af_buf_printf(&b, ":%s", e);
     free(e);
+    /* the ops that write, each once, in table order: two bugs behind one differing output
+     * rarely write with the same ops */
+    if (p) {
+      char seen[OPS_COUNT];
+      memset(seen, 0, sizeof seen);
+      for (int s = 0; s < p->nstmts; s++)
+        if (ops_mutates(p->stmts[s].op)) seen[p->stmts[s].op] = 1;
+      af_buf_puts(&b, "|writes:");
+      for (int q = 0, first = 1; q < OPS_COUNT; q++)
+        if (seen[q]) {
+          af_buf_printf(&b, "%s%s", first ? "" : ",", ops_get(q)->name);
+          first = 0;
+        }
+    }
   }
   return af_buf_take(&b);
 }
@@ -640,15 +756,92 @@ static int shows_its_bug(const cJSON *c, const classes_member *m) {
   return had;
 }
 
-cJSON *classes_index_add(cJSON *idx, const classes_member *m, int *is_new) {
+int classes_member_flaky(const classes_member *m) { return m->reruns > 0 && m->reproduced < m->reruns; }
+
+/* The class m joins (classes.h's membership rule), or NULL when it founds one; *key and id get its
+ * own key (new) and that key's id. */
+/* What the baseline said of m's program, from its quick key (campaign.c judges every failing
+ * program on a baseline converter and says so there): 1 the baseline has the same bug, 0 it does
+ * not, -1 not judged. */
+int classes_quick_in_baseline(const char *qk) {
+  const char *b = qk ? strstr(qk, CLASSES_BASELINE_MARK) : NULL;
+  if (!b) return -1;
+  return !strcmp(b + strlen(CLASSES_BASELINE_MARK), "known") ? 1 : 0;
+}
+
+/* m's class key: classes_key, and for a member the baseline also has, " (in baseline)" after
+ * its verdict group, so that a class is wholly new or wholly known. */
+static char *member_key(const classes_member *m) {
   char *key = classes_key(m->converter, m->verdict, m->detail, m->pattern);
-  char id[64];
-  classes_id(key, id);
+  if (classes_quick_in_baseline(m->quick) != 1) return key;
+  const char *bar = strchr(key + strlen(m->converter) + 1, '|');
+  af_buf b = {0};
+  af_buf_printf(&b, "%.*s (in baseline)%s", (int)(bar - key), key, bar);
+  free(key);
+  return af_buf_take(&b);
+}
+
+static cJSON *place(const cJSON *idx, const classes_member *m, char **key, char id[64]) {
+  *key = member_key(m);
+  classes_id(*key, id);
   /* one class per finding: a finding recorded again (the same signature, whose generalization
    * this time gave another pattern) stays in the class its folder names */
   cJSON *c = class_of_finding(idx, m->finding);
   if (!c) c = class_where(idx, "id", id);
-  if (!c) c = containing_class(idx, key);
+  /* only a pattern joins by containment: an error-keyed finding is its error's class or a new one */
+  if (!c && !classes_keyed_by_error(m->verdict, m->pattern)) c = containing_class(idx, *key);
+  return c;
+}
+
+void classes_index_class_id(const cJSON *idx, const classes_member *m, char id[64]) {
+  if (classes_member_flaky(m)) {
+    id[0] = 0;
+    return;
+  }
+  char *key;
+  cJSON *c = place(idx, m, &key, id);
+  free(key);
+  if (c) snprintf(id, 64, "%s", cJSON_GetStringValue(cJSON_GetObjectItem(c, "id")));
+}
+
+/* A finding that did not reproduce on every rerun: listed under "flaky" with its rate, in no
+ * class (its pattern may be any program's that happened to fail once). */
+static cJSON *add_flaky(cJSON *idx, const classes_member *m) {
+  cJSON *fl = cJSON_GetObjectItem(idx, "flaky");
+  if (!cJSON_IsArray(fl)) fl = cJSON_AddArrayToObject(idx, "flaky");
+  cJSON *e;
+  cJSON_ArrayForEach(e, fl) {
+    const char *f = cJSON_GetStringValue(cJSON_GetObjectItem(e, "finding"));
+    if (f && m->finding && !strcmp(f, m->finding)) break;
+  }
+  if (!e) {
+    e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "finding", m->finding ? m->finding : "");
+    cJSON_AddStringToObject(e, "converter", m->converter);
+    cJSON_AddStringToObject(e, "verdict", oracle_verdict_name(m->verdict));
+    char *ek = sig_error_class(m->detail);
+    cJSON_AddStringToObject(e, "error_key", ek);
+    free(ek);
+    cJSON_AddStringToObject(e, "pattern", m->pattern ? m->pattern : "");
+    cJSON_AddNumberToObject(e, "statements", m->statements);
+    cJSON_AddNumberToObject(e, "reruns", m->reruns);
+    cJSON_AddNumberToObject(e, "reproduced", m->reproduced);
+    cJSON_AddNumberToObject(e, "count", 0);
+    cJSON_AddItemToObject(e, "first", occurrence(m->seed, m->iteration, m->job));
+    cJSON_AddArrayToObject(e, "quick_keys");
+    cJSON_AddItemToArray(fl, e);
+  }
+  cJSON *qs = cJSON_GetObjectItem(e, "quick_keys");
+  if (m->quick && !has_string(qs, m->quick)) cJSON_AddItemToArray(qs, cJSON_CreateString(m->quick));
+  count_once(e, m->job, m->iteration);
+  return e;
+}
+
+cJSON *classes_index_add(cJSON *idx, const classes_member *m, int *is_new) {
+  *is_new = 0;
+  if (classes_member_flaky(m)) return add_flaky(idx, m);
+  char *key, id[64];
+  cJSON *c = place(idx, m, &key, id);
   *is_new = c == NULL;
   if (!c) {
     c = cJSON_CreateObject();
@@ -668,6 +861,8 @@ cJSON *classes_index_add(cJSON *idx, const classes_member *m, int *is_new) {
     cJSON_AddArrayToObject(c, "findings");
     cJSON_AddItemToObject(c, "first", occurrence(m->seed, m->iteration, m->job));
     cJSON_AddArrayToObject(c, "quick_keys");
+    int inb = classes_quick_in_baseline(m->quick);
+    if (inb >= 0) cJSON_AddBoolToObject(c, "members_in_baseline", inb); /* each member judged on the baseline */
     set_example(c, m);
     cJSON_AddItemToArray(cJSON_GetObjectItem(idx, "classes"), c);
   } else {
@@ -699,25 +894,41 @@ cJSON *classes_index_add(cJSON *idx, const classes_member *m, int *is_new) {
   return c;
 }
 
-cJSON *classes_index_count_quick(cJSON *idx, const char *qk, int job, int64_t iteration) {
+/* The entry that holds quick key qk: the latest class with it, else the latest flaky finding
+ * with it (whose quick key has had its minimized representative), else NULL. */
+static cJSON *holder_of_quick(const cJSON *idx, const char *qk) {
   cJSON *c, *found = NULL;
   cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "classes")) {
-    if (has_string(cJSON_GetObjectItem(c, "quick_keys"), qk)) found = c; /* the latest class of that key */
+    if (has_string(cJSON_GetObjectItem(c, "quick_keys"), qk)) found = c;
   }
+  if (!found) cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "flaky")) {
+      if (has_string(cJSON_GetObjectItem(c, "quick_keys"), qk)) found = c;
+    }
+  return found;
+}
+
+cJSON *classes_index_count_quick(cJSON *idx, const char *qk, int job, int64_t iteration) {
+  cJSON *found = holder_of_quick(idx, qk);
   if (found) count_once(found, job, iteration);
   return found;
 }
 
 int classes_index_unclassified(const cJSON *idx) {
   int n = 0;
-  const cJSON *e, *c, *def = cJSON_GetObjectItem(idx, "deferred"); /* NULL idx or no "deferred": none */
-  for (e = def ? def->child : NULL; e; e = e->next) {
-    int has = 0;
-    cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "classes")) has |= has_string(cJSON_GetObjectItem(c, "quick_keys"), e->string);
-    n += !has;
-  }
+  const cJSON *e, *def = cJSON_GetObjectItem(idx, "deferred"); /* NULL idx or no "deferred": none */
+  for (e = def ? def->child : NULL; e; e = e->next) n += !holder_of_quick(idx, e->string);
   return n;
 }
+
+int64_t classes_index_unclassified_programs(const cJSON *idx) {
+  int64_t n = 0;
+  const cJSON *e, *def = cJSON_GetObjectItem(idx, "deferred");
+  for (e = def ? def->child : NULL; e; e = e->next)
+    if (!holder_of_quick(idx, e->string)) n += (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(e, "count"));
+  return n;
+}
+
+int classes_index_flaky_count(const cJSON *idx) { return cJSON_GetArraySize(cJSON_GetObjectItem(idx, "flaky")); }
 
 int64_t classes_index_total(const cJSON *idx) {
   int64_t n = 0;
@@ -727,10 +938,7 @@ int64_t classes_index_total(const cJSON *idx) {
 }
 
 int classes_index_absorb(cJSON *idx, const char *qk, int64_t n) {
-  cJSON *c, *found = NULL;
-  cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "classes")) {
-    if (has_string(cJSON_GetObjectItem(c, "quick_keys"), qk)) found = c;
-  }
+  cJSON *found = holder_of_quick(idx, qk);
   if (!found) return 0;
   cJSON *cnt = cJSON_GetObjectItem(found, "count");
   if (n > 0) cJSON_SetNumberValue(cnt, cnt->valuedouble + (double)n);

@@ -44,6 +44,9 @@ typedef struct classes_gen {
   int tests;       /* judge calls spent */
   int reruns;      /* reruns of the program itself (flakiness) */
   int reproduced;  /* how many of them showed the same bug */
+  int write_free;  /* 1: p fails the same way with its writes made the identity
+                      (judge_without_writes): pattern is that program's plain pattern, without
+                      writes, so the class keys on the error (or on the ops) */
 } classes_gen;
 
 /* What a variant's judgement says against the finding's bug (verdict v, detail): the outcome a
@@ -129,12 +132,28 @@ typedef struct classes_member {
 /* The index of dir (new; an empty one when dir has none); NULL with err on a malformed file. */
 cJSON *classes_index_load(const char *dir, af_err *err);
 int classes_index_save(const char *dir, const cJSON *idx, af_err *err);
-/* Adds m to its class (made when new: *is_new = 1). Counts it unless (job, iteration) was
- * counted already (a resumed campaign replaying iterations). Returns the class entry, borrowed. */
+/* Adds m to its class (made when new: *is_new = 1), or a flaky m to the "flaky" list (*is_new =
+ * 0). Counts it unless (job, iteration) was counted already (a resumed campaign replaying
+ * iterations). Returns the class (or flaky) entry, borrowed. */
 cJSON *classes_index_add(cJSON *idx, const classes_member *m, int *is_new);
 /* Counts one more program of quick key qk in the class it maps to; NULL (nothing counted) when
  * no class has that quick key yet. */
 cJSON *classes_index_count_quick(cJSON *idx, const char *qk, int job, int64_t iteration);
+/* Whether m did not reproduce on every rerun (reruns > 0, reproduced < reruns): such a finding is
+ * flaky: it founds and joins no class, and is listed under "flaky" with its rate. */
+int classes_member_flaky(const classes_member *m);
+/* The id of the class m would be added to by classes_index_add (its own key's id when it founds
+ * one); "" for a flaky member. id: 64 bytes. */
+void classes_index_class_id(const cJSON *idx, const classes_member *m, char id[64]);
+/* Campaigns with a baseline converter end each failing program's quick key with this mark and
+ * "known" (the baseline shows the same bug) or "new". */
+#define CLASSES_BASELINE_MARK "|baseline:"
+/* 1 known, 0 new, -1 no mark (classes.c). */
+int classes_quick_in_baseline(const char *qk);
+/* Number of flaky findings. */
+int classes_index_flaky_count(const cJSON *idx);
+/* Failing programs kept under deferred quick keys that no class (nor flaky finding) holds. */
+int64_t classes_index_unclassified_programs(const cJSON *idx);
 /* Number of classes. */
 int classes_index_count(const cJSON *idx);
 /* Programs counted in all classes. */

@@ -16,6 +16,7 @@
 #include "../harness/eager.h"
 #include "../harness/ops.h"
 #include "../oracle/signature.h"
+#include "crashsite.h"
 
 void judgement_clear(judgement *j) {
   free(j->detail);
@@ -176,6 +177,7 @@ int judge_isolated(const conv_converter *c, const ir_program *p, const oracle_op
     close(fd[0]);
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* it dies with the job or campaign that waits for it */
     if (getppid() != parent) _exit(0); /* which died before the line above */
+    crashsite_install(fd[1]); /* a crash sends its native frames (crashsite.h) */
     judgement j;
     af_err e2;
     int rc = judge_inprocess(c, p, o, &j, &e2);
@@ -230,9 +232,12 @@ int judge_isolated(const conv_converter *c, const ir_program *p, const oracle_op
   } else {
     out->verdict = V_CRASH;
     char msg[128];
-    if (WIFSIGNALED(status)) snprintf(msg, sizeof msg, "converter process killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
-    else snprintf(msg, sizeof msg, "converter process exited with status %d before answering", WEXITSTATUS(status));
-    out->detail = af_xstrdup(msg);
+    if (WIFSIGNALED(status)) {
+      out->detail = crashsite_describe(WTERMSIG(status), b.s);
+    } else {
+      snprintf(msg, sizeof msg, "converter process exited with status %d before answering", WEXITSTATUS(status));
+      out->detail = af_xstrdup(msg);
+    }
   }
   af_buf_free(&b);
   return rc;
@@ -251,7 +256,7 @@ int judge_same_bug(const judgement *a, oracle_verdict v, const char *detail) {
 }
 
 /* see judge.h */
-int judge_writes_change_nothing(const ir_program *c) {
+ir_program *judge_without_writes(const ir_program *c, int *writes_out) {
   ir_program *id = ir_program_clone(c);
   char *keep = af_xcalloc((size_t)c->nstmts + 1, 1);
   int writes = 0;
@@ -275,6 +280,14 @@ int judge_writes_change_nothing(const ir_program *c) {
   ir_program *q = ir_subset(id, keep, NULL, NULL);
   ir_program_free(id);
   free(keep);
+  if (writes_out) *writes_out = writes;
+  return q;
+}
+
+/* see judge.h */
+int judge_writes_change_nothing(const ir_program *c) {
+  int writes = 0;
+  ir_program *q = judge_without_writes(c, &writes);
   af_err err;
   int noop = 0;
   if (writes && ir_validate(q, &err) == 0) {

@@ -294,6 +294,11 @@ static int pass_shrink_shapes(rstate *r) {
         if (tries[t] < 1 || tries[t] >= n || (t > 0 && tries[t] == tries[t - 1])) continue;
         ir_program *c = ir_program_clone(r->cur);
         c->inputs[i].shape[d] = tries[t];
+        /* explicit data longer than the smaller tensor: its first values (a file with more
+         * values than elements is refused by the codec) */
+        int64_t numel = 1;
+        for (int e = 0; e < c->inputs[i].rank; e++) numel *= c->inputs[i].shape[e];
+        if (c->inputs[i].ndata > numel) c->inputs[i].ndata = numel;
         if (try_cand(r, c)) return 1;
       }
     }

@@ -53,6 +53,34 @@ static int sig_number_at(const char *line, const char *c) {
   return 0;
 }
 
+static const char *const sig_trailers[] = {" [Caused by ", "[Caused by ", " (node defined in ", "(node defined in ", NULL};
+
+static const char *af_memmem(const char *h, size_t n, const char *needle) {
+  size_t k = strlen(needle);
+  for (size_t i = 0; k <= n && i <= n - k; i++)
+    if (!memcmp(h + i, needle, k)) return h + i;
+  return NULL;
+}
+
+static int sig_ident(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+/* Length of an operator's name at c ("aten::abs.out", "prims::copy_to", "aten.abs.default",
+ * "torch.ops.aten.add_.Tensor"), 0 when none starts there: a namespace of the known operator
+ * libraries followed by "::" or ".", then the name and its overload. */
+static size_t sig_op_name_at(const char *line, const char *c, const char *end) {
+  static const char *const ns[] = {"torch.ops.aten.", "torch.ops.prims.", "aten::", "prims::", "aten.", "prims.",
+                                   "quantized::", NULL};
+  if (c > line && (sig_ident(c[-1]) || c[-1] == '.' || c[-1] == ':')) return 0;
+  for (int k = 0; ns[k]; k++) {
+    size_t n = strlen(ns[k]);
+    if ((size_t)(end - c) <= n || strncmp(c, ns[k], n) != 0 || !sig_ident(c[n])) continue;
+    const char *e = c + n;
+    while (e < end && (sig_ident(*e) || (*e == '.' && e + 1 < end && sig_ident(e[1])))) e++;
+    return (size_t)(e - c);
+  }
+  return 0;
+}
+
 char *sig_error_class(const char *msg) {
   af_buf b = {0};
   const char *line = sig_key_line(msg);
@@ -75,7 +103,32 @@ char *sig_error_class(const char *msg) {
     if (!cut) end -= 3; /* no sentence end: what comes before the marker */
     cut = 1;
   }
+  /* trailers that name where the exporter saw the value, not what went wrong: the same error gave
+   * one key per graph node ("[Caused by the value '…' (type 'Tensor') in the TorchScript graph.
+   * The containing node has kind …]", "(node defined in File …)") */
+  for (int t = 0; sig_trailers[t]; t++) {
+    const char *tr = af_memmem(line, (size_t)(end - line), sig_trailers[t]);
+    if (tr) end = tr;
+  }
+  /* a crash's site (fuzz/crashsite.h: "killed by signal 11 (…) in f1 < f2") is kept as it is:
+   * its frames' names and offsets are what tells one crash from another */
+  const char *site = NULL, *site_end = end;
+  if (!strncmp(line, "converter process killed by signal", 34)) {
+    site = af_memmem(line, (size_t)(end - line), ") in ");
+    if (site) {
+      site += 1;
+      end = site;
+    }
+  }
   for (const char *c = line; c < end; c++) /* c moves past what a branch consumed */ {
+    size_t opn = sig_op_name_at(line, c, end);
+    if (opn) { /* an operator's name: the same error names whichever op the program ran into */
+      const char *dots = c;
+      while (dots < c + opn && *dots != ':' && *dots != '.') dots++;
+      af_buf_printf(&b, "%.*s%s…", (int)(dots - c), c, *dots == ':' ? "::" : ".");
+      c += opn - 1;
+      continue;
+    }
     if (*c == '\'' || *c == '"' || *c == '`') { /* quoted text: names, types, source snippets */
       const char *q = memchr(c + 1, *c, (size_t)(end - c - 1));
       if (q) {
@@ -124,6 +177,7 @@ char *sig_error_class(const char *msg) {
     }
   }
   while (b.len && b.s[b.len - 1] == ' ') b.s[--b.len] = 0;
+  if (site) af_buf_printf(&b, "%.*s", (int)(site_end - site < 400 ? site_end - site : 400), site);
   if (cut) af_buf_puts(&b, " …");
   if (!b.s) af_buf_puts(&b, "");
   return af_buf_take(&b);

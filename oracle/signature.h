@@ -15,7 +15,10 @@ char *sig_pattern(const ir_program *p);
 /* The line of an error message that says what went wrong: the last "SomethingError: ..." line
  * (TorchScript and Python put the context first), else the first line. Borrowed from msg. */
 const char *sig_key_line(const char *msg);
-/* Key line of msg with digits -> '#', quoted text -> '…', at most 160 chars; new. */
+/* Key line of msg with digits -> '#', quoted text -> '…', operator names -> "aten::…" (an error
+ * names whichever op the program ran into: one error, one key), sizes and tuples -> "[…]", and
+ * trailers that say where an exporter saw the value ("[Caused by …]", "(node defined in …)")
+ * dropped; new. */
 char *sig_error_class(const char *msg);
 /* Fills text (new) with "converter|verdict|class" and id (a folder name:
  * "<verdict>-<16 hex digits>"). */

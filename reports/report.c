@@ -110,10 +110,26 @@ static cJSON *load_classes(const char *dir, cJSON **deferred) {
       cJSON *q;
       cJSON_ArrayForEach(q, cJSON_GetObjectItem(c, "quick_keys")) classified |= cJSON_IsString(q) && !strcmp(q->valuestring, e->string);
     }
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "flaky")) { /* its quick key had its representative */
+      cJSON *q;
+      cJSON_ArrayForEach(q, cJSON_GetObjectItem(c, "quick_keys")) classified |= cJSON_IsString(q) && !strcmp(q->valuestring, e->string);
+    }
     if (!classified) cJSON_AddItemToObject(*deferred, e->string, cJSON_Duplicate(e, 1));
   }
   cJSON_Delete(idx);
   return arr;
+}
+
+/* DIR/classes.json's flaky findings (classes.h): new array, empty when none. */
+static cJSON *load_flaky(const char *dir) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/classes.json", dir);
+  char *text = codec_slurp(path, NULL, NULL);
+  cJSON *idx = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  cJSON *fl = idx ? cJSON_DetachItemFromObject(idx, "flaky") : NULL;
+  cJSON_Delete(idx);
+  return cJSON_IsArray(fl) ? fl : (cJSON_Delete(fl), cJSON_CreateArray());
 }
 
 /* "same: a, b; passes: c; other failure: d; eager rejects 3" for one generalization row. */
@@ -340,12 +356,16 @@ int report_write_campaign(const char *dir, const report_campaign_figures *fig, a
                   nknown);
   const char *other = opts ? cJSON_GetStringValue(cJSON_GetObjectItem(opts, "other_stack")) : NULL;
   if (other) af_buf_printf(&b, "- other stack: each class's program rerun with `%s run repro.json --converter %s --json`\n", other, conv);
+  cJSON *flaky = load_flaky(dir);
+  if (cJSON_GetArraySize(flaky))
+    af_buf_printf(&b, "- %d flaky finding(s): did not reproduce on every rerun of their minimized program, so they found "
+                      "no class (listed under \"Flaky findings\")\n",
+                  cJSON_GetArraySize(flaky));
   if (ndef)
-    af_buf_printf(&b, "- %d program(s) of %d quick key(s) no class has were not minimized (over the minimization budget, "
-                      "which covers the search and the time after it; kept under %s/deferred/): the campaign's command "
-                      "run again with --reduce-share 1 (and without --no-finish) minimizes them, after searching again for "
-                      "its --time if it has one\n",
-                  ndef, cJSON_GetArraySize(deferred), dir);
+    af_buf_printf(&b, "- **%d failing program(s) under %d quick key(s) are in no class yet**: not minimized (the "
+                      "minimization budget and its floor ran out; kept under %s/deferred/); `aliasfuzz reduce --deferred %s` "
+                      "minimizes them into classes\n",
+                  ndef, cJSON_GetArraySize(deferred), dir, dir);
   af_buf_puts(&b, "\n");
   if (cJSON_GetArraySize(classes)) {
     af_buf_puts(&b, "## Classes\n\n| # | verdict | pattern or error | programs | findings | statements | reproduces | baseline | other stack |\n"
@@ -383,6 +403,23 @@ int report_write_campaign(const char *dir, const report_campaign_figures *fig, a
       cJSON_ArrayForEach(c, classes) if (confirm_is_artifact(c)) class_section(&b, dir, ++n, c);
     }
   }
+  if (cJSON_GetArraySize(flaky)) {
+    af_buf_puts(&b, "## Flaky findings\n\nThese failed once but not on every rerun of their minimized program (the "
+                    "converter's answer depends on something besides the program: timing, memory, an earlier program). "
+                    "They are in no class.\n\n| finding | verdict | reproduced | statements | error or pattern |\n|---|---|---|---:|---|\n");
+    cJSON *f;
+    cJSON_ArrayForEach(f, flaky) {
+      const char *pat = cJSON_GetStringValue(cJSON_GetObjectItem(f, "pattern"));
+      const char *ek = cJSON_GetStringValue(cJSON_GetObjectItem(f, "error_key"));
+      af_buf_printf(&b, "| `%s` | %s | %.0f of %.0f | %.0f | `", cJSON_GetStringValue(cJSON_GetObjectItem(f, "finding")),
+                    cJSON_GetStringValue(cJSON_GetObjectItem(f, "verdict")), cJSON_GetNumberValue(cJSON_GetObjectItem(f, "reproduced")),
+                    cJSON_GetNumberValue(cJSON_GetObjectItem(f, "reruns")), cJSON_GetNumberValue(cJSON_GetObjectItem(f, "statements")));
+      md_cell(&b, ek && *ek ? ek : pat ? pat : "", 100);
+      af_buf_puts(&b, "` |\n");
+    }
+    af_buf_puts(&b, "\n");
+  }
+  cJSON_Delete(flaky);
   if (cJSON_GetArraySize(findings)) {
     af_buf_puts(&b, "## Findings\n\n");
     af_buf_puts(&b, "| finding | verdict | count | statements | first seed | detail |\n|---|---|---:|---:|---|---|\n");

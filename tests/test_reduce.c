@@ -1,10 +1,14 @@
 /* test_reduce.c - the minimizer, subsets of programs, signatures and the findings store. */
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "../fuzz/classes.h"
+#include "../fuzz/crashsite.h"
 #include "../fuzz/findings.h"
 #include "../fuzz/judge.h"
 #include "../fuzz/reduce.h"
@@ -174,6 +178,9 @@ TEST(error_keys_of_one_message_cut_at_different_points_are_one_key) {
  * name. */
 static int only_unfold_is_valid(const ir_program *cand, void *unused) {
   (void)unused;
+  int writes = 0;
+  for (int s = 0; s < cand->nstmts; s++) writes += ops_mutates(cand->stmts[s].op);
+  if (!writes) return CLASSES_PASS; /* the bug is the write's: without it the program passes */
   return cand->stmts[0].op == ops_find("unfold") ? CLASSES_SAME : CLASSES_INVALID;
 }
 
@@ -418,8 +425,126 @@ TEST(a_rebind_of_module_state_is_a_write_into_it) {
   ir_program_free(p);
 }
 
+/* Issue 25: one error, one key, whatever op it names; trailers that say where are dropped. */
+TEST(error_keys_name_no_operator_and_drop_where_trailers) {
+  char *a = sig_error_class("RuntimeError: aten::abs.out: attempted to run this operator with Meta tensors, but there was no fake impl or Meta kernel registered");
+  char *b = sig_error_class("RuntimeError: aten::logical_not.out: attempted to run this operator with Meta tensors, but there was no fake impl or Meta kernel registered");
+  CHECK(!strcmp(a, b) && strstr(a, "aten::…"), "'%s' vs '%s'", a, b);
+  char *c = sig_error_class("RuntimeError: Unsupported: ONNX export of index_put [Caused by the value '5 defined in (%5 : Tensor = onnx::Gather(%x, %4))' (type 'Tensor') in the TorchScript graph.]");
+  char *d = sig_error_class("RuntimeError: Unsupported: ONNX export of index_put [Caused by the value '9 defined in (%9 : Tensor = onnx::Slice(%y))' (type 'Tensor') in the TorchScript graph.]");
+  CHECK(!strcmp(c, d) && !strstr(c, "Caused"), "'%s' vs '%s'", c, d);
+  char *e = sig_error_class("TypeError: torch.ops.aten.add_.Tensor got an unexpected keyword (node defined in File \"x.py\", line 3)");
+  char *f = sig_error_class("TypeError: torch.ops.aten.mul_.Tensor got an unexpected keyword (node defined in File \"y.py\", line 9)");
+  CHECK(!strcmp(e, f) && !strstr(e, "node defined"), "'%s' vs '%s'", e, f);
+  free(a), free(b), free(c), free(d), free(e), free(f);
+}
+
+/* A program that fails the same way with its writes gone is keyed by its error, not by a write
+ * pattern (a data-dependent `if` error surrounded by a write). */
+static int fails_whatever_it_writes(const ir_program *cand, void *unused) {
+  (void)cand, (void)unused;
+  return CLASSES_SAME;
+}
+
+TEST(an_error_that_needs_no_write_is_keyed_by_the_error) {
+  const char *t = "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [5], \"dtype\": \"float32\"}],"
+                  " \"body\": [{\"op\": \"fill_\", \"args\": [\"x\", 1]}, {\"out\": \"r\", \"op\": \"mul\", \"args\": [\"x\", 2]}],"
+                  " \"outputs\": [\"r\"]}";
+  ir_program *p = NULL;
+  af_err err;
+  CHECK(codec_read_string(t, "t", &p, &err) == 0, "%s", err.msg);
+  if (!p) return;
+  classes_gen g;
+  classes_generalize(p, fails_whatever_it_writes, NULL, 120, 0, &g);
+  CHECK(g.write_free && g.pattern && !classes_pattern_writes(g.pattern), "pattern '%s' without writes", g.pattern ? g.pattern : "");
+  CHECK(classes_keyed_by_error(V_ERROR, g.pattern), "so a converter error of it keys on its error");
+  classes_gen_clear(&g);
+  classes_generalize(p, only_unfold_is_valid, NULL, 120, 0, &g); /* passes without the write */
+  CHECK(!g.write_free && g.pattern && classes_pattern_writes(g.pattern), "a write's bug keeps its write: '%s'", g.pattern ? g.pattern : "");
+  classes_gen_clear(&g);
+  ir_program_free(p);
+}
+
+/* Issue 25: a finding that did not reproduce on every rerun founds and joins no class; an
+ * error-keyed finding never joins a pattern class by containment; value-mismatch and
+ * input-mutation-lost are one verdict group; the class id a finding's README names is the class
+ * it joins; with a baseline converter known and new members are apart. */
+TEST(class_membership_rules_of_issue_25) {
+  af_err err;
+  cJSON *idx = classes_index_load("/nonexistent-af-dir", &err);
+  int is_new;
+  classes_member big = {"naive", V_VALUE_MISMATCH, "output 0: element 0 is 1, eager 2", "t view fill_@in mul", "f-flaky", 26, NULL,
+                        3, 0, 1, 1, 0, "q1"};
+  cJSON *c = classes_index_add(idx, &big, &is_new);
+  CHECK(!is_new && classes_index_count(idx) == 0 && classes_index_flaky_count(idx) == 1, "reproduced 0 of 3: flaky, no class");
+  char id[64];
+  classes_index_class_id(idx, &big, id);
+  CHECK(id[0] == 0, "a flaky finding names no class");
+  CHECK(classes_index_count_quick(idx, "q1", 0, 5) == c, "its quick key is held (counted there, not deferred)");
+  classes_member w = {"naive", V_VALUE_MISMATCH, "output 0: element 0 is 1, eager 2", "write@in", "f-w", 1, NULL, 3, 3, 1, 2, 0, "q2"};
+  cJSON *cw = classes_index_add(idx, &w, &is_new);
+  CHECK(is_new, "a reproduced finding founds its class");
+  classes_member l = {"naive", V_INPUT_MUTATION_LOST, "input x: eager mutated it", "write@in", "f-l", 1, NULL, 3, 3, 1, 3, 0, "q3"};
+  classes_index_class_id(idx, &l, id);
+  CHECK(!strcmp(id, cJSON_GetStringValue(cJSON_GetObjectItem(cw, "id"))), "the id a joining finding names is its class's (%s)", id);
+  CHECK(classes_index_add(idx, &l, &is_new) == cw && !is_new, "input-mutation-lost of the same write joins the value-mismatch class");
+  classes_member e = {"naive", V_ERROR, "RuntimeError: bool value of Tensor with more than one value is ambiguous", "gt", "f-e", 2, NULL,
+                      3, 3, 1, 4, 0, "q4"};
+  CHECK(classes_index_add(idx, &e, &is_new) != cw && is_new, "an error keyed by its error is its own class");
+  classes_member known = {"naive", V_VALUE_MISMATCH, "output 0: element 0 is 1, eager 2", "write@in", "f-k", 1, NULL, 3, 3, 1, 5, 0,
+                          "q5" CLASSES_BASELINE_MARK "known"};
+  cJSON *ck = classes_index_add(idx, &known, &is_new);
+  CHECK(ck != cw && is_new && cJSON_IsTrue(cJSON_GetObjectItem(ck, "members_in_baseline")),
+        "a member the baseline also has is apart from the new one of the same pattern");
+  classes_member nw = {"naive", V_VALUE_MISMATCH, "output 0: element 0 is 1, eager 2", "write@in", "f-n", 1, NULL, 3, 3, 1, 6, 0,
+                       "q6" CLASSES_BASELINE_MARK "new"};
+  cJSON *cn = classes_index_add(idx, &nw, &is_new);
+  CHECK(cn == cw, "a new member joins the class of the same key");
+  cJSON_Delete(idx);
+}
+
+/* Issue 25: each crash state its own class: the frames a crashing child sends name where. */
+TEST(crash_details_name_where_the_crash_happened) {
+  const char *sent = "K /usr/lib/libc.so.6(+0x3c050) [0x7f00]\n"
+                     "K /x/libtorch_cpu.so(+0x724e0f4) [0x7f01]\n"
+                     "K /x/libtorch_cpu.so(_ZNK2at18TensorIteratorBase15serial_for_eachEv+0x1a) [0x7f02]\n"
+                     "K /x/libtorch_cpu.so(_ZN2at19functionalization8mutate_Ev+0x99) [0x7f03]\n"
+                     "K /x/build/aliasfuzz(job_main+0x10) [0x5500]\n";
+  char *d = crashsite_describe(SIGSEGV, sent);
+  CHECK(strstr(d, "killed by signal 11") && strstr(d, " in _ZN2at19functionalization8mutate_Ev") && !strstr(d, "TensorIterator"),
+        "the converter's own frame: '%s'", d);
+  char *k = sig_error_class(d);
+  CHECK(strstr(k, "_ZN2at19functionalization8mutate_Ev"), "and the error key keeps it: '%s'", k);
+  free(d), free(k);
+  /* a real crash in a forked child: the K lines reach the parent */
+  int fd[2];
+  CHECK(pipe(fd) == 0, "pipe");
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fd[0]);
+    crashsite_install(fd[1]);
+    raise(SIGSEGV);
+    _exit(0);
+  }
+  close(fd[1]);
+  char buf[16384];
+  size_t n = 0;
+  ssize_t got;
+  while (n < sizeof buf - 1 && (got = read(fd[0], buf + n, sizeof buf - 1 - n)) > 0) n += (size_t)got;
+  buf[n] = 0;
+  close(fd[0]);
+  int st = 0;
+  waitpid(pid, &st, 0);
+  CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV, "the child died by the signal it got");
+  CHECK(!strncmp(buf, "K ", 2), "and sent its frames first: '%.80s'", buf);
+}
+
 int main(void) {
   at_init();
+  RUN(error_keys_name_no_operator_and_drop_where_trailers);
+  RUN(an_error_that_needs_no_write_is_keyed_by_the_error);
+  RUN(class_membership_rules_of_issue_25);
+  RUN(crash_details_name_where_the_crash_happened);
   RUN(subset_drops_dependents_of_a_removed_statement);
   RUN(an_invalid_program_reduces_to_the_statement_that_fails_and_what_it_needs);
   RUN(a_bug_inside_blocks_reduces_to_straight_line);
