@@ -40,6 +40,7 @@ static void case_clear(known_case *k) {
   free(k->tracker);
   free(k->state);
   free(k->mechanism);
+  free(k->url);
   ir_program_free(k->p);
   cJSON_Delete(k->expect);
   memset(k, 0, sizeof *k);
@@ -101,6 +102,7 @@ static int case_read(const char *path, known_case *k, af_err *err) {
   k->tracker = af_xstrdup(str_of(known, "tracker"));
   k->state = af_xstrdup(str_of(known, "state"));
   k->mechanism = af_xstrdup(str_of(known, "mechanism"));
+  if (str_of(known, "url")) k->url = af_xstrdup(str_of(known, "url"));
   k->expect = cJSON_Duplicate(cJSON_GetObjectItem(known, "expect"), 1);
   rc = 0;
 out:
@@ -214,6 +216,7 @@ static void unmark(cJSON *cls) {
   cJSON_DeleteItemFromObjectCaseSensitive(cls, "known");
   cJSON_DeleteItemFromObjectCaseSensitive(cls, "known_case");
   cJSON_DeleteItemFromObjectCaseSensitive(cls, "known_state");
+  cJSON_DeleteItemFromObjectCaseSensitive(cls, "known_url");
 }
 
 static int has_class_of(const cJSON *idx, const char *conv) {
@@ -270,6 +273,7 @@ int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir
       cJSON_AddStringToObject(cls, "known", kc.cases[i].tracker);
       cJSON_AddStringToObject(cls, "known_case", kc.cases[i].id);
       cJSON_AddStringToObject(cls, "known_state", kc.cases[i].state);
+      if (kc.cases[i].url) cJSON_AddStringToObject(cls, "known_url", kc.cases[i].url);
       marked++;
       break;
     }

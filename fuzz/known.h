@@ -38,6 +38,7 @@ typedef struct known_case {
   char *tracker;   /* "pytorch/pytorch#165409", new */
   char *state;     /* "open", "fixed in 2.13", ..., new */
   char *mechanism; /* one line, new */
+  char *url;       /* the report's address, new; NULL when the case gives none */
   uint64_t digest; /* of the file's text: a cached judgement of another text is stale */
   ir_program *p;   /* new */
   cJSON *expect;   /* meta.known.expect, new: {stack: {converter: verdict name}} */
@@ -71,8 +72,8 @@ int known_judge(const conv_converter *c, const ir_program *p, double deadline_s,
                 af_err *err);
 
 /* Marks the classes of idx (classes.h) of converter c that match a known case (above):
- * "known": tracker, "known_case": the case's id, "known_state": its state; a class that matches
- * none loses them. Judges each case whose expect names c on this stack with another verdict than
+ * "known": tracker, "known_case": the case's id, "known_state": its state, "known_url": the
+ * report's address (when the case gives one); a class that matches none loses them. Judges each case whose expect names c on this stack with another verdict than
  * pass, at most once per campaign_dir (DIR/known.json keeps the judgements); progress on stderr.
  * Nothing to do without classes or without a known folder (known_dir() NULL or missing). 0 on
  * success, -1 with err when the known folder cannot be read (classes are left as they are). */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../fuzz/known.h"
 #include "../harness/codec.h"
 #include "../harness/emit.h"
 #include "../oracle/oracle.h"
@@ -399,6 +400,39 @@ static void rate_chart(af_buf *b, const cJSON *history) {
   free(r);
 }
 
+/* The classes already known upstream (fuzz/known.h), each with its report; nothing when none. */
+static void known_section(af_buf *b, const cJSON *classes) {
+  const cJSON *c;
+  int n = 0;
+  cJSON_ArrayForEach(c, classes) n += known_is_known(c);
+  if (!n) return;
+  af_buf_printf(b, "<h2>Known upstream (%d class(es))</h2>\n<p class=\"sub\">A case of corpus/known-upstream/ fails the "
+                   "same way on the same converter.</p>\n<table>\n<tr><th>class</th><th>verdict</th><th>pattern or error</th>"
+                   "<th>known</th><th>state</th></tr>\n",
+                n);
+  cJSON_ArrayForEach(c, classes) {
+    if (!known_is_known(c)) continue;
+    const char *ek = s_of(c, "error_key"), *url = s_of(c, "known_url");
+    af_buf_puts(b, "<tr><td>");
+    esc(b, s_of(c, "id"));
+    af_buf_printf(b, "</td><td><span class=\"sw\" style=\"background:%s\"></span>", verdict_color(s_of(c, "verdict")));
+    esc(b, s_of(c, "verdict"));
+    af_buf_puts(b, "</td><td><code>");
+    esc(b, ek && *ek ? ek : s_of(c, "pattern"));
+    af_buf_puts(b, "</code></td><td>known: ");
+    if (*url) {
+      af_buf_puts(b, "<a href=\"");
+      esc(b, url);
+      af_buf_puts(b, "\">");
+    }
+    esc(b, s_of(c, "known"));
+    af_buf_puts(b, *url ? "</a></td><td>" : "</td><td>");
+    esc(b, s_of(c, "known_state"));
+    af_buf_puts(b, "</td></tr>\n");
+  }
+  af_buf_puts(b, "</table>\n");
+}
+
 int report_campaign_html(const char *dir, af_err *err) {
   char path[4096];
   snprintf(path, sizeof path, "%s/report.json", dir);
@@ -436,6 +470,7 @@ int report_campaign_html(const char *dir, af_err *err) {
     af_buf_printf(&b, "<p class=\"sub\">This campaign recorded no time series (no \"history\" in report.json or state.json); "
                       "its average was %.1f programs/s.</p>\n",
                   d_of(rep, "programs_per_second"));
+  known_section(&b, cJSON_GetObjectItem(rep, "classes"));
   const cJSON *findings = cJSON_GetObjectItem(rep, "findings"), *f;
   af_buf_printf(&b, "<h2>Findings (%d)</h2>\n", cJSON_GetArraySize(findings));
   if (cJSON_GetArraySize(findings)) {

@@ -2,8 +2,8 @@
  *
  *   test_known           the loader refuses malformed cases; known_annotate marks the class that
  *                        fails like a known case and no other, judging each case once; a small campaign whose class fails the
- *                        same way as a known case says "known: <tracker>" in classes.json and
- *                        report.md, and a class of another bug does not
+ *                        same way as a known case says "known: <tracker>" in classes.json,
+ *                        report.md and report.html, and a class of another bug does not
  *   test_known cases     every case of corpus/known-upstream/ gives, on every converter its
  *                        meta.known.expect names for this build's stack, the verdict it names
  *                        (a converter not available here is skipped and said so) */
@@ -271,6 +271,11 @@ TEST(a_campaign_class_that_fails_like_a_known_case_says_known) {
     }
   }
   free(md);
+  snprintf(path, sizeof path, "%s/report.html", d);
+  char *html = codec_slurp(path, NULL, NULL);
+  CHECK(html && strstr(html, "Known upstream") && strstr(html, "pytorch/pytorch#68064"),
+        "report.html lists the class under Known upstream with its tracker id");
+  free(html);
   cJSON_Delete(kj);
   cJSON_Delete(idx);
   unsetenv("AF_KNOWN_DIR");
