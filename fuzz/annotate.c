@@ -159,6 +159,18 @@ static void baseline_converter(cJSON *idx, const conv_converter *b, const annota
       n++;
       continue;
     }
+    cJSON *members = cJSON_GetObjectItem(cls, "members_in_baseline");
+    if (cJSON_IsBool(members)) { /* every member was judged on the baseline as it was found (classes.h) */
+      cJSON *a = cJSON_CreateObject();
+      cJSON_AddStringToObject(a, "name", b->name);
+      cJSON_AddStringToObject(a, "how", "members");
+      cJSON_AddStringToObject(a, "smallest", str_of(cls, "smallest") ? str_of(cls, "smallest") : "");
+      replace(cls, "baseline", a);
+      replace(cls, "in_baseline", cJSON_CreateBool(cJSON_IsTrue(members)));
+      also += cJSON_IsTrue(members);
+      n++;
+      continue;
+    }
     char path[4600];
     ir_program *p = class_program(o->dir, cls, path, sizeof path);
     judgement j = {0};

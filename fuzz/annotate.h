@@ -3,7 +3,7 @@
  * stack fares on it. Each answer comes from rerunning the class's smallest program (the
  * smallest finding's repro.json) and is written into the class's entry in DIR/classes.json:
  *
- *   "in_baseline": true|false, "baseline": {"name", "how": "converter"|"campaign", "verdict",
+ *   "in_baseline": true|false, "baseline": {"name", "how": "members"|"converter"|"campaign", "verdict",
  *                  "detail" | "matched": class id in the baseline campaign}
  *   "trigger": one line ("passes with reapply_views=False (functionalize-noviews)"),
  *   "switches": [{"switch", "converter", "verdict", "same"}]
@@ -11,6 +11,10 @@
  *                  passes on torch-1.13", "fixed in torch-2.13: fails on torch-1.13 ..."),
  *   "other_stack_result": {"stack", "binary", "verdict", "detail"}
  *
+ * With a baseline converter, a campaign judges every failing program there as it finds it and
+ * keeps known and new members in separate classes (classes.h, "members_in_baseline"): such a
+ * class's in_baseline is what its members showed ("how": "members"), not a rerun of its smallest
+ * program; classes without that mark (a crash the parent recorded) are rerun as below.
  * A class is "the same bug" on another converter or stack when that run's verdict is in the
  * class's verdict group (classes_verdict_group: value, shape and dtype mismatches are one) and,
  * for classes keyed by an error, its error key is the class's. Entries already annotated for the
