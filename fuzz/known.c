@@ -288,3 +288,17 @@ int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir
   known_corpus_clear(&kc);
   return 0;
 }
+
+int known_match_key(const conv_converter *c, const char *key, const char *cache_dir, double deadline_s, char **tracker,
+                    af_err *err) {
+  /* a one-class index through known_annotate: the same judging, cache and rule */
+  cJSON *idx = cJSON_CreateObject(), *cls = cJSON_CreateObject();
+  cJSON_AddStringToObject(cls, "converter", c->name);
+  cJSON_AddStringToObject(cls, "key", key);
+  cJSON_AddItemToArray(cJSON_AddArrayToObject(idx, "classes"), cls);
+  int rc = known_annotate(idx, c, cache_dir, deadline_s, err);
+  const char *k = str_of(cls, "known");
+  *tracker = !rc && k ? af_xstrdup(k) : NULL;
+  cJSON_Delete(idx);
+  return rc;
+}

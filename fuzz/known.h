@@ -79,6 +79,14 @@ int known_judge(const conv_converter *c, const ir_program *p, double deadline_s,
  * success, -1 with err when the known folder cannot be read (classes are left as they are). */
 int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir, double deadline_s, af_err *err);
 
+/* For one failure outside a campaign (a `check` case): the tracker of the known case that fails
+ * the same way as a failure whose class key is key (classes_key(c->name, verdict, detail,
+ * classes_plain_pattern(p))) on converter c, new (free it); NULL when none matches or there are no
+ * known cases. Judgements are cached in cache_dir/known.json as for known_annotate. -1 with err
+ * only when the known folder cannot be read (*tracker NULL). */
+int known_match_key(const conv_converter *c, const char *key, const char *cache_dir, double deadline_s, char **tracker,
+                    af_err *err);
+
 /* Whether a class entry is marked known. */
 int known_is_known(const cJSON *cls);
 

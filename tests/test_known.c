@@ -153,6 +153,15 @@ TEST(known_annotate_marks_the_class_that_fails_like_a_known_case_and_no_other) {
     m0 = mark_of(idx, 0);
     CHECK(m0 && !strcmp(m0, "pytorch/pytorch#68064"), "and the class is still known (%s)", m0 ? m0 : "none");
   }
+  /* one failure outside a campaign (check's): the same rule through known_match_key */
+  char *t = NULL;
+  CHECK(known_match_key(script, same, d, 60, &t, &err) == 0 && t && !strcmp(t, "pytorch/pytorch#68064"),
+        "known_match_key: setitem_or@in on script is pytorch/pytorch#68064 (%s)", t ? t : "none");
+  free(t);
+  t = NULL;
+  CHECK(known_match_key(script, other_op, d, 60, &t, &err) == 0 && !t, "known_match_key: setitem_add@in is no known bug (%s)",
+        t ? t : "none");
+  free(t);
   cJSON_Delete(kj);
   cJSON_Delete(idx);
   free(same);
