@@ -42,6 +42,10 @@ const char *confirm_api(const conv_converter *c, char *buf, size_t bufsz, const 
       snprintf(buf, bufsz, "%s", confirm_apis[i].api);
       return buf;
     }
+  if (!c->repro_py) {
+    *why = "its repro.py runs eager only (the converter gave no Python to convert with)";
+    return NULL;
+  }
   if (conv_worker_of(c)) { /* a worker converts with Python already: its repro.py is that Python, in a fresh process */
     snprintf(buf, bufsz, "%s's Python API in a fresh process (its repro.py)", c->name);
     return buf;

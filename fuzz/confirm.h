@@ -27,7 +27,8 @@
 
 /* The public API converter c stands for, written into buf (bufsz bytes) and returned:
  * "torch.func.functionalize(remove='mutations') + make_fx", ..., or for a worker converter
- * "<name>'s Python API in a fresh process (its repro.py)". NULL when it has none (ref, naive),
+ * "<name>'s Python API in a fresh process (its repro.py)". NULL when it has none (ref, naive; an
+ * external worker, whose repro.py runs eager only),
  * with *why (static) saying so. */
 const char *confirm_api(const conv_converter *c, char *buf, size_t bufsz, const char **why);
 
