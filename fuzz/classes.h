@@ -1,30 +1,54 @@
 /* classes.h - bug classes: one bug, one entry.
  *
- * A finding is one failing program; a class is one bug. After a finding is minimized,
- * classes_generalize() reruns its program with each statement's op replaced by the other ops of
- * its family in the op table (views by views of the same schema and by the identity view `alias`,
- * writes by the other writes, setitems by setitems, ...) and its inputs' dtype replaced by the
- * other dtypes, and records which variants fail the same way, which pass and which eager rejects.
- * A passing variant whose write changes nothing eager can see (`t_()` of a [1, 1] tensor) is
- * counted as "unchanged", not as a pass: a write that changes nothing proves nothing. A statement
- * whose variants fail as often as they pass stands for its whole family in the class pattern
- * ("write@in"); one whose variants pass keeps its own op name ("unfold write@view-of-in": a write
- * through unfold, any write). Writes carry where they land: @in (an input), @view-of-in (a view
- * of an input), @view (a view of an intermediate), @tmp (an intermediate); a statement that
- * rebinds module state (`self.w = f(self.w)`) is a write @state.
+ * What a class is. A finding is one failing program, minimized; a class is one bug of one
+ * converter: the mechanism by which it goes wrong, with the smallest program that shows it. The
+ * report's first promise (how many distinct bugs, which are new, the smallest program for each)
+ * rests on these rules:
  *
+ * Who founds a class. Only a minimized finding that reproduces on every rerun of its program
+ * (classes_generalize reruns it 3 times). One that does not is flaky: listed under "flaky" with
+ * its rate (classes_member_flaky), in no class, and never the founder of a pattern other findings
+ * could join.
+ *
+ * What keys it. Converter errors, crashes, unsupported programs and timeouts key on where and how
+ * they fail: the error key (signature.h: the key line with names, numbers, shapes, tuples and
+ * operator names blanked, where-trailers dropped; a crash's native frames, crashsite.h, or a
+ * worker's Python frames, as they stand in its message). A converter error downstream of a write
+ * keys on the write pattern (the error surfaces a mis-converted write), unless the program fails
+ * the same way with its writes made the identity (judge_without_writes): then the writes are not
+ * the bug and the class keys on the error. Wrong values (value, shape and dtype mismatches and
+ * input-mutation-lost: which of them a lost write gives depends only on where it lands) key on
+ * the generalized write pattern: after a finding is minimized, classes_generalize reruns it with
+ * each statement's op replaced by the other ops of its family in the op table (a view first by
+ * `as_strided` of the same tensor with eager's own sizes, strides and offset, which every later
+ * write fits; then views of the same schema and the identity view `alias`; writes by the other
+ * writes, setitems by setitems, ...) and its inputs' dtype by the other dtypes. A statement whose
+ * variants fail the same way at least as often as they pass stands for its whole family
+ * ("write@in"); one whose variants pass keeps its own op name ("unfold write@view-of-in": a write
+ * through unfold, any write). A passing variant whose write changes nothing eager can see (`t_()`
+ * of a [1, 1] tensor) counts as "unchanged", not as a pass. Writes carry where they land: @in (an
+ * input), @view-of-in (a view of an input), @view (a view of an intermediate), @tmp (an
+ * intermediate); a statement that rebinds module state (`self.w = f(self.w)`) is a write @state.
  * The pattern keeps the writes and the views their targets were made through (classes_core).
- * The class key is (converter, verdict, pattern) for value/shape/dtype/input-mutation verdicts
- * and converter errors downstream of a write, and (converter, verdict, error key) for other
- * errors, crashes and unsupported programs: findings whose keys coincide are one class. The quick key (verdict, error key, which output differs) is known
- * before minimizing: a program whose quick key already maps to a class is counted, not minimized.
+ * The class key is (converter, verdict group, pattern or error key); with a baseline converter
+ * the group of a member the baseline also has is marked " (in baseline)", so a class is wholly new
+ * or wholly known (the campaign judges every failing program on the baseline, and minimization and
+ * generalization keep what the baseline said).
  *
  * Membership is one class per finding, by this rule: a finding already in a class (its signature
  * recorded before, whose generalization gave another pattern this time) stays there; otherwise
- * the class of its own key; otherwise, of the classes of the same converter and verdict group
- * whose pattern contains its pattern or is contained in it, the most specific one
- * (classes_specificity: more op names, then more tokens; of equals, the earliest class);
- * otherwise a new class. */
+ * the class of its own key; otherwise, for a pattern-keyed finding only, of the classes of the
+ * same converter and verdict group whose pattern contains its pattern or is contained in it, the
+ * most specific one (classes_specificity: more op names, then more tokens; of equals, the
+ * earliest class); otherwise a new class. An error-keyed finding never joins by pattern.
+ *
+ * Before minimizing. The quick key (verdict, error key, which output differs, and for mismatches
+ * the ops that write) is known as soon as a program fails: a program whose quick key already maps
+ * to a class (or a flaky finding) is counted there, not minimized; one over the minimization
+ * budget is deferred (one program kept per quick key). At the end of a campaign every deferred
+ * quick key that no class holds gets its program minimized, under a floor that the share
+ * (--reduce-share) does not cap; what even the floor leaves is said in the last line and the
+ * report as failing programs in no class. */
 #ifndef CLASSES_H
 #define CLASSES_H
 
