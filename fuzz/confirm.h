@@ -51,8 +51,8 @@ void confirm_run_clear(confirm_run *r);
 const char *confirm_status_of_exit(int exit_status);
 
 /* Confirms every class of idx (classes.h) of campaign folder dir, found with converter c, as
- * described above; limit_s bounds each repro.py (0: 600 s). Progress lines on stderr. 0 on
- * success; -1 with err when idx has no classes array. */
+ * described above, one repro.py per core at once (at most 8); limit_s bounds each (0: 600 s).
+ * Progress lines on stderr. 0 on success; -1 with err when idx has no classes array. */
 int confirm_classes(cJSON *idx, const char *dir, const conv_converter *c, double limit_s, af_err *err);
 
 /* Whether a class entry is marked as a harness artifact (not seen from its converter's API). */
