@@ -29,6 +29,7 @@
 #include "../fuzz/judge.h"
 #include "../oracle/signature.h"
 #include "../harness/codec.h"
+#include "../harness/converters/conv_worker.h"
 #include "../harness/emit.h"
 #include "../reports/report.h"
 #include "../reports/report_check.h"
@@ -293,6 +294,65 @@ static void meta_fields(const ir_program *p, cJSON *c) {
   cJSON_Delete(m);
 }
 
+/* A case's status: its verdict against its expectation exp (NULL: none). */
+static report_case_status case_status(oracle_verdict v, const char *exp) {
+  if (v == V_INVALID_PROGRAM) return RC_REGRESSION;
+  if (exp && !strcmp(exp, oracle_verdict_name(v))) return v == V_PASS ? RC_PASS : RC_KNOWN;
+  if (v == V_PASS) return exp ? RC_NEWLY_PASSING : RC_PASS;
+  return RC_REGRESSION;
+}
+
+/* The line check prints for a case (nothing for a pass, nor for a known failure with quiet). */
+static void print_case(report_case_status st, const char *id, const char *exp, oracle_verdict v, const char *detail,
+                       const char *reason, int quiet) {
+  char line[600];
+  snprintf(line, sizeof line, "%s", detail ? detail : "");
+  for (char *q = line; *q; q++)
+    if (*q == '\n') *q = ' ';
+  const char *got = oracle_verdict_name(v);
+  if (st == RC_REGRESSION)
+    printf("REGRESSION %s: expected %s, got %s%s%s\n", id, exp ? exp : "pass (no expectation)", got, detail ? ": " : "",
+           line);
+  else if (st == RC_NEWLY_PASSING)
+    printf("NEWLY-PASSING %s: expected %s, now passes\n", id, exp);
+  else if (!quiet && st == RC_KNOWN)
+    printf("known %s: %s%s%s\n", id, got, reason ? " -- " : "", reason ? reason : "");
+  fflush(stdout);
+}
+
+/* A worker crash traced to an earlier case (crash attribution, conv_worker.h; b->tag is its id):
+ * that case's verdict becomes converter-crash with the blame's detail, in its JSON entry, the
+ * counts and the expectations being recorded, and it is printed as any case with that verdict. */
+static void charge_blame(const conv_worker_blame *b, cJSON *jcases, expect *x, int update, int quiet, int *counts,
+                         int *verdicts) {
+  cJSON *jc = NULL;
+  for (cJSON *e = jcases->child; e && !jc; e = e->next) {
+    const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(e, "id"));
+    if (b->tag && id && !strcmp(id, b->tag)) jc = e;
+  }
+  if (!jc) return;
+  oracle_verdict was;
+  if (oracle_verdict_parse(cJSON_GetStringValue(cJSON_GetObjectItem(jc, "verdict")), &was) == 0) verdicts[was]--;
+  const char *status = cJSON_GetStringValue(cJSON_GetObjectItem(jc, "status"));
+  for (int k = 0; k < RC_STATUS_COUNT; k++)
+    if (status && !strcmp(status, report_case_status_name((report_case_status)k))) counts[k]--;
+  const char *exp = cJSON_GetStringValue(cJSON_GetObjectItem(jc, "expected")), *reason;
+  reason = cJSON_GetStringValue(cJSON_GetObjectItem(jc, "reason"));
+  report_case_status st = case_status(V_CRASH, exp);
+  counts[st]++;
+  verdicts[V_CRASH]++;
+  cJSON_ReplaceItemInObject(jc, "verdict", cJSON_CreateString(oracle_verdict_name(V_CRASH)));
+  cJSON_ReplaceItemInObject(jc, "status", cJSON_CreateString(report_case_status_name(st)));
+  cJSON_ReplaceItemInObject(jc, "detail", cJSON_CreateString(b->detail));
+  if (!cJSON_GetObjectItem(jc, "source") && b->program) {
+    char *src = emit_torchscript(b->program, "program");
+    cJSON_AddStringToObject(jc, "source", src);
+    free(src);
+  }
+  if (update) expect_set(x, b->tag, oracle_verdict_name(V_CRASH));
+  print_case(st, b->tag, exp, V_CRASH, b->detail, reason, quiet);
+}
+
 /* True when id matches one of the comma-separated shell patterns of globs. */
 static int id_matches(const char *globs, const char *id) {
   for (const char *g = globs; *g;) {
@@ -452,6 +512,8 @@ int cmd_check(int argc, char **argv) {
   jcases = cJSON_AddArrayToObject(doc, "cases");
   int counts[RC_STATUS_COUNT] = {0}, verdicts[V_COUNT] = {0}, ncases = 0;
   oracle_opts oo = {0};
+  /* the worker shared by every case without --isolate: it traces crashes to the case that left it broken */
+  conv_worker *worker = isolate ? NULL : conv_worker_of(c);
   double t0 = now_s(), last_note = t0;
   /* expectations of cases that are gone: the file's entries in this run's selection (its shard and
    * --only) that name no case of DIR. When they outnumber the entries that do, the file is not
@@ -500,6 +562,7 @@ int cmd_check(int argc, char **argv) {
     cJSON_Delete(m);
     judgement j;
     double tc = now_s();
+    if (worker) conv_worker_set_tag(worker, cs[i].id); /* a blame names the case (charge_blame) */
     int jr = isolate ? judge_isolated(c, p, &oo, deadline, &j, &err) : judge_inprocess(c, p, &oo, &j, &err);
     tc = now_s() - tc;
     if (jr) {
@@ -509,27 +572,11 @@ int cmd_check(int argc, char **argv) {
     }
     const char *got = oracle_verdict_name(j.verdict), *reason, *issue;
     const char *exp = expect_get(&x, cs[i].id, &reason, &issue);
-    report_case_status st;
-    if (j.verdict == V_INVALID_PROGRAM) st = RC_REGRESSION;
-    else if (exp && !strcmp(exp, got)) st = j.verdict == V_PASS ? RC_PASS : RC_KNOWN;
-    else if (j.verdict == V_PASS) st = exp ? RC_NEWLY_PASSING : RC_PASS;
-    else st = RC_REGRESSION;
+    report_case_status st = case_status(j.verdict, exp);
     counts[st]++;
     verdicts[j.verdict]++;
     ncases++;
-    const char *detail1 = j.detail ? j.detail : "";
-    char line[600];
-    snprintf(line, sizeof line, "%s", detail1);
-    for (char *q = line; *q; q++)
-      if (*q == '\n') *q = ' ';
-    if (st == RC_REGRESSION)
-      printf("REGRESSION %s: expected %s, got %s%s%s\n", cs[i].id, exp ? exp : "pass (no expectation)", got, j.detail ? ": " : "",
-             line);
-    else if (st == RC_NEWLY_PASSING)
-      printf("NEWLY-PASSING %s: expected %s, now passes\n", cs[i].id, exp);
-    else if (!quiet && st == RC_KNOWN)
-      printf("known %s: %s%s%s\n", cs[i].id, got, reason ? " -- " : "", reason ? reason : "");
-    fflush(stdout);
+    print_case(st, cs[i].id, exp, j.verdict, j.detail, reason, quiet);
 
     cJSON *jc = cJSON_CreateObject();
     cJSON_AddStringToObject(jc, "id", cs[i].id);
@@ -549,6 +596,11 @@ int cmd_check(int argc, char **argv) {
     }
     cJSON_AddItemToArray(jcases, jc);
     if (update) expect_set(&x, cs[i].id, got);
+    conv_worker_blame blame;
+    if (worker && conv_worker_take_blame(worker, &blame)) { /* this case's crash, traced to an earlier one */
+      charge_blame(&blame, jcases, &x, update, quiet, counts, verdicts);
+      conv_worker_blame_clear(&blame);
+    }
     judgement_clear(&j);
     ir_program_free(p);
   }

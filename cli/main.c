@@ -112,8 +112,73 @@ static void run_json_head(af_buf *b, const char *file, const conv_converter *c, 
   else af_buf_puts(b, "null");
 }
 
-static void run_text_line(const char *file, const conv_converter *c, oracle_verdict v, const char *detail) {
-  printf("%s %s %s%s%s\n", file, c->name, oracle_verdict_name(v), detail ? "  " : "", detail ? detail : "");
+static char *run_text_line(const char *file, const conv_converter *c, oracle_verdict v, const char *detail) {
+  af_buf b = {0};
+  af_buf_printf(&b, "%s %s %s%s%s\n", file, c->name, oracle_verdict_name(v), detail ? "  " : "", detail ? detail : "");
+  return af_buf_take(&b);
+}
+
+/* run's lines (one per file) are held back while a worker crash may still be charged to their
+ * file (crash attribution, conv_worker.h: the worker shares its process across files without
+ * --isolate, and traces a crash to one of the CONV_WORKER_HISTORY requests before it). Printed in
+ * file order as later files are judged; nothing is held for an in-process converter. */
+#define RUN_HOLD (CONV_WORKER_HISTORY + 1)
+typedef struct run_hold {
+  conv_worker *w; /* NULL: nothing held */
+  int n, file[RUN_HOLD + 1];
+  char *line[RUN_HOLD + 1];
+} run_hold;
+
+static void run_hold_flush(run_hold *h, int keep) {
+  while (h->n > keep) {
+    fputs(h->line[0], stdout);
+    free(h->line[0]);
+    h->n--;
+    memmove(h->file, h->file + 1, sizeof h->file[0] * (size_t)h->n);
+    memmove(h->line, h->line + 1, sizeof h->line[0] * (size_t)h->n);
+  }
+  fflush(stdout);
+}
+
+/* File f's line (new, takes it). */
+static void run_hold_put(run_hold *h, int f, char *line) {
+  h->file[h->n] = f;
+  h->line[h->n++] = line;
+  run_hold_flush(h, h->w ? RUN_HOLD : 0);
+}
+
+/* A crash the worker traced to an earlier file (its tag is the file's index) replaces that file's
+ * line with converter-crash and the blame's detail. 1 when it did. */
+static int run_hold_blame(run_hold *h, const char *const *files, const conv_converter *c, int json) {
+  conv_worker_blame b;
+  if (!h->w || !conv_worker_take_blame(h->w, &b)) return 0;
+  int f = b.tag ? atoi(b.tag) : -1, k = 0;
+  while (k < h->n && h->file[k] != f) k++;
+  char *line;
+  if (json) {
+    af_buf j = {0};
+    run_json_head(&j, f >= 0 ? files[f] : "?", c, V_CRASH, b.detail);
+    af_buf_puts(&j, ", \"eager_shapes\": null, \"converted_shapes\": null, \"residual_mutation\": -1, \"worker_left_broken\": true}\n");
+    line = af_buf_take(&j);
+  } else {
+    line = run_text_line(f >= 0 ? files[f] : "?", c, V_CRASH, b.detail);
+  }
+  if (k < h->n) {
+    free(h->line[k]);
+    h->line[k] = line;
+  } else { /* (not held any more: printed as a line of its own) */
+    fputs(line, stdout);
+    free(line);
+  }
+  conv_worker_blame_clear(&b);
+  return 1;
+}
+
+/* Tags the requests of file f, so that a blame names it. */
+static void run_hold_tag(run_hold *h, int f) {
+  char tag[32];
+  snprintf(tag, sizeof tag, "%d", f);
+  if (h->w) conv_worker_set_tag(h->w, tag);
 }
 
 /* run without --isolate: a converter that kills the process (an in-process one segfaulting
@@ -199,12 +264,15 @@ static int cmd_run(int argc, char **argv) {
   run_file = "", run_conv = c->name;
   if (!isolate) /* (a forked child would print it too) */
     signal(SIGSEGV, run_crash), signal(SIGBUS, run_crash), signal(SIGFPE, run_crash), signal(SIGILL, run_crash);
+  run_hold hold = {isolate ? NULL : conv_worker_of(c), 0, {0}, {0}};
   for (int f = 0; f < nfiles; f++) {
     ir_program *p = progs[f];
     af_err err;
     run_file = files[f];
+    if (run_hold_blame(&hold, files, c, json)) any_fail = 1; /* (the file before's crash, traced) */
     if (!p) continue;
     progs[f] = NULL; /* freed below, as each file is done */
+    run_hold_tag(&hold, f);
     if (isolate || judge_calls_again(c, p)) { /* through judge.c, as check and fuzz judge */
       judgement j;
       double t0 = cli_now_s();
@@ -221,11 +289,10 @@ static int cmd_run(int argc, char **argv) {
         af_buf b = {0};
         run_json_head(&b, files[f], c, j.verdict, j.detail);
         af_buf_printf(&b, ", \"eager_shapes\": null, \"converted_shapes\": null, \"residual_mutation\": %d, \"calls\": %d, "
-                      "\"isolated\": %s, \"seconds\": %.6f}", j.residual, j.ncalls ? j.ncalls : 1, isolate ? "true" : "false", secs);
-        puts(b.s);
-        af_buf_free(&b);
+                      "\"isolated\": %s, \"seconds\": %.6f}\n", j.residual, j.ncalls ? j.ncalls : 1, isolate ? "true" : "false", secs);
+        run_hold_put(&hold, f, af_buf_take(&b));
       } else {
-        run_text_line(files[f], c, j.verdict, j.detail);
+        run_hold_put(&hold, f, run_text_line(files[f], c, j.verdict, j.detail));
       }
       fflush(stdout);
       judgement_clear(&j);
@@ -257,11 +324,10 @@ static int cmd_run(int argc, char **argv) {
       json_shapes(&b, &conv);
       af_buf_printf(&b, ", \"residual_mutation\": %d, \"seconds\": %.6f", conv.residual, secs);
       if (conv.converter_s >= 0) af_buf_printf(&b, ", \"converter_seconds\": %.6f", conv.converter_s);
-      af_buf_puts(&b, "}");
-      puts(b.s);
-      af_buf_free(&b);
+      af_buf_puts(&b, "}\n");
+      run_hold_put(&hold, f, af_buf_take(&b));
     } else {
-      run_text_line(files[f], c, v, detail);
+      run_hold_put(&hold, f, run_text_line(files[f], c, v, detail));
     }
     fflush(stdout);
     free(detail);
@@ -269,6 +335,8 @@ static int cmd_run(int argc, char **argv) {
     result_clear(&conv);
     ir_program_free(p);
   }
+  if (run_hold_blame(&hold, files, c, json)) any_fail = 1;
+  run_hold_flush(&hold, 0);
   free(progs);
   free(files);
   return any_input_error ? 2 : any_fail ? 1 : 0;

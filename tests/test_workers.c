@@ -188,7 +188,8 @@ TEST(worker_left_broken_by_a_program_charges_the_crash_to_it_and_the_next_progra
   CHECK(b.detail && strstr(b.detail, "the worker was left broken by this program") && strstr(b.detail, "signal 11"),
         "saying so: %s", b.detail ? b.detail : "");
   char *site = conv_worker_crash_site(b.detail);
-  CHECK(site && strstr(site, "misbehave.py:crash_in_broken_state"), "naming where it crashed: %s", site ? site : "(none)");
+  CHECK(site && !strcmp(site, "misbehave.py:crash_in_broken_state <- misbehave.py:main <- misbehave.py:<module>"),
+        "naming where it crashed: %s", site ? site : "(none)");
   free(site);
   conv_worker_blame_clear(&b);
   CHECK(conv_worker_take_blame(w, &b) == 0, "the blame is handed out once");
@@ -202,6 +203,61 @@ TEST(worker_left_broken_by_a_program_charges_the_crash_to_it_and_the_next_progra
   free(msg);
   CHECK(conv_worker_take_blame(w, &b) == 0, "no blame for a crash of its own");
   conv_worker_set_tag(w, NULL);
+}
+
+/* Runs cmd with sh, its stdout in *out (new); the exit status. */
+static int sh_out(const char *cmd, char **out) {
+  FILE *f = popen(cmd, "r");
+  static char text[1 << 16];
+  size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+  text[n] = 0;
+  int st = f ? pclose(f) : -1;
+  *out = strdup(text);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* `aliasfuzz run` and `check` share one worker across files: the crash that the poisoner's
+ * successor met is charged to the poisoner's file or case, the successor passes, one line a file. */
+TEST(run_and_check_charge_a_worker_crash_to_the_file_that_left_the_worker_broken) {
+  char dir[256], cmd[4096], *out;
+  snprintf(dir, sizeof dir, "%s/attribution-%d", AF_BINARY_DIR, (int)getpid());
+  snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s/suite", dir, dir);
+  CHECK(system(cmd) == 0, "%s", cmd);
+  const char *names[] = {"a", "b", "c", "d"};
+  for (int i = 0; i < 4; i++) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/suite/%s.json", dir, names[i]);
+    FILE *f = fopen(path, "w");
+    if (!f) continue;
+    fprintf(f, "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [4], \"dtype\": \"float32\"}], "
+               "\"body\": [{\"out\": \"r\", \"op\": \"alias\", \"args\": [\"x\"]}], \"outputs\": [\"r\"], "
+               "\"meta\": {\"misbehave\": \"%s\"}}\n", i == 1 ? "poison" : "");
+    fclose(f);
+  }
+  snprintf(cmd, sizeof cmd, "cd %s/suite && %s/aliasfuzz run a.json b.json c.json d.json --converter 'external:" MISBEHAVE "'",
+           dir, AF_BINARY_DIR);
+  int rc = sh_out(cmd, &out);
+  CHECK(rc == 1, "run exits 1 (a finding): %d", rc);
+  CHECK(strstr(out, "a.json external:") && strstr(out, "misbehave.py pass\nb.json external:"), "a passes: %s", out);
+  const char *b = strstr(out, "b.json external:"), *c = strstr(out, "c.json external:");
+  CHECK(b && strstr(b, "converter-crash  the worker was left broken by this program") && c && c > b,
+        "b gets the crash: %s", out);
+  CHECK(c && strncmp(strchr(c, '\n') - 4, "pass", 4) == 0 && strstr(out, "misbehave.py pass\n") , "c passes: %s", out);
+  int lines = 0;
+  for (const char *q = out; *q; q++) lines += *q == '\n';
+  CHECK(lines == 4, "one line a file, in order: %s", out);
+  free(out);
+  snprintf(cmd, sizeof cmd,
+           "cd %s && %s/aliasfuzz check suite --converter 'external:" MISBEHAVE "' --expect exp.json --update-expect "
+           ">/dev/null && cat exp.json",
+           dir, AF_BINARY_DIR);
+  rc = sh_out(cmd, &out);
+  CHECK(rc == 0 && strstr(out, "\"a\": \"pass\"") && strstr(out, "\"b\": \"converter-crash\"") &&
+            strstr(out, "\"c\": \"pass\"") && strstr(out, "\"d\": \"pass\""),
+        "check records the crash for b, pass for c: %s", out);
+  free(out);
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", dir);
 }
 
 /* A program that crashes the very process it starts is not rerun (nothing came before it). */
@@ -767,6 +823,7 @@ int main(int argc, char **argv) {
   RUN(worker_crash_names_its_innermost_python_frames_without_line_numbers);
   RUN(worker_left_broken_by_a_program_charges_the_crash_to_it_and_the_next_program_passes);
   RUN(worker_crashing_on_its_first_program_is_charged_without_a_rerun);
+  RUN(run_and_check_charge_a_worker_crash_to_the_file_that_left_the_worker_broken);
   RUN(worker_hanging_past_the_deadline_is_a_timeout_and_is_killed);
   RUN(worker_eating_memory_past_its_cap_is_a_crash_naming_the_cap_and_is_killed);
   RUN(worker_dies_with_the_process_that_started_it_when_that_is_killed_mid_request);
