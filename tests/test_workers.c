@@ -584,6 +584,38 @@ TEST(functorch_passes_a_write_through_a_view_of_a_view) {
   expect_file("functorch", "corpus/seed/design-002-view-of-view-write.json", V_PASS, NULL);
 }
 
+/* A worker built on afworker (tests/workers/layout_eager.py, real PyTorch) that a program leaves
+ * broken: the next program segfaults in native code (ctypes). afworker's faulthandler names the
+ * Python frames, the crash is charged to the poisoner, and the next program passes. */
+TEST(afworker_worker_left_broken_by_a_program_charges_it_and_names_the_python_frames) {
+  const char *why = NULL, *py = conv_worker_python(&why);
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "external:%s %s/tests/workers/layout_eager.py --breaks-after-poison", py ? py : "python3",
+           AF_SOURCE_DIR);
+  const conv_converter *c = conv_find(cmd);
+  conv_worker_set_timeout(c, 120);
+  conv_worker *w = conv_worker_of(c);
+  char *msg;
+  oracle_verdict v = judge_tagged(c, "", "first", &msg);
+  CHECK(v == V_PASS, "a plain program passes: %s %s", oracle_verdict_name(v), msg);
+  free(msg);
+  v = judge_tagged(c, "poison", "poisoner", &msg);
+  CHECK(v == V_PASS, "the poisoner answers right: %s %s", oracle_verdict_name(v), msg);
+  free(msg);
+  v = judge_tagged(c, "", "innocent", &msg);
+  CHECK(v == V_PASS, "the next program passes: %s %s", oracle_verdict_name(v), msg);
+  free(msg);
+  conv_worker_blame b;
+  CHECK(conv_worker_take_blame(w, &b) == 1 && b.tag && !strcmp(b.tag, "poisoner"), "charged to the poisoner: %s",
+        b.tag ? b.tag : "(none)");
+  char *site = conv_worker_crash_site(b.detail);
+  CHECK(site && strstr(site, "layout_eager.py:read_freed_memory <- layout_eager.py:handle"), "frames: %s (%s)",
+        site ? site : "(none)", b.detail ? b.detail : "");
+  free(site);
+  conv_worker_blame_clear(&b);
+  conv_worker_set_tag(w, NULL);
+}
+
 /* ---- the tvm worker against a real TVM (`test_workers tvm`) ---- */
 
 static ir_program *program_text(const char *text) {
@@ -800,6 +832,7 @@ int main(int argc, char **argv) {
     RUN(onnx_export_of_a_write_through_a_view_of_a_view_is_a_converter_error);
     RUN(onnx_keeps_the_exporter_warning_that_the_graph_changed_meaning);
     RUN(functorch_passes_a_write_through_a_view_of_a_view);
+    RUN(afworker_worker_left_broken_by_a_program_charges_it_and_names_the_python_frames);
     return tap_done();
   }
   if (argc > 1 && strcmp(argv[1], "tvm") == 0) {

@@ -9,7 +9,12 @@ runner byte for byte: the same layouts built in Python give the same eager resul
 --forgets-aliasing-when-called-again: the hello says "caches": true, and a request with "again"
 (PROTOCOL.md "Calling again") runs on a clone of each input of its own, so inputs that share a
 storage no longer do: deliberately wrong, the way a cached graph that assumes its first call's
-unaliased inputs would be. The test checks that aliasfuzz judges the second call and names it."""
+unaliased inputs would be. The test checks that aliasfuzz judges the second call and names it.
+
+--breaks-after-poison: a program whose meta says "misbehave": "poison" is answered right but leaves
+the process broken: the next request, whatever it is, reads address 0 through ctypes (a segfault
+in native code, as a converter whose library a program damaged). afworker's faulthandler then
+shows the Python frames (tests/test_workers.c, crash attribution with a real afworker worker)."""
 
 import os
 import sys
@@ -18,10 +23,21 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import afworker  # noqa: E402
 
 FORGETS = "--forgets-aliasing-when-called-again" in sys.argv[1:]
+BREAKS = "--breaks-after-poison" in sys.argv[1:]
+broken = False
+
+
+def read_freed_memory():
+    import ctypes
+    ctypes.string_at(0)
 
 
 def handle(req):
+    global broken
     import torch
+    if broken:
+        read_freed_memory()
+    broken = BREAKS and (req.program.get("meta") or {}).get("misbehave") == "poison"
     fn = getattr(torch.jit.CompilationUnit(req.torchscript), req.function)
     inputs, bases = req.fresh()
     if FORGETS and req.again:
