@@ -280,8 +280,9 @@ int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir
   }
   af_err e2;
   if (judged && cache_save(campaign_dir, cache, &e2)) fprintf(stderr, "aliasfuzz: %s\n", e2.msg);
-  fprintf(stderr, "aliasfuzz: known upstream bugs: %d case(s) for %s (%d judged now), %d class(es) known\n", applicable,
-          c->name, judged, marked);
+  if (applicable)
+    fprintf(stderr, "aliasfuzz: known upstream bugs: %d case(s) for %s (%d judged now), %d class(es) known\n", applicable,
+            c->name, judged, marked);
   for (int i = 0; i < kc.n; i++) free(keys[i]);
   free(keys);
   cJSON_Delete(cache);
