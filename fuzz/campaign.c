@@ -796,6 +796,61 @@ out:
 }
 
 /* A job died or hung while running iteration it: record converter-crash / -timeout. */
+/* Whether judging q and then p in one fresh process kills it (a child; deadline_s each). */
+static int crashes_after(camp *k, const ir_program *q, const ir_program *p) {
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) return 0;
+  if (pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    oracle_opts oo = {k->o->fail_on_residual};
+    judgement j = {0};
+    af_err err;
+    if (judge_inprocess(k->c, q, &oo, &j, &err) == 0) judgement_clear(&j);
+    if (judge_inprocess(k->c, p, &oo, &j, &err) == 0) judgement_clear(&j);
+    _exit(0);
+  }
+  double until = now_s() + 3 * k->o->deadline_s;
+  int status = 0;
+  for (;;) {
+    pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid) break;
+    if (r < 0 && errno != EINTR) return 0;
+    if (now_s() > until) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      return 0;
+    }
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+  }
+  return WIFSIGNALED(status);
+}
+
+/* A job died on iteration it, but its program does not crash a fresh process: one of the job's
+ * programs before it left the process broken (a heap the converter corrupted). Of the job's last
+ * few programs (iterations it - jobs, it - 2 jobs, ...), the nearest one that, judged first in a
+ * fresh process, makes iteration it's program crash; NULL when none does. *culprit_it: its
+ * iteration. new. */
+#define CULPRIT_LOOKBACK 4
+static ir_program *find_culprit(camp *k, int j, int64_t it, const ir_program *p, int64_t *culprit_it) {
+  for (int back = 1; back <= CULPRIT_LOOKBACK; back++) {
+    int64_t q_it = it - (int64_t)back * k->o->jobs;
+    if (q_it < j) break;
+    uint64_t seed = campaign_program_seed(k->o->seed, q_it);
+    ir_program *q = NULL;
+    af_err err;
+    if (judge_gen_program(&k->o->policy, seed, &q, &seed, NULL, &err)) continue;
+    stamp_meta(q, k->o, q_it, seed);
+    if (crashes_after(k, q, p)) {
+      *culprit_it = q_it;
+      return q;
+    }
+    ir_program_free(q);
+  }
+  return NULL;
+}
+
 static void job_lost(camp *k, int j, int64_t it, oracle_verdict v, const char *why) {
   uint64_t seed = campaign_program_seed(k->o->seed, it);
   ir_program *p = NULL, *min = NULL;
@@ -826,7 +881,37 @@ static void job_lost(camp *k, int j, int64_t it, oracle_verdict v, const char *w
   if (v == V_CRASH && !k->o->no_reduce && limit >= min_start(k->o)) {
     /* confirm in isolation, then minimize with an isolated predicate (each test in a child) */
     double r0 = now_s();
-    if (judge_isolated(k->c, p, &oo, k->o->deadline_s, &conf, &err) == 0 && conf.verdict == V_CRASH) {
+    int isolated = judge_isolated(k->c, p, &oo, k->o->deadline_s, &conf, &err) == 0;
+    if (isolated && conf.verdict != V_CRASH) {
+      /* not this program's crash: charged to the program that broke the process, if one did */
+      int64_t q_it = -1;
+      ir_program *q = find_culprit(k, j, it, p, &q_it);
+      char detail[900];
+      if (q)
+        snprintf(detail, sizeof detail, "%s while judging the program after this one (iteration %lld), which passes on its own: "
+                 "this program leaves the converter's process broken", why, (long long)it);
+      else
+        snprintf(detail, sizeof detail, "%s, but the program passes on its own (%s) and none of the %d programs before it in the job "
+                 "makes it crash: not reproduced", why, oracle_verdict_name(conf.verdict), CULPRIT_LOOKBACK);
+      fprintf(stderr, "\naliasfuzz: job %d crashed at iteration %lld, whose program passes alone: %s\n", j, (long long)it,
+              q ? "charged to the program before it that left the process broken" : "no earlier program of the job explains it (flaky)");
+      finding f = {.converter = k->c->name, .converter_version = k->c->version(k->c), .convert_py = k->c->repro_py,
+                   .verdict = V_CRASH, .detail = detail, .original = q ? q : p, .minimized = q ? q : p, .seed = seed,
+                   .iteration = q ? q_it : it, .job = j, .options_json = k->options_json,
+                   .reruns = 1, .reproduced = q ? 1 : 0}; /* no culprit: flaky, in no class */
+      char *cqk = q ? classes_quick_key(q, V_CRASH, detail) : af_xstrdup(qk);
+      record(k, &f, cqk);
+      free(cqk);
+      ir_program_free(q);
+      double spent = now_s() - r0;
+      k->reduce_seconds += spent;
+      k->jobs[j].reduce_s += spent;
+      free(qk);
+      judgement_clear(&conf);
+      ir_program_free(p);
+      return;
+    }
+    if (isolated && conf.verdict == V_CRASH) {
       pred_ctx x = {k->c, &oo, V_CRASH, conf.detail, 0};
       double left = limit - (now_s() - r0);
       reduce_program_within(p, isolated_pred, &x, k->o->max_reduce_tests < 150 ? k->o->max_reduce_tests : 150, left > 0.01 ? left : 0.01,
