@@ -1028,33 +1028,6 @@ static void remap_arg(ir_arg *a, const int *map) {
  * stride over more than one element, as an expanded input has) is refused even where eager lets
  * it happen (index_put_, out=): its result depends on which copy eager writes last; so is a
  * foreach list whose elements share memory (inputs laid out in one base). */
-/* Whether eager tensors a and b share an element of memory (by enumeration; 1 when too large to
- * tell). */
-static int eager_overlap(const af_tensor *a, const af_tensor *b) {
-  if (!at_tensor_shares_storage(a, b)) return 0;
-  const af_tensor *t[2] = {a, b};
-  static _Thread_local int64_t off[2][4096];
-  int64_t n[2];
-  for (int k = 0; k < 2; k++) {
-    int64_t sh[AF_MAX_RANK * 2], str[AF_MAX_RANK * 2], idx[AF_MAX_RANK * 2] = {0};
-    int r = at_tensor_rank(t[k]);
-    n[k] = at_tensor_numel(t[k]);
-    if (r > AF_MAX_RANK * 2 || n[k] > 4096) return 1;
-    at_tensor_shape(t[k], sh);
-    at_tensor_strides(t[k], str);
-    for (int64_t e = 0; e < n[k]; e++) { /* row-major walk */
-      int64_t o = at_tensor_storage_offset(t[k]);
-      for (int d = 0; d < r; d++) o += idx[d] * str[d];
-      off[k][e] = o;
-      for (int d = r - 1; d >= 0 && ++idx[d] == sh[d]; d--) idx[d] = 0;
-    }
-  }
-  for (int64_t i = 0; i < n[0]; i++)
-    for (int64_t j = 0; j < n[1]; j++)
-      if (off[0][i] == off[1][j]) return 1;
-  return 0;
-}
-
 static int no_repeated_write(void *ctx, int s, const ir_stmt *st, af_tensor *const *values, af_err *err) {
   (void)ctx;
   if (!ops_mutates(st->op) || !st->nargs) return 0;
@@ -1071,7 +1044,7 @@ static int no_repeated_write(void *ctx, int s, const ir_stmt *st, af_tensor *con
     for (int d = 0; d < r; d++)
       if (sh[d] > 1 && str[d] == 0) return af_fail(err, "body[%d]: a write into repeated elements", s);
     for (int j = 0; j < k; j++) /* foreach: elements that share memory (the order would decide) */
-      if (values[a0->values[j]] && eager_overlap(values[a0->values[j]], t))
+      if (values[a0->values[j]] && eager_lap(values[a0->values[j]], t) != OPS_LAP_NONE)
         return af_fail(err, "body[%d]: elements %d and %d of a foreach list share memory", s, j, k);
   }
   return 0;
