@@ -1,5 +1,6 @@
 /* test_limits.c - size limits (issue 27): a 10k-statement program is judged by ref in seconds of
- * CPU (value names are found by hash; they were searched linearly, cubic overall), and eager's
+ * CPU (value names are found by hash; they were searched linearly, cubic overall) and declined by
+ * a worker naming its limit (harness/workers/afworker.py MAX_STMTS), and eager's
  * limit of executed statements is named as aliasfuzz's limit instead of reading as an invalid
  * program. Real LibTorch, the real ref converter, through the aliasfuzz command. */
 #include <stdlib.h>
@@ -36,9 +37,9 @@ static void write_text(const char *path, const char *text) {
   CHECK(codec_write_atomic(path, text, strlen(text), &err) == 0, "%s", err.msg);
 }
 
-/* 10000 statements: 5000 slices, each of the one before (every 7th of the input), each written in
- * place; names share a long prefix, as a generator's do. */
-TEST(a_ten_thousand_statement_program_is_judged_by_ref_in_seconds) {
+/* A file of 10000 statements: 5000 slices, each of the one before (every 7th of the input), each
+ * written in place; names share a long prefix, as a generator's do. Its path in path. */
+static void big_program(char path[32]) {
   af_buf b = {0};
   af_buf_puts(&b, "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [6, 4], \"dtype\": \"float32\"}], \"body\": [");
   for (int k = 0; k < 5000; k++) {
@@ -49,18 +50,42 @@ TEST(a_ten_thousand_statement_program_is_judged_by_ref_in_seconds) {
     af_buf_printf(&b, "{\"op\": \"%s\", \"args\": [\"value_with_a_long_shared_prefix_%d\", 1]}", k % 2 ? "mul_" : "add_", k);
   }
   af_buf_puts(&b, "], \"outputs\": [\"x\", \"value_with_a_long_shared_prefix_4999\"]}");
-  char path[] = "/tmp/af_limits_XXXXXX.json";
+  snprintf(path, 32, "/tmp/af_limits_XXXXXX.json");
   int fd = mkstemps(path, 5);
   close(fd);
   write_text(path, b.s);
   af_buf_free(&b);
-  char args[512], *o = NULL;
+}
+
+TEST(a_ten_thousand_statement_program_is_judged_by_ref_in_seconds) {
+  char path[32], args[512], *o = NULL;
+  big_program(path);
   double cpu = 0;
   snprintf(args, sizeof args, "run %s --converter ref", path);
   int rc = af_cpu(args, &o, &cpu);
   CHECK(rc == 0 && strstr(o, " ref pass"), "exit %d (124: past 120 s): %.500s", rc, o);
   CHECK(cpu < 10, "ref took %.1f s of CPU on 10000 statements", cpu);
   printf("# 10000 statements through ref: %.2f s of CPU\n", cpu);
+  free(o);
+  unlink(path);
+}
+
+/* A worker declines it at once, naming the workers' limit (harness/workers/afworker.py: torch.export
+ * ran past its 60-s deadline on it); where the export worker is available (the 2.x stack). */
+TEST(a_ten_thousand_statement_program_is_declined_by_a_worker_naming_its_limit) {
+  char path[32], args[512], *o = NULL;
+  double cpu = 0;
+  big_program(path);
+  snprintf(args, sizeof args, "run %s --converter export", path);
+  int rc = af_cpu(args, &o, &cpu);
+  if (rc == 2 && strstr(o, "converter export is not available here")) {
+    printf("# export is not available here: %.200s", o);
+  } else {
+    CHECK(rc == 1 && strstr(o, "export converter-unsupported  worker export: 10000 statements, over the workers' limit of 2000"),
+          "exit %d: %.500s", rc, o);
+    CHECK(cpu < 10, "export took %.1f s of CPU on 10000 statements", cpu);
+    printf("# 10000 statements through export: %.2f s of CPU\n", cpu);
+  }
   free(o);
   unlink(path);
 }
@@ -86,7 +111,11 @@ TEST(eager_step_limit_is_named_and_gives_no_verdict) {
   unlink(path);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "worker")) { /* starts a worker: minutes on a loaded machine */
+    RUN(a_ten_thousand_statement_program_is_declined_by_a_worker_naming_its_limit);
+    return tap_done();
+  }
   RUN(a_ten_thousand_statement_program_is_judged_by_ref_in_seconds);
   RUN(eager_step_limit_is_named_and_gives_no_verdict);
   return tap_done();

@@ -464,6 +464,22 @@ def check_counts(answer, obj):
     return answer
 
 
+# The most statements (nested ones counted) a worker converts: torch.export took 37 s on 1000 and
+# over 60 s (the deadline) on 10000 on a loaded machine; a bigger program is declined at once, naming
+# the limit (issue 27). AF_WORKER_MAX_STMTS changes it.
+MAX_STMTS = int(os.environ.get("AF_WORKER_MAX_STMTS") or 2000)
+
+
+def count_stmts(body):
+    """Statements of a program body (a JSON list), those inside if/for blocks included."""
+    n = 0
+    for st in body if isinstance(body, list) else ():
+        n += 1
+        if isinstance(st, dict):
+            n += sum(count_stmts(st.get(k)) for k in ("then", "else", "body"))
+    return n
+
+
 def serve(name, versions, handle, available=True, reason=None, argv=None, module_state=False, layouts=False,
           caches=False):
     """Says hello, then answers requests until end of input. handle(Request) returns an answer
@@ -493,6 +509,9 @@ def serve(name, versions, handle, available=True, reason=None, argv=None, module
                     answer = fail("unsupported", "worker %s does not convert programs with module state (buffers)" % name)
                 elif req.layouts and not layouts:
                     answer = fail("unsupported", "worker %s does not build inputs with layouts" % name)
+                elif count_stmts(req.program.get("body")) > MAX_STMTS:
+                    answer = fail("unsupported", "worker %s: %d statements, over the workers' limit of %d (AF_WORKER_MAX_STMTS)" % (
+                        name, count_stmts(req.program.get("body")), MAX_STMTS))
                 else:
                     answer = check_counts(handle(req), obj)
         except Exception as e:  # a broken request or a bug in the handler: say so, keep serving
