@@ -253,16 +253,19 @@ TEST(an_external_converter_finding_readme_gives_commands_that_run_as_printed) {
   CHECK(system(cmd) == 0, "%s", cmd);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "inputs")) { /* issue 27's: a ctest entry of their own (cli_help_inputs_and_readmes) */
+    RUN(every_command_help_exits_0);
+    RUN(run_reads_its_files_before_starting_a_worker_converter);
+    RUN(a_policy_weight_beyond_a_double_is_refused_naming_the_field);
+    RUN(an_external_converter_finding_readme_gives_commands_that_run_as_printed);
+    return tap_done();
+  }
   RUN(run_script_passes_every_seed_case_and_exits_1_for_the_torchscript_gaps);
   RUN(json_output_reports_the_unsqueeze_shape_5_5_1);
   RUN(run_isolate_turns_a_crash_into_a_verdict_and_goes_on);
   RUN(usage_errors_exit_2);
   RUN(an_invalid_program_exits_1_with_its_verdict);
   RUN(help_is_printed_for_the_tool_and_each_command);
-  RUN(every_command_help_exits_0);
-  RUN(run_reads_its_files_before_starting_a_worker_converter);
-  RUN(a_policy_weight_beyond_a_double_is_refused_naming_the_field);
-  RUN(an_external_converter_finding_readme_gives_commands_that_run_as_printed);
   return tap_done();
 }
