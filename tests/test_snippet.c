@@ -364,12 +364,13 @@ TEST(docs_findings_snippets_exit_1_with_stock_imports) {
 }
 
 /* Seed cases that fail on each converter (its seed expectations), per converter the first few in
- * order of their ids: snippet.py exits as repro.py does. */
-TEST(snippet_exits_as_repro_py_on_seed_cases_that_fail) {
+ * order of their ids, and the first that passes (written as if it had failed with a value
+ * mismatch): snippet.py exits as repro.py does, 1 on the failures and 0 on the pass. */
+TEST(snippet_exits_as_repro_py_on_seed_cases_that_fail_and_one_that_passes) {
   static const char *const convs[] = {"aot_eager", "export", "export-decomp", "onnx-dynamo", "tvm-relax", "openvino", NULL};
   enum { PER_CONVERTER = 2, MAX = 32 };
   char *paths[2 * MAX], *names[MAX];
-  int n = 0, status[2 * MAX];
+  int n = 0, status[2 * MAX], fails[MAX];
   for (int c = 0; convs[c]; c++) {
     char path[512];
     snprintf(path, sizeof path, "corpus/expectations/%s/%s-seed.json", at_stack(), convs[c]);
@@ -378,13 +379,14 @@ TEST(snippet_exits_as_repro_py_on_seed_cases_that_fail) {
     free(text);
     CHECK(cJSON_IsObject(cases), "%s: no cases", path);
     /* cJSON keeps the file's order: ids sorted, as --update-expect writes them */
-    int taken = 0;
+    int taken = 0, passing = 0;
     cJSON_ArrayForEach(e, cases) {
       cJSON *v = cJSON_IsString(e) ? e : cJSON_GetObjectItem(e, "verdict");
       const char *verdict = cJSON_IsString(v) ? v->valuestring : "pass";
-      if (taken == PER_CONVERTER || n == MAX) break;
-      if (strcmp(verdict, "value-mismatch") && strcmp(verdict, "converter-error") && strcmp(verdict, "converter-crash"))
-        continue;
+      int fail = !strcmp(verdict, "value-mismatch") || !strcmp(verdict, "converter-error") || !strcmp(verdict, "converter-crash");
+      if ((taken == PER_CONVERTER && passing) || n == MAX) break;
+      if (fail ? taken == PER_CONVERTER : passing || strcmp(verdict, "pass")) continue;
+      if (!fail) verdict = "value-mismatch";
       char file[600], dir[800];
       snprintf(file, sizeof file, "corpus/seed/%s.json", e->string);
       ir_program *p = NULL;
@@ -406,14 +408,16 @@ TEST(snippet_exits_as_repro_py_on_seed_cases_that_fail) {
         names[n] = strdup(dir);
         paths[2 * n] = strdup(rp);
         paths[2 * n + 1] = strdup(sp);
-        n++, taken++;
+        fails[n++] = fail;
+        taken += fail, passing += !fail;
       }
       free(repro);
       free(snip);
       ir_program_free(p);
     }
     cJSON_Delete(j);
-    CHECK(taken == PER_CONVERTER, "%s: %d failing seed cases, %d expected", convs[c], taken, PER_CONVERTER);
+    CHECK(taken == PER_CONVERTER && passing, "%s: %d failing seed cases (%d expected), %d passing", convs[c], taken,
+          PER_CONVERTER, passing);
   }
   char log[256];
   snprintf(log, sizeof log, "%s/seeds.log", tmpdir);
@@ -421,8 +425,8 @@ TEST(snippet_exits_as_repro_py_on_seed_cases_that_fail) {
   run_batch(python_bin, paths, 2 * n, status, log);
   for (int i = 0; i < n; i++) {
     /* repro.py of a crash exits 1 through its child, as the snippet does */
-    CHECK(status[2 * i] == 1, "%s/repro.py exited %d, 1 expected (the expectation's failure); log: %s", names[i],
-          status[2 * i], log);
+    CHECK(status[2 * i] == fails[i], "%s/repro.py exited %d, %d expected (the expectation's verdict); log: %s", names[i],
+          status[2 * i], fails[i], log);
     CHECK(status[2 * i + 1] == status[2 * i], "%s: snippet.py exited %d, repro.py %d; log: %s", names[i],
           status[2 * i + 1], status[2 * i], log);
     printf("# %s: repro.py %d, snippet.py %d\n", names[i], status[2 * i], status[2 * i + 1]);
@@ -443,7 +447,7 @@ int main(int argc, char **argv) {
     printf("# scripts and logs in %s\n", tmpdir);
     RUN(the_aten_only_list_is_what_pytorch_lacks_among_the_op_tables_methods);
     RUN(docs_findings_snippets_exit_1_with_stock_imports);
-    RUN(snippet_exits_as_repro_py_on_seed_cases_that_fail);
+    RUN(snippet_exits_as_repro_py_on_seed_cases_that_fail_and_one_that_passes);
     return tap_done();
   }
   RUN(docs_findings_snippets_are_what_aliasfuzz_snippet_writes_and_fit_in_15_lines);
