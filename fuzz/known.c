@@ -10,6 +10,7 @@
 #include "../harness/codec.h"
 #include "../harness/converters/conv_worker.h"
 #include "../harness/torch/shim.h"
+#include "../oracle/signature.h"
 #include "classes.h"
 #include "judge.h"
 
@@ -228,6 +229,48 @@ static int has_class_of(const cJSON *idx, const char *conv) {
   return 0;
 }
 
+/* The verdict group of a class key ("converter|group|what"): whether two keys have the same. */
+static int same_group(const char *ka, const char *kb) {
+  const char *a = ka ? strchr(ka, '|') : NULL, *b = kb ? strchr(kb, '|') : NULL;
+  if (!a || !b) return 0;
+  const char *ea = strchr(a + 1, '|'), *eb = strchr(b + 1, '|');
+  return ea && eb && ea - a == eb - b && !strncmp(a, b, (size_t)(ea - a));
+}
+
+static int has_string(const cJSON *arr, const char *s) {
+  const cJSON *e;
+  cJSON_ArrayForEach(e, arr) if (cJSON_IsString(e) && !strcmp(e->valuestring, s)) return 1;
+  return 0;
+}
+
+/* Whether class cls fails the way a known case does (known.h). case_key: the case's class key;
+ * case_ek: its error key when it fails with an error, crash, refusal or timeout, else NULL. A
+ * converter error downstream of a write keys on the pattern like wrong values do (classes.h), so
+ * the key alone would take a class of wrong values for a case that is refused, and the other way
+ * round: an erroring case needs a class of its verdict group that shows its error key (whatever
+ * the pattern), a case of wrong values a class with the same key that was seen giving wrong
+ * values. A class given with a key only (no verdicts) is taken at its key. */
+static int class_fails_like(const cJSON *cls, const char *case_key, const char *case_ek) {
+  const char *key = str_of(cls, "key"), *conv = str_of(cls, "converter");
+  if (!key || !conv) return 0;
+  if (case_ek) {
+    if (!same_group(key, case_key)) return 0;
+    const char *ek = str_of(cls, "error_key"), *detail = str_of(cls, "detail");
+    if ((ek && !strcmp(ek, case_ek)) || has_string(cJSON_GetObjectItem(cls, "errors"), case_ek)) return 1;
+    char *dk = detail ? sig_error_class(detail) : NULL;
+    int same = dk && !strcmp(dk, case_ek);
+    free(dk);
+    return same;
+  }
+  if (!classes_keys_match(key, conv, case_key, conv)) return 0;
+  const cJSON *vs = cJSON_GetObjectItem(cls, "verdicts"), *e;
+  const char *one = str_of(cls, "verdict");
+  if (!cJSON_GetArraySize(vs) && !one) return 1;
+  oracle_verdict v;
+  cJSON_ArrayForEach(e, vs) if (cJSON_IsString(e) && !oracle_verdict_parse(e->valuestring, &v) && !classes_by_error(v)) return 1;
+  return one && !oracle_verdict_parse(one, &v) && !classes_by_error(v);
+}
+
 int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir, double deadline_s, af_err *err) {
   const char *kd = known_dir();
   struct stat st;
@@ -235,7 +278,7 @@ int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir
   known_corpus kc = {0};
   if (known_load(kd, &kc, err)) return -1;
   cJSON *cache = cache_load(campaign_dir);
-  char **keys = af_xcalloc((size_t)kc.n + 1, sizeof *keys);
+  char **keys = af_xcalloc((size_t)kc.n + 1, sizeof *keys), **eks = af_xcalloc((size_t)kc.n + 1, sizeof *eks);
   int applicable = 0, judged = 0, marked = 0;
   for (int i = 0; i < kc.n; i++) {
     const known_case *k = &kc.cases[i];
@@ -261,6 +304,7 @@ int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir
     if (oracle_verdict_parse(str_of(e, "verdict"), &v) || v == V_PASS) continue; /* not there on this build */
     char *pattern = classes_plain_pattern(k->p);
     keys[i] = classes_key(c->name, v, str_of(e, "detail"), pattern);
+    if (classes_by_error(v)) eks[i] = v == V_TIMEOUT ? af_xstrdup("timeout") : sig_error_class(str_of(e, "detail"));
     free(pattern);
   }
   cJSON *cls;
@@ -269,7 +313,7 @@ int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir
     if (!cv || strcmp(cv, c->name) != 0) continue;
     unmark(cls);
     for (int i = 0; i < kc.n && key; i++) {
-      if (!keys[i] || !classes_keys_match(key, cv, keys[i], c->name)) continue;
+      if (!keys[i] || !class_fails_like(cls, keys[i], eks[i])) continue;
       cJSON_AddStringToObject(cls, "known", kc.cases[i].tracker);
       cJSON_AddStringToObject(cls, "known_case", kc.cases[i].id);
       cJSON_AddStringToObject(cls, "known_state", kc.cases[i].state);
@@ -283,23 +327,31 @@ int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir
   if (applicable)
     fprintf(stderr, "aliasfuzz: known upstream bugs: %d case(s) for %s (%d judged now), %d class(es) known\n", applicable,
             c->name, judged, marked);
-  for (int i = 0; i < kc.n; i++) free(keys[i]);
+  for (int i = 0; i < kc.n; i++) {
+    free(keys[i]);
+    free(eks[i]);
+  }
   free(keys);
+  free(eks);
   cJSON_Delete(cache);
   known_corpus_clear(&kc);
   return 0;
 }
 
-int known_match_key(const conv_converter *c, const char *key, const char *cache_dir, double deadline_s, char **tracker,
-                    af_err *err) {
+int known_match_key(const conv_converter *c, oracle_verdict v, const char *detail, const char *pattern, const char *cache_dir,
+                    double deadline_s, char **tracker, af_err *err) {
   /* a one-class index through known_annotate: the same judging, cache and rule */
   cJSON *idx = cJSON_CreateObject(), *cls = cJSON_CreateObject();
+  char *key = classes_key(c->name, v, detail ? detail : "", pattern ? pattern : "");
   cJSON_AddStringToObject(cls, "converter", c->name);
   cJSON_AddStringToObject(cls, "key", key);
+  cJSON_AddStringToObject(cls, "verdict", oracle_verdict_name(v));
+  cJSON_AddStringToObject(cls, "detail", detail ? detail : "");
   cJSON_AddItemToArray(cJSON_AddArrayToObject(idx, "classes"), cls);
   int rc = known_annotate(idx, c, cache_dir, deadline_s, err);
   const char *k = str_of(cls, "known");
   *tracker = !rc && k ? af_xstrdup(k) : NULL;
+  free(key);
   cJSON_Delete(idx);
   return rc;
 }

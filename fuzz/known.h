@@ -18,9 +18,13 @@
  *
  * Matching (known_annotate): a class of a campaign on converter C is "known: <tracker>" when a
  * case whose expect for this stack names C fails on C the same way as the class's program: the
- * same verdict group and the same class key under fuzz/classes.h (classes_keys_match on the
- * case's key, made by classes_key from its verdict, its detail and its plain pattern: the same
- * error key for errors and crashes, patterns of which one contains the other for wrong values).
+ * same verdict group, and for a case that fails with an error or crash the same error key
+ * (sig_error_class; the class's error_key, one of its "errors", or its detail's), for one that
+ * gives wrong values the same class key under fuzz/classes.h (classes_keys_match on the case's
+ * key, made by classes_key from its verdict, detail and plain pattern: patterns of which one
+ * contains the other) in a class seen giving wrong values. A converter error downstream of a write
+ * keys on its pattern (classes.h), so without the last two conditions a refused case would mark
+ * a class of wrong values and the other way round.
  * Each applicable case is judged once per campaign folder; the judgements are kept in
  * DIR/known.json (a case edited since is judged again). */
 #ifndef KNOWN_H
@@ -31,6 +35,7 @@
 #include "../harness/af.h"
 #include "../harness/converters/conv.h"
 #include "../harness/ir.h"
+#include "../oracle/oracle.h"
 
 typedef struct known_case {
   char *id;        /* meta.id, new */
@@ -80,12 +85,12 @@ int known_judge(const conv_converter *c, const ir_program *p, double deadline_s,
 int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir, double deadline_s, af_err *err);
 
 /* For one failure outside a campaign (a `check` case): the tracker of the known case that fails
- * the same way as a failure whose class key is key (classes_key(c->name, verdict, detail,
- * classes_plain_pattern(p))) on converter c, new (free it); NULL when none matches or there are no
- * known cases. Judgements are cached in cache_dir/known.json as for known_annotate. -1 with err
- * only when the known folder cannot be read (*tracker NULL). */
-int known_match_key(const conv_converter *c, const char *key, const char *cache_dir, double deadline_s, char **tracker,
-                    af_err *err);
+ * the same way as program p failing on converter c with verdict v and detail (pattern:
+ * classes_plain_pattern(p)), new (free it); NULL when none matches or there are no known cases.
+ * Judgements are cached in cache_dir/known.json as for known_annotate. -1 with err only when the
+ * known folder cannot be read (*tracker NULL). */
+int known_match_key(const conv_converter *c, oracle_verdict v, const char *detail, const char *pattern, const char *cache_dir,
+                    double deadline_s, char **tracker, af_err *err);
 
 /* Whether a class entry is marked known. */
 int known_is_known(const cJSON *cls);
