@@ -9,7 +9,9 @@
 # bench/RESULTS.md. Run on demand, not in CI (one campaign after another, one job each):
 #   bash bench/bench_planted.sh [SECONDS] [MISTAKE...]
 # Env: AF_BENCH_BUILD (default build), AF_BENCH_DEADLINE (--deadline, default 10),
-#      AF_BENCH_OUT (folder prefix, default /tmp/planted-; the folders are kept).
+#      AF_BENCH_OUT (folder prefix, default /tmp/planted-; the folders are kept),
+#      AF_BENCH_PARALLEL (campaigns at a time, default 1), AF_BENCH_KEEP=1 (a mistake whose folder
+#      has a report.json already is not run again, only tabulated).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-150}
@@ -26,15 +28,26 @@ py=$(pwd)/.venv/bin/python
 command -v jq >/dev/null || { echo "bench_planted: needs jq" >&2; exit 2; }
 . bench/section.sh
 
+lanes=${AF_BENCH_PARALLEL:-1}
+campaign() { # campaign MISTAKE: its folder, its log, and its wall time in FOLDER.wall
+  local m=$1 out=$prefix$1 start
+  rm -rf "$out"
+  start=$(date +%s)
+  "$bin" fuzz --converter "external:$py $(pwd)/tests/workers/worker_planted.py --mistake $m" --baseline functorch \
+    --seed 1 --time "$secs" --deadline "$deadline" --jobs 1 --out "$out" --quiet >"$out.log" 2>&1 || true
+  echo $(( $(date +%s) - start )) >"$out.wall"
+}
+for m in "${mistakes[@]}"; do
+  [ "${AF_BENCH_KEEP:-0}" = 1 ] && [ -f "$prefix$m/report.json" ] && continue
+  while [ "$(jobs -rp | wc -l)" -ge "$lanes" ]; do wait -n || true; done
+  campaign "$m" &
+done
+wait
+
 rows=""
 for m in "${mistakes[@]}"; do
   out=$prefix$m
-  rm -rf "$out"
-  conv="external:$py $(pwd)/tests/workers/worker_planted.py --mistake $m"
-  start=$(date +%s)
-  "$bin" fuzz --converter "$conv" --baseline functorch --seed 1 --time "$secs" --deadline "$deadline" --jobs 1 \
-    --out "$out" --quiet >"$out.log" 2>&1 || true
-  wall=$(( $(date +%s) - start ))
+  wall=$(cat "$out.wall" 2>/dev/null || echo "?")
   [ -f "$out/classes.json" ] && [ -f "$out/report.json" ] ||
     { echo "bench_planted: $m: no classes.json/report.json in $out (see $out.log)" >&2; exit 1; }
   c=$out/classes.json
@@ -67,7 +80,7 @@ Command: \`AF_BENCH_BUILD=${bin%/aliasfuzz} AF_BENCH_DEADLINE=$deadline bash ben
 Each row is \`$bin fuzz --converter 'external:.venv/bin/python tests/workers/worker_planted.py --mistake M'
 --baseline functorch --seed 1 --time $secs --deadline $deadline --jobs 1 --out ${prefix}M\`: the functorch worker with
 one mistake edited into its FX graph (the mistakes: the header of tests/workers/worker_planted.py), its baseline the
-unmodified functorch worker; \`none\` is the control. One job per campaign, one campaign after another. Columns:
+unmodified functorch worker; \`none\` is the control. One job per campaign, ${AF_BENCH_PARALLEL:-1} campaign(s) at a time. Columns:
 failing = programs not judged pass; new = classes not marked in the baseline, new prog. the programs they count;
 hidden = quick keys the baseline passed (the planted mistake's) in a class marked as in the baseline (must be 0);
 unclassified = failing programs left deferred in no class; wall = the campaign's whole run (search, minimizing,
