@@ -29,7 +29,8 @@
  * /usr/bin/python3, /usr/local/bin/python3, python that has a torch package), AF_WORKERS_DIR (where the worker
  * scripts live; default: the source tree's harness/workers), AF_WORKER_TIMEOUT (seconds per
  * request, default 30), AF_WORKER_START_TIMEOUT (seconds until the hello, default 120),
- * AF_WORKER_STDERR=1 (copy the workers' stderr to ours). */
+ * AF_WORKER_STDERR=1 (copy the workers' stderr to ours), AF_CRASH_ATTRIBUTION=0 (no crash
+ * attribution, below). */
 #ifndef CONV_WORKER_H
 #define CONV_WORKER_H
 
