@@ -59,19 +59,22 @@ typedef struct pred_ctx {
   int base_known;             /* 1: the baseline showed the same bug on it, 0: it did not */
 } pred_ctx;
 
-/* Whether verdict jv with detail shows the bug (v, detail): the same bug, or both verdicts ones by
- * which a mis-converted write shows (classes_outcome's rule). */
-static int shows_bug(const judgement *j, oracle_verdict v, const char *detail) {
-  return classes_outcome(j, v, detail) == CLASSES_SAME;
-}
-
-/* Whether the baseline converter shows the bug (v, detail) on cand; -1 when it cannot judge it. */
-static int base_shows(const conv_converter *base, double isolate, const ir_program *cand, const oracle_opts *oo, oracle_verdict v,
-                      const char *detail) {
+/* Whether the baseline converter has the bug the campaign's converter shows on cand (its
+ * judgement cj): the same error key for errors, crashes and unsupported programs; for wrong values
+ * the same verdict with the same detail, i.e. the same wrong answer (a program that shows a
+ * baseline bug and a new one beside it gives another answer than the baseline: it is new). -1
+ * when the baseline cannot judge it. */
+static int base_same(const conv_converter *base, double isolate, const ir_program *cand, const oracle_opts *oo, const judgement *cj) {
   judgement j = {0};
   af_err err;
   int rc = isolate > 0 ? judge_isolated(base, cand, oo, isolate, &j, &err) : judge_inprocess(base, cand, oo, &j, &err);
-  int r = rc ? -1 : shows_bug(&j, v, detail);
+  int r = -1;
+  if (!rc) {
+    if (!strcmp(classes_verdict_group(cj->verdict, NULL), "wrong-result"))
+      r = j.verdict == cj->verdict && !strcmp(j.detail ? j.detail : "", cj->detail ? cj->detail : "");
+    else
+      r = judge_same_bug(&j, cj->verdict, cj->detail);
+  }
   judgement_clear(&j);
   return r;
 }
@@ -94,8 +97,8 @@ static int same_bug_pred(const ir_program *cand, void *vctx) {
   af_err err;
   if (judge_cand(x, cand, &j, &err)) return 0;
   int same = judge_same_bug(&j, x->v, x->detail);
+  if (same && x->base) same = base_same(x->base, x->isolate, cand, x->oo, &j) == x->base_known;
   judgement_clear(&j);
-  if (same && x->base) same = base_shows(x->base, x->isolate, cand, x->oo, x->v, x->detail) == x->base_known;
   return same;
 }
 
@@ -109,10 +112,10 @@ static int variant_judge(const ir_program *cand, void *vctx) {
   af_err err;
   if (judge_cand(x, cand, &j, &err)) return CLASSES_INVALID;
   int r = classes_outcome(&j, x->v, x->detail);
-  judgement_clear(&j);
   /* a variant the baseline judges otherwise than the program is another bug (a new one beside a
    * known one, or the other way round) */
-  if (r == CLASSES_SAME && x->base && base_shows(x->base, x->isolate, cand, x->oo, x->v, x->detail) != x->base_known) r = CLASSES_OTHER;
+  if (r == CLASSES_SAME && x->base && base_same(x->base, x->isolate, cand, x->oo, &j) != x->base_known) r = CLASSES_OTHER;
+  judgement_clear(&j);
   return r;
 }
 
@@ -122,8 +125,8 @@ static int isolated_pred(const ir_program *cand, void *vctx) {
   af_err err;
   if (judge_isolated(x->c, cand, x->oo, 10.0, &j, &err)) return 0;
   int same = judge_same_bug(&j, x->v, x->detail);
+  if (same && x->base) same = base_same(x->base, 10.0, cand, x->oo, &j) == x->base_known;
   judgement_clear(&j);
-  if (same && x->base) same = base_shows(x->base, 10.0, cand, x->oo, x->v, x->detail) == x->base_known;
   return same;
 }
 
@@ -267,7 +270,7 @@ static void job_failing(const campaign_opts *o, const conv_converter *c, const o
   char *qk = classes_quick_key(p, j->verdict, j->detail);
   const conv_converter *base = baseline_conv(o);
   if (base) { /* member by member: each failing program judged on the baseline, new and known apart */
-    int known = base_shows(base, 0, p, oo, j->verdict, j->detail);
+    int known = base_same(base, 0, p, oo, j);
     af_buf b = {0};
     af_buf_printf(&b, "%s%s%s", qk, CLASSES_BASELINE_MARK, known == 1 ? "known" : "new");
     free(qk);
