@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "converters/conv.h"
 #include "emit.h"
 #include "torch/shim.h"
 
@@ -94,8 +95,9 @@ int emit_snippet_supported(const char *converter, int major, const char **why) {
       *why = "no stock API of this converter on this PyTorch stack";
       return 0;
     }
-  *why = "aliasfuzz's own converter, or one whose stock API takes more than a snippet (TVM Relay needs "
-         "TVM 0.11-0.14 from AF_TVM_HOME and numpy aliases): repro.py reproduces it";
+  *why = !conv_find(converter) ? "no converter of that name (aliasfuzz converters lists them)"
+         : "aliasfuzz's own converter, or one whose stock API takes more than a snippet (TVM Relay needs "
+           "TVM 0.11-0.14 from AF_TVM_HOME and numpy aliases): repro.py reproduces it";
   return 0;
 }
 
@@ -486,8 +488,10 @@ char *emit_snippet_py(const ir_program *p, const char *converter, const char *ve
   }
   shape_of_call k = {.nb = ir_nbuffers(p), .p = p, .nout = p->noutputs};
   if (k.nb && (api->flags & SN_FUNCTION)) {
+    int b = 0;
+    while (!p->inputs[b].buffer) b++;
     af_fail(err, "snippet.py for converter %s: its stock API takes a function, and the program has module state "
-                 "(self.%s): repro.py reproduces it", converter, input_name(p, 0));
+                 "(self.%s): repro.py reproduces it", converter, input_name(p, b));
     return NULL;
   }
   k.np = p->ninputs - k.nb;
