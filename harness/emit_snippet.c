@@ -73,10 +73,11 @@ static const snippet_api apis[] = {
 };
 
 /* Python's torch.Tensor lacks these methods that TorchScript has (they are ATen ops). */
-static const char *const aten_only[] = {"alias",      "copy",         "elu",         "elu_",        "fill",    "gelu",
-                                        "gelu_",      "hardsigmoid",  "hardsigmoid_", "hardswish",   "hardswish_", "hardtanh",
-                                        "hardtanh_",  "leaky_relu",   "leaky_relu_", "mish",        "mish_",   "relu6",
-                                        "relu6_",     "silu",         "silu_",       "zero",        NULL};
+static const char *const aten_only[] = {"alias",       "copy",         "elu",        "elu_",        "fill",
+                                        "gelu",        "gelu_",        "hardsigmoid", "hardsigmoid_", "hardswish",
+                                        "hardswish_",  "hardtanh",     "hardtanh_",   "leaky_relu",   "leaky_relu_",
+                                        "mish",        "mish_",        "relu6",       "relu6_",       "silu",
+                                        "silu_",       "zero",         NULL};
 
 const char *const *emit_snippet_aten_only(void) { return aten_only; }
 
@@ -251,7 +252,8 @@ static void put_python_line(af_buf *b, const char *line, size_t len) {
     if (line[i] == '.' && i > 0) {
       for (int k = 0; aten_only[k]; k++) {
         size_t n = strlen(aten_only[k]);
-        if (i + 1 + n < len && strncmp(line + i + 1, aten_only[k], n) == 0 && line[i + 1 + n] == '(') name = aten_only[k];
+        if (i + 1 + n < len && strncmp(line + i + 1, aten_only[k], n) == 0 && line[i + 1 + n] == '(')
+          name = aten_only[k];
       }
     }
     size_t r = i; /* the receiver: the name (or self.NAME) before the dot */
@@ -307,7 +309,8 @@ static void put_program(af_buf *b, const ir_program *p, int module, int state) {
         if (p->inputs[i].buffer) af_buf_printf(b, ", %s", input_name(p, i));
       af_buf_puts(b, "): super().__init__()");
       for (int i = 0; i < p->ninputs; i++)
-        if (p->inputs[i].buffer) af_buf_printf(b, "; self.register_buffer(\"%s\", %s)", input_name(p, i), input_name(p, i));
+        if (p->inputs[i].buffer)
+          af_buf_printf(b, "; self.register_buffer(\"%s\", %s)", input_name(p, i), input_name(p, i));
       af_buf_puts(b, "\n");
     }
     af_buf_printf(b, "    def forward(self%s):\n", params.s ? params.s : "");
@@ -321,7 +324,8 @@ static void put_program(af_buf *b, const ir_program *p, int module, int state) {
     else if (p->noutputs == 1) af_buf_printf(&printed, "%s, ", ret);
     for (int pass = 0; pass < 2; pass++)
       for (int i = 0; i < p->ninputs; i++)
-        if ((!p->inputs[i].buffer) == pass) af_buf_printf(&printed, "%s%s.clone(), ", p->inputs[i].buffer ? "self." : "", input_name(p, i));
+        if ((!p->inputs[i].buffer) == pass)
+          af_buf_printf(&printed, "%s%s.clone(), ", p->inputs[i].buffer ? "self." : "", input_name(p, i));
     if (printed.len >= 2 && p->noutputs + p->ninputs > 1) printed.s[printed.len -= 2] = 0; /* (a,) keeps its comma */
     af_buf_printf(b, "%*sreturn (%s)\n", ind, "", printed.s ? printed.s : "");
     af_buf_free(&printed);
@@ -417,7 +421,8 @@ static char *snippet(const ir_program *p, const snippet_api *api, const char *co
                      shape_of_call k, int hidden, int layouts, int compact) {
   int crash = strcmp(verdict, "converter-crash") == 0 || strcmp(verdict, "converter-timeout") == 0;
   af_buf b = {0};
-  af_buf_printf(&b, "import %ssys, torch%s%s  # %s vs eager, PyTorch %.*s (aliasfuzz: %s): exits 1 while the bug is there\n",
+  af_buf_printf(&b, "import %ssys, torch%s%s  # %s vs eager, PyTorch %.*s (aliasfuzz: %s): "
+                    "exits 1 while the bug is there\n",
                 crash ? "subprocess, " : "", api->imports ? "; " : "", api->imports ? api->imports : "", converter,
                 (int)strspn(at_version(), "0123456789."), at_version(), verdict);
   if (crash)
@@ -464,7 +469,8 @@ static char *snippet(const ir_program *p, const snippet_api *api, const char *co
     put_results(&b, &k, "got", "cf", "cf", "c");
     af_buf_puts(&b, "\n");
   }
-  af_buf_printf(&b, "print(\"eager:\", want, \"\\n%s:\", got); sys.exit(0 if len(want) == len(got) and all(map(same, want, got)) else 1)\n", converter);
+  af_buf_printf(&b, "print(\"eager:\", want, \"\\n%s:\", got); "
+                    "sys.exit(0 if len(want) == len(got) and all(map(same, want, got)) else 1)\n", converter);
   int lines = count_lines(b.s);
   if (compact && lines > EMIT_SNIPPET_MAX_LINES) { /* say so on the first line, where a reader starts */
     af_buf out = {0};
