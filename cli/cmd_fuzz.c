@@ -32,11 +32,14 @@ static const char *usage_fuzz =
     "Defaults: --seed 1, --jobs 1, --out out/fuzz-<converter>, --deadline 10, --time 60 when\n"
     "neither --time nor --iterations is given. Exit: 0 no finding, 1 findings, 2 usage or setup\n"
     "error (DIR locked by another process included), 4 a write error (the last line names what was\n"
-    "not written; run the same command again once there is room).\n"
+    "not written; run the same command again once there is room), 5 only worker protocol errors\n"
+    "(harness findings: the worker broke the protocol; no converter bug found).\n"
     "\n"
     "Findings are grouped into bug classes (DIR/classes.json; report.md lists them first): each\n"
     "minimized program is rerun with its ops replaced by the others of their op-table family and its\n"
-    "inputs' dtype by the others, and findings whose generalized patterns coincide are one class.\n"
+    "inputs' dtype by the others, and findings whose generalized patterns coincide are one class;\n"
+    "errors and crashes are keyed by where they fail; a finding that does not reproduce on every\n"
+    "rerun is flaky and in no class (docs/classes.md).\n"
     "A failing program whose quick key (verdict, error key, what differs) already has a class is\n"
     "counted, not minimized. Minimizing gets at most --reduce-share of the campaign's job time\n"
     "(default 0.25; 1: no cap), the time after the search included: with --time a job may spend\n"
@@ -173,12 +176,15 @@ int cmd_fuzz(int argc, char **argv) {
     printf(" (%.0f%% of %.1f job-seconds; --reduce-share %g)", 100.0 * (s.search_reduce_seconds + s.finish_seconds) / all, all,
            o.reduce_share > 0 ? o.reduce_share : 0.25);
   if (s.flaky) printf(", %d flaky finding(s) in no class", s.flaky);
+  if (s.harness) printf(", %d worker protocol error(s) (harness findings, in no class)", s.harness);
   if (s.deferred)
     printf(", %lld failing program(s) under %d quick key(s) NOT YET IN ANY CLASS (aliasfuzz reduce --deferred %s)",
            (long long)s.unclassified_programs, s.deferred, o.out);
   printf("; report: %s/report.md (and report.html)\n", o.out);
   /* with a baseline only what it lacks fails the run */
-  if (o.baseline) return s.new_classes || s.deferred ? 1 : 0;
+  if (o.baseline) return s.new_classes || s.deferred ? 1 : s.harness ? 5 : 0;
+  /* findings that are only worker protocol errors: the harness's trouble, not the converter's */
+  if (!s.classes && !s.deferred && !s.flaky && s.harness && s.findings == s.harness) return 5;
   return s.findings || s.classes || s.deferred ? 1 : 0;
 }
 

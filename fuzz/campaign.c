@@ -19,6 +19,7 @@
 #include "../harness/codec.h"
 #include "../harness/torch/shim.h"
 #include "../harness/converters/conv.h"
+#include "../harness/converters/conv_worker.h"
 #include "../oracle/signature.h"
 #include "../reports/report.h"
 #include "annotate.h"
@@ -302,6 +303,33 @@ static void job_failing(const campaign_opts *o, const conv_converter *c, const o
   free(qk);
 }
 
+/* A worker's crash traced to an earlier program of this job (conv_worker_take_blame): that
+ * program's converter-crash finding, as found (it does not crash alone, so no minimization can
+ * keep its bug), charged to its own iteration. */
+static void send_blame(conv_worker *w, int fd) {
+  conv_worker_blame b;
+  if (!conv_worker_take_blame(w, &b)) return;
+  long long it = -1;
+  unsigned long long seed = 0;
+  if (b.tag && sscanf(b.tag, "%lld %llu", &it, &seed) == 2 && b.program) {
+    judgement j = {.verdict = V_CRASH, .detail = b.detail};
+    char *qk = classes_quick_key(b.program, V_CRASH, b.detail);
+    classes_gen g = {classes_plain_pattern(b.program), NULL, 0, 0, 0, 0};
+    char *fl = finding_line('F', it, seed, &j, b.program, b.program, NULL, qk, &g);
+    send_line(fd, fl, strlen(fl));
+    free(fl);
+    free(qk);
+    classes_gen_clear(&g);
+  }
+  conv_worker_blame_clear(&b);
+}
+
+/* While a worker traces a crash to an earlier program (several fresh worker starts), the parent
+ * applies the minimization deadline, not the per-program one: "S" and "U" lines. */
+static void attribution_hook(void *arg, int starting) {
+  send_line(*(int *)arg, starting ? "S\n" : "U\n", 2);
+}
+
 /* Job `job` from iteration `start` on; t0: the search's start (monotonic, shared by all jobs),
  * reduce_s: what this job (and those it replaced after a crash) spent minimizing so far. */
 static void job_main(const campaign_opts *o, const conv_converter *c, int job, int64_t start, int fd, double t0, double reduce_s,
@@ -321,6 +349,10 @@ static void job_main(const campaign_opts *o, const conv_converter *c, int job, i
    * (else every job's first program was a converter-timeout finding) */
   const char *why = NULL;
   (void)c->available(c, &why);
+  conv_worker *w = conv_worker_of(c);
+  static int hook_fd;
+  hook_fd = fd;
+  if (w) conv_worker_set_attribution_hook(attribution_hook, &hook_fd);
   for (int64_t it = start; (o->iterations == 0 || it < o->iterations) && !stop_requested; it += o->jobs) {
     int n = snprintf(line, sizeof line, "B %lld\n", (long long)it);
     send_line(fd, line, (size_t)n);
@@ -335,10 +367,14 @@ static void job_main(const campaign_opts *o, const conv_converter *c, int job, i
       j.detail = af_xstrdup(err.msg);
     } else {
       stamp_meta(p, o, it, seed);
+      char tag[64];
+      snprintf(tag, sizeof tag, "%lld %llu", (long long)it, (unsigned long long)seed);
+      if (w) conv_worker_set_tag(w, tag);
       if (judge_inprocess(c, p, &oo, &j, &err)) {
         j.verdict = V_INVALID_PROGRAM;
         j.detail = af_xstrdup(err.msg);
       }
+      if (w) send_blame(w, fd);
     }
     if (j.verdict != V_PASS && p) job_failing(o, c, &oo, it, seed, p, &j, seen, &nseen, t0, &reduce_s, fd);
     n = snprintf(line, sizeof line, "D %lld %d\n", (long long)it, (int)j.verdict);
@@ -370,6 +406,7 @@ typedef struct job {
   uint64_t seen[JOB_SEEN_MAX]; /* quick keys (hashes) of the slot's F lines: job_main's seen0 */
   int nseen;
   af_buf crash;   /* the K lines of a job that is dying (crashsite.h) */
+  int tracing;    /* its worker traces a crash to an earlier program: the minimization deadline applies */
 } job;
 
 typedef struct camp {
@@ -629,6 +666,7 @@ static int spawn(camp *k, int j, af_err *err) {
   int fd[2];
   if (pipe(fd) != 0) return af_fail(err, "pipe: %s", strerror(errno));
   af_buf_free(&jb->crash);
+  jb->tracing = 0;
   fflush(NULL);
   pid_t pid = fork();
   if (pid < 0) return af_fail(err, "fork: %s", strerror(errno));
@@ -683,7 +721,10 @@ static void record(camp *k, finding *f, const char *quick) {
     k->distinct[f->verdict]++;
     k->distinct_total++;
   }
-  if (classes_member_flaky(&m)) {
+  if (f->verdict == V_PROTOCOL) {
+    if (k->o->progress) fprintf(stderr, "\n");
+    fprintf(stderr, "aliasfuzz: the worker broke the protocol (a harness finding, in no class): %s/findings/%s\n", k->o->out, id);
+  } else if (classes_member_flaky(&m)) {
     if (k->o->progress) fprintf(stderr, "\n");
     fprintf(stderr, "aliasfuzz: flaky finding (reproduced %d of %d reruns), in no class: %s/findings/%s\n", f->reproduced,
             f->reruns, k->o->out, id);
@@ -1074,6 +1115,9 @@ static void process_lines(camp *k, int j) {
       cJSON_Delete(o);
     } else if (start[0] == 'E') {
       jb->finished = 1;
+    } else if (start[0] == 'S' || start[0] == 'U') { /* a worker's crash being traced: its own deadline */
+      jb->tracing = start[0] == 'S';
+      jb->since = now_s();
     } else if (start[0] == 'K') { /* a native frame of the crash that is killing the job */
       af_buf_printf(&jb->crash, "%s\n", start);
     }
@@ -1462,7 +1506,7 @@ int campaign_run(campaign_opts *o, campaign_summary *sum, af_err *err) {
     for (int j = 0; j < o->jobs; j++) {
       job *jb = &k.jobs[j];
       /* the per-program deadline covers the converter's own work; minimizing has its own */
-      double limit = jb->reducing ? 1.5 * o->reduce_time_s + 2 * o->deadline_s + 5 : o->deadline_s;
+      double limit = jb->reducing || jb->tracing ? 1.5 * o->reduce_time_s + 2 * o->deadline_s + 5 : o->deadline_s;
       if (jb->pid > 0 && jb->inflight >= 0 && t - jb->since > limit) {
         kill(jb->pid, SIGKILL);
         reap(&k, j, 1);
@@ -1515,6 +1559,9 @@ out_stop:
     sum->findings = k.distinct_total;
     sum->classes = classes_index_count(k.idx);
     sum->deferred = classes_index_unclassified(k.idx);
+  sum->unclassified_programs = classes_index_unclassified_programs(k.idx);
+  sum->flaky = classes_index_flaky_count(k.idx);
+  sum->harness = classes_index_harness_count(k.idx);
     sum->reduce_seconds = k.reduce_seconds;
     sum->search_reduce_seconds = k.reduce_seconds - k.finish_reduce_seconds;
     sum->finish_seconds = k.finish_seconds;
@@ -1651,6 +1698,9 @@ int campaign_reduce_deferred(const campaign_deferred_opts *d, campaign_summary *
   sum->classes = classes_index_count(k.idx);
   sum->new_classes = sum->classes - classes_before;
   sum->deferred = classes_index_unclassified(k.idx);
+  sum->unclassified_programs = classes_index_unclassified_programs(k.idx);
+  sum->flaky = classes_index_flaky_count(k.idx);
+  sum->harness = classes_index_harness_count(k.idx);
   sum->finished = done;
   sum->finish_seconds = spent;
   sum->seconds = k.prior_seconds;

@@ -66,6 +66,7 @@ typedef struct campaign_summary {
   int deferred;      /* quick keys of deferred programs that no class has yet */
   int64_t unclassified_programs; /* the failing programs counted under those quick keys */
   int flaky;         /* findings that did not reproduce on every rerun (classes.h): in no class */
+  int harness;       /* worker protocol errors (classes.h "harness"): in no class */
   double reduce_seconds; /* spent minimizing and generalizing, summed over jobs (after the search too) */
   double search_reduce_seconds; /* of which during the search (what --reduce-share caps) */
   double finish_seconds; /* wall time after the search minimizing the deferred programs no class had

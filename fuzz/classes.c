@@ -32,7 +32,7 @@ const char *classes_family(int op) {
 }
 
 int classes_by_error(oracle_verdict v) {
-  return v == V_ERROR || v == V_UNSUPPORTED || v == V_CRASH || v == V_INVALID_PROGRAM || v == V_TIMEOUT;
+  return v == V_ERROR || v == V_UNSUPPORTED || v == V_CRASH || v == V_INVALID_PROGRAM || v == V_TIMEOUT || v == V_PROTOCOL;
 }
 
 /* The statement before s that last defined value v, or -1 (an input, or undefined). */
@@ -794,7 +794,7 @@ static cJSON *place(const cJSON *idx, const classes_member *m, char **key, char 
 }
 
 void classes_index_class_id(const cJSON *idx, const classes_member *m, char id[64]) {
-  if (classes_member_flaky(m)) {
+  if (classes_member_flaky(m) || m->verdict == V_PROTOCOL) {
     id[0] = 0;
     return;
   }
@@ -804,11 +804,12 @@ void classes_index_class_id(const cJSON *idx, const classes_member *m, char id[6
   if (c) snprintf(id, 64, "%s", cJSON_GetStringValue(cJSON_GetObjectItem(c, "id")));
 }
 
-/* A finding that did not reproduce on every rerun: listed under "flaky" with its rate, in no
- * class (its pattern may be any program's that happened to fail once). */
-static cJSON *add_flaky(cJSON *idx, const classes_member *m) {
-  cJSON *fl = cJSON_GetObjectItem(idx, "flaky");
-  if (!cJSON_IsArray(fl)) fl = cJSON_AddArrayToObject(idx, "flaky");
+/* A finding that is no class: one that did not reproduce on every rerun (list "flaky": its
+ * pattern may be any program's that happened to fail once), or a worker protocol error (list
+ * "harness": aliasfuzz's or the worker's fault, not the converter's). */
+static cJSON *add_apart(cJSON *idx, const char *list, const classes_member *m) {
+  cJSON *fl = cJSON_GetObjectItem(idx, list);
+  if (!cJSON_IsArray(fl)) fl = cJSON_AddArrayToObject(idx, list);
   cJSON *e;
   cJSON_ArrayForEach(e, fl) {
     const char *f = cJSON_GetStringValue(cJSON_GetObjectItem(e, "finding"));
@@ -839,7 +840,8 @@ static cJSON *add_flaky(cJSON *idx, const classes_member *m) {
 
 cJSON *classes_index_add(cJSON *idx, const classes_member *m, int *is_new) {
   *is_new = 0;
-  if (classes_member_flaky(m)) return add_flaky(idx, m);
+  if (m->verdict == V_PROTOCOL) return add_apart(idx, "harness", m);
+  if (classes_member_flaky(m)) return add_apart(idx, "flaky", m);
   char *key, id[64];
   cJSON *c = place(idx, m, &key, id);
   *is_new = c == NULL;
@@ -904,6 +906,9 @@ static cJSON *holder_of_quick(const cJSON *idx, const char *qk) {
   if (!found) cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "flaky")) {
       if (has_string(cJSON_GetObjectItem(c, "quick_keys"), qk)) found = c;
     }
+  if (!found) cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "harness")) {
+      if (has_string(cJSON_GetObjectItem(c, "quick_keys"), qk)) found = c;
+    }
   return found;
 }
 
@@ -929,6 +934,7 @@ int64_t classes_index_unclassified_programs(const cJSON *idx) {
 }
 
 int classes_index_flaky_count(const cJSON *idx) { return cJSON_GetArraySize(cJSON_GetObjectItem(idx, "flaky")); }
+int classes_index_harness_count(const cJSON *idx) { return cJSON_GetArraySize(cJSON_GetObjectItem(idx, "harness")); }
 
 int64_t classes_index_total(const cJSON *idx) {
   int64_t n = 0;

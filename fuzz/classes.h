@@ -174,6 +174,9 @@ void classes_index_class_id(const cJSON *idx, const classes_member *m, char id[6
 #define CLASSES_BASELINE_MARK "|baseline:"
 /* 1 known, 0 new, -1 no mark (classes.c). */
 int classes_quick_in_baseline(const char *qk);
+/* Number of harness findings: worker protocol errors (V_PROTOCOL), listed under "harness" in the
+ * index, in no class: the worker broke the protocol, which says nothing of the converter. */
+int classes_index_harness_count(const cJSON *idx);
 /* Number of flaky findings. */
 int classes_index_flaky_count(const cJSON *idx);
 /* Failing programs kept under deferred quick keys that no class (nor flaky finding) holds. */

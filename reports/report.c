@@ -120,14 +120,15 @@ static cJSON *load_classes(const char *dir, cJSON **deferred) {
   return arr;
 }
 
-/* DIR/classes.json's flaky findings (classes.h): new array, empty when none. */
-static cJSON *load_flaky(const char *dir) {
+/* DIR/classes.json's list `name` of findings in no class ("flaky", "harness": classes.h): new
+ * array, empty when none. */
+static cJSON *load_apart(const char *dir, const char *name) {
   char path[4096];
   snprintf(path, sizeof path, "%s/classes.json", dir);
   char *text = codec_slurp(path, NULL, NULL);
   cJSON *idx = text ? cJSON_Parse(text) : NULL;
   free(text);
-  cJSON *fl = idx ? cJSON_DetachItemFromObject(idx, "flaky") : NULL;
+  cJSON *fl = idx ? cJSON_DetachItemFromObject(idx, name) : NULL;
   cJSON_Delete(idx);
   return cJSON_IsArray(fl) ? fl : (cJSON_Delete(fl), cJSON_CreateArray());
 }
@@ -356,7 +357,11 @@ int report_write_campaign(const char *dir, const report_campaign_figures *fig, a
                   nknown);
   const char *other = opts ? cJSON_GetStringValue(cJSON_GetObjectItem(opts, "other_stack")) : NULL;
   if (other) af_buf_printf(&b, "- other stack: each class's program rerun with `%s run repro.json --converter %s --json`\n", other, conv);
-  cJSON *flaky = load_flaky(dir);
+  cJSON *flaky = load_apart(dir, "flaky"), *harness = load_apart(dir, "harness");
+  if (cJSON_GetArraySize(harness))
+    af_buf_printf(&b, "- %d worker protocol error(s): the worker broke the protocol (harness findings, not the "
+                      "converter's bugs; listed under \"Harness findings\", not counted)\n",
+                  cJSON_GetArraySize(harness));
   if (cJSON_GetArraySize(flaky))
     af_buf_printf(&b, "- %d flaky finding(s): did not reproduce on every rerun of their minimized program, so they found "
                       "no class (listed under \"Flaky findings\")\n",
@@ -420,6 +425,18 @@ int report_write_campaign(const char *dir, const report_campaign_figures *fig, a
     af_buf_puts(&b, "\n");
   }
   cJSON_Delete(flaky);
+  if (cJSON_GetArraySize(harness)) {
+    af_buf_puts(&b, "## Harness findings\n\nThe worker broke the protocol (a wrong number of outputs, an answer that "
+                    "is not one): aliasfuzz's or the worker's trouble, not a bug of the converter.\n\n| finding | error |\n|---|---|\n");
+    cJSON *f;
+    cJSON_ArrayForEach(f, harness) {
+      af_buf_printf(&b, "| `%s` | `", cJSON_GetStringValue(cJSON_GetObjectItem(f, "finding")));
+      md_cell(&b, cJSON_GetStringValue(cJSON_GetObjectItem(f, "error_key")), 140);
+      af_buf_puts(&b, "` |\n");
+    }
+    af_buf_puts(&b, "\n");
+  }
+  cJSON_Delete(harness);
   if (cJSON_GetArraySize(findings)) {
     af_buf_puts(&b, "## Findings\n\n");
     af_buf_puts(&b, "| finding | verdict | count | statements | first seed | detail |\n|---|---|---:|---:|---|---|\n");

@@ -500,6 +500,11 @@ TEST(class_membership_rules_of_issue_25) {
                        "q6" CLASSES_BASELINE_MARK "new"};
   cJSON *cn = classes_index_add(idx, &nw, &is_new);
   CHECK(cn == cw, "a new member joins the class of the same key");
+  int before = classes_index_count(idx);
+  classes_member pe = {"naive", V_PROTOCOL, "worker x: protocol error: 2 outputs for 1", NULL, "f-p", 1, NULL, 0, 0, 1, 7, 0, "q7"};
+  classes_index_add(idx, &pe, &is_new);
+  CHECK(!is_new && classes_index_count(idx) == before && classes_index_harness_count(idx) == 1,
+        "a worker protocol error is a harness finding, in no class");
   cJSON_Delete(idx);
 }
 
