@@ -84,6 +84,7 @@ for c in idx["classes"]:
     counts[st] = counts.get(st, 0) + 1
     if st not in ("confirmed", "artifact", "unconfirmed") or not c.get("user_path_line"):
         print("not ok class %s has no user-path mark: %r" % (c["id"], up)); bad = 1
+    print("# class %s: %s, %s on the user's path: %s" % (c["id"], c["verdict"], st, up.get("result") or up.get("why") or ""))
     if pat and re.search(pat, c.get("detail") or "") and st != "artifact":
         print("not ok class %s (%s) should be a harness artifact: %r" % (c["id"], (c.get("detail") or "")[:80], up)); bad = 1
 if pat and not any(re.search(pat, c.get("detail") or "") for c in idx["classes"]):
