@@ -32,8 +32,8 @@ static const char *usage_fuzz =
     "Defaults: --seed 1, --jobs 1, --out out/fuzz-<converter>, --deadline 10, --time 60 when\n"
     "neither --time nor --iterations is given. Exit: 0 no finding, 1 findings, 2 usage or setup\n"
     "error (DIR locked by another process included), 4 a write error (the last line names what was\n"
-    "not written; run the same command again once there is room), 5 only worker protocol errors\n"
-    "(harness findings: the worker broke the protocol; no converter bug found).\n"
+    "not written; run the same command again once there is room), 5 only harness findings (the\n"
+    "worker broke the protocol, or aliasfuzz cannot hand the programs to it; no converter bug).\n"
     "\n"
     "Findings are grouped into bug classes (DIR/classes.json; report.md lists them first): each\n"
     "minimized program is rerun with its ops replaced by the others of their op-table family and its\n"
@@ -176,7 +176,7 @@ int cmd_fuzz(int argc, char **argv) {
     printf(" (%.0f%% of %.1f job-seconds; --reduce-share %g)", 100.0 * (s.search_reduce_seconds + s.finish_seconds) / all, all,
            o.reduce_share > 0 ? o.reduce_share : 0.25);
   if (s.flaky) printf(", %d flaky finding(s) in no class", s.flaky);
-  if (s.harness) printf(", %d worker protocol error(s) (harness findings, in no class)", s.harness);
+  if (s.harness) printf(", %d harness finding(s) (protocol errors, programs aliasfuzz cannot hand to it; in no class)", s.harness);
   if (s.deferred)
     printf(", %lld failing program(s) under %d quick key(s) NOT YET IN ANY CLASS (aliasfuzz reduce --deferred %s)",
            (long long)s.unclassified_programs, s.deferred, o.out);

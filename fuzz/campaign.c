@@ -721,9 +721,10 @@ static void record(camp *k, finding *f, const char *quick) {
     k->distinct[f->verdict]++;
     k->distinct_total++;
   }
-  if (f->verdict == V_PROTOCOL) {
+  if (classes_member_harness(&m)) {
     if (k->o->progress) fprintf(stderr, "\n");
-    fprintf(stderr, "aliasfuzz: the worker broke the protocol (a harness finding, in no class): %s/findings/%s\n", k->o->out, id);
+    fprintf(stderr, "aliasfuzz: a harness finding (%s), in no class: %s/findings/%s\n",
+            f->verdict == V_PROTOCOL ? "the worker broke the protocol" : "aliasfuzz cannot hand the program to this converter", k->o->out, id);
   } else if (classes_member_flaky(&m)) {
     if (k->o->progress) fprintf(stderr, "\n");
     fprintf(stderr, "aliasfuzz: flaky finding (reproduced %d of %d reruns), in no class: %s/findings/%s\n", f->reproduced,

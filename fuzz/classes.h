@@ -174,8 +174,13 @@ void classes_index_class_id(const cJSON *idx, const classes_member *m, char id[6
 #define CLASSES_BASELINE_MARK "|baseline:"
 /* 1 known, 0 new, -1 no mark (classes.c). */
 int classes_quick_in_baseline(const char *qk);
-/* Number of harness findings: worker protocol errors (V_PROTOCOL), listed under "harness" in the
- * index, in no class: the worker broke the protocol, which says nothing of the converter. */
+/* Whether m is a harness finding: a worker protocol error (V_PROTOCOL), or a program aliasfuzz
+ * itself cannot hand to this converter (converter-unsupported whose message starts with
+ * RESULT_HARNESS_LIMIT: a worker whose hello lacks module_state or layouts, a resize of an input
+ * the in-process functionalization cannot give back). Such findings are listed under "harness",
+ * in no class: they say nothing of the converter. */
+int classes_member_harness(const classes_member *m);
+/* Number of harness findings (classes_member_harness). */
 int classes_index_harness_count(const cJSON *idx);
 /* Number of flaky findings. */
 int classes_index_flaky_count(const cJSON *idx);

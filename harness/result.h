@@ -7,7 +7,9 @@
 
 typedef enum {
   RESULT_OK,          /* ran; outputs and inputs are filled */
-  RESULT_UNSUPPORTED, /* the converter declined the program (message says why) */
+  RESULT_UNSUPPORTED, /* the converter declined the program (message says why); a message that
+                        starts with RESULT_HARNESS_LIMIT says aliasfuzz itself cannot hand the
+                        program to this converter: not a converter's bug (classes.h "harness") */
   RESULT_ERROR,       /* conversion or run raised an error (message) */
   RESULT_CRASH,       /* the converter process died (external workers, isolated jobs) */
   RESULT_TIMEOUT,     /* the converter ran past its deadline */
@@ -51,5 +53,7 @@ void result_take_program_outputs(result *r, int n, af_tensor **outs, const ir_pr
  * storage. new array of new tensors, free with inputs_free(ir_ntensors(p), ...). */
 int inputs_new(const ir_program *p, af_tensor ***out, af_err *err);
 void inputs_free(int n, af_tensor **t);
+
+#define RESULT_HARNESS_LIMIT "harness limit: "
 
 #endif

@@ -359,8 +359,8 @@ int report_write_campaign(const char *dir, const report_campaign_figures *fig, a
   if (other) af_buf_printf(&b, "- other stack: each class's program rerun with `%s run repro.json --converter %s --json`\n", other, conv);
   cJSON *flaky = load_apart(dir, "flaky"), *harness = load_apart(dir, "harness");
   if (cJSON_GetArraySize(harness))
-    af_buf_printf(&b, "- %d worker protocol error(s): the worker broke the protocol (harness findings, not the "
-                      "converter's bugs; listed under \"Harness findings\", not counted)\n",
+    af_buf_printf(&b, "- %d harness finding(s): the worker broke the protocol, or aliasfuzz cannot hand the program to "
+                      "this converter (not the converter's bugs; listed under \"Harness findings\", not counted)\n",
                   cJSON_GetArraySize(harness));
   if (cJSON_GetArraySize(flaky))
     af_buf_printf(&b, "- %d flaky finding(s): did not reproduce on every rerun of their minimized program, so they found "
@@ -427,7 +427,9 @@ int report_write_campaign(const char *dir, const report_campaign_figures *fig, a
   cJSON_Delete(flaky);
   if (cJSON_GetArraySize(harness)) {
     af_buf_puts(&b, "## Harness findings\n\nThe worker broke the protocol (a wrong number of outputs, an answer that "
-                    "is not one): aliasfuzz's or the worker's trouble, not a bug of the converter.\n\n| finding | error |\n|---|---|\n");
+                    "is not one), or aliasfuzz cannot hand the program to this converter (a worker whose hello lacks "
+                    "module_state or layouts, a resize of an input): aliasfuzz's or the worker's limits, not bugs of "
+                    "the converter.\n\n| finding | error |\n|---|---|\n");
     cJSON *f;
     cJSON_ArrayForEach(f, harness) {
       af_buf_printf(&b, "| `%s` | `", cJSON_GetStringValue(cJSON_GetObjectItem(f, "finding")));

@@ -15,6 +15,7 @@
 #include "../harness/codec.h"
 #include "../harness/converters/conv.h"
 #include "../harness/ops.h"
+#include "../harness/result.h"
 #include "../oracle/signature.h"
 #include "tap.h"
 
@@ -505,6 +506,11 @@ TEST(class_membership_rules_of_issue_25) {
   classes_index_add(idx, &pe, &is_new);
   CHECK(!is_new && classes_index_count(idx) == before && classes_index_harness_count(idx) == 1,
         "a worker protocol error is a harness finding, in no class");
+  classes_member hl = {"naive", V_UNSUPPORTED, RESULT_HARNESS_LIMIT "this worker does not convert programs with module state", NULL,
+                       "f-h", 1, NULL, 0, 0, 1, 8, 0, "q8"};
+  classes_index_add(idx, &hl, &is_new);
+  CHECK(!is_new && classes_index_count(idx) == before && classes_index_harness_count(idx) == 2,
+        "a program aliasfuzz cannot hand to the converter is a harness finding too");
   cJSON_Delete(idx);
 }
 

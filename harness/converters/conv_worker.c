@@ -1599,7 +1599,7 @@ static result_status wc_convert(const conv_converter *c, const ir_program *p, vo
     const char *why;
     if (w && conv_worker_available(w, &why) && !w->layouts) {
       /* (the field unquoted: error classes normalize quoted text away) */
-      result_set_message(r, "this worker does not build inputs with layouts (inputs that share memory, strides, "
+      result_set_message(r, RESULT_HARNESS_LIMIT "this worker does not build inputs with layouts (inputs that share memory, strides, "
                             "offsets): its hello does not say layouts: true");
       return RESULT_UNSUPPORTED;
     }
@@ -1608,7 +1608,7 @@ static result_status wc_convert(const conv_converter *c, const ir_program *p, vo
     conv_worker *w = conv_worker_of(c);
     const char *why;
     if (w && conv_worker_available(w, &why) && !w->module_state) {
-      result_set_message(r, "this worker does not convert programs with module state (buffers): its hello does not "
+      result_set_message(r, RESULT_HARNESS_LIMIT "this worker does not convert programs with module state (buffers): its hello does not "
                             "say module_state: true");
       return RESULT_UNSUPPORTED;
     }

@@ -137,7 +137,7 @@ extern "C" int passes_functionalize_run(at_script *s, int reapply_views, int nin
       if (now.unsafeGetTensorImpl() == was.unsafeGetTensorImpl()) continue;
       if (now.numel() != was.numel()) {
         af_fail(err,
-                "input %d changed its number of elements (shape %s to %s): aliasfuzz does not hand a resize back "
+                "harness limit: input %d changed its number of elements (shape %s to %s): aliasfuzz does not hand a resize back "
                 "to the caller",
                 i, shape_str(was.sizes()).c_str(), shape_str(now.sizes()).c_str());
         return 1;
