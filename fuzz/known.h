@@ -21,8 +21,10 @@
  * same verdict group, and for a case that fails with an error or crash the same error key
  * (sig_error_class; the class's error_key, one of its "errors", or its detail's), for one that
  * gives wrong values the same class key under fuzz/classes.h (classes_keys_match on the case's
- * key, made by classes_key from its verdict, detail and plain pattern: patterns of which one
- * contains the other) in a class seen giving wrong values. A converter error downstream of a write
+ * key, made by classes_key from its verdict, detail and plain pattern, the case's pattern standing
+ * op for op in the class's: a class `write@in` matches every in-place case on an input by family
+ * but is not each of those bugs) in a
+ * class seen giving wrong values. A converter error downstream of a write
  * keys on its pattern (classes.h), so without the last two conditions a refused case would mark
  * a class of wrong values and the other way round.
  * Each applicable case is judged once per campaign folder; the judgements are kept in
