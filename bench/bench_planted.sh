@@ -60,6 +60,9 @@ for m in "${mistakes[@]}"; do
   hidden=$(jq '[.classes[]? | select(.in_baseline == true) | .quick_keys[]? | select(endswith("|baseline:new"))] | length' "$c")
   flaky=$(jq '[.flaky[]?] | length' "$c")
   uncl=$(jq '[.deferred // {} | to_entries[] | .value.count] | add // 0' "$c")
+  # of those, the ones the baseline passed: the planted mistake's programs that no class holds
+  unew=$(jq -r '[.deferred // {} | to_entries[] | select(.key | endswith("|baseline:new")) | .value.count] |
+                "\(length) / \(add // 0)"' "$c")
   newdesc=$(jq -r '[.classes[]? | select(.in_baseline != true) |
                    "\(.verdict) `\(if .pattern == "" then (.error_key // "") else .pattern end)` (\(.statements) st., \(.count) prog.)"] | join("; ")' "$c")
   {
@@ -67,7 +70,7 @@ for m in "${mistakes[@]}"; do
       echo "== $id"; sed -n '/^## Program/,/^## Reproduce/p' "$out/findings/$id/README.md"
     done
   } >"$out/new-classes.txt"
-  rows+="| $m | $programs | $failing | $classes | $new | $newprog | $hidden | $flaky | $uncl | ${wall} s | ${newdesc:-none} |"$'\n'
+  rows+="| $m | $programs | $failing | $classes | $new | $newprog | $hidden | $flaky | $uncl | $unew | ${wall} s | ${newdesc:-none} |"$'\n'
   echo "$m: $programs programs, $classes classes, $new new ($newdesc), $hidden planted quick keys in known classes" >&2
 done
 
@@ -75,7 +78,7 @@ section=$(cat <<MD
 <!-- bench_planted:begin -->
 ## Planted mistakes: one new class each? (bench/bench_planted.sh, issue 25)
 
-Command: \`AF_BENCH_BUILD=${bin%/aliasfuzz} AF_BENCH_DEADLINE=$deadline bash bench/bench_planted.sh $secs ${mistakes[*]}\`
+Command: \`AF_BENCH_BUILD=${bin%/aliasfuzz} AF_BENCH_DEADLINE=$deadline AF_BENCH_PARALLEL=$lanes bash bench/bench_planted.sh $secs ${mistakes[*]}\`
 ($(date -u +%Y-%m-%d), $(uname -sm), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end).
 Each row is \`$bin fuzz --converter 'external:.venv/bin/python tests/workers/worker_planted.py --mistake M'
 --baseline functorch --seed 1 --time $secs --deadline $deadline --jobs 1 --out ${prefix}M\`: the functorch worker with
@@ -83,11 +86,12 @@ one mistake edited into its FX graph (the mistakes: the header of tests/workers/
 unmodified functorch worker; \`none\` is the control. One job per campaign, ${AF_BENCH_PARALLEL:-1} campaign(s) at a time. Columns:
 failing = programs not judged pass; new = classes not marked in the baseline, new prog. the programs they count;
 hidden = quick keys the baseline passed (the planted mistake's) in a class marked as in the baseline (must be 0);
-unclassified = failing programs left deferred in no class; wall = the campaign's whole run (search, minimizing,
+unclassified = failing programs left deferred in no class, "of which new" those under quick keys the baseline passed
+(the planted mistake's programs that no class holds: quick keys, programs); wall = the campaign's whole run (search, minimizing,
 baseline). Each new class's smallest program is in ${prefix}M/new-classes.txt.
 
-| mistake | programs | failing | classes | new | new prog. | hidden | flaky | unclassified | wall | new classes: verdict, pattern or error key |
-| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |
+| mistake | programs | failing | classes | new | new prog. | hidden | flaky | unclassified | of which new (keys / prog.) | wall | new classes: verdict, pattern or error key |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |
 ${rows}
 <!-- bench_planted:end -->
 MD
