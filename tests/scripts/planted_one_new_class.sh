@@ -6,7 +6,7 @@
 # worker without a mistake (--mistake none) reports no new class and exits 0.
 # Usage: planted_one_new_class.sh ALIASFUZZ STACK_PYTHON [ITERATIONS]
 set -u
-af=$1 py=$2 n=${3:-4}
+af=$1 py=$2 n=${3:-2}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
