@@ -25,8 +25,8 @@
 static const struct {
   const char *name, *api, *why;
 } confirm_apis[] = {
-    {"functionalize", "torch.func.functionalize(remove='mutations') + make_fx", NULL},
-    {"functionalize-noviews", "torch.func.functionalize(remove='mutations_and_views') + make_fx", NULL},
+    {"functionalize", "torch.func.functionalize(remove='mutations')", NULL},
+    {"functionalize-noviews", "torch.func.functionalize(remove='mutations_and_views')", NULL},
     {"jit", "torch._C._jit_pass_remove_mutation from Python", NULL},
     {"script", "torch.jit (TorchScript from Python)", NULL},
     {"ref", NULL, "aliasfuzz's own reference functionalizer: no public API to confirm it through"},

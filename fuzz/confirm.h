@@ -2,7 +2,7 @@
  * program is rerun in a fresh process through the public Python API its converter stands for:
  * the finding folder's repro.py, run with the build's stack Python, IS that path (an in-process
  * converter's repro.py converts through the public API: `functionalize` through
- * torch.func.functionalize + make_fx, `jit` through the TorchScript passes from Python, `script`
+ * torch.func.functionalize, `jit` through the TorchScript passes from Python, `script`
  * through torch.jit; a worker's repro.py is its own Python path). repro.py's exit status is the
  * answer: 1 the bug reproduces there (confirmed), 0 it does not (a harness artifact: not seen from
  * that API), anything else (2: it fails otherwise there, 3: this Python lacks what it needs, a
@@ -26,7 +26,7 @@
 #include "../harness/converters/conv.h"
 
 /* The public API converter c stands for, written into buf (bufsz bytes) and returned:
- * "torch.func.functionalize(remove='mutations') + make_fx", ..., or for a worker converter
+ * "torch.func.functionalize(remove='mutations')", ..., or for a worker converter
  * "<name>'s Python API in a fresh process (its repro.py)". NULL when it has none (ref, naive; an
  * external worker, whose repro.py runs eager only),
  * with *why (static) saying so. */

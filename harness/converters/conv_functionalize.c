@@ -67,12 +67,14 @@ static result_status fn_run(const conv_converter *c, void *state, const ir_progr
 static void fn_free(void *state) { at_script_free(state); }
 
 /* repro.py: the public API this converter stands for, and what confirms its findings (fuzz/confirm.h):
- * torch.func.functionalize(remove=REMOVE) (functorch's on 1.13) traced by make_fx, on the program
- * as plain Python, the function a user writes; the traced graph then runs on the inputs, and its
- * trailing copy_ nodes hand input mutations back to them. For module state the buffers are the
- * function's inputs and their final states its last outputs. From Python torch's meta registrations
- * are loaded (LibTorch alone lacks them), so an op that fails in process for want of a Meta kernel
- * passes here: such a class is a harness artifact, not a bug. */
+ * torch.func.functionalize(f, remove=REMOVE) (functorch's on 1.13) called on the inputs, f the
+ * program as plain Python, the function a user writes; functionalize hands input mutations back to
+ * the inputs. That is the converter's own mechanism (functionalization of a running program, no
+ * tracing), so make_fx's limits (data-dependent control flow) do not decide; its graph is printed
+ * when make_fx can trace the program. For module state the buffers are the function's inputs and
+ * their final states its last outputs. From Python torch's meta registrations are loaded (LibTorch
+ * alone lacks them), so an op that fails in process for want of a Meta kernel passes here: such a
+ * class is a harness artifact, not a bug. */
 #define FN_REPRO_PY(REMOVE)                                                                    \
   "def convert_and_run(src, converted, inputs):\n"                                            \
   "    try:\n"                                                                                \
@@ -87,10 +89,12 @@ static void fn_free(void *state) { at_script_free(state); }
   "            return tuple(outs) + tuple(finals[i] for i in BUFFERS)\n"                      \
   "    else:\n"                                                                               \
   "        f = python_function(src)\n"                                                        \
-  "    g = make_fx(functionalize(f, remove='" REMOVE "'))(*make_inputs())\n"                 \
   "    print('--- make_fx(functionalize(program, remove=\\'" REMOVE "\\')) ---')\n"          \
-  "    print(g.code.strip())\n"                                                               \
-  "    r = as_list(g(*inputs))\n"                                                             \
+  "    try:\n"                                                                                \
+  "        print(make_fx(functionalize(f, remove='" REMOVE "'))(*make_inputs()).code.strip())\n" \
+  "    except Exception as exc:  # data-dependent control flow: no graph, the run below decides\n" \
+  "        print('(make_fx cannot trace it: %s)' % str(exc).splitlines()[0] if str(exc) else type(exc).__name__)\n" \
+  "    r = as_list(functionalize(f, remove='" REMOVE "')(*inputs))\n"                         \
   "    finals = list(inputs)\n"                                                               \
   "    for k, i in enumerate(BUFFERS):\n"                                                     \
   "        finals[i] = r[len(r) - nb + k]\n"                                                  \
@@ -99,8 +103,8 @@ static void fn_free(void *state) { at_script_free(state); }
 const conv_converter conv_functionalize = {
     .name = "functionalize",
     .description = "ATen functionalization in process (functorch.functionalize's mechanism), reapplying views; "
-                   "run by the TorchScript interpreter. Stands for torch.func.functionalize(remove='mutations') + "
-                   "make_fx from Python (repro.py): a class that does not fail there (an op LibTorch alone has no "
+                   "run by the TorchScript interpreter. Stands for torch.func.functionalize(remove='mutations') "
+                   "from Python (repro.py): a class that does not fail there (an op LibTorch alone has no "
                    "Meta kernel for) is a harness artifact",
     .available = fn_available,
     .version = fn_version,
@@ -114,8 +118,8 @@ const conv_converter conv_functionalize = {
 const conv_converter conv_functionalize_noviews = {
     .name = "functionalize-noviews",
     .description = "ATen functionalization in process with views replaced by *_copy ops (reapply_views=False). "
-                   "Stands for torch.func.functionalize(remove='mutations_and_views') + make_fx from Python "
-                   "(repro.py): a class that does not fail there is a harness artifact",
+                   "Stands for torch.func.functionalize(remove='mutations_and_views') from Python (repro.py): "
+                   "a class that does not fail there is a harness artifact",
     .available = fn_available,
     .version = fn_version,
     .convert = fn_convert,

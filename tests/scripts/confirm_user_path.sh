@@ -2,8 +2,8 @@
 # Issue 26: a finding is judged on the user's path, the public API its converter stands for (repro.py
 # in a fresh process, fuzz/confirm.h), and `aliasfuzz repro` exits as repro.py does.
 #   quick:    two hand-picked programs on functionalize: logical_not_ of an int64 input fails in
-#             process only (LibTorch alone has no Meta kernel for it; torch.func.functionalize + make_fx
-#             from Python converts it right): repro.py exits 0 and `aliasfuzz repro` says the in-process
+#             process only (LibTorch alone has no Meta kernel for it; torch.func.functionalize from
+#             Python converts it right): repro.py exits 0 and `aliasfuzz repro` says the in-process
 #             run still fails but exits 0 (a harness artifact); the unfold write-back of seed case
 #             i14-cf-002 fails on both paths (exit 1 from both).
 #   campaign CONVERTER ITERATIONS [ARTIFACT_RE]: a small campaign; for every finding folder repro.py and
@@ -47,7 +47,7 @@ EOF
     grep -q "in process: converter-error on functionalize.*still reproduces\|in process: value-mismatch\|in process: input-mutation-lost" "$tmp/af.log" ||
       not_ok "aliasfuzz repro does not report the in-process verdict: $(head -1 "$tmp/af.log")"
     if [ "$want" = 0 ]; then
-      grep -q "user path (torch.func.functionalize(remove='mutations') + make_fx): repro.py exit 0: not seen there: a harness artifact" "$tmp/af.log" &&
+      grep -q "user path (torch.func.functionalize(remove='mutations')): repro.py exit 0: not seen there: a harness artifact" "$tmp/af.log" &&
         echo "ok   aliasfuzz repro calls the Meta-kernel finding a harness artifact" ||
         { not_ok "aliasfuzz repro does not call it an artifact"; cat "$tmp/af.log"; }
     fi
