@@ -182,7 +182,8 @@ int cmd_fuzz(int argc, char **argv) {
            (long long)s.unclassified_programs, s.deferred, o.out);
   printf("; report: %s/report.md (and report.html)\n", o.out);
   /* with a baseline only what it lacks fails the run */
-  if (o.baseline) return s.new_classes || s.deferred ? 1 : s.harness ? 5 : 0;
+  /* with a baseline, deferred programs the baseline fails the same way are not new either */
+  if (o.baseline) return s.new_classes || s.deferred_new ? 1 : s.harness ? 5 : 0;
   /* findings that are only worker protocol errors: the harness's trouble, not the converter's */
   if (!s.classes && !s.deferred && !s.flaky && s.harness && s.findings == s.harness) return 5;
   return s.findings || s.classes || s.deferred ? 1 : 0;

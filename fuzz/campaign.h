@@ -65,6 +65,7 @@ typedef struct campaign_summary {
   int classes;       /* bug classes (classes.h) */
   int deferred;      /* quick keys of deferred programs that no class has yet */
   int64_t unclassified_programs; /* the failing programs counted under those quick keys */
+  int deferred_new;  /* of those quick keys, the ones no baseline converter was found to fail the same way */
   int flaky;         /* findings that did not reproduce on every rerun (classes.h): in no class */
   int harness;       /* worker protocol errors (classes.h "harness"): in no class */
   double reduce_seconds; /* spent minimizing and generalizing, summed over jobs (after the search too) */

@@ -933,6 +933,13 @@ int classes_index_unclassified(const cJSON *idx) {
   return n;
 }
 
+int classes_index_unclassified_new(const cJSON *idx) {
+  int n = 0;
+  const cJSON *e, *def = cJSON_GetObjectItem(idx, "deferred");
+  for (e = def ? def->child : NULL; e; e = e->next) n += !holder_of_quick(idx, e->string) && classes_quick_in_baseline(e->string) != 1;
+  return n;
+}
+
 int64_t classes_index_unclassified_programs(const cJSON *idx) {
   int64_t n = 0;
   const cJSON *e, *def = cJSON_GetObjectItem(idx, "deferred");

@@ -184,6 +184,9 @@ int classes_member_harness(const classes_member *m);
 int classes_index_harness_count(const cJSON *idx);
 /* Number of flaky findings. */
 int classes_index_flaky_count(const cJSON *idx);
+/* Deferred quick keys that no class holds and that the baseline was not found to fail the same
+ * way (all of them without a baseline): what a pre-merge gate must not pass over. */
+int classes_index_unclassified_new(const cJSON *idx);
 /* Failing programs kept under deferred quick keys that no class (nor flaky finding) holds. */
 int64_t classes_index_unclassified_programs(const cJSON *idx);
 /* Number of classes. */
