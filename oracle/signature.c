@@ -140,10 +140,18 @@ char *sig_error_class(const char *msg) {
     } else if (*c == '[' || *c == '(' || *c == '{') { /* sizes, strides, dims, tuples: any length */
       char close = *c == '[' ? ']' : *c == '(' ? ')' : '}';
       int depth = 0;
-      const char *e = c;
+      const char *e = c, *w = c + 1;
       for (; e < end; e++) {
         if (*e == *c) depth++;
         else if (*e == close && --depth == 0) break;
+      }
+      while (w < e && isalpha((unsigned char)*w)) w++;
+      /* words in parentheses are what went wrong, not a size or a tuple: "(PyTorch gave no
+       * message)", "(at `if bool(v5):`)" (collapsed, a message-less error took every other
+       * one's key): read on, normalized as the rest */
+      if (e < end && *c == '(' && w > c + 1 && *w == ' ') {
+        sig_putc(&b, *c);
+        continue;
       }
       if (e < end) {
         af_buf_printf(&b, "%c…%c", *c, close);

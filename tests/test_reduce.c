@@ -438,6 +438,11 @@ TEST(error_keys_name_no_operator_and_drop_where_trailers) {
   char *f = sig_error_class("TypeError: torch.ops.aten.mul_.Tensor got an unexpected keyword (node defined in File \"y.py\", line 9)");
   CHECK(!strcmp(e, f) && !strstr(e, "node defined"), "'%s' vs '%s'", e, f);
   free(a), free(b), free(c), free(d), free(e), free(f);
+  /* words in parentheses are kept: a message-less error is not every other one's key */
+  char *g = sig_error_class("RuntimeError: (PyTorch gave no message) (at `if bool(v5):`)");
+  char *h = sig_error_class("RuntimeError: (2, 3) (4, 5)");
+  CHECK(strcmp(g, h) != 0 && strstr(g, "PyTorch gave no message"), "'%s' vs '%s'", g, h);
+  free(g), free(h);
 }
 
 /* A program that fails the same way with its writes gone is keyed by its error, not by a write
