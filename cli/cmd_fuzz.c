@@ -33,7 +33,8 @@ static const char *usage_fuzz =
     "neither --time nor --iterations is given. Exit: 0 no finding, 1 findings, 2 usage or setup\n"
     "error (DIR locked by another process included), 4 a write error (the last line names what was\n"
     "not written; run the same command again once there is room), 5 only harness findings (the\n"
-    "worker broke the protocol, or aliasfuzz cannot hand the programs to it; no converter bug).\n"
+    "worker broke the protocol, aliasfuzz cannot hand the programs to it, or classes not seen from\n"
+    "the converter's public API: no converter bug).\n"
     "\n"
     "Findings are grouped into bug classes (DIR/classes.json; report.md lists them first): each\n"
     "minimized program is rerun with its ops replaced by the others of their op-table family and its\n"
@@ -167,8 +168,9 @@ int cmd_fuzz(int argc, char **argv) {
   }
   char rate[32];
   printf("%lld programs in %.1f s (%s/s), %d bug class(es) from %d distinct finding(s)", (long long)s.programs, s.seconds,
-         report_rate(s.seconds > 0 ? s.programs / s.seconds : 0.0, rate), s.classes, s.findings);
-  if (o.baseline) printf(" (%d new, %d also in baseline %s)", s.new_classes, s.classes - s.new_classes, o.baseline);
+         report_rate(s.seconds > 0 ? s.programs / s.seconds : 0.0, rate), s.classes - s.artifact_classes, s.findings);
+  if (s.artifact_classes) printf(" (+%d harness artifact class(es): not seen from the converter's public API)", s.artifact_classes);
+  if (o.baseline) printf(" (%d new, %d also in baseline %s)", s.new_classes, s.classes - s.artifact_classes - s.new_classes, o.baseline);
   printf(", minimizing %.1f s during the search", s.search_reduce_seconds);
   if (s.finish_seconds > 0) printf(" and %.1f s after it (%d deferred program(s))", s.finish_seconds, s.finished);
   double all = s.search_job_seconds + s.finish_seconds;
@@ -185,7 +187,8 @@ int cmd_fuzz(int argc, char **argv) {
   /* with a baseline, deferred programs the baseline fails the same way are not new either */
   if (o.baseline) return s.new_classes || s.deferred_new ? 1 : s.harness ? 5 : 0;
   /* findings that are only worker protocol errors: the harness's trouble, not the converter's */
-  if (!s.classes && !s.deferred && !s.flaky && s.harness && s.findings == s.harness) return 5;
-  return s.findings || s.classes || s.deferred ? 1 : 0;
+  /* findings all in harness-artifact classes or the harness list: no converter bug */
+  int bugs = s.classes - s.artifact_classes;
+  return bugs || s.deferred || s.flaky ? 1 : s.harness || s.artifact_classes ? 5 : 0;
 }
 

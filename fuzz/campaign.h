@@ -62,7 +62,8 @@ typedef struct campaign_summary {
   int64_t programs;
   int64_t verdicts[V_COUNT];
   int findings;      /* distinct signatures in the store */
-  int classes;       /* bug classes (classes.h) */
+  int classes;       /* bug classes (classes.h), harness artifacts included */
+  int artifact_classes; /* of them, not seen from the converter's public API (confirm.h): not counted as bugs */
   int deferred;      /* quick keys of deferred programs that no class has yet */
   int64_t unclassified_programs; /* the failing programs counted under those quick keys */
   int deferred_new;  /* of those quick keys, the ones no baseline converter was found to fail the same way */
