@@ -646,13 +646,12 @@ static int token_match(const char *a, const char *b) {
   return 0;
 }
 
-/* Whether every token of small matches a token of big, in order. */
-static int tokens_within(const char *small, const char *big) {
+int classes_pattern_within(const char *small, const char *big, int by_family) {
   char *a = af_xstrdup(small), *b = af_xstrdup(big), *sa = NULL, *sb = NULL;
   int ok = *small != 0;
   char *u = strtok_r(b, " ", &sb);
   for (char *t = strtok_r(a, " ", &sa); t && ok; t = strtok_r(NULL, " ", &sa)) {
-    while (u && !token_match(t, u)) u = strtok_r(NULL, " ", &sb);
+    while (u && !(by_family ? token_match(t, u) : !strcmp(t, u))) u = strtok_r(NULL, " ", &sb);
     if (!u) ok = 0;
     else u = strtok_r(NULL, " ", &sb);
   }
@@ -678,6 +677,9 @@ static int generalizes(const char *g, const char *s) {
   free(b);
   return ok;
 }
+
+/* Whether every token of small matches a token of big, in order (a family matches its ops). */
+static int tokens_within(const char *small, const char *big) { return classes_pattern_within(small, big, 1); }
 
 void classes_specificity(const char *pattern, int *names, int *tokens) {
   static const char *const families[] = {"view", "write", "shape-write", "setitem", "out=", "op", "list", NULL};

@@ -101,6 +101,9 @@ char *classes_core(const ir_program *p);
  * ("unfold", "fill_@in" but not "view", "write@in"), *tokens all its tokens. Of two patterns the
  * one with more names is the more specific, with as many the one with more tokens. */
 void classes_specificity(const char *pattern, int *names, int *tokens);
+/* Whether every token of pattern small stands, in order, in pattern big: spelled the same, or
+ * with by_family also a family token matching an op of it at the same placement. */
+int classes_pattern_within(const char *small, const char *big, int by_family);
 /* Whether a pattern holds a write (a token with a placement). */
 int classes_pattern_writes(const char *pattern);
 

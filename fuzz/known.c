@@ -243,24 +243,6 @@ static int has_string(const cJSON *arr, const char *s) {
   return 0;
 }
 
-/* Whether every token of the case's pattern stands, in order and spelled the same, in the
- * class's: the class is the case's bug, perhaps with more around it; a class whose pattern names
- * a family where the case names an op (`write@in` for `setitem_and@in`) is more general than
- * the case, and is not taken for it. */
-static int literally_within(const char *small, const char *big) {
-  char *a = af_xstrdup(small), *b = af_xstrdup(big), *sa = NULL, *sb = NULL;
-  int ok = *small != 0;
-  char *u = strtok_r(b, " ", &sb);
-  for (char *t = strtok_r(a, " ", &sa); t && ok; t = strtok_r(NULL, " ", &sa)) {
-    while (u && strcmp(t, u) != 0) u = strtok_r(NULL, " ", &sb);
-    if (!u) ok = 0;
-    else u = strtok_r(NULL, " ", &sb);
-  }
-  free(a);
-  free(b);
-  return ok;
-}
-
 /* Whether class cls fails the way a known case does (known.h). case_key: the case's class key;
  * case_ek: its error key when it fails with an error, crash, refusal or timeout, else NULL. A
  * converter error downstream of a write keys on the pattern like wrong values do (classes.h), so
@@ -286,7 +268,7 @@ static int class_fails_like(const cJSON *cls, const char *case_key, const char *
    * one tracker id); a class marked known hides itself from a pre-merge gate, so it must be the
    * case's bug */
   const char *kb = strrchr(key, '|'), *cb = strrchr(case_key, '|');
-  if (!kb || !cb || !literally_within(cb + 1, kb + 1) || !classes_keys_match(key, conv, case_key, conv)) return 0;
+  if (!kb || !cb || !classes_pattern_within(cb + 1, kb + 1, 0) || !classes_keys_match(key, conv, case_key, conv)) return 0;
   const cJSON *vs = cJSON_GetObjectItem(cls, "verdicts"), *e;
   const char *one = str_of(cls, "verdict");
   if (!cJSON_GetArraySize(vs) && !one) return 1;
