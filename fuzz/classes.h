@@ -42,8 +42,9 @@
  * most specific one (classes_specificity: more op names, then more tokens; of equals, the
  * earliest class); otherwise a new class. An error-keyed finding never joins by pattern.
  *
- * Before minimizing. The quick key (verdict, error key, which output differs, and for mismatches
- * the ops that write) is known as soon as a program fails: a program whose quick key already maps
+ * Before minimizing. The quick key (verdict, error key, which output differs and what kind of
+ * value it is; with a baseline, whether the baseline fails the same way) is known as soon as a
+ * program fails: a program whose quick key already maps
  * to a class (or a flaky finding) is counted there, not minimized; one over the minimization
  * budget is deferred (one program kept per quick key). At the end of a campaign every deferred
  * quick key that no class holds gets its program minimized, under a floor that the share
