@@ -749,6 +749,45 @@ static int shows_its_bug(const cJSON *c, const classes_member *m) {
 
 int classes_member_flaky(const classes_member *m) { return m->reruns > 0 && m->reproduced < m->reruns; }
 
+/* Whether class c's generalization found op `other` failing the same way in place of its op
+ * `mine` (a row with "op": mine whose "same" lists other). */
+static int row_says_same(const cJSON *c, const char *mine, const char *other) {
+  const cJSON *row;
+  cJSON_ArrayForEach(row, cJSON_GetObjectItem(c, "generalization")) {
+    const char *op = cJSON_GetStringValue(cJSON_GetObjectItem(row, "op"));
+    if (op && !strcmp(op, mine) && has_string(cJSON_GetObjectItem(row, "same"), other)) return 1;
+  }
+  return 0;
+}
+
+/* Whether pattern pm (a member's) is class c's pattern with some of its op names replaced by ops
+ * that c's own generalization saw fail the same way at the same placement: `setitem@in` for a
+ * class `setitem_add@in` whose setitem_add row lists setitem. The two are one bug whose family
+ * did not stand in (its other writes pass). */
+static int same_by_variants(const cJSON *c, const char *pm) {
+  const char *pc = cJSON_GetStringValue(cJSON_GetObjectItem(c, "pattern"));
+  if (!pc || !classes_pattern_writes(pm)) return 0;
+  char *a = af_xstrdup(pm), *b = af_xstrdup(pc), *sa = NULL, *sb = NULL;
+  int ok = 1, differ = 0;
+  char *t = strtok_r(a, " ", &sa), *u = strtok_r(b, " ", &sb);
+  for (; ok && t && u; t = strtok_r(NULL, " ", &sa), u = strtok_r(NULL, " ", &sb)) {
+    if (!strcmp(t, u)) continue;
+    char *at = strchr(t, '@'), *au = strchr(u, '@');
+    if ((at == NULL) != (au == NULL) || (at && strcmp(at, au) != 0)) {
+      ok = 0;
+      break;
+    }
+    if (at) *at = 0;
+    if (au) *au = 0;
+    ok = ops_find(t) >= 0 && ops_find(u) >= 0 && row_says_same(c, u, t);
+    differ++;
+  }
+  ok = ok && !t && !u && differ > 0;
+  free(a);
+  free(b);
+  return ok;
+}
+
 /* The class m joins (classes.h's membership rule), or NULL when it founds one; *key and id get its
  * own key (new) and that key's id. */
 /* What the baseline said of m's program, from its quick key (campaign.c judges every failing
@@ -781,6 +820,18 @@ static cJSON *place(const cJSON *idx, const classes_member *m, char **key, char 
   if (!c) c = class_where(idx, "id", id);
   /* only a pattern joins by containment: an error-keyed finding is its error's class or a new one */
   if (!c && !classes_keyed_by_error(m->verdict, m->pattern)) c = containing_class(idx, *key);
+  if (!c && !classes_keyed_by_error(m->verdict, m->pattern)) { /* or a class whose variants were its ops */
+    const char *bar = strrchr(*key, '|');
+    cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(idx, "classes")) {
+      const char *k = cJSON_GetStringValue(cJSON_GetObjectItem(e, "key"));
+      const char *kb = k ? strrchr(k, '|') : NULL;
+      if (kb && kb - k == bar - *key && !strncmp(k, *key, (size_t)(bar - *key)) && same_by_variants(e, bar + 1)) {
+        c = e;
+        break;
+      }
+    }
+  }
   return c;
 }
 

@@ -506,6 +506,21 @@ TEST(class_membership_rules_of_issue_25) {
                        "q6" CLASSES_BASELINE_MARK "new"};
   cJSON *cn = classes_index_add(idx, &nw, &is_new);
   CHECK(cn == cw, "a new member joins the class of the same key");
+  /* a class whose generalization saw setitem fail as setitem_add does takes a setitem finding
+   * (in an index of its own: write@in above contains them all) */
+  cJSON *all = idx;
+  idx = classes_index_load("/nonexistent-af-dir", &err);
+  classes_member sa = {"naive", V_VALUE_MISMATCH, "output 0: element 0 is 1, eager 2", "setitem_add@in", "f-sa", 1,
+                       "[{\"statement\": 0, \"op\": \"setitem_add\", \"family\": \"write\", \"generalized\": false,"
+                       " \"same\": [\"setitem\"], \"pass\": [\"add_\", \"fill_\"], \"other\": [], \"invalid\": 0}]",
+                       3, 3, 1, 9, 0, "q9"};
+  cJSON *csa = classes_index_add(idx, &sa, &is_new);
+  classes_member si = {"naive", V_VALUE_MISMATCH, "output 0: element 0 is 1, eager 2", "setitem@in", "f-si", 1, NULL, 3, 3, 1, 10, 0, "q10"};
+  CHECK(classes_index_add(idx, &si, &is_new) == csa && !is_new, "setitem@in joins setitem_add@in, whose variants showed it");
+  classes_member sm = {"naive", V_VALUE_MISMATCH, "output 0: element 0 is 1, eager 2", "setitem_mul@in", "f-sm", 1, NULL, 3, 3, 1, 11, 0, "q11"};
+  CHECK(classes_index_add(idx, &sm, &is_new) != csa && is_new, "setitem_mul@in, which they did not show, does not");
+  cJSON_Delete(idx);
+  idx = all;
   int before = classes_index_count(idx);
   classes_member pe = {"naive", V_PROTOCOL, "worker x: protocol error: 2 outputs for 1", NULL, "f-p", 1, NULL, 0, 0, 1, 7, 0, "q7"};
   classes_index_add(idx, &pe, &is_new);
