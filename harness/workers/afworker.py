@@ -208,7 +208,40 @@ def clean(msg, limit=2000):
     return msg if len(msg) <= limit else msg[:limit] + "..."
 
 
+# Modules every conversion passes through (dispatch, wrappers): not where a converter went wrong.
+_GENERIC_FRAMES = ("torch/_ops.py", "torch/utils/_", "torch/_tensor.py", "torch/overrides.py", "torch/_compile.py",
+                   "torch/_dynamo/eval_frame.py", "torch/fx/graph_module.py", "torch/fx/interpreter.py",
+                   "torch/nn/modules/module.py", "functools.py", "contextlib.py")
+
+
+def error_site(e, n=2):
+    """Where an exception was raised in the converter's own code: its innermost frames inside an
+    installed package (site-packages or dist-packages), past the generic dispatch and wrapper
+    modules, as ' (in pkg/path.py:function < pkg/path.py:function)' (no line numbers: they move
+    between builds); '' when none. It keys converter errors by where they happen (fuzz/classes.h):
+    one message raised from two places is two bugs."""
+    frames = []
+    for fr in reversed(traceback.extract_tb(e.__traceback__)):
+        path = fr.filename.replace("\\", "/")
+        for marker in ("/site-packages/", "/dist-packages/"):
+            if marker in path:
+                rel = path.split(marker, 1)[1]
+                if not any(rel.startswith(g) or rel == g for g in _GENERIC_FRAMES):
+                    frames.append("%s:%s" % (rel, fr.name))
+                break
+        if len(frames) >= n:
+            break
+    return " (in %s)" % " < ".join(frames) if frames else ""
+
+
 def exception_message(e):
+    """One line: 'Type: message' of an exception (_exception_text), then where it was raised
+    (error_site), which a long message's cut never takes away."""
+    site = error_site(e)
+    return clean(_exception_text(e), limit=2000 - len(site)) + site
+
+
+def _exception_text(e):
     """One line: 'Type: message' of an exception. A TorchScript interpreter traceback is cut down
     to the error it ends with plus the statement it points at."""
     text = str(e).strip()
