@@ -761,10 +761,11 @@ static int row_says_same(const cJSON *c, const char *mine, const char *other) {
 }
 
 /* Whether pattern pm (a member's) is class c's pattern with some of its op names replaced by ops
- * that c's own generalization saw fail the same way at the same placement: `setitem@in` for a
- * class `setitem_add@in` whose setitem_add row lists setitem. The two are one bug whose family
- * did not stand in (its other writes pass). */
-static int same_by_variants(const cJSON *c, const char *pm) {
+ * that c's own generalization, or the member's (mine: {"generalization": rows} or NULL), saw fail
+ * the same way at the same placement: `setitem@in` for a class `setitem_add@in` whose setitem_add
+ * row lists setitem, or whose member's setitem row lists setitem_add. The two are one bug whose
+ * family did not stand in (its other writes pass). */
+static int same_by_variants(const cJSON *c, const char *pm, const cJSON *mine) {
   const char *pc = cJSON_GetStringValue(cJSON_GetObjectItem(c, "pattern"));
   if (!pc || !classes_pattern_writes(pm)) return 0;
   char *a = af_xstrdup(pm), *b = af_xstrdup(pc), *sa = NULL, *sb = NULL;
@@ -779,7 +780,8 @@ static int same_by_variants(const cJSON *c, const char *pm) {
     }
     if (at) *at = 0;
     if (au) *au = 0;
-    ok = ops_find(t) >= 0 && ops_find(u) >= 0 && row_says_same(c, u, t);
+    /* either side's generalization may have tried the other's op */
+    ok = ops_find(t) >= 0 && ops_find(u) >= 0 && (row_says_same(c, u, t) || (mine && row_says_same(mine, t, u)));
     differ++;
   }
   ok = ok && !t && !u && differ > 0;
@@ -822,15 +824,18 @@ static cJSON *place(const cJSON *idx, const classes_member *m, char **key, char 
   if (!c && !classes_keyed_by_error(m->verdict, m->pattern)) c = containing_class(idx, *key);
   if (!c && !classes_keyed_by_error(m->verdict, m->pattern)) { /* or a class whose variants were its ops */
     const char *bar = strrchr(*key, '|');
+    cJSON *mine = cJSON_CreateObject(), *rows = m->table ? cJSON_Parse(m->table) : NULL;
+    if (rows) cJSON_AddItemToObject(mine, "generalization", rows);
     cJSON *e;
     cJSON_ArrayForEach(e, cJSON_GetObjectItem(idx, "classes")) {
       const char *k = cJSON_GetStringValue(cJSON_GetObjectItem(e, "key"));
       const char *kb = k ? strrchr(k, '|') : NULL;
-      if (kb && kb - k == bar - *key && !strncmp(k, *key, (size_t)(bar - *key)) && same_by_variants(e, bar + 1)) {
+      if (kb && kb - k == bar - *key && !strncmp(k, *key, (size_t)(bar - *key)) && same_by_variants(e, bar + 1, mine)) {
         c = e;
         break;
       }
     }
+    cJSON_Delete(mine);
   }
   return c;
 }

@@ -519,6 +519,12 @@ TEST(class_membership_rules_of_issue_25) {
   CHECK(classes_index_add(idx, &si, &is_new) == csa && !is_new, "setitem@in joins setitem_add@in, whose variants showed it");
   classes_member sm = {"naive", V_VALUE_MISMATCH, "output 0: element 0 is 1, eager 2", "setitem_mul@in", "f-sm", 1, NULL, 3, 3, 1, 11, 0, "q11"};
   CHECK(classes_index_add(idx, &sm, &is_new) != csa && is_new, "setitem_mul@in, which they did not show, does not");
+  /* the other way round: the member's own row lists the class's op */
+  classes_member sd = {"naive", V_VALUE_MISMATCH, "output 0: element 0 is 1, eager 2", "setitem_div@in", "f-sd", 1,
+                       "[{\"statement\": 0, \"op\": \"setitem_div\", \"family\": \"write\", \"generalized\": false,"
+                       " \"same\": [\"setitem_add\"], \"pass\": [\"add_\"], \"other\": [], \"invalid\": 0}]",
+                       3, 3, 1, 12, 0, "q12"};
+  CHECK(classes_index_add(idx, &sd, &is_new) == csa && !is_new, "setitem_div@in, whose own variants showed setitem_add, joins it");
   cJSON_Delete(idx);
   idx = all;
   int before = classes_index_count(idx);
