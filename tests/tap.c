@@ -1,6 +1,9 @@
 /* tap.c - see tap.h */
 #include "tap.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include <stdarg.h>
 
 int tap_failed, tap_passed, tap_cur_failed;
@@ -27,4 +30,21 @@ void tap_run(const char *name, void (*fn)(void)) {
 int tap_done(void) {
   printf("%d passed, %d failed\n", tap_passed, tap_failed);
   return tap_failed ? 1 : 0;
+}
+
+char *tap_tmpdir(const char *prefix) {
+  char buf[256];
+  snprintf(buf, sizeof buf, "/tmp/%s_XXXXXX", prefix);
+  char *d = strdup(buf);
+  if (d && !mkdtemp(d)) {
+    free(d);
+    return NULL;
+  }
+  return d;
+}
+
+void tap_rmrf(const char *d) {
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
+  if (system(cmd) != 0) fprintf(stderr, "cleanup of %s failed\n", d);
 }

@@ -9,6 +9,10 @@ void tap_check(int ok, const char *expr, const char *file, int line, const char 
     __attribute__((format(printf, 5, 6)));
 int tap_done(void);
 void tap_run(const char *name, void (*fn)(void));
+/* A new empty folder /tmp/<prefix>_XXXXXX (malloc'd; NULL when it cannot be made). */
+char *tap_tmpdir(const char *prefix);
+/* Removes folder d and what it holds; says so on stderr when it cannot. */
+void tap_rmrf(const char *d);
 
 #define TEST(name) static void name(void)
 #define RUN(name) tap_run(#name, name)

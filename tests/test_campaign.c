@@ -27,16 +27,9 @@ static const char *python(void) {
   return p ? p : at_stack_python(); /* the build's stack: its torch is LibTorch's */
 }
 
-static char *tmpdir(void) {
-  char *d = strdup("/tmp/af_campaign_XXXXXX");
-  return mkdtemp(d);
-}
+static char *tmpdir(void) { return tap_tmpdir("af_campaign"); }
 
-static void rmrf(const char *d) {
-  char cmd[600];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
-  if (system(cmd) != 0) fprintf(stderr, "cleanup of %s failed\n", d);
-}
+static void rmrf(const char *d) { tap_rmrf(d); }
 
 /* A campaign of conv into out (seed, iterations, jobs) with the default policy; run it with
  * run_campaign(), which frees its policy_json. */

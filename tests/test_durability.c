@@ -28,16 +28,9 @@
 
 #define SKIP 77
 
-static char *tmpdir(void) {
-  char *d = strdup("/tmp/af_durability_XXXXXX");
-  return mkdtemp(d);
-}
+static char *tmpdir(void) { return tap_tmpdir("af_durability"); }
 
-static void rmrf(const char *d) {
-  char cmd[600];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
-  if (system(cmd) != 0) fprintf(stderr, "cleanup of %s failed\n", d);
-}
+static void rmrf(const char *d) { tap_rmrf(d); }
 
 static int exists(const char *dir, const char *name) {
   char path[1024];

@@ -24,16 +24,9 @@
 #include "../harness/torch/shim.h"
 #include "tap.h"
 
-static char *tmpdir(void) {
-  char *d = strdup("/tmp/af_known_XXXXXX");
-  return mkdtemp(d);
-}
+static char *tmpdir(void) { return tap_tmpdir("af_known"); }
 
-static void rmrf(const char *d) {
-  char cmd[600];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
-  if (system(cmd) != 0) fprintf(stderr, "cleanup of %s failed\n", d);
-}
+static void rmrf(const char *d) { tap_rmrf(d); }
 
 static void write_file(const char *dir, const char *name, const char *text) {
   char path[1024];
