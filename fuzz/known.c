@@ -256,7 +256,10 @@ static int class_fails_like(const cJSON *cls, const char *case_key, const char *
   if (case_ek) {
     if (!same_group(key, case_key)) return 0;
     const char *ek = str_of(cls, "error_key"), *detail = str_of(cls, "detail");
-    if ((ek && !strcmp(ek, case_ek)) || has_string(cJSON_GetObjectItem(cls, "errors"), case_ek)) return 1;
+    /* the class's own error: its key, or its smallest program's; not any error one of its members
+     * once gave on the way (a functionalize as_strided_@in class was marked pytorch#47964 because a
+     * member had once failed with the generic "shape '…' is invalid for input of size #") */
+    if (ek && !strcmp(ek, case_ek)) return 1;
     char *dk = detail ? sig_error_class(detail) : NULL;
     int same = dk && !strcmp(dk, case_ek);
     free(dk);

@@ -19,7 +19,7 @@
  * Matching (known_annotate): a class of a campaign on converter C is "known: <tracker>" when a
  * case whose expect for this stack names C fails on C the same way as the class's program: the
  * same verdict group, and for a case that fails with an error or crash the same error key
- * (sig_error_class; the class's error_key, one of its "errors", or its detail's), for one that
+ * (sig_error_class; the class's error_key or its smallest program's detail, not an error a member once gave), for one that
  * gives wrong values the same class key under fuzz/classes.h (classes_keys_match on the case's
  * key, made by classes_key from its verdict, detail and plain pattern, the case's pattern standing
  * op for op in the class's: a class `write@in` matches every in-place case on an input by family
