@@ -803,7 +803,17 @@ int classes_quick_in_baseline(const char *qk) {
 
 /* m's class key: classes_key, and for a member the baseline also has, " (in baseline)" after
  * its verdict group, so that a class is wholly new or wholly known. */
+static int keyed_by_locus(const classes_member *m) {
+  return m->locus && *m->locus && classes_quick_in_baseline(m->quick) == 0 &&
+         !strcmp(classes_verdict_group(m->verdict, m->pattern), "wrong-result");
+}
+
 static char *member_key(const classes_member *m) {
+  if (keyed_by_locus(m)) { /* a regression: what its graph changed against the baseline's */
+    af_buf b = {0};
+    af_buf_printf(&b, "%s|wrong-result|graph change: %s", m->converter, m->locus);
+    return af_buf_take(&b);
+  }
   char *key = classes_key(m->converter, m->verdict, m->detail, m->pattern);
   if (classes_quick_in_baseline(m->quick) != 1) return key;
   const char *bar = strchr(key + strlen(m->converter) + 1, '|');
@@ -820,9 +830,11 @@ static cJSON *place(const cJSON *idx, const classes_member *m, char **key, char 
    * this time gave another pattern) stays in the class its folder names */
   cJSON *c = class_of_finding(idx, m->finding);
   if (!c) c = class_where(idx, "id", id);
-  /* only a pattern joins by containment: an error-keyed finding is its error's class or a new one */
-  if (!c && !classes_keyed_by_error(m->verdict, m->pattern)) c = containing_class(idx, *key);
-  if (!c && !classes_keyed_by_error(m->verdict, m->pattern)) { /* or a class whose variants were its ops */
+  /* only a pattern joins by containment: an error-keyed finding is its error's class or a new one,
+   * a graph change's its change's */
+  int by_pattern = !classes_keyed_by_error(m->verdict, m->pattern) && !keyed_by_locus(m);
+  if (!c && by_pattern) c = containing_class(idx, *key);
+  if (!c && by_pattern) { /* or a class whose variants were its ops */
     const char *bar = strrchr(*key, '|');
     cJSON *mine = cJSON_CreateObject(), *rows = m->table ? cJSON_Parse(m->table) : NULL;
     if (rows) cJSON_AddItemToObject(mine, "generalization", rows);
@@ -911,6 +923,7 @@ cJSON *classes_index_add(cJSON *idx, const classes_member *m, int *is_new) {
     if (!strcmp(classes_verdict_group(m->verdict, m->pattern), "wrong-result"))
       cJSON_AddArrayToObject(c, "errors"); /* the error keys this write's bug surfaced as, if any */
     cJSON_AddStringToObject(c, "pattern", m->pattern ? m->pattern : "");
+    if (keyed_by_locus(m)) cJSON_AddStringToObject(c, "graph_change", m->locus);
     cJSON_AddNumberToObject(c, "count", 0);
     cJSON_AddArrayToObject(c, "findings");
     cJSON_AddItemToObject(c, "first", occurrence(m->seed, m->iteration, m->job));

@@ -35,6 +35,14 @@
  * or wholly known (the campaign judges every failing program on the baseline, and minimization and
  * generalization keep what the baseline said).
  *
+ * A regression keys on what changed. With a baseline converter, a wrong-result member the
+ * baseline does not have, whose converted graph differs from the baseline's graph of the same
+ * minimized program, keys on that difference instead of its pattern: "graph change: OPS", the ops
+ * whose lines differ (graphdiff.h). A maintainer's regression is one edit in one lowering, and
+ * the programs that reach it differ in the user-level op that brought them there (a setitem, a
+ * narrow, a slice method all lower to one slice_scatter): keyed on their patterns they would be
+ * one class per op. Such members join by that key alone (no containment, no variant join).
+ *
  * Membership is one class per finding, by this rule: a finding already in a class (its signature
  * recorded before, whose generalization gave another pattern this time) stays there; otherwise
  * the class of its own key; otherwise, for a pattern-keyed finding only, of the classes of the
@@ -155,6 +163,9 @@ typedef struct classes_member {
   int64_t iteration;
   int job;
   const char *quick;        /* quick key, may be NULL */
+  const char *locus;        /* with a baseline converter, for a member the baseline does not have:
+                               what its converted graph changed against the baseline's
+                               (graphdiff_locus), may be NULL */
 } classes_member;
 
 /* The index of dir (new; an empty one when dir has none); NULL with err on a malformed file. */

@@ -140,6 +140,11 @@ static char *readme(const finding *f, const char *id, const char *sigtext) {
     af_buf_puts(&b, f->graph);
     af_buf_puts(&b, "\n```\n");
   }
+  if (f->base_graph && *f->base_graph) {
+    af_buf_puts(&b, "\n## The baseline's graph (it gets this program right)\n\n");
+    if (f->graph_change) af_buf_printf(&b, "Lines that differ, by op: %s.\n\n", f->graph_change);
+    af_buf_printf(&b, "```\n%s\n```\n", f->base_graph);
+  }
   return af_buf_take(&b);
 }
 
@@ -203,7 +208,8 @@ static int write_new(const char *root, const char *final_dir, const finding *f, 
   int rc = put_file(tmp, "repro.json", min, err) || put_file(tmp, "original.json", orig, err) ||
            put_file(tmp, "program.py", src, err) || put_file(tmp, "repro.py", repro, err) ||
            (snippet && put_file(tmp, "snippet.py", snippet, err)) ||
-           put_file(tmp, "converted.txt", f->graph ? f->graph : "", err) || put_file(tmp, "README.md", rd, err) ||
+           put_file(tmp, "converted.txt", f->graph ? f->graph : "", err) ||
+           (f->base_graph && put_file(tmp, "converted-baseline.txt", f->base_graph, err)) || put_file(tmp, "README.md", rd, err) ||
            put_file(tmp, "finding.json", text, err);
   free(text);
   free(min);

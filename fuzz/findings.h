@@ -8,7 +8,8 @@
  * versions, options, reduction), repro.json (the minimized program), original.json (as found),
  * program.py (TorchScript source), repro.py (standalone reproducer), snippet.py (the same in at
  * most 15 lines of the converter's stock API, for a bug report; absent for a converter without
- * one: emit_snippet.h), converted.txt (the converter's graph), README.md. */
+ * one: emit_snippet.h), converted.txt (the converter's graph), converted-baseline.txt (with a
+ * baseline converter that gets the program right: the baseline's graph of it), README.md. */
 #ifndef FINDINGS_H
 #define FINDINGS_H
 
@@ -34,6 +35,9 @@ typedef struct finding {
   const char *pattern;       /* its generalized pattern, may be NULL */
   const char *generalization;/* the generalization rows (JSON array text), may be NULL */
   int reruns, reproduced;    /* flakiness: reruns of the minimized program, how many failed the same way */
+  const char *base_graph;    /* with a baseline converter that gets the minimized program right:
+                                its graph of it (converted-baseline.txt), may be NULL */
+  const char *graph_change;  /* the ops whose lines differ between the two (graphdiff.h), may be NULL */
 } finding;
 
 /* Records f under dir/findings/. *is_new says whether the signature was new; *counted whether

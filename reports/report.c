@@ -179,6 +179,10 @@ static void class_section(af_buf *b, const char *dir, int n, const cJSON *c) {
     af_buf_printf(b, ", first seen at iteration %.0f (program seed %s)", cJSON_GetNumberValue(cJSON_GetObjectItem(first, "iteration")),
                   cJSON_GetStringValue(cJSON_GetObjectItem(first, "seed")) ? cJSON_GetStringValue(cJSON_GetObjectItem(first, "seed")) : "?");
   af_buf_puts(b, ".\n\n");
+  const char *gc = cJSON_GetStringValue(cJSON_GetObjectItem(c, "graph_change"));
+  if (gc)
+    af_buf_printf(b, "Against the baseline, the converted graph of each program of this class differs in the lines of `%s` "
+                     "(the finding folders' converted.txt and converted-baseline.txt).\n\n", gc);
   if (smallest) {
     char path[4600];
     snprintf(path, sizeof path, "%s/findings/%s/program.py", dir, smallest);
@@ -385,6 +389,12 @@ int report_write_campaign(const char *dir, const report_campaign_figures *fig, a
       af_buf_printf(&b, "| %d | %s | `", ++n, cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict")));
       md_cell(&b, ek ? ek : cJSON_GetStringValue(cJSON_GetObjectItem(c, "pattern")), 100);
       af_buf_puts(&b, "`");
+      const char *gc = cJSON_GetStringValue(cJSON_GetObjectItem(c, "graph_change"));
+      if (gc) { /* a regression's key: what its graph changed against the baseline's (classes.h) */
+        af_buf_puts(&b, " (graph change: ");
+        md_cell(&b, gc, 60);
+        af_buf_puts(&b, ")");
+      }
       if (known_is_known(c)) af_buf_printf(&b, " (known: %s)", cJSON_GetStringValue(cJSON_GetObjectItem(c, "known")));
       af_buf_printf(&b, " | %.0f | %d | %.0f | ", cJSON_GetNumberValue(cJSON_GetObjectItem(c, "count")),
                     cJSON_GetArraySize(cJSON_GetObjectItem(c, "findings")), cJSON_GetNumberValue(cJSON_GetObjectItem(c, "statements")));
