@@ -611,7 +611,7 @@ TEST(afworker_worker_left_broken_by_a_program_charges_it_and_names_the_python_fr
   CHECK(conv_worker_take_blame(w, &b) == 1 && b.tag && !strcmp(b.tag, "poisoner"), "charged to the poisoner: %s",
         b.tag ? b.tag : "(none)");
   char *site = conv_worker_crash_site(b.detail);
-  CHECK(site && strstr(site, "layout_eager.py:read_freed_memory <- layout_eager.py:handle"), "frames: %s (%s)",
+  CHECK(site && strstr(site, "layout_eager.py:read_freed_memory <- layout_eager.py:convert"), "frames: %s (%s)",
         site ? site : "(none)", b.detail ? b.detail : "");
   free(site);
   conv_worker_blame_clear(&b);

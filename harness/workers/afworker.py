@@ -1,6 +1,9 @@
 """afworker - the Python side of the aliasfuzz worker protocol (PROTOCOL.md, "aliasfuzz-worker/1").
 
-A worker module builds its hello and a handler, then calls serve():
+A worker is a subclass of afworker.Worker with the hooks requires() (import the converter's
+packages, say their versions), convert(req) and run(req, converted), served by
+afworker.main(Cls) (options, torch, warm-up, memory cap, hello, requests); see Worker. Under it,
+serve() speaks the protocol for any handler:
 
     import afworker
     def handle(req):            # req: afworker.Request
@@ -25,12 +28,16 @@ imported lazily, so a worker can say hello (available: false) without it.
 """
 
 import base64
+import contextlib
 import faulthandler
 import json
+import logging
 import os
 import re
 import sys
+import time
 import traceback
+import warnings
 
 faulthandler.enable()  # on fd 2, all threads: the crashing one is "Current thread"
 
@@ -380,6 +387,22 @@ def program_module(req, returns_state=False):
     return m, [inputs[k] for k in req.args]
 
 
+def state_module(req):
+    """program_module(req, returns_state=True) for a converter whose model returns the final
+    states: (module, arguments); raises Failure ("error") when the program does not run as Python."""
+    with step("the program as Python"):
+        return program_module(req, returns_state=True)
+
+
+def export_state(req):
+    """torch.export.export of state_module(req), for a frontend that takes an ExportedProgram;
+    raises Failure: "unsupported" when torch.export fails (the frontend never saw the program)."""
+    import torch
+    m, args = state_module(req)
+    with step("torch.export.export (before the frontend)", "unsupported"):
+        return torch.export.export(m, tuple(args))
+
+
 def module_call(m, req, forward=None):
     """Runs forward (m's own by default) on fresh copies of the request's inputs laid out as the
     request says (req.fresh(): inputs that view one storage share a new copy of it), the buffers
@@ -555,3 +578,241 @@ def serve(name, versions, handle, available=True, reason=None, argv=None, module
             send(answer)
         except ValueError as e:  # NaN in a number field, say
             send({"id": rid, "status": "error", "message": "worker %s: cannot encode answer: %s" % (name, e)})
+
+
+# ---- afworker.Worker: one converter, and afworker.main(Cls) that serves it ----
+
+WARM_UP_PROGRAMS = {
+    # an input mutation
+    "mutation": ({"inputs": [{"name": "x"}], "outputs": ["r"]},
+                 "def program(x: Tensor) -> Tensor:\n    x.add_(1)\n    r = torch.mul(x, 2)\n    return r\n", "program", 1),
+    # a module buffer written in place
+    "buffer": ({"inputs": [{"name": "b", "buffer": True}, {"name": "x"}], "outputs": ["r"]},
+               "def forward(self, x: Tensor) -> Tensor:\n    self.b.mul_(2)\n    r = torch.add(self.b, x)\n    return r\n",
+               "forward", 2),
+    # no mutation at all
+    "plain": ({"inputs": [{"name": "x"}], "outputs": ["r"]},
+              "def program(x: Tensor) -> Tensor:\n    r = torch.mul(x, 2)\n    return r\n", "program", 1),
+}
+
+
+class Unavailable(Exception):
+    """Raised by Worker.requires(): the converter cannot work here; the message is the hello's reason."""
+
+
+class Failure(Exception):
+    """Raised by Worker.convert() or Worker.run() for an answer other than ok: status is
+    "unsupported", "error" or "crash"; graph the converted graph's text when there is one."""
+
+    def __init__(self, status, message, graph=None):
+        super().__init__(message)
+        assert status in ("unsupported", "error", "crash")
+        self.status, self.message, self.graph = status, message, graph
+
+
+class Worker:
+    """One converter behind the protocol. A subclass names itself and fills the hooks; main(Cls)
+    parses its options, checks torch, calls requires(), warms up, says hello and serves:
+
+        class MyWorker(afworker.Worker):
+            name = "my-converter"
+            def requires(self):               # import the converter's packages: {name: version}
+                import mypkg
+                return {"mypkg": mypkg.__version__}
+            def convert(self, req, warns):    # the converted program (anything run() takes)
+                return mypkg.convert(afworker.program_module(req)[0])
+            def run(self, req, converted, warns):
+                return afworker.module_call(converted, req)   # (outputs, final input states, bases)
+        if __name__ == "__main__":
+            afworker.main(MyWorker)
+
+    Class attributes say what the hello says (module_state, layouts, caches) and how it is served:
+    torch2 (the converter needs PyTorch 2.x's torch.export: the hello says unavailable otherwise),
+    memory_cap (AF_WORKER_MEMORY_MB applies after the warm-up, limit_memory), warm_up (names in
+    WARM_UP_PROGRAMS run through handle() before the hello: a broken install shows up as
+    unavailable, and the first program does not pay for lazy imports), timing (the answer's
+    timing keys of convert() and run()).
+
+    Python warnings raised in convert() and run() become answer warnings (add_warnings); a
+    Failure becomes fail() with the graph text when convert() got that far."""
+
+    name = None
+    module_state = False
+    layouts = True
+    caches = False
+    torch2 = False
+    memory_cap = True
+    warm_up = ("mutation",)
+    timing = ("convert_s", "run_s")
+
+    def __init__(self, args):
+        self.args = args
+        self.torch = None
+
+    @classmethod
+    def options(cls, ap):
+        """Adds the worker's command-line options to the argparse parser ap."""
+
+    def prepare(self):
+        """Runs before torch is imported (environment variables a library reads at import)."""
+
+    def requires(self):
+        """Imports what the converter needs (self.torch is set); returns {name: version} for the
+        hello. Raises Unavailable (or any exception) when it cannot work here."""
+        return {}
+
+    def settings(self):
+        """{name: value} the hello's versions add whether or not the worker is available (its options)."""
+        return {}
+
+    def convert(self, req, warns):
+        """Converts req's program; returns what run() takes. Raises Failure for an answer that is
+        not ok. warns: a list of warning lines to append to."""
+        raise NotImplementedError
+
+    def run(self, req, converted, warns):
+        """Runs converted on fresh inputs laid out as req says; returns (outputs, final input
+        states, storages): lists of tensors or numpy arrays (a final state may be None: cannot be
+        expressed). storages None: the final states written back into copies of the storages
+        (write_back), as for a converter whose model returns them instead of writing them."""
+        raise NotImplementedError
+
+    def graph_text(self, converted):
+        """The converted program as text for the answer's graph, or None."""
+        return None
+
+    def extra(self, req, converted):
+        """More answer fields (residual, counters)."""
+        return {"residual": 0}
+
+    def note(self, caught, warns):
+        """Python warnings caught during convert() and run() (warnings.catch_warnings(record=True))
+        as warning lines."""
+        add_warnings(caught, warns)
+
+    def handle(self, req):
+        """convert(), run(), and the answer: outputs, final input states, the storages' final
+        states, graph, warnings, extra(), timing."""
+        warns = []
+        converted = None
+        t0 = time.perf_counter()
+        t1 = t0
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                converted = self.convert(req, warns)
+                t1 = time.perf_counter()
+                outs, final, bases = self.run(req, converted, warns)
+            except Failure as f:
+                self.note(caught, warns)
+                graph = f.graph if f.graph is not None or converted is None else self._graph(converted)
+                return fail(f.status, f.message, graph=graph, warnings=warns)
+        t2 = time.perf_counter()
+        self.note(caught, warns)
+        graph = self._graph(converted)
+        if len(outs) != req.noutputs:
+            warns.append("the converted program returned %d values for %d outputs" % (len(outs), req.noutputs))
+        if bases is None and req.bases:
+            bases = write_back(req, final) if all(t is not None for t in final) else [None] * len(req.bases)
+        try:
+            encoded = [encode_tensor(t) for t in outs], encode_all(final)
+            extra = {"bases": encode_all(bases)} if req.bases else {}
+        except Exception as e:
+            return fail("error", "an output that is not a plain tensor: " + exception_message(e), graph=graph,
+                        warnings=warns)
+        extra.update(self.extra(req, converted))
+        spans = (t1 - t0, t2 - t1) if len(self.timing) == 2 else (t2 - t0,)
+        extra["timing"] = {k: round(v, 4) for k, v in zip(self.timing, spans)}
+        return ok(encoded[0], encoded[1], graph=graph, warnings=warns, **extra)
+
+    def _graph(self, converted):
+        try:
+            return self.graph_text(converted)
+        except Exception as e:
+            return "<cannot print the converted program: %s>" % exception_message(e)
+
+    def warm(self):
+        """Runs the warm_up programs through handle(); None, or why the worker cannot serve."""
+        import torch
+        for key in self.warm_up:
+            prog, src, fn, n = WARM_UP_PROGRAMS[key]
+            names = [i["name"] for i in prog["inputs"]]
+            req = Request({"id": 0, "program": prog, "torchscript": src, "function": fn,
+                           "inputs": [encode_tensor(torch.ones(3), nm) for nm in names[:n]]})
+            a = self.handle(req)
+            if a["status"] != "ok":
+                return "warm-up program failed: %s" % a.get("message")
+        return None
+
+
+class Torch2Worker(Worker):
+    """A PyTorch 2.x worker (PROTOCOL.md "PyTorch 2.x workers"): torch.export / torch.compile
+    take Python callables, so the program runs as Python (python_namespace, program_module), and
+    module state is converted."""
+    module_state = True
+    torch2 = True
+
+
+@contextlib.contextmanager
+def step(what, status="error"):
+    """Turns an exception raised inside the block (other than a Failure) into Failure(status,
+    'what: Type: message (in site)')."""
+    try:
+        yield
+    except Failure:
+        raise
+    except Exception as e:
+        raise Failure(status, "%s: %s" % (what, exception_message(e)))
+
+
+class LogCapture(logging.Handler):
+    """Collects the messages of the loggers it is attached to, at level and above (clean()ed to
+    limit characters; with unique, each once)."""
+
+    def __init__(self, level=logging.WARNING, limit=2000, unique=False):
+        super().__init__(level)
+        self.limit, self.unique = limit, unique
+        self.messages = []
+
+    def emit(self, record):
+        try:
+            msg = clean(record.getMessage(), self.limit)
+        except Exception:
+            return
+        if not (self.unique and msg in self.messages):
+            self.messages.append(msg)
+
+
+def main(cls, argv=None):
+    """Serves the worker class cls: its options (cls.options), torch (find_torch; torch2_reason
+    when cls.torch2), requires(), the warm-up, the memory cap, the hello, then requests until end
+    of input."""
+    import argparse
+    ap = argparse.ArgumentParser(description="aliasfuzz %s worker (speaks %s on stdin/stdout)" % (cls.name, PROTOCOL))
+    cls.options(ap)
+    worker = cls(ap.parse_args(argv))
+    _protect_stdout()
+    worker.prepare()
+    versions = {}
+    torch, why = find_torch()
+    if torch is not None:
+        versions["torch"] = torch.__version__
+        worker.torch = torch
+        why = torch2_reason(torch) if cls.torch2 else None
+        if why is None:
+            try:
+                versions.update(worker.requires())
+            except Unavailable as e:
+                why = str(e)
+            except Exception as e:
+                why = "cannot set up %s: %s" % (cls.name, exception_message(e))
+        if why is None:
+            why = worker.warm()
+    versions.update(worker.settings())
+    versions["python"] = sys.version.split()[0]
+    if cls.memory_cap:
+        memory = limit_memory()
+        if memory:
+            versions["memory_mb"] = memory
+    serve(worker.name, versions, worker.handle if why is None else None, available=why is None, reason=why,
+          module_state=worker.module_state, layouts=worker.layouts, caches=worker.caches)

@@ -25,15 +25,7 @@ export or run failure is "error".
 Options: --decompose, --strict.
 """
 
-import argparse
-import os
-import sys
-import time
-import warnings
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import afworker  # noqa: E402
+import afworker  # run as a script: its folder is first on sys.path
 
 
 def unsupported_kinds(torch):
@@ -64,107 +56,49 @@ def count_inplace(gm):
     return n
 
 
-def caught_messages(caught, warns):
-    afworker.add_warnings(caught, warns)
+class ExportWorker(afworker.Torch2Worker):
+    name = "export"
+    warm_up = ("mutation", "buffer")
+    timing = ("export_s", "run_s")
+    decompose = False
 
+    @classmethod
+    def options(cls, ap):
+        ap.add_argument("--decompose", action="store_true", default=cls.decompose,
+                        help="ep.run_decompositions() before running (the export-decomp converter)")
+        ap.add_argument("--strict", action="store_true", help="torch.export.export(strict=True): trace with TorchDynamo")
 
-class ExportWorker:
-    def __init__(self, torch, decompose, strict):
-        self.torch, self.decompose, self.strict = torch, decompose, strict
-        self.declines = unsupported_kinds(torch)
+    def requires(self):
+        self.declines = unsupported_kinds(self.torch)
+        return {}
 
-    def handle(self, req):
-        torch = self.torch
-        warns = []
-        t0 = time.perf_counter()
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                m, args = afworker.program_module(req)
-            except Exception as e:
-                return afworker.fail("error", "the program as Python: " + afworker.exception_message(e))
-            try:
-                ep = torch.export.export(m, tuple(args), strict=self.strict)
-                if self.decompose:
-                    ep = ep.run_decompositions()
-            except Exception as e:
-                caught_messages(caught, warns)
-                what = "torch.export.export" + (" + run_decompositions" if self.decompose else "")
-                status = "unsupported" if isinstance(e, self.declines) else "error"
-                return afworker.fail(status, "%s: %s" % (what, afworker.exception_message(e)), warnings=warns)
-            t1 = time.perf_counter()
-            try:
-                graph = "%s\n%s" % (str(ep.graph_signature).strip(), ep.graph_module.code.strip("\n"))
-            except Exception as e:
-                graph = "<cannot print the exported program: %s>" % afworker.exception_message(e)
-            try:
-                gm = ep.module()
-                outs, final, bases = afworker.module_call(gm, req)
-            except Exception as e:
-                caught_messages(caught, warns)
-                return afworker.fail("error", "running ep.module(): " + afworker.exception_message(e), graph=graph,
-                                     warnings=warns)
-            t2 = time.perf_counter()
-        caught_messages(caught, warns)
-        if len(outs) != req.noutputs:
-            warns.append("ep.module() returned %d values for %d outputs" % (len(outs), req.noutputs))
-        return afworker.ok([afworker.encode_tensor(t) for t in outs], [afworker.encode_tensor(t) for t in final],
-                           graph=graph, warnings=warns, residual=count_inplace(ep.graph_module),
-                           timing={"export_s": round(t1 - t0, 4), "run_s": round(t2 - t1, 4)},
-                           **afworker.bases_field(req, bases))
+    def settings(self):
+        return {"ir": "core ATen (run_decompositions)" if self.args.decompose else "training IR",
+                "strict": "yes" if self.args.strict else "no"}
 
+    def convert(self, req, warns):
+        with afworker.step("the program as Python"):
+            m, args = afworker.program_module(req)
+        try:
+            ep = self.torch.export.export(m, tuple(args), strict=self.args.strict)
+            if self.args.decompose:
+                ep = ep.run_decompositions()
+        except Exception as e:
+            what = "torch.export.export" + (" + run_decompositions" if self.args.decompose else "")
+            status = "unsupported" if isinstance(e, self.declines) else "error"
+            raise afworker.Failure(status, "%s: %s" % (what, afworker.exception_message(e)))
+        return ep
 
-def warm_up(worker):
-    """Exports and runs a small program with an input mutation and one with a module buffer, so the
-    first real request does not pay for torch.export's lazy imports (seconds) and a broken install
-    shows up as unavailable. None or the reason."""
-    import torch
-    progs = [
-        ({"inputs": [{"name": "x"}], "outputs": ["r"]},
-         "def program(x: Tensor) -> Tensor:\n    x.add_(1)\n    r = torch.mul(x, 2)\n    return r\n", "program",
-         [torch.ones(3)]),
-        ({"inputs": [{"name": "b", "buffer": True}, {"name": "x"}], "outputs": ["r"]},
-         "def forward(self, x: Tensor) -> Tensor:\n    self.b.mul_(2)\n    r = torch.add(self.b, x)\n    return r\n",
-         "forward", [torch.ones(3), torch.ones(3)]),
-    ]
-    for prog, src, fn, inputs in progs:
-        names = [i["name"] for i in prog["inputs"]]
-        req = afworker.Request({"id": 0, "program": prog, "torchscript": src, "function": fn,
-                                "inputs": [afworker.encode_tensor(t, n) for t, n in zip(inputs, names)]})
-        a = worker.handle(req)
-        if a["status"] != "ok":
-            return "warm-up program failed: %s" % a.get("message")
-    return None
+    def graph_text(self, ep):
+        return "%s\n%s" % (str(ep.graph_signature).strip(), ep.graph_module.code.strip("\n"))
 
+    def run(self, req, ep, warns):
+        with afworker.step("running ep.module()"):
+            return afworker.module_call(ep.module(), req)
 
-def main(name="export", decompose=False):
-    ap = argparse.ArgumentParser(description="aliasfuzz %s worker (speaks aliasfuzz-worker/1 on stdin/stdout)" % name)
-    ap.add_argument("--decompose", action="store_true", default=decompose,
-                    help="ep.run_decompositions() before running (the export-decomp converter)")
-    ap.add_argument("--strict", action="store_true", help="torch.export.export(strict=True): trace with TorchDynamo")
-    args = ap.parse_args()
-    afworker._protect_stdout()
-    versions = {}
-    torch, why = afworker.find_torch()
-    worker = None
-    if torch is not None:
-        versions["torch"] = torch.__version__
-        if not hasattr(torch, "export") or not hasattr(torch.export, "export"):
-            why = "torch %s has no torch.export (PyTorch 2.x only)" % torch.__version__
-        else:
-            worker = ExportWorker(torch, args.decompose, args.strict)
-            why = warm_up(worker)
-            if why:
-                worker = None
-    versions["ir"] = "core ATen (run_decompositions)" if args.decompose else "training IR"
-    versions["strict"] = "yes" if args.strict else "no"
-    versions["python"] = sys.version.split()[0]
-    memory = afworker.limit_memory()
-    if memory:
-        versions["memory_mb"] = memory
-    afworker.serve(name, versions, worker.handle if worker else None, available=worker is not None, reason=why,
-                   module_state=True, layouts=True)
+    def extra(self, req, ep):
+        return {"residual": count_inplace(ep.graph_module)}
 
 
 if __name__ == "__main__":
-    main()
+    afworker.main(ExportWorker)

@@ -3,11 +3,14 @@
 ep.run_decompositions() (the functional core ATen opset), run through ep.module(). The same
 worker as worker_export.py (see there) with --decompose. Speaks aliasfuzz-worker/1 (PROTOCOL.md)."""
 
-import os
-import sys
+import afworker  # run as a script: its folder is first on sys.path
+import worker_export
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import worker_export  # noqa: E402
+
+class ExportDecompWorker(worker_export.ExportWorker):
+    name = "export-decomp"
+    decompose = True
+
 
 if __name__ == "__main__":
-    worker_export.main("export-decomp", decompose=True)
+    afworker.main(ExportDecompWorker)

@@ -20,36 +20,9 @@ than those writing a graph input back (the expected form of an input mutation).
 Options: --mode script|python (env AF_FUNCTORCH_MODE), --remove mutations|mutations_and_views.
 """
 
-import argparse
 import os
-import sys
-import time
-import typing
-import warnings
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import afworker  # noqa: E402
-
-
-def python_function(src, name):
-    """The TorchScript source run as Python (it is valid Python with these names defined)."""
-    import torch
-    g = {"torch": torch, "Tensor": torch.Tensor, "Tuple": typing.Tuple, "List": typing.List,
-         "Optional": typing.Optional}
-    aten_methods(torch, src)
-    exec(compile(src, "<program>", "exec"), g)
-    return g[name]
-
-
-def aten_methods(torch, src):
-    """TorchScript exposes every ATen op as a Tensor method; plain Python lacks some (alias, fill,
-    zero, copy, gelu_, ...). Give Python the same ATen ops under the same names."""
-    import re
-    for name in sorted(set(re.findall(r"\.([A-Za-z_][A-Za-z0-9_]*)\(", src))):
-        if not hasattr(torch.Tensor, name) and hasattr(torch.ops.aten, name):
-            op = getattr(torch.ops.aten, name)
-            setattr(torch.Tensor, name, (lambda o: lambda self, *args: o(self, *args))(op))
+import afworker  # run as a script: its folder is first on sys.path
 
 
 def _inplace(node):
@@ -74,50 +47,6 @@ def count_residual(gm):
     return n
 
 
-class FunctorchWorker:
-    def __init__(self, torch, make_fx, functionalize, mode, remove):
-        self.torch, self.make_fx, self.functionalize = torch, make_fx, functionalize
-        self.mode, self.remove = mode, remove
-
-    def handle(self, req):
-        warns = []
-        t0 = time.perf_counter()
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                if self.mode == "script":
-                    fn = getattr(afworker.script_unit(req.torchscript), req.function)
-                else:
-                    fn = python_function(req.torchscript, req.function)
-            except Exception as e:
-                return afworker.fail("error", "compile (%s): %s" % (self.mode, afworker.exception_message(e)))
-            try:
-                gm = self.make_fx(self.functionalize(fn, remove=self.remove))(*req.fresh()[0])
-            except Exception as e:
-                return afworker.fail("error", "functionalize + make_fx: " + afworker.exception_message(e),
-                                     warnings=[afworker.clean(w.message) for w in caught])
-            t1 = time.perf_counter()
-            graph = gm.code.strip("\n")
-            state, bases = req.fresh()  # laid out as the request says: shared storages stay shared
-            try:
-                result = afworker.as_list(gm(*state))
-            except Exception as e:
-                return afworker.fail("error", "running the FX graph: " + afworker.exception_message(e), graph=graph,
-                                     warnings=[afworker.clean(w.message) for w in caught])
-        for w in caught:
-            msg = afworker.clean(w.message)
-            if msg not in warns:
-                warns.append(msg)
-        t2 = time.perf_counter()
-        if len(result) != req.noutputs:
-            warns.append("the graph returned %d values for %d outputs" % (len(result), req.noutputs))
-        outputs = [afworker.encode_tensor(t) for t in result]
-        inputs = [afworker.encode_tensor(t) for t in state]
-        return afworker.ok(outputs, inputs, graph=graph, warnings=warns, residual=count_residual(gm),
-                           timing={"trace_s": round(t1 - t0, 4), "run_s": round(t2 - t1, 4)},
-                           **afworker.bases_field(req, bases))
-
-
 def functorch_api(torch, versions):
     """functionalize and make_fx: torch.func's on PyTorch 2.x (functorch's there are deprecated
     aliases of them), the functorch package's on 1.13."""
@@ -132,28 +61,49 @@ def functorch_api(torch, versions):
     return functionalize, make_fx
 
 
-def main():
-    ap = argparse.ArgumentParser(description="aliasfuzz functorch worker (speaks aliasfuzz-worker/1 on stdin/stdout)")
-    ap.add_argument("--mode", choices=("script", "python"), default=os.environ.get("AF_FUNCTORCH_MODE", "script"))
-    ap.add_argument("--remove", choices=("mutations", "mutations_and_views"), default="mutations")
-    args = ap.parse_args()
-    afworker._protect_stdout()
-    versions = {}
-    torch, why = afworker.find_torch()
-    worker = None
-    if torch is not None:
-        versions["torch"] = torch.__version__
+class FunctorchWorker(afworker.Worker):
+    name = "functorch"
+    memory_cap = False
+    warm_up = ()
+    timing = ("trace_s", "run_s")
+
+    @classmethod
+    def options(cls, ap):
+        ap.add_argument("--mode", choices=("script", "python"), default=os.environ.get("AF_FUNCTORCH_MODE", "script"))
+        ap.add_argument("--remove", choices=("mutations", "mutations_and_views"), default="mutations")
+
+    def requires(self):
+        versions = {}
         try:
-            functionalize, make_fx = functorch_api(torch, versions)
-            worker = FunctorchWorker(torch, make_fx, functionalize, args.mode, args.remove)
+            self.functionalize, self.make_fx = functorch_api(self.torch, versions)
         except Exception as e:
-            why = "cannot import functionalize and make_fx: %s" % e
-    versions["mode"] = args.mode
-    versions["remove"] = args.remove
-    versions["python"] = sys.version.split()[0]
-    afworker.serve("functorch", versions, worker.handle if worker else None, available=worker is not None, reason=why,
-                   layouts=True)
+            raise afworker.Unavailable("cannot import functionalize and make_fx: %s" % e)
+        return versions
+
+    def settings(self):
+        return {"mode": self.args.mode, "remove": self.args.remove}
+
+    def convert(self, req, warns):
+        with afworker.step("compile (%s)" % self.args.mode):
+            if self.args.mode == "script":
+                fn = getattr(afworker.script_unit(req.torchscript), req.function)
+            else:
+                fn = afworker.python_namespace(req.torchscript)[req.function]
+        with afworker.step("functionalize + make_fx"):
+            return self.make_fx(self.functionalize(fn, remove=self.args.remove))(*req.fresh()[0])
+
+    def graph_text(self, gm):
+        return gm.code.strip("\n")
+
+    def run(self, req, gm, warns):
+        state, bases = req.fresh()  # laid out as the request says: shared storages stay shared
+        with afworker.step("running the FX graph"):
+            result = afworker.as_list(gm(*state))
+        return result, state, bases
+
+    def extra(self, req, gm):
+        return {"residual": count_residual(gm)}
 
 
 if __name__ == "__main__":
-    main()
+    afworker.main(FunctorchWorker)

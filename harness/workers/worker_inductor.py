@@ -5,11 +5,14 @@ CPU (Inductor compiles C++ with the machine's compiler). The same worker as work
 TORCHINDUCTOR_CACHE_DIR, made under --cache-dir / AF_INDUCTOR_CACHE_DIR (a campaign's folder) or
 the temporary folder, and removed when it exits. Speaks aliasfuzz-worker/1 (PROTOCOL.md)."""
 
-import os
-import sys
+import afworker  # run as a script: its folder is first on sys.path
+import worker_aot_eager
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import worker_aot_eager  # noqa: E402
+
+class InductorWorker(worker_aot_eager.CompileWorker):
+    name = "inductor"
+    backend = "inductor"
+
 
 if __name__ == "__main__":
-    worker_aot_eager.main("inductor", backend="inductor")
+    afworker.main(InductorWorker)

@@ -20,7 +20,6 @@ Options: --opset N (env AF_ONNX_OPSET), --runtime auto|python|node (env AF_ONNX_
 --node PATH (env AF_NODE), --no-return-inputs (export the program alone: inputs always null).
 """
 
-import argparse
 import base64
 import io
 import json
@@ -29,12 +28,11 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 import warnings
 
+import afworker  # run as a script: its folder is first on sys.path
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import afworker  # noqa: E402
 
 NOISE = ("no signature found for",)  # ScriptFunctions have no Python signature: harmless
 
@@ -153,20 +151,45 @@ def is_unsupported(torch, e):
     return bool(re.search(r"Exporting the operator .* to ONNX opset version \d+ is not supported", str(e)))
 
 
-class OnnxWorker:
-    def __init__(self, torch, onnx, runtime, opset, return_inputs):
-        self.torch, self.onnx, self.rt = torch, onnx, runtime
-        self.opset, self.return_inputs = opset, return_inputs
+class OnnxWorker(afworker.Worker):
+    name = "onnx"
+    memory_cap = False
+    warm_up = ("plain",)
+    timing = ("export_s", "run_s")
+
+    @classmethod
+    def options(cls, ap):
+        ap.add_argument("--opset", type=int, default=int(os.environ.get("AF_ONNX_OPSET", "16")))
+        ap.add_argument("--runtime", choices=("auto", "python", "node"), default=os.environ.get("AF_ONNX_RUNTIME", "auto"))
+        ap.add_argument("--node", default=os.environ.get("AF_NODE", "node"))
+        ap.add_argument("--no-return-inputs", action="store_true")
+
+    def requires(self):
+        try:
+            import onnx
+        except Exception as e:
+            raise afworker.Unavailable("cannot import onnx: %s (install python3-onnx)" % e)
+        self.onnx = onnx
+        rt, why = make_runtime(self.args.runtime, self.args.node)
+        if rt is None:
+            raise afworker.Unavailable(why)
+        self.rt = rt
         # PyTorch 2.x exports through torch.export by default (dynamo=True, the onnx-dynamo
         # worker); this worker is the TorchScript-based exporter on both stacks.
         import inspect
-        self.torchscript_kw = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
+        self.torchscript_kw = {"dynamo": False} if "dynamo" in inspect.signature(self.torch.onnx.export).parameters else {}
+        if isinstance(rt, NodeRuntime):
+            return {"onnx": onnx.__version__, "onnxruntime": "%s (node %s)" % (rt.version, rt.node_version)}
+        return {"onnx": onnx.__version__, "onnxruntime": "%s (python)" % rt.version}
+
+    def settings(self):
+        return {"opset": self.args.opset}
 
     def export(self, fn, args, input_names, output_names, warns):
         buf = io.BytesIO()
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            self.torch.onnx.export(fn, args, buf, opset_version=self.opset, input_names=input_names,
+            self.torch.onnx.export(fn, args, buf, opset_version=self.args.opset, input_names=input_names,
                                    output_names=output_names, do_constant_folding=True, **self.torchscript_kw)
         for w in caught:
             msg = afworker.clean(w.message)
@@ -174,121 +197,61 @@ class OnnxWorker:
                 warns.append(msg)
         return buf.getvalue()
 
-    def handle(self, req):
-        torch = self.torch
-        warns = []
-        t0 = time.perf_counter()
+    def convert(self, req, warns):
+        """(ONNX model bytes, whether it returns the final input states)."""
         out_names = ["output_%d" % k for k in range(req.noutputs)]
-        final_names = ["final_%s" % n for n in req.names]
-        model, with_inputs = None, False
         caller, _ = req.fresh()  # the caller's tensors, laid out as the request says
         try:
-            if self.return_inputs:
+            if not self.args.no_return_inputs:
                 src, wname = afworker.wrapper_source(req)
                 fn = getattr(afworker.script_unit(src), wname)
                 try:
-                    model = self.export(fn, tuple(caller), req.names,
-                                        out_names + final_names, warns)
-                    with_inputs = True
+                    return self.export(fn, tuple(caller), req.names, out_names + final_names(req), warns), True
                 except Exception as e:
                     first = afworker.exception_message(e)
-                    if is_unsupported(torch, e):
-                        return afworker.fail("unsupported", "torch.onnx.export: " + first, warnings=warns)
+                    if is_unsupported(self.torch, e):
+                        raise afworker.Failure("unsupported", "torch.onnx.export: " + first)
                     warns.append("exporting with the final inputs as extra outputs failed (%s); exporting the "
                                  "program alone, so final input states cannot be expressed" % first)
-            if model is None:
-                fn = getattr(afworker.script_unit(req.torchscript), req.function)
-                model = self.export(fn, tuple(req.fresh()[0]), req.names, out_names, warns)
+            fn = getattr(afworker.script_unit(req.torchscript), req.function)
+            return self.export(fn, tuple(req.fresh()[0]), req.names, out_names, warns), False
+        except afworker.Failure:
+            raise
         except Exception as e:
-            status = "unsupported" if is_unsupported(torch, e) else "error"
-            return afworker.fail(status, "torch.onnx.export: " + afworker.exception_message(e), warnings=warns)
-        t1 = time.perf_counter()
-        try:
-            graph = self.onnx.helper.printable_graph(self.onnx.load_from_string(model).graph)
-        except Exception as e:
-            graph = "<cannot print the ONNX graph: %s>" % afworker.exception_message(e)
+            status = "unsupported" if is_unsupported(self.torch, e) else "error"
+            raise afworker.Failure(status, "torch.onnx.export: " + afworker.exception_message(e))
+
+    def graph_text(self, converted):
+        return self.onnx.helper.printable_graph(self.onnx.load_from_string(converted[0]).graph)
+
+    def run(self, req, converted, warns):
+        model, with_inputs = converted
         # each input as an array of its own (what ONNX Runtime takes): a write through one can never
         # show in another, whatever storage the caller's tensors shared
         feeds = [afworker.encode_tensor(t, n) for t, n in zip(req.fresh()[0], req.names)]
         try:
             results, order = self.rt.run(model, feeds)
         except RuntimeCrash as e:
-            return afworker.fail("crash", str(e), graph=graph, warnings=warns)
+            raise afworker.Failure("crash", str(e))
         except Exception as e:
-            return afworker.fail("error", "onnxruntime: " + afworker.clean(e), graph=graph, warnings=warns)
-        t2 = time.perf_counter()
+            raise afworker.Failure("error", "onnxruntime: " + afworker.clean(e))
         # By name; an exporter that renamed outputs is read by position instead.
-        want = out_names + (final_names if with_inputs else [])
+        want = ["output_%d" % k for k in range(req.noutputs)] + (final_names(req) if with_inputs else [])
         if all(n in results for n in want):
             vals = [results[n] for n in want]
         elif len(order) == len(want):
             vals = [results[n] for n in order]
             warns.append("model outputs are named %s, not %s: read by position" % (order, want))
         else:
-            return afworker.fail("error", "the model has %d outputs (%s), %d expected" % (len(order), ", ".join(order),
-                                                                                    len(want)),
-                                 graph=graph, warnings=warns)
-        for v in vals:
-            v.pop("name", None)
-        outputs = vals[:req.noutputs]
-        inputs = vals[req.noutputs:] if with_inputs else [None] * len(req.names)
-        extra = {}
-        if req.bases:  # every storage as the returned final states written back (afworker.write_back)
-            extra["bases"] = (afworker.encode_all(afworker.write_back(req, [afworker.decode_tensor(v) for v in inputs]))
-                              if with_inputs else [None] * len(req.bases))
-        return afworker.ok(outputs, inputs, graph=graph, warnings=warns, residual=0,  # ONNX has no in-place ops
-                           timing={"export_s": round(t1 - t0, 4), "run_s": round(t2 - t1, 4)}, **extra)
+            raise afworker.Failure("error", "the model has %d outputs (%s), %d expected" % (
+                len(order), ", ".join(order), len(want)))
+        vals = [afworker.decode_tensor(v) for v in vals]
+        return vals[:req.noutputs], vals[req.noutputs:] if with_inputs else [None] * len(req.names), None
 
 
-def main():
-    ap = argparse.ArgumentParser(description="aliasfuzz onnx worker (speaks aliasfuzz-worker/1 on stdin/stdout)")
-    ap.add_argument("--opset", type=int, default=int(os.environ.get("AF_ONNX_OPSET", "16")))
-    ap.add_argument("--runtime", choices=("auto", "python", "node"), default=os.environ.get("AF_ONNX_RUNTIME", "auto"))
-    ap.add_argument("--node", default=os.environ.get("AF_NODE", "node"))
-    ap.add_argument("--no-return-inputs", action="store_true")
-    args = ap.parse_args()
-    afworker._protect_stdout()
-
-    versions = {}
-    torch, why = afworker.find_torch()
-    onnx, worker = None, None
-    if torch is not None:
-        versions["torch"] = torch.__version__
-        try:
-            import onnx
-            versions["onnx"] = onnx.__version__
-        except Exception as e:
-            onnx, why = None, "cannot import onnx: %s (install python3-onnx)" % e
-    if torch is not None and onnx is not None:
-        rt, why = make_runtime(args.runtime, args.node)
-        if rt is not None:
-            if isinstance(rt, NodeRuntime):
-                versions["onnxruntime"] = "%s (node %s)" % (rt.version, rt.node_version)
-            else:
-                versions["onnxruntime"] = "%s (python)" % rt.version
-            worker = OnnxWorker(torch, onnx, rt, args.opset, not args.no_return_inputs)
-            why = warm_up(worker)
-            if why:
-                worker = None
-    versions["opset"] = args.opset
-    versions["python"] = sys.version.split()[0]
-    afworker.serve("onnx", versions, worker.handle if worker else None, available=worker is not None, reason=why,
-                   layouts=True)
-
-
-def warm_up(worker):
-    """Exports and runs a one-line program, so the first real request does not pay for lazy
-    initialization and a broken installation shows up as unavailable. None or the reason."""
-    import torch
-    x = torch.ones(2)
-    req = afworker.Request({"id": 0, "program": {"inputs": [{"name": "x"}], "outputs": ["r"]},
-                            "torchscript": "def program(x: Tensor) -> Tensor:\n    r = torch.mul(x, 2)\n    return r\n",
-                            "inputs": [afworker.encode_tensor(x, "x")]})
-    a = worker.handle(req)
-    if a["status"] != "ok":
-        return "warm-up program failed: %s" % a.get("message")
-    return None
+def final_names(req):
+    return ["final_%s" % n for n in req.names]
 
 
 if __name__ == "__main__":
-    main()
+    afworker.main(OnnxWorker)

@@ -19,52 +19,50 @@ A torch.export failure under the exporter (it declines the program) and the expo
 Options: --opset N (env AF_ONNX_OPSET; default: the exporter's own).
 """
 
-import argparse
-import io
 import os
-import sys
-import time
-import warnings
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import afworker  # noqa: E402
+import afworker  # run as a script: its folder is first on sys.path
 
-class OnnxDynamoWorker:
-    def __init__(self, torch, onnx, ort, opset):
-        self.torch, self.onnx, self.ort, self.opset = torch, onnx, ort, opset
 
-    def export(self, m, args, warns):
-        kw = {"dynamo": True, "verbose": False}
-        if self.opset:
-            kw["opset_version"] = self.opset
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            prog = self.torch.onnx.export(m, tuple(args), **kw)
-        afworker.add_warnings(caught, warns)
-        return prog.model_proto.SerializeToString()
+class OnnxDynamoWorker(afworker.Torch2Worker):
+    name = "onnx-dynamo"
+    timing = ("export_s", "run_s")
 
-    def handle(self, req):
-        torch = self.torch
-        warns = []
-        t0 = time.perf_counter()
+    @classmethod
+    def options(cls, ap):
+        ap.add_argument("--opset", type=int, default=int(os.environ.get("AF_ONNX_DYNAMO_OPSET", "0")) or None)
+
+    def requires(self):
         try:
-            m, args = afworker.program_module(req, returns_state=True)
+            import onnx
+            import onnxruntime
+            import onnxscript
         except Exception as e:
-            return afworker.fail("error", "the program as Python: " + afworker.exception_message(e))
+            raise afworker.Unavailable("the dynamo ONNX exporter needs onnx, onnxscript and onnxruntime: %s: %s" % (
+                type(e).__name__, e))
+        self.onnx, self.ort = onnx, onnxruntime
+        return {"onnx": onnx.__version__, "onnxscript": onnxscript.__version__, "onnxruntime": onnxruntime.__version__}
+
+    def settings(self):
+        return {"opset": self.args.opset} if self.args.opset else {}
+
+    def convert(self, req, warns):
+        m, args = afworker.state_module(req)
+        kw = {"dynamo": True, "verbose": False}
+        if self.args.opset:
+            kw["opset_version"] = self.args.opset
         try:
-            model = self.export(m, args, warns)
+            return self.torch.onnx.export(m, tuple(args), **kw).model_proto.SerializeToString()
         except Exception as e:
             msg = afworker.exception_message(e)
             unsupported = "UnsupportedOperatorError" in msg or "Failed to export the model with torch.export" in msg
-            return afworker.fail("unsupported" if unsupported else "error", "torch.onnx.export(dynamo=True): " + msg,
-                                 warnings=warns)
-        t1 = time.perf_counter()
-        try:
-            graph = self.onnx.printer.to_text(self.onnx.load_from_string(model).graph)
-        except Exception as e:
-            graph = "<cannot print the ONNX graph: %s>" % afworker.exception_message(e)
-        try:
+            raise afworker.Failure("unsupported" if unsupported else "error", "torch.onnx.export(dynamo=True): " + msg)
+
+    def graph_text(self, model):
+        return self.onnx.printer.to_text(self.onnx.load_from_string(model).graph)
+
+    def run(self, req, model, warns):
+        with afworker.step("onnxruntime"):
             opts = self.ort.SessionOptions()
             opts.intra_op_num_threads = 1
             opts.inter_op_num_threads = 1
@@ -79,63 +77,10 @@ class OnnxDynamoWorker:
                 feeds = {n: a for n, a in zip(declared, caller)}
                 warns.append("model inputs are named %s, not %s: fed by position" % (declared, list(by_name)))
             else:
-                return afworker.fail("error", "the model has inputs %s for program inputs %s" % (declared, list(by_name)),
-                                     graph=graph, warnings=warns)
-            vals = s.run(None, feeds)
-            outs, final = afworker.split_state(req, vals)
-        except Exception as e:
-            return afworker.fail("error", "onnxruntime: " + afworker.exception_message(e), graph=graph, warnings=warns)
-        t2 = time.perf_counter()
-        return afworker.ok([afworker.encode_tensor(t) for t in outs], [afworker.encode_tensor(t) for t in final],
-                           graph=graph, warnings=warns, residual=0,  # ONNX has no in-place ops
-                           timing={"export_s": round(t1 - t0, 4), "run_s": round(t2 - t1, 4)},
-                           **afworker.bases_field(req, afworker.write_back(req, final)))
-
-
-def main():
-    ap = argparse.ArgumentParser(description="aliasfuzz onnx-dynamo worker (speaks aliasfuzz-worker/1 on stdin/stdout)")
-    ap.add_argument("--opset", type=int, default=int(os.environ.get("AF_ONNX_DYNAMO_OPSET", "0")) or None)
-    args = ap.parse_args()
-    afworker._protect_stdout()
-    versions = {}
-    torch, why = afworker.find_torch()
-    worker = None
-    if torch is not None:
-        versions["torch"] = torch.__version__
-        why = afworker.torch2_reason(torch)
-    if torch is not None and why is None:
-        try:
-            import onnx
-            import onnxruntime
-            import onnxscript
-            versions["onnx"] = onnx.__version__
-            versions["onnxscript"] = onnxscript.__version__
-            versions["onnxruntime"] = onnxruntime.__version__
-            worker = OnnxDynamoWorker(torch, onnx, onnxruntime, args.opset)
-        except Exception as e:
-            why = "the dynamo ONNX exporter needs onnx, onnxscript and onnxruntime: %s: %s" % (type(e).__name__, e)
-    if worker is not None:
-        why = warm_up(worker)
-        if why:
-            worker = None
-    if args.opset:
-        versions["opset"] = args.opset
-    versions["python"] = sys.version.split()[0]
-    memory = afworker.limit_memory()
-    if memory:
-        versions["memory_mb"] = memory
-    afworker.serve("onnx-dynamo", versions, worker.handle if worker else None, available=worker is not None,
-                   reason=why, module_state=True, layouts=True)
-
-
-def warm_up(worker):
-    import torch
-    req = afworker.Request({"id": 0, "program": {"inputs": [{"name": "x"}], "outputs": ["r"]},
-                            "torchscript": "def program(x: Tensor) -> Tensor:\n    x.add_(1)\n    r = torch.mul(x, 2)\n    return r\n",
-                            "inputs": [afworker.encode_tensor(torch.ones(2), "x")]})
-    a = worker.handle(req)
-    return None if a["status"] == "ok" else "warm-up program failed: %s" % a.get("message")
+                raise afworker.Failure("error", "the model has inputs %s for program inputs %s" % (declared, list(by_name)))
+            outs, final = afworker.split_state(req, s.run(None, feeds))
+        return outs, final, None
 
 
 if __name__ == "__main__":
-    main()
+    afworker.main(OnnxDynamoWorker)

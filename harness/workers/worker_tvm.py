@@ -43,7 +43,6 @@ Options: --executor interp|compiled|graph|vm (default interp, or $AF_TVM_EXECUTO
 (or $AF_TVM_TARGET; default above), --opt-level (for the compiled executors, default 3).
 """
 
-import argparse
 import ast
 import glob
 import importlib.util
@@ -51,7 +50,6 @@ import logging
 import os
 import re
 import sys
-import time
 import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -185,22 +183,6 @@ def tvm_message(e):
     return tidy(afworker.exception_message(e))
 
 
-class LogCapture(logging.Handler):
-    """Collects warnings the frontend logs during one conversion."""
-
-    def __init__(self):
-        super().__init__(logging.WARNING)
-        self.messages = []
-
-    def emit(self, record):
-        try:
-            msg = afworker.clean(record.getMessage())
-        except Exception:
-            return
-        if msg not in self.messages:
-            self.messages.append(msg)
-
-
 def flatten(value):
     """Relay results (NDArray, ADT / tuple, nested) as a flat list of numpy arrays."""
     if hasattr(value, "numpy"):
@@ -213,16 +195,41 @@ def flatten(value):
     return out
 
 
-class TvmWorker:
-    def __init__(self, torch, tvm, relay, target, opt_level, executor):
-        self.torch, self.tvm, self.relay = torch, tvm, relay
-        self.target, self.opt_level, self.executor = target, opt_level, executor
+class TvmWorker(afworker.Worker):
+    name = "tvm"
+    memory_cap = False
+    warm_up = ()
+
+    @classmethod
+    def options(cls, ap):
+        ap.add_argument("--target", default=os.environ.get("AF_TVM_TARGET"),
+                        help="TVM target (default: llvm -opt-level=0 for the interpreter, llvm compiled)")
+        ap.add_argument("--opt-level", type=int, default=3, help="opt_level of the compiled executors")
+        ap.add_argument("--executor", choices=EXECUTORS, default=os.environ.get("AF_TVM_EXECUTOR", "interp"),
+                        help="interp: Relay's interpreter (default); compiled: relay.build + graph executor, the VM "
+                             "for control flow; graph / vm: always that one")
+
+    def requires(self):
+        # first torch: on the 2.x stack the reason is the stack, not TVM
+        why = torch_too_new(self.torch)
+        if why is None and self.args.executor not in EXECUTORS:
+            why = "AF_TVM_EXECUTOR=%s is none of %s" % (self.args.executor, ", ".join(EXECUTORS))
+        if why is None:
+            self.tvm, self.relay, kind, why = import_tvm()
+        if why is not None:
+            raise afworker.Unavailable(why)
+        target, self.opt_level, self.executor = self.args.target, self.args.opt_level, self.args.executor
         # the interpreter still lowers each primitive function and builds it for the target: with
         # LLVM's own optimisation off that costs about 0.1 s a program instead of 0.25 s
         self.interp_target = target or "llvm -opt-level=0"
         self.compiled_target = target or "llvm"
+        return {"tvm": getattr(self.tvm, "__version__", "?"), "tvm_from": kind}
 
-    def convert(self, fn, req, log):
+    def settings(self):
+        return {"executor": self.args.executor,
+                "target": self.args.target or ("llvm -opt-level=0" if self.args.executor == "interp" else "llvm")}
+
+    def from_pytorch(self, fn, req, log):
         shapes = [(n, (list(t.shape), str(t.dtype).replace("torch.", ""))) for n, t in zip(req.names, req.inputs)]
         root = logging.getLogger()
         root.addHandler(log)
@@ -259,7 +266,7 @@ class TvmWorker:
                                   "are" if len(missing) > 1 else "is"))
         return args
 
-    def run(self, mod, params, args, how):
+    def execute(self, mod, params, args, how):
         """Runs main on args with the executor how (interp, graph or vm); a flat list of arrays."""
         tvm, relay = self.tvm, self.relay
         dev = tvm.cpu(0)
@@ -286,53 +293,53 @@ class TvmWorker:
         has_control_flow = any(k in req.torchscript for k in ("\n    if ", "\n    for ", "\n    while "))
         return "vm" if has_control_flow else "graph"
 
-    def handle(self, req):
-        t0 = time.perf_counter()
-        log = LogCapture()
+    def convert(self, req, warns):
+        """(Relay module, its bound weights, whether it returns the final input states)."""
+        log = afworker.LogCapture(unique=True)  # the frontend's logged warnings
+        log.messages = warns
         src, wname = afworker.wrapper_source(req)
-        with_inputs = True
         try:
             try:
                 fn = getattr(afworker.script_unit(src), wname)
-                mod, params = self.convert(fn, req, log)
+                return self.from_pytorch(fn, req, log) + (True,)
             except NotImplementedError:
                 raise
             except Exception as e:
-                log.messages.append("converting with the final inputs as extra outputs failed (%s); converting the "
-                                    "program alone, so final input states cannot be expressed" % tvm_message(e))
-                with_inputs = False
+                warns.append("converting with the final inputs as extra outputs failed (%s); converting the "
+                             "program alone, so final input states cannot be expressed" % tvm_message(e))
                 fn = getattr(afworker.script_unit(req.torchscript), req.function)
-                mod, params = self.convert(fn, req, log)
+                return self.from_pytorch(fn, req, log) + (False,)
         except NotImplementedError as e:
-            return afworker.fail("unsupported", "from_pytorch: " + tvm_message(e), warnings=log.messages)
+            raise afworker.Failure("unsupported", "from_pytorch: " + tvm_message(e))
         except Exception as e:
-            return afworker.fail("error", "from_pytorch: " + tvm_message(e), warnings=log.messages)
-        graph = mod.astext(show_meta_data=False) if hasattr(mod, "astext") else str(mod)
-        t1 = time.perf_counter()
+            raise afworker.Failure("error", "from_pytorch: " + tvm_message(e))
+
+    def graph_text(self, converted):
+        mod = converted[0]
+        return mod.astext(show_meta_data=False) if hasattr(mod, "astext") else str(mod)
+
+    def run(self, req, converted, warns):
+        mod, params, with_inputs = converted
         how = self.executor_for(req)
         try:
             args = self.arguments(mod, params, req)
         except LookupError as e:
-            return afworker.fail("error", str(e), graph=graph, warnings=log.messages)
+            raise afworker.Failure("error", str(e))
         try:
-            vals = self.run(mod, params, args, how)
+            vals = self.execute(mod, params, args, how)
         except Exception as e:
             what = {"interp": "Relay interpreter", "graph": "graph executor", "vm": "vm"}[how]
-            return afworker.fail("error", "run (%s): %s" % (what, tvm_message(e)), graph=graph, warnings=log.messages)
-        t2 = time.perf_counter()
+            raise afworker.Failure("error", "run (%s): %s" % (what, tvm_message(e)))
         want = req.noutputs + (len(req.names) if with_inputs else 0)
         if len(vals) != want:
-            return afworker.fail("error", "the Relay module returned %d values, %d expected" % (len(vals), want),
-                                 graph=graph, warnings=log.messages)
-        outputs = [afworker.encode_tensor(v) for v in vals[:req.noutputs]]
-        inputs = [afworker.encode_tensor(v) for v in vals[req.noutputs:]] if with_inputs else [None] * len(req.names)
-        extra = {}
-        if req.bases:  # every storage as the returned final states written back (afworker.write_back)
-            extra["bases"] = (afworker.encode_all(afworker.write_back(req, list(vals[req.noutputs:])))
-                              if with_inputs else [None] * len(req.bases))
-        return afworker.ok(outputs, inputs, graph=graph, warnings=log.messages, residual=0,  # Relay is functional
-                           timing={"convert_s": round(t1 - t0, 4), "run_s": round(t2 - t1, 4), "executor": how},
-                           **extra)
+            raise afworker.Failure("error", "the Relay module returned %d values, %d expected" % (len(vals), want))
+        return vals[:req.noutputs], list(vals[req.noutputs:]) if with_inputs else [None] * len(req.names), None
+
+    def note(self, caught, warns):
+        """(the frontend's warnings are taken while it converts: from_pytorch)"""
+
+    def extra(self, req, converted):
+        return {"residual": 0, "executor": self.executor_for(req)}  # Relay is functional
 
 
 def torch_too_new(torch):
@@ -347,37 +354,5 @@ def torch_too_new(torch):
     return None
 
 
-def main():
-    ap = argparse.ArgumentParser(description="aliasfuzz tvm worker (speaks aliasfuzz-worker/1 on stdin/stdout)")
-    ap.add_argument("--target", default=os.environ.get("AF_TVM_TARGET"),
-                    help="TVM target (default: llvm -opt-level=0 for the interpreter, llvm compiled)")
-    ap.add_argument("--opt-level", type=int, default=3, help="opt_level of the compiled executors")
-    ap.add_argument("--executor", choices=EXECUTORS, default=os.environ.get("AF_TVM_EXECUTOR", "interp"),
-                    help="interp: Relay's interpreter (default); compiled: relay.build + graph executor, the VM "
-                         "for control flow; graph / vm: always that one")
-    args = ap.parse_args()
-    afworker._protect_stdout()
-    versions = {}
-    worker = None
-    tvm = None
-    torch, why = afworker.find_torch()  # first: on the 2.x stack the reason is the stack, not TVM
-    if torch is not None:
-        versions["torch"] = torch.__version__
-        why = torch_too_new(torch)
-    if why is None and args.executor not in EXECUTORS:
-        why = "AF_TVM_EXECUTOR=%s is none of %s" % (args.executor, ", ".join(EXECUTORS))
-    if why is None:
-        tvm, relay, kind, why = import_tvm()
-    if tvm is not None:
-        versions["tvm"] = getattr(tvm, "__version__", "?")
-        versions["tvm_from"] = kind
-        worker = TvmWorker(torch, tvm, relay, args.target, args.opt_level, args.executor)
-    versions["executor"] = args.executor
-    versions["target"] = args.target or ("llvm -opt-level=0" if args.executor == "interp" else "llvm")
-    versions["python"] = sys.version.split()[0]
-    afworker.serve("tvm", versions, worker.handle if worker else None, available=worker is not None, reason=why,
-                   layouts=True)
-
-
 if __name__ == "__main__":
-    main()
+    afworker.main(TvmWorker)

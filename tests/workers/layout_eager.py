@@ -22,9 +22,6 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "harness", "workers"))
 import afworker  # noqa: E402
 
-FORGETS = "--forgets-aliasing-when-called-again" in sys.argv[1:]
-BREAKS = "--breaks-after-poison" in sys.argv[1:]
-broken = False
 
 
 def read_freed_memory():
@@ -32,26 +29,33 @@ def read_freed_memory():
     ctypes.string_at(0)
 
 
-def handle(req):
-    global broken
-    import torch
-    if broken:
-        read_freed_memory()
-    broken = BREAKS and (req.program.get("meta") or {}).get("misbehave") == "poison"
-    fn = getattr(torch.jit.CompilationUnit(req.torchscript), req.function)
-    inputs, bases = req.fresh()
-    if FORGETS and req.again:
-        inputs = [t.clone() for t in inputs]  # the bases no longer see any write
-    out = fn(*inputs)
-    outs = list(out) if isinstance(out, tuple) else [] if out is None else [out]
-    return afworker.ok([afworker.encode_tensor(t) for t in outs], [afworker.encode_tensor(t) for t in inputs],
-                       graph=None, bases=[afworker.encode_tensor(b) for b in bases])
+class LayoutEager(afworker.Worker):
+    name = "layout-eager"
+    memory_cap = False
+    warm_up = ()
 
+    @classmethod
+    def options(cls, ap):
+        ap.add_argument("--forgets-aliasing-when-called-again", dest="forgets", action="store_true")
+        ap.add_argument("--breaks-after-poison", dest="breaks", action="store_true")
 
-def main():
-    import torch
-    afworker.serve("layout-eager", {"torch": torch.__version__}, handle, layouts=True, caches=FORGETS)
+    def __init__(self, args):
+        super().__init__(args)
+        self.caches = args.forgets
+        self.broken = False
+
+    def convert(self, req, warns):
+        if self.broken:
+            read_freed_memory()
+        self.broken = self.args.breaks and (req.program.get("meta") or {}).get("misbehave") == "poison"
+        return getattr(afworker.script_unit(req.torchscript), req.function)
+
+    def run(self, req, fn, warns):
+        inputs, bases = req.fresh()
+        if self.args.forgets and req.again:
+            inputs = [t.clone() for t in inputs]  # the bases no longer see any write
+        return afworker.as_list(fn(*inputs)), inputs, bases
 
 
 if __name__ == "__main__":
-    main()
+    afworker.main(LayoutEager)

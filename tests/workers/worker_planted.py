@@ -33,7 +33,6 @@ Use: aliasfuzz fuzz --converter 'external:.venv/bin/python tests/workers/worker_
 --mistake drop-copy' --baseline functorch (bench/bench_planted.sh runs one campaign per mistake).
 """
 
-import argparse
 import os
 import sys
 
@@ -204,46 +203,32 @@ def planted(make_fx, mistake):
     return traced
 
 
-WARM_UP = """def warm(x: Tensor) -> Tensor:
-    x[0:1].add_(1)
-    return x * 2
-"""
+class PlantedWorker(worker_functorch.FunctorchWorker):
+    """The functorch worker whose make_fx plants the mistake. Its warm-up runs one program with an
+    input mutation through the whole path (script, functionalize, make_fx, the edit, a run) before
+    the hello, so that the first program of a campaign does not pay the first trace's imports
+    against its --deadline."""
+    name = "functorch-planted"
+    warm_up = ("mutation",)
 
+    @classmethod
+    def options(cls, ap):
+        super().options(ap)
+        ap.add_argument("--mistake", choices=sorted(MISTAKES), default=os.environ.get("AF_PLANTED_MISTAKE", "none"))
 
-def warm_up(torch, worker):
-    """One tiny program through the whole path (script, functionalize, make_fx, the edit, a run)
-    before the hello (PROTOCOL.md: warm up before it), so that the first program of a campaign does
-    not pay the first trace's imports against its --deadline: on a loaded machine that first
-    program otherwise times out, and every restart after a timeout pays it again."""
-    fn = getattr(afworker.script_unit(WARM_UP), "warm")
-    worker.make_fx(worker.functionalize(fn, remove=worker.remove))(torch.zeros(2))(torch.zeros(2))
+    def prepare(self):
+        if self.args.mistake not in MISTAKES:
+            sys.exit("worker_planted.py: unknown mistake %r (AF_PLANTED_MISTAKE); one of %s" % (
+                self.args.mistake, ", ".join(sorted(MISTAKES))))
 
+    def requires(self):
+        versions = super().requires()
+        self.make_fx = planted(self.make_fx, self.args.mistake)
+        return versions
 
-def main():
-    ap = argparse.ArgumentParser(description="functorch worker with one planted mistake (speaks aliasfuzz-worker/1)")
-    ap.add_argument("--mistake", choices=sorted(MISTAKES), default=os.environ.get("AF_PLANTED_MISTAKE", "none"))
-    ap.add_argument("--mode", choices=("script", "python"), default=os.environ.get("AF_FUNCTORCH_MODE", "script"))
-    ap.add_argument("--remove", choices=("mutations", "mutations_and_views"), default="mutations")
-    args = ap.parse_args()
-    if args.mistake not in MISTAKES:
-        ap.error("unknown mistake %r (AF_PLANTED_MISTAKE); one of %s" % (args.mistake, ", ".join(sorted(MISTAKES))))
-    afworker._protect_stdout()
-    versions = {}
-    torch, why = afworker.find_torch()
-    worker = None
-    if torch is not None:
-        versions["torch"] = torch.__version__
-        try:
-            functionalize, make_fx = worker_functorch.functorch_api(torch, versions)
-            worker = worker_functorch.FunctorchWorker(torch, planted(make_fx, args.mistake), functionalize, args.mode,
-                                                      args.remove)
-            warm_up(torch, worker)
-        except Exception as e:
-            why = "cannot import functionalize and make_fx: %s" % e
-    versions.update(mode=args.mode, remove=args.remove, mistake=args.mistake, python=sys.version.split()[0])
-    afworker.serve("functorch-planted", versions, worker.handle if worker else None, available=worker is not None,
-                   reason=why, layouts=True)
+    def settings(self):
+        return dict(super().settings(), mistake=self.args.mistake)
 
 
 if __name__ == "__main__":
-    main()
+    afworker.main(PlantedWorker)
