@@ -17,27 +17,16 @@
 #include "judge.h"
 #include "known.h"
 
-#ifndef AF_WORKERS_DIR
-#define AF_WORKERS_DIR "harness/workers"
-#endif
-
 /* ------------------------------------------------------------------ switches */
 
-/* The switches of converters that have cheap ones: the converter that is the same converter with
- * one switch flipped. "@NAME ARGS" is the named worker NAME (harness/workers/worker_NAME.py) run
- * with ARGS. Inductor's reinplacing and fusion and export's decompositions need more than a
- * worker option; they are not here yet. */
+/* The switches of converters that have cheap ones: the SWITCH lines of the worker registry
+ * (harness/converters/workers.def, which says what they mean). Inductor's reinplacing and fusion
+ * and export's decompositions need more than a worker option; they are not there yet. */
 static const struct {
   const char *converter, *variant, *what;
 } switches[] = {
-    {"functionalize", "functionalize-noviews", "reapply_views=False (functionalize-noviews)"},
-    {"functionalize-noviews", "functionalize", "reapply_views=True (functionalize)"},
-    {"jit", "script", "without RemoveListMutation + RemoveTensorMutation (script: the scripted graph as is)"},
-    {"functorch", "@functorch --remove mutations_and_views", "functionalize(remove='mutations_and_views')"},
-    {"functorch", "@functorch --mode python", "the source traced as Python instead of scripted (--mode python)"},
-    {"onnx", "@onnx --opset 13", "opset 13 (instead of 16)"},
-    {"onnx", "@onnx --opset 17", "opset 17 (instead of 16)"},
-    {"export", "@export --strict", "strict=True (TorchDynamo)"},
+#define SWITCH(converter, variant, what) {converter, variant, what},
+#include "../harness/converters/workers.def"
 };
 
 static void shell_quote(af_buf *b, const char *s) {
@@ -55,10 +44,8 @@ static char *variant_name(const char *variant) {
   const char *why = NULL, *py = conv_worker_python(&why);
   if (!py) return NULL;
   const char *sp = strchr(variant, ' ');
-  const char *dir = getenv("AF_WORKERS_DIR");
-  if (!dir || !*dir) dir = AF_WORKERS_DIR;
   af_buf b = {0}, script = {0};
-  af_buf_printf(&script, "%s/worker_%.*s.py", dir, (int)(sp ? sp - variant - 1 : (long)strlen(variant) - 1), variant + 1);
+  af_buf_printf(&script, "%s/worker_%.*s.py", conv_worker_dir(), (int)(sp ? sp - variant - 1 : (long)strlen(variant) - 1), variant + 1);
   af_buf_puts(&b, "external:");
   shell_quote(&b, py);
   af_buf_puts(&b, " ");

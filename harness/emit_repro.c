@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "converters/conv_worker.h"
 #include "emit.h"
 #include "torch/shim.h"
 
@@ -21,6 +22,75 @@ static void py_str(af_buf *b, const char *s) {
     else af_buf_printf(b, "%c", c);
   }
   af_buf_puts(b, "\"");
+}
+
+#define INLINE_MARK "import *  # aliasfuzz: inline"
+
+/* Appends the file name of the workers folder (conv_worker_dir) to b, each line `from MOD import
+ * *  # aliasfuzz: inline` replaced by MOD.py put the same way (each module once: seen holds
+ * "|MOD|" of those put): a converter's repro file and the modules the workers import too
+ * (afconvert.py), so repro.py is one file. 0, or -1 with err naming the file. */
+static int put_inlined(af_buf *b, const char *name, af_buf *seen, af_err *err) {
+  af_buf path = {0};
+  af_buf_printf(&path, "%s/%s", conv_worker_dir(), name);
+  FILE *f = fopen(path.s, "r");
+  if (!f) {
+    af_fail(err, "cannot read %s (the converter's Python for repro.py; AF_WORKERS_DIR)", path.s);
+    af_buf_free(&path);
+    return -1;
+  }
+  af_buf_free(&path);
+  char line[4096];
+  int rc = 0;
+  while (!rc && fgets(line, sizeof line, f)) {
+    const char *mark = strstr(line, INLINE_MARK);
+    size_t n = strcspn(line + 5, " ");
+    if (strncmp(line, "from ", 5) != 0 || !mark || n == 0 || n > 200) {
+      af_buf_puts(b, line);
+      continue;
+    }
+    af_buf key = {0}, file = {0};
+    af_buf_printf(&key, "|%.*s|", (int)n, line + 5);
+    if (!seen->s || !strstr(seen->s, key.s)) {
+      af_buf_puts(seen, key.s);
+      af_buf_printf(&file, "%.*s.py", (int)n, line + 5);
+      af_buf_printf(b, "# ---- %s (inlined) ----\n", file.s);
+      rc = put_inlined(b, file.s, seen, err);
+      af_buf_printf(b, "# ---- end of %s ----\n", file.s);
+    }
+    af_buf_free(&key);
+    af_buf_free(&file);
+  }
+  fclose(f);
+  return rc;
+}
+
+/* The converter's Python (conv.h repro_py): the text, or for "@FILE" that file of the workers
+ * folder inlined (put_inlined); when it cannot be read, a convert_and_run that says so (repro.py
+ * then exits 3: it cannot run the converter here). */
+static void put_convert_py(af_buf *b, const char *convert_py) {
+  if (convert_py[0] != '@') {
+    af_buf_puts(b, convert_py);
+    return;
+  }
+  af_buf seen = {0}, py = {0};
+  af_err err;
+  if (put_inlined(&py, convert_py + 1, &seen, &err) == 0) {
+    af_buf_puts(b, py.s ? py.s : "");
+  } else {
+    af_buf_puts(b, "def convert_and_run(src, converted, inputs):\n    raise ImportError(");
+    py_str(b, err.msg);
+    af_buf_puts(b, ")\n");
+  }
+  af_buf_free(&seen);
+  af_buf_free(&py);
+}
+
+/* The pip packages a repro.py of the named worker converter needs besides torch (workers.def), or "". */
+static const char *converter_packages(const char *converter) {
+  for (int i = 0; i < conv_worker_named_count(); i++)
+    if (strcmp(conv_worker_named(i)->c->name, converter) == 0) return conv_worker_named(i)->packages;
+  return "";
 }
 
 static const char *body =
@@ -247,6 +317,8 @@ char *emit_repro_py(const ir_program *p, const repro_info *info) {
   af_buf_printf(&b, "# Found on PyTorch %s (%s). Needs that PyTorch: ", at_version(), at_stack_origin());
   if (debian) af_buf_puts(&b, "Debian 12's python3-torch (apt-get install python3-torch), run with /usr/bin/python3\n");
   else af_buf_printf(&b, "pip install torch==%s (the CPU build)\n", want);
+  const char *packages = converter_packages(info->converter);
+  if (*packages) af_buf_printf(&b, "# Needs besides torch: pip install %s\n", packages);
   af_buf_puts(&b, "# Run: python3 repro.py   (exit 1 while the bug is present, 0 once fixed, 3 when this Python\n"
                   "# lacks what it needs: torch of that version or the converter's package; AF_REPRO_ANY_TORCH=1\n"
                   "# runs it on another torch anyway, to see whether a finding is fixed there)\n");
@@ -277,7 +349,9 @@ char *emit_repro_py(const ir_program *p, const repro_info *info) {
   py_str(&b, info->converter_version ? info->converter_version : "");
   af_buf_puts(&b, "\nVERDICT = ");
   py_str(&b, info->verdict);
-  af_buf_puts(&b, "\nINPUTS = [\n");
+  af_buf_puts(&b, "\nPACKAGES = ");
+  py_str(&b, packages);
+  af_buf_puts(&b, "  # pip packages besides torch (harness/converters/workers.def)\nINPUTS = [\n");
   for (int i = 0; i < p->ninputs; i++) {
     const ir_input *in = &p->inputs[i];
     af_buf_puts(&b, "    (");
@@ -330,7 +404,7 @@ char *emit_repro_py(const ir_program *p, const repro_info *info) {
               "        setattr(torch.Tensor, _name, _aten_method(getattr(torch.ops.aten, _name)))\n\n");
   if (info->convert_py) {
     af_buf_printf(&b, "# How %s converts and runs the program:\n", info->converter);
-    af_buf_puts(&b, info->convert_py);
+    put_convert_py(&b, info->convert_py);
   }
   af_buf_puts(&b, body);
   return af_buf_take(&b);

@@ -6,6 +6,7 @@
  *   test_workers real   the onnx and functorch workers on corpus cases (starts PyTorch twice)
  *   test_workers tvm    the tvm worker against a real TVM 0.11-0.14 (Relay; the 1.13 stack), and
  *                       its repro.py run with the build's Python */
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -827,8 +828,44 @@ TEST(tvm_repro_py_of_a_timeout_does_not_pass_off_another_failure_as_the_timeout)
   expect_repro("corpus/seed/design-001-slice-assign-input.json", "converter-timeout", 2, "a different failure");
 }
 
+/* The worker registry (harness/converters/workers.def) and the workers folder agree: every
+ * worker_*.py there has a WORKER line, and every line's script is there, its converter registered
+ * under its name. A worker file without a registry line is a converter nobody can select. */
+TEST(every_worker_script_has_a_registry_line_and_every_line_its_script) {
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/harness/workers", AF_SOURCE_DIR);
+  DIR *d = opendir(dir);
+  CHECK(d != NULL, "cannot list %s", dir);
+  if (!d) return;
+  int scripts = 0;
+  for (struct dirent *e; (e = readdir(d));) {
+    size_t n = strlen(e->d_name);
+    if (strncmp(e->d_name, "worker_", 7) != 0 || n < 4 || strcmp(e->d_name + n - 3, ".py") != 0) continue;
+    scripts++;
+    int lines = 0;
+    for (int i = 0; i < conv_worker_named_count(); i++) lines += strcmp(conv_worker_named(i)->script, e->d_name) == 0;
+    CHECK(lines == 1, "harness/workers/%s has %d WORKER lines in harness/converters/workers.def (one wanted)", e->d_name,
+          lines);
+  }
+  closedir(d);
+  CHECK(scripts == conv_worker_named_count(), "%d worker_*.py files, %d registry lines", scripts,
+        conv_worker_named_count());
+  for (int i = 0; i < conv_worker_named_count(); i++) {
+    const conv_worker_entry *e = conv_worker_named(i);
+    char path[4400];
+    snprintf(path, sizeof path, "%s/%s", dir, e->script);
+    CHECK(access(path, R_OK) == 0, "workers.def names %s for %s, which is not in harness/workers", e->script,
+          e->c->name);
+    CHECK(conv_find(e->c->name) == e->c, "converter %s of workers.def is not registered under its name", e->c->name);
+  }
+}
+
 int main(int argc, char **argv) {
   at_init();
+  if (argc > 1 && strcmp(argv[1], "registry") == 0) {
+    RUN(every_worker_script_has_a_registry_line_and_every_line_its_script);
+    return tap_done();
+  }
   if (argc > 1 && strcmp(argv[1], "real") == 0) {
     RUN(onnx_passes_slice_assignment_into_an_input);
     RUN(onnx_export_of_a_write_through_a_view_of_a_view_is_a_converter_error);

@@ -24,6 +24,9 @@ static const conv_converter *const registry[] = {
     &conv_onnx_dynamo,
     &conv_tvm_relax,
     &conv_openvino,
+    &conv_executorch, /* issue 31 */
+    &conv_iree,
+    &conv_torchax,
 };
 
 #define NBUILTIN ((int)(sizeof registry / sizeof registry[0]))

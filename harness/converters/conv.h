@@ -32,7 +32,9 @@ struct conv_converter {
    * the program the way this converter does, with PyTorch alone. src is the program's TorchScript
    * source, converted the converter's graph text (result.graph), inputs a list of tensors it may
    * mutate. Returns (outputs, final_inputs): lists of tensors; a final input may be None when the
-   * converter cannot express it. NULL: repro.py can only run eager. */
+   * converter cannot express it. NULL: repro.py can only run eager. "@FILE": the file FILE of the
+   * workers folder (conv_worker_dir(): the named workers' repro_*.py), inlined when a repro.py is
+   * written (emit_repro.c), with the modules it names `from MOD import *  # aliasfuzz: inline`. */
   const char *repro_py;
 };
 

@@ -145,6 +145,20 @@ conv_worker *conv_worker_of(const conv_converter *c);
 /* Stops every worker the converters started (registered with atexit on first start). */
 void conv_worker_shutdown_all(void);
 
+/* The named workers (harness/converters/workers.def, one line each): the converter, its script in
+ * the workers folder, its own deadlines (0: the client's defaults) and the pip packages a repro.py
+ * of it needs besides torch. */
+typedef struct conv_worker_entry {
+  const conv_converter *c;
+  const char *script;
+  double request_s, hello_s;
+  const char *packages;
+} conv_worker_entry;
+int conv_worker_named_count(void);
+const conv_worker_entry *conv_worker_named(int i); /* NULL out of range */
+/* The workers folder: AF_WORKERS_DIR, else the source tree's harness/workers (borrowed). */
+const char *conv_worker_dir(void);
+
 /* Named worker converters */
 extern const conv_converter conv_onnx;
 extern const conv_converter conv_functorch;
@@ -157,5 +171,9 @@ extern const conv_converter conv_inductor;
 extern const conv_converter conv_onnx_dynamo;
 extern const conv_converter conv_tvm_relax;
 extern const conv_converter conv_openvino;
+/* issue 31 */
+extern const conv_converter conv_executorch;
+extern const conv_converter conv_iree;
+extern const conv_converter conv_torchax;
 
 #endif

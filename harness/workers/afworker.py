@@ -39,6 +39,8 @@ import time
 import traceback
 import warnings
 
+import afconvert  # beside this file
+
 faulthandler.enable()  # on fd 2, all threads: the crashing one is "Current thread"
 
 PROTOCOL = "aliasfuzz-worker/1"
@@ -299,91 +301,25 @@ def script_unit(src):
 
 def wrapper_source(req, name="af_returns_inputs"):
     """TorchScript source: the program plus a function `name` taking the same inputs that
-    returns the program's outputs followed by every input after the call, as one flat tuple, so
-    a functional export expresses the final state of each input. Returns (source, name)."""
-    params = ", ".join("%s: Tensor" % n for n in req.names)
-    args = ", ".join(req.names)
-    res = "af_result"
-    while res in req.names:
-        res += "_"
-    body = []
-    n = req.noutputs
-    if n == 0:
-        body.append("    %s(%s)" % (req.function, args))
-        items = []
-    elif n == 1:
-        body.append("    %s = %s(%s)" % (res, req.function, args))
-        items = [res]
-    else:
-        body.append("    %s = %s(%s)" % (res, req.function, args))
-        items = ["%s[%d]" % (res, k) for k in range(n)]
-    items += list(req.names)
-    if len(items) == 1:
-        ret = "(%s,)" % items[0]
-    else:
-        ret = "(%s)" % ", ".join(items)
-    body.append("    return %s" % ret)
-    src = req.torchscript.rstrip("\n") + "\n\n\ndef %s(%s):\n%s\n" % (name, params, "\n".join(body))
-    return src, name
+    returns the program's outputs followed by every input after the call, as one flat tuple
+    (afconvert.wrapper_source). Returns (source, name)."""
+    return afconvert.wrapper_source(req.torchscript, req.names, req.noutputs, req.function, name), name
 
 
 def python_namespace(src):
-    """The TorchScript source executed as plain Python (it is valid Python with these names
-    defined), for converters that take Python callables (torch.export, torch.compile): a dict of
-    what it defines. TorchScript exposes every ATen op as a Tensor method and plain Python lacks
-    some (alias, fill, zero, copy, gelu_, ...), so those are added to torch.Tensor first, calling
-    the same ATen ops (repro.py does the same)."""
-    import typing
-    import torch
-    for name in sorted(set(re.findall(r"\.([A-Za-z_][A-Za-z0-9_]*)\(", src))):
-        if not hasattr(torch.Tensor, name) and hasattr(torch.ops.aten, name):
-            op = getattr(torch.ops.aten, name)
-            setattr(torch.Tensor, name, (lambda o: lambda self, *args: o(self, *args))(op))
-    g = {"torch": torch, "Tensor": torch.Tensor, "Tuple": typing.Tuple, "List": typing.List,
-         "Optional": typing.Optional}
-    exec(compile(src, "<aliasfuzz program>", "exec"), g)
-    return g
+    """The TorchScript source executed as plain Python (afconvert.python_namespace: the ATen ops
+    TorchScript has as Tensor methods added to torch.Tensor first, as repro.py does)."""
+    return afconvert.python_namespace(src)
 
 
 def program_module(req, returns_state=False):
-    """The program as a torch.nn.Module (a new class each call) and the arguments of its forward.
-
-    Module state (req.buffers): the source is the module's forward and every buffer input is
-    registered with register_buffer under its name, holding a clone of the request's value.
-    Otherwise forward(self, <inputs>) calls the program function. With returns_state, forward
-    returns the program's outputs followed by the final state of every input, in program order
-    (a buffer: what `self.NAME` is bound to after the call; each a clone), as one flat tuple, so a functional
-    export can express input and buffer mutations as outputs. Returns (module, [argument clones])."""
-    import torch
-    g = python_namespace(req.torchscript)
-    params = [req.names[k] for k in req.args]
-    res = "af_result"
-    while res in req.names:
-        res += "_"
-    if req.buffers:  # the source is `def forward(self, ...)`
-        inner, call = g.get(req.function) or g["forward"], "af_program(%s)" % ", ".join(["self"] + params)
-    else:
-        inner, call = g[req.function], "af_program(%s)" % ", ".join(params)
-    n = req.noutputs
-    lines = ["def forward(self%s):" % "".join(", " + p for p in params)]
-    if not returns_state:
-        lines.append("    return " + call)
-    else:
-        lines.append("    %s = %s" % (res, call))
-        items = [] if n == 0 else [res] if n == 1 else ["%s[%d]" % (res, k) for k in range(n)]
-        # each final state as a clone, a tensor of its own: a program that returns an input would
-        # otherwise hand the converter one tensor as two outputs (OpenVINO 2026.4's frontend
-        # rejects that: "Tensor name is not a number"), which is no aliasing bug of the program
-        items += ["self.%s.clone()" % req.names[k] if k in req.buffers else "%s.clone()" % req.names[k]
-                  for k in range(len(req.names))]
-        lines.append("    return (%s,)" % ", ".join(items) if items else "    return ()")
-    ns = {"af_program": inner, "torch": torch}
-    exec(compile("\n".join(lines) + "\n", "<aliasfuzz forward>", "exec"), ns)
-    cls = type("Program", (torch.nn.Module,), {"forward": ns["forward"]})
-    m = cls().eval()  # no op here depends on the mode; exporters warn about training mode
-    for k in req.buffers:
-        m.register_buffer(req.names[k], req.inputs[k].clone())
-    inputs, _ = req.fresh()  # laid out as the request says: inputs that share a storage still do
+    """The program as a torch.nn.Module and the arguments of its forward (afconvert.program_module:
+    module state registered as buffers holding clones of the request's values; with returns_state
+    forward returns the outputs then every input's final state). Returns (module, [arguments]),
+    the arguments laid out as the request says: inputs that share a storage still do."""
+    m = afconvert.program_module(python_namespace(req.torchscript), req.function, req.names, req.buffers,
+                                 req.noutputs, req.inputs, returns_state)
+    inputs, _ = req.fresh()
     return m, [inputs[k] for k in req.args]
 
 

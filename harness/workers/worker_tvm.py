@@ -44,95 +44,17 @@ Options: --executor interp|compiled|graph|vm (default interp, or $AF_TVM_EXECUTO
 """
 
 import ast
-import glob
-import importlib.util
 import logging
 import os
 import re
-import sys
 import warnings
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))  # the checkout (harness/workers/ is two below it)
-sys.path.insert(0, HERE)
-import afworker  # noqa: E402
+import afconvert  # run as a script: its folder is first on sys.path
+import afworker
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the checkout
 
 EXECUTORS = ("interp", "compiled", "graph", "vm")
-
-
-def restore_numpy_aliases():
-    import numpy as np
-    for alias, real in (("int", int), ("float", float), ("bool", bool), ("object", object), ("complex", complex),
-                        ("str", str)):
-        if alias not in np.__dict__:
-            setattr(np, alias, real)
-
-
-def tvm_home_of(folder):
-    """(python dir, lib dir) of a TVM folder, or None: python/tvm/__init__.py and lib/libtvm.so
-    (a build folder keeps the libraries at its top: build/libtvm.so)."""
-    py = os.path.join(folder, "python")
-    if not os.path.isfile(os.path.join(py, "tvm", "__init__.py")):
-        return None
-    for lib in (os.path.join(folder, "lib"), os.path.join(folder, "build"), folder):
-        if os.path.isfile(os.path.join(lib, "libtvm.so")):
-            return py, lib
-    return None
-
-
-def find_tvm():
-    """Where TVM comes from: (kind, python dir or None, lib dir or None, None) or
-    (None, None, None, reason). kind: "AF_TVM_HOME", "installed" or "checkout .tvm/"."""
-    env = os.environ.get("AF_TVM_HOME")
-    if env:
-        home = tvm_home_of(env)
-        if home is None:
-            return None, None, None, ("AF_TVM_HOME=%s has no TVM (wanted python/tvm/ and lib/libtvm.so in it)" % env)
-        return "AF_TVM_HOME", home[0], home[1], None
-    try:
-        spec = importlib.util.find_spec("tvm")
-    except (ImportError, ValueError):
-        spec = None
-    if spec is not None and spec.origin:
-        relay_frontend = os.path.join(os.path.dirname(spec.origin), "relay", "frontend", "pytorch.py")
-        if os.path.isfile(relay_frontend):
-            return "installed", None, None, None
-    for folder in sorted(glob.glob(os.path.join(ROOT, ".tvm", "tvm-*")), reverse=True):
-        home = tvm_home_of(folder)
-        if home is not None:
-            return "checkout .tvm/", home[0], home[1], None
-    if spec is not None:
-        return "installed", None, None, None  # without Relay: import_tvm says so
-    return None, None, None, ("TVM is not installed (no AF_TVM_HOME, no importable tvm with Relay for %s, no "
-                              "TVM in the checkout's .tvm/: run scripts/setup.sh, which unpacks ../shared/tvm/, or "
-                              "see the README's \"Getting TVM\")" % sys.executable)
-
-
-def import_tvm():
-    """(tvm, relay, kind, None) or (None, None, None, reason)."""
-    os.environ.setdefault("TOPHUB_LOCATION", "NONE")
-    kind, py, lib, why = find_tvm()
-    if kind is None:
-        return None, None, None, why
-    if py is not None:
-        sys.path.insert(0, py)
-        os.environ["TVM_LIBRARY_PATH"] = lib
-    try:
-        restore_numpy_aliases()
-    except ImportError as e:
-        return None, None, None, "TVM is not installed (numpy missing: %s)" % e
-    try:
-        import tvm
-        from tvm import relay
-    except ImportError as e:
-        return None, None, None, "TVM is not installed (import tvm from %s: %s)" % (kind, e)
-    except Exception as e:  # a broken build
-        return None, None, None, "TVM (%s) does not import: %s: %s" % (kind, type(e).__name__, e)
-    if not hasattr(relay, "frontend") or not hasattr(relay.frontend, "from_pytorch"):
-        return None, None, None, "TVM %s (%s) has no relay.frontend.from_pytorch (Relay was removed after 0.14)" % (
-            getattr(tvm, "__version__", "?"), kind)
-    print("worker_tvm: TVM %s from %s (%s)" % (tvm.__version__, kind, os.path.dirname(tvm.__file__)), file=sys.stderr)
-    return tvm, relay, kind, None
 
 
 _BT_FRAME = re.compile(r"^\s*(\[bt\] \(\d+\)|\d+: )")
@@ -183,18 +105,6 @@ def tvm_message(e):
     return tidy(afworker.exception_message(e))
 
 
-def flatten(value):
-    """Relay results (NDArray, ADT / tuple, nested) as a flat list of numpy arrays."""
-    if hasattr(value, "numpy"):
-        return [value.numpy()]
-    if hasattr(value, "asnumpy"):
-        return [value.asnumpy()]
-    out = []
-    for v in value:
-        out.extend(flatten(v))
-    return out
-
-
 class TvmWorker(afworker.Worker):
     name = "tvm"
     memory_cap = False
@@ -215,14 +125,12 @@ class TvmWorker(afworker.Worker):
         if why is None and self.args.executor not in EXECUTORS:
             why = "AF_TVM_EXECUTOR=%s is none of %s" % (self.args.executor, ", ".join(EXECUTORS))
         if why is None:
-            self.tvm, self.relay, kind, why = import_tvm()
+            self.tvm, self.relay, kind, why = afconvert.import_tvm(ROOT)
         if why is not None:
             raise afworker.Unavailable(why)
-        target, self.opt_level, self.executor = self.args.target, self.args.opt_level, self.args.executor
-        # the interpreter still lowers each primitive function and builds it for the target: with
-        # LLVM's own optimisation off that costs about 0.1 s a program instead of 0.25 s
-        self.interp_target = target or "llvm -opt-level=0"
-        self.compiled_target = target or "llvm"
+        # (the interpreter still lowers each primitive function and builds it for the target: with
+        # LLVM's own optimisation off, afconvert.relay_run, that costs 0.1 s a program instead of 0.25 s)
+        self.opt_level, self.executor = self.args.opt_level, self.args.executor
         return {"tvm": getattr(self.tvm, "__version__", "?"), "tvm_from": kind}
 
     def settings(self):
@@ -244,54 +152,8 @@ class TvmWorker(afworker.Worker):
             root.removeHandler(log)
         return mod, params
 
-    def arguments(self, mod, params, req):
-        """The value of every parameter of main, in order (by name: the program's inputs, then
-        the module's bound weights). Raises LookupError naming the parameters that have none."""
-        # the caller's tensors (laid out as the request says), each as an array of its own: Relay
-        # takes arrays, so a write through one input never shows in another that shared its storage
-        feeds = {n: t.contiguous().numpy() for n, t in zip(req.names, req.fresh()[0])}
-        args, missing = [], []
-        for p in mod["main"].params:
-            n = p.name_hint
-            if n in feeds:
-                args.append(feeds[n])
-            elif n in params:
-                args.append(params[n].numpy())
-            else:
-                missing.append(n)
-        if missing:
-            raise LookupError("the Relay module's main has parameter%s %s that %s no program input nor bound weight "
-                              "(a free variable the frontend left)" % (
-                                  "s" if len(missing) > 1 else "", ", ".join("%%%s" % n for n in missing),
-                                  "are" if len(missing) > 1 else "is"))
-        return args
-
-    def execute(self, mod, params, args, how):
-        """Runs main on args with the executor how (interp, graph or vm); a flat list of arrays."""
-        tvm, relay = self.tvm, self.relay
-        dev = tvm.cpu(0)
-        if how == "interp":
-            with tvm.transform.PassContext(opt_level=0):
-                run = relay.create_executor("debug", mod=mod, device=dev, target=self.interp_target).evaluate()
-                return flatten(run(*args))
-        if how == "vm":
-            with tvm.transform.PassContext(opt_level=self.opt_level):
-                run = relay.create_executor("vm", mod=mod, device=dev, target=self.compiled_target).evaluate()
-            return flatten(run(*args))
-        with tvm.transform.PassContext(opt_level=self.opt_level):
-            lib = relay.build(mod, target=self.compiled_target)
-        from tvm.contrib import graph_executor
-        m = graph_executor.GraphModule(lib["default"](dev))
-        for k, a in enumerate(args):  # by position: several parameters may share one name
-            m.set_input(k, tvm.nd.array(a, dev))
-        m.run()
-        return [m.get_output(k).numpy() for k in range(m.get_num_outputs())]
-
     def executor_for(self, req):
-        if self.executor != "compiled":
-            return self.executor
-        has_control_flow = any(k in req.torchscript for k in ("\n    if ", "\n    for ", "\n    while "))
-        return "vm" if has_control_flow else "graph"
+        return afconvert.relay_executor(self.executor, req.torchscript)
 
     def convert(self, req, warns):
         """(Relay module, its bound weights, whether it returns the final input states)."""
@@ -321,12 +183,15 @@ class TvmWorker(afworker.Worker):
     def run(self, req, converted, warns):
         mod, params, with_inputs = converted
         how = self.executor_for(req)
+        # the caller's tensors (laid out as the request says), each as an array of its own: Relay
+        # takes arrays, so a write through one input never shows in another that shared its storage
+        feeds = {n: t.contiguous().numpy() for n, t in zip(req.names, req.fresh()[0])}
         try:
-            args = self.arguments(mod, params, req)
+            args = afconvert.relay_arguments(mod, params, feeds)
         except LookupError as e:
             raise afworker.Failure("error", str(e))
         try:
-            vals = self.execute(mod, params, args, how)
+            vals = afconvert.relay_run(self.tvm, self.relay, mod, args, how, self.args.target, self.opt_level)
         except Exception as e:
             what = {"interp": "Relay interpreter", "graph": "graph executor", "vm": "vm"}[how]
             raise afworker.Failure("error", "run (%s): %s" % (what, tvm_message(e)))

@@ -1,0 +1,38 @@
+# repro_common.py - what the repro.py of every PyTorch 2.x worker converter shares: aliasfuzz
+# inlines it (and afconvert.py) into repro.py when it writes one (harness/emit_repro.c). It uses
+# repro.py's globals (INPUTS, BUFFERS, OUTPUT_NAMES, PACKAGES, make_inputs, module_call).
+from afconvert import *  # aliasfuzz: inline
+
+
+def repro_module(src, inputs, returns_state=False):
+    """(nn.Module of SRC run as Python, its forward's arguments laid out as the inputs are), built
+    as the worker builds it (afconvert.program_module)."""
+    names = [i[0] for i in INPUTS]
+    m = program_module(python_namespace(src), 'forward' if BUFFERS else 'program', names, BUFFERS,
+                       len(OUTPUT_NAMES), inputs, returns_state)
+    fresh = make_inputs()  # another set laid out as the inputs are (LAYOUTS), as the worker's req.fresh()
+    return m, [t for i, t in enumerate(fresh) if i not in BUFFERS]
+
+
+def need(package, dist=None):
+    """Imports package, or exits 3 (ENVIRONMENT) naming what to install: the pin of its pip
+    distribution dist (default: the package's own name, or apache-NAME) in PACKAGES."""
+    import importlib
+    dists = (dist,) if dist else (package, 'apache-' + package)
+    pip = next((p for p in PACKAGES.split() if re.split('[=<>]', p)[0] in dists), dist or package)
+    try:
+        return importlib.import_module(package)
+    except ImportError as e:
+        print('ENVIRONMENT: this reproducer needs %s (pip install %s): %s' % (package, pip, e))
+        sys.exit(3)
+
+
+def forward_params():
+    """The positions of the inputs that are forward's arguments (not buffers)."""
+    return [i for i in range(len(INPUTS)) if i not in BUFFERS]
+
+
+def split_state(vals):
+    """The values of a returns_state model: (outputs, final input states)."""
+    n = len(OUTPUT_NAMES)
+    return vals[:n], vals[n:]
