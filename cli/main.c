@@ -13,8 +13,8 @@
 #include "../harness/converters/conv_worker.h"
 #include "../harness/eager.h"
 #include "../harness/emit.h"
-#include "../harness/ops.h"
-#include "../harness/ops_shape.h"
+#include "../harness/ops/ops.h"
+#include "../harness/ops/ops_shape.h"
 #include "../oracle/oracle.h"
 #include "cli.h"
 

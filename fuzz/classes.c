@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../harness/eager.h"
-#include "../harness/ops.h"
+#include "../harness/ops/ops.h"
 #include "../harness/result.h"
 #include "../harness/torch/shim.h"
 #include "../oracle/signature.h"

@@ -22,8 +22,8 @@
 #ifndef GEN_H
 #define GEN_H
 
-#include "../harness/ops.h"
-#include "../harness/ops_shape.h"
+#include "../harness/ops/ops.h"
+#include "../harness/ops/ops_shape.h"
 
 #define GEN_VERSION "aliasfuzz " AF_VERSION
 

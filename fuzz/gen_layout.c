@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../harness/ops.h"
+#include "../harness/ops/ops.h"
 #include "gen.h"
 
 static uint64_t next(uint64_t *s) {

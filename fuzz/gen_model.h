@@ -7,7 +7,7 @@
 #ifndef GEN_MODEL_H
 #define GEN_MODEL_H
 
-#include "../harness/ops_shape.h"
+#include "../harness/ops/ops_shape.h"
 
 /* value flags: index tensors and masks are never written; loop variables are ints; values
  * defined in a block that has ended are out of scope; a name rebound in one branch of an if

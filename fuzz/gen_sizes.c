@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "../harness/eager.h"
-#include "../harness/ops.h"
+#include "../harness/ops/ops.h"
 
 static uint64_t next(uint64_t *s) {
   uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);

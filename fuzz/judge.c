@@ -14,7 +14,7 @@
 
 #include "../harness/converters/conv_worker.h"
 #include "../harness/eager.h"
-#include "../harness/ops.h"
+#include "../harness/ops/ops.h"
 #include "../oracle/signature.h"
 #include "crashsite.h"
 

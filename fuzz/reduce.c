@@ -12,7 +12,7 @@
 
 #include "../harness/codec.h"
 #include "../harness/eager.h"
-#include "../harness/ops.h"
+#include "../harness/ops/ops.h"
 
 typedef struct rstate {
   ir_program *cur;

@@ -28,8 +28,8 @@
 
 #include "../harness/codec.h"
 #include "../harness/eager.h"
-#include "../harness/ops.h"
-#include "../harness/ops_shape.h"
+#include "../harness/ops/ops.h"
+#include "../harness/ops/ops_shape.h"
 #include "findings.h"
 
 /* ---- a small program builder: inputs may be added after statements (they are ordered first

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ops.h"
+#include "ops/ops.h"
 
 #define STR_(x) #x
 #define AF_STR(x) STR_(x)

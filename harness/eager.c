@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ops.h"
-#include "ops_shape.h"
+#include "ops/ops.h"
+#include "ops/ops_shape.h"
 
 #define MAX_RESULTS 16
 

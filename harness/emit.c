@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "codec.h"
-#include "ops.h"
+#include "ops/ops.h"
 
 void emit_number(af_buf *b, const ir_arg *a) {
   if (a->kind == IR_ARG_INT) {

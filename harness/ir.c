@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ops.h"
+#include "ops/ops.h"
 
 ir_program *ir_program_new(void) { return af_xcalloc(1, sizeof(ir_program)); }
 

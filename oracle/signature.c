@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../harness/ops.h"
+#include "../harness/ops/ops.h"
 
 uint64_t sig_fnv1a(const void *data, size_t n, uint64_t h) {
   const unsigned char *p = data;

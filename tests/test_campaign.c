@@ -17,7 +17,7 @@
 #include <cjson/cJSON.h>
 
 #include "../harness/codec.h"
-#include "../harness/ops.h"
+#include "../harness/ops/ops.h"
 #include "../harness/converters/conv.h"
 #include "../harness/torch/shim.h"
 #include "tap.h"

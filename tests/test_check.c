@@ -9,7 +9,7 @@
 
 #include "../fuzz/judge.h"
 #include "../harness/codec.h"
-#include "../harness/ops.h"
+#include "../harness/ops/ops.h"
 #include "../harness/torch/shim.h"
 #include "tap.h"
 

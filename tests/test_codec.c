@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "../harness/codec.h"
-#include "../harness/ops.h"
+#include "../harness/ops/ops.h"
 #include "tap.h"
 
 #define STR_(x) #x

@@ -15,7 +15,7 @@
 #include "../harness/converters/conv.h"
 #include "../harness/converters/ref.h"
 #include "../harness/eager.h"
-#include "../harness/ops.h"
+#include "../harness/ops/ops.h"
 #include "../oracle/oracle.h"
 #include "../harness/torch/shim.h"
 #include "../fuzz/judge.h"

@@ -22,7 +22,7 @@
 #include "../fuzz/campaign.h"
 #include "../harness/codec.h"
 #include "../harness/converters/conv.h"
-#include "../harness/ops.h"
+#include "../harness/ops/ops.h"
 #include "../harness/torch/shim.h"
 #include "tap.h"
 

@@ -20,7 +20,7 @@
 #include "../fuzz/known.h"
 #include "../harness/codec.h"
 #include "../harness/converters/conv.h"
-#include "../harness/ops.h"
+#include "../harness/ops/ops.h"
 #include "../harness/torch/shim.h"
 #include "tap.h"
 

@@ -14,7 +14,7 @@
 #include "../fuzz/reduce.h"
 #include "../harness/codec.h"
 #include "../harness/converters/conv.h"
-#include "../harness/ops.h"
+#include "../harness/ops/ops.h"
 #include "../harness/result.h"
 #include "../oracle/signature.h"
 #include "tap.h"

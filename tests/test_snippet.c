@@ -19,7 +19,7 @@
 #include "../harness/converters/conv.h"
 #include "../harness/emit_repro.h"
 #include "../harness/emit_snippet.h"
-#include "../harness/ops.h"
+#include "../harness/ops/ops.h"
 #include "../harness/torch/shim.h"
 #include "../reports/report.h"
 #include "tap.h"

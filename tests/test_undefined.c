@@ -10,8 +10,8 @@
 #include "../harness/codec.h"
 #include "../harness/converters/conv.h"
 #include "../harness/eager.h"
-#include "../harness/ops.h"
-#include "../harness/ops_shape.h"
+#include "../harness/ops/ops.h"
+#include "../harness/ops/ops_shape.h"
 #include "tap.h"
 
 /* eager's message for program p (new), or NULL when eager runs it. */

@@ -11,7 +11,7 @@
 
 #include "../eager.h"
 #include "../emit.h"
-#include "../ops.h"
+#include "../ops/ops.h"
 #include "conv.h"
 
 /* A fresh name in q: base itself when free, else base_1, base_2, ... not used by p or q. */

@@ -112,7 +112,7 @@
 
 #include "../eager.h"
 #include "../emit.h"
-#include "../ops_views.h"
+#include "../ops/ops_views.h"
 #include "conv.h"
 #include "ref.h"
 

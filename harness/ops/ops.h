@@ -2,7 +2,7 @@
 #ifndef OPS_H
 #define OPS_H
 
-#include "ir.h"
+#include "../ir.h"
 
 /* OPS_CTRL: control flow (if/else/end/for, assert), no tensor op; OPS_LIST: lists of tensors;
  * OPS_INT: the result is a Python int read from a tensor's metadata (`x.size(d)`, `x.numel()`),
@@ -28,7 +28,7 @@ typedef struct ops_entry {
   const char *twin;
   const char *scatter;
   const char *family, *dtypes, *exact; /* as on its ops.def line */
-  const char *shape_rule, *sample_rule, *wb_rule; /* rule names (harness/ops_rules.def) */
+  const char *shape_rule, *sample_rule, *wb_rule; /* rule names (harness/ops/ops_rules.def) */
 } ops_entry;
 
 enum {
@@ -38,7 +38,7 @@ enum {
   OPS_COUNT
 };
 
-/* The rule families of harness/ops_rules.def. */
+/* The rule families of harness/ops/ops_rules.def. */
 typedef enum { OPS_RULE_SHAPE, OPS_RULE_SAMPLE, OPS_RULE_WB, OPS_RULE_KIND_COUNT } ops_rule_kind;
 int ops_rule_count(ops_rule_kind k);                  /* rules of that kind */
 const char *ops_rule_name(ops_rule_kind k, int i);     /* borrowed; NULL when out of range */

@@ -2,7 +2,7 @@
  * the op table module (ops.def + ops_rules.def + ops.c + this): everything that depends on what
  * one op does to shapes, strides, dtypes and memory lives here, so generators, mutators,
  * minimizers and converters ask instead of re-deriving. Each op's ops.def line names its shape
- * rule and sampler (rule families of harness/ops_rules.def) and its family, dtypes and
+ * rule and sampler (rule families of harness/ops/ops_rules.def) and its family, dtypes and
  * exactness; these functions dispatch through that table, with no per-op code.
  *
  * Layouts are modelled as eager PyTorch 1.13 (CPU) computes them: each view op's exact strides

@@ -34,7 +34,7 @@ static int64_t norm_dim(int64_t d, int rank) {
   return d >= 0 && d < r ? d : -1;
 }
 
-/* ---- write-back rules (harness/ops_rules.def's WB lines; ops.def's wb column names one per view
+/* ---- write-back rules (harness/ops/ops_rules.def's WB lines; ops.def's wb column names one per view
  * op). A rule answers three questions about its views: the scatter that writes an updated view
  * into its parent (SCATTER rules), the view calls that turn the updated view back into the
  * parent's shape (INVERSE rules), and whether the view is its parent unchanged for given shapes. */
