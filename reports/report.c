@@ -155,13 +155,64 @@ static void gen_row(af_buf *b, const cJSON *row) {
   else if (first) af_buf_puts(b, "no variant");
 }
 
-static void class_section(af_buf *b, const char *dir, int n, const cJSON *c) {
-  const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(c, "id"));
-  const char *verdict = cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict"));
+report_group report_class_group(const cJSON *c) {
+  if (confirm_is_artifact(c)) return REPORT_ARTIFACT;
+  return cJSON_IsTrue(cJSON_GetObjectItem(c, "in_baseline")) || known_is_known(c) ? REPORT_KNOWN : REPORT_NEW;
+}
+
+const char *const report_group_title[REPORT_GROUPS] = {"New classes", "Known upstream or in the baseline",
+                                                       "Harness artifacts (not seen from the converter's public API)"};
+
+const char *report_message_line(const char *msg, size_t *len) {
+  static const char ts[] = "The following operation failed in the TorchScript interpreter";
+  const char *l = sig_key_line(msg);
+  if (!strncmp(l, ts, sizeof ts - 1)) {
+    /* no "...Error: " line: the message is the last line that is not part of the traceback
+     * ("Traceback of TorchScript", "File ...", the program's lines, "~~~~ <--- HERE") */
+    const char *best = NULL, *next;
+    for (const char *line = strchr(l, '\n'); line && *++line; line = next) {
+      next = strchr(line, '\n');
+      if (*line == ' ' || *line == '\t' || *line == '\n' || *line == '~' || !strncmp(line, "Traceback", 9) || !strncmp(line, "def ", 4))
+        continue;
+      best = line;
+      if (!next) break;
+    }
+    if (best) l = best;
+  }
+  const char *e = strchr(l, '\n');
+  *len = e ? (size_t)(e - l) : strlen(l);
+  return l;
+}
+
+/* `s` as a Markdown code span (at most max characters of its first line; '|' escaped, '`' as '). */
+static void md_code(af_buf *b, const char *s, size_t max) {
+  af_buf_puts(b, "`");
+  md_cell(b, s, max);
+  af_buf_puts(b, "`");
+}
+
+/* msg's message line (report_message_line), at most max characters, as table cell text. */
+static void md_message_cell(af_buf *b, const char *msg, size_t max) {
+  size_t n;
+  const char *l = report_message_line(msg, &n);
+  char *t = af_xstrdup(l);
+  t[n] = 0;
+  md_cell(b, t, max);
+  free(t);
+}
+
+/* msg's message line (report_message_line) as a code span of at most max characters. */
+static void md_message(af_buf *b, const char *msg, size_t max) {
+  size_t n;
+  const char *l = report_message_line(msg, &n);
+  md_code(b, l, n < max ? n : max);
+  if (n > max) af_buf_puts(b, "…");
+}
+
+void report_class_title(af_buf *b, const cJSON *c) {
   const char *ek = cJSON_GetStringValue(cJSON_GetObjectItem(c, "error_key"));
-  const char *pat = cJSON_GetStringValue(cJSON_GetObjectItem(c, "pattern"));
-  const char *smallest = cJSON_GetStringValue(cJSON_GetObjectItem(c, "smallest"));
-  af_buf_printf(b, "### %d. %s `%s`", n, verdict, ek ? ek : pat ? pat : "");
+  af_buf_printf(b, "%s ", cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict")));
+  md_code(b, ek ? ek : cJSON_GetStringValue(cJSON_GetObjectItem(c, "pattern")), 300);
   const cJSON *vs = cJSON_GetObjectItem(c, "verdicts"), *v;
   if (cJSON_GetArraySize(vs) > 1) {
     af_buf_puts(b, " (seen as");
@@ -171,45 +222,62 @@ static void class_section(af_buf *b, const char *dir, int n, const cJSON *c) {
   if (cJSON_IsTrue(cJSON_GetObjectItem(c, "in_baseline"))) af_buf_puts(b, " (also in the baseline)");
   const char *known = cJSON_GetStringValue(cJSON_GetObjectItem(c, "known"));
   if (known) af_buf_printf(b, " (known: %s)", known);
-  af_buf_printf(b, "\n\n`%s`: %.0f program(s), %d finding(s), smallest %.0f statement(s)", id,
-                cJSON_GetNumberValue(cJSON_GetObjectItem(c, "count")), cJSON_GetArraySize(cJSON_GetObjectItem(c, "findings")),
-                cJSON_GetNumberValue(cJSON_GetObjectItem(c, "statements")));
-  cJSON *first = cJSON_GetObjectItem(c, "first");
-  if (first)
-    af_buf_printf(b, ", first seen at iteration %.0f (program seed %s)", cJSON_GetNumberValue(cJSON_GetObjectItem(first, "iteration")),
-                  cJSON_GetStringValue(cJSON_GetObjectItem(first, "seed")) ? cJSON_GetStringValue(cJSON_GetObjectItem(first, "seed")) : "?");
-  af_buf_puts(b, ".\n\n");
-  const char *gc = cJSON_GetStringValue(cJSON_GetObjectItem(c, "graph_change"));
-  if (gc)
-    af_buf_printf(b, "Against the baseline, the converted graph of each program of this class differs in the lines of `%s` "
-                     "(the finding folders' converted.txt and converted-baseline.txt).\n\n", gc);
-  if (smallest) {
-    char path[4600];
-    snprintf(path, sizeof path, "%s/findings/%s/program.py", dir, smallest);
-    char *src = codec_slurp(path, NULL, NULL);
-    if (src) {
-      af_buf_printf(b, "```python\n%s```\n\n", src);
-      free(src);
+}
+
+/* "- should give: ...\n- gave: ...\n" from a class's (or finding's) verdict and detail, the
+ * oracle's detail lines (oracle.c) taken apart: "<what>: element K is G, eager W", "<what>: shape
+ * [..], eager [..]", "<what>: eager mutated it; the converter left it unchanged"; an error's
+ * message line. */
+static void should_gave(af_buf *b, const char *verdict, const char *detail) {
+  oracle_verdict v = V_PASS;
+  if (!verdict || oracle_verdict_parse(verdict, &v)) v = V_PASS;
+  if (!detail) detail = "";
+  const char *colon = strstr(detail, ": "), *eager = strstr(detail, ", eager "), *conv = strstr(detail, "; the converter ");
+  int wrong = v == V_VALUE_MISMATCH || v == V_SHAPE_MISMATCH || v == V_DTYPE_MISMATCH || v == V_INPUT_MUTATION_LOST;
+  if (wrong && colon && eager && !strchr(detail, '\n')) { /* "<what>: <kind> <got>, eager <want>" */
+    const char *rest = colon + 2, *is = strstr(rest, " is ");
+    const char *kind_end = is && is < eager ? is : strchr(rest, ' ');
+    if (!kind_end || kind_end > eager) kind_end = rest;
+    const char *got = kind_end == rest ? rest : kind_end + (kind_end == is ? 4 : 1);
+    for (int k = 0; k < 2; k++) {
+      af_buf_printf(b, "- %s: `%.*s`: %.*s ", k ? "gave" : "should give", (int)(colon - detail), detail, (int)(kind_end - rest), rest);
+      if (k) af_buf_printf(b, "`%.*s`\n", (int)(eager - got), got);
+      else af_buf_printf(b, "`%s` (as eager PyTorch gives)\n", eager + 8);
     }
-    /* the same as an issue-ready snippet of stock API (harness/emit_snippet.h), folded */
-    snprintf(path, sizeof path, "%s/findings/%s/snippet.py", dir, smallest);
-    if ((src = codec_slurp(path, NULL, NULL))) {
-      af_buf_printf(b, "<details><summary>snippet.py for an upstream report (stock API; exits 1 while the bug is there)"
-                       "</summary>\n\n```python\n%s```\n\n</details>\n\n", src);
-      free(src);
-    }
+  } else if (wrong && colon && conv) { /* "<what>: eager mutated it; the converter left it unchanged" */
+    af_buf_printf(b, "- should give: `%.*s`: %.*s\n- gave: `%.*s`: %s\n", (int)(colon - detail), detail, (int)(conv - colon - 2),
+                  colon + 2, (int)(colon - detail), detail, conv + 2);
+  } else if (v == V_RESIDUAL_MUTATION) {
+    af_buf_puts(b, "- should give: a graph without in-place ops\n- gave: ");
+    md_code(b, detail, 200);
+    af_buf_puts(b, "\n");
+  } else if (v == V_ERROR || v == V_CRASH || v == V_TIMEOUT || v == V_UNSUPPORTED) {
+    af_buf_puts(b, "- should give: what eager PyTorch gives (eager runs the program)\n- gave: ");
+    md_message(b, detail, 400);
+    af_buf_puts(b, "\n");
+  } else {
+    af_buf_puts(b, "- should give: what eager PyTorch gives\n- gave: ");
+    md_message(b, detail, 300);
+    af_buf_puts(b, "\n");
   }
-  const char *detail = cJSON_GetStringValue(cJSON_GetObjectItem(c, "detail"));
-  af_buf_puts(b, "- gave: ");
-  md_cell(b, sig_key_line(detail), 300);
-  af_buf_puts(b, "\n");
+}
+
+void report_finding_facts(af_buf *b, const cJSON *f) {
+  should_gave(b, cJSON_GetStringValue(cJSON_GetObjectItem(f, "verdict")), cJSON_GetStringValue(cJSON_GetObjectItem(f, "detail")));
+  af_buf_printf(b, "- %.0f program(s), smallest %.0f statement(s)\n", cJSON_GetNumberValue(cJSON_GetObjectItem(f, "count")),
+                cJSON_GetNumberValue(cJSON_GetObjectItem(f, "statements")));
+}
+
+void report_class_facts(af_buf *b, const cJSON *c) {
+  const char *known = cJSON_GetStringValue(cJSON_GetObjectItem(c, "known"));
+  should_gave(b, cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict")), cJSON_GetStringValue(cJSON_GetObjectItem(c, "detail")));
   const cJSON *errs = cJSON_GetObjectItem(c, "errors"), *e;
   if (cJSON_GetArraySize(errs) > 1) {
     af_buf_printf(b, "- surfaced as %d different errors:", cJSON_GetArraySize(errs));
     cJSON_ArrayForEach(e, errs) {
-      af_buf_puts(b, " `");
-      md_cell(b, e->valuestring, 100);
-      af_buf_puts(b, "`;");
+      af_buf_puts(b, " ");
+      md_code(b, e->valuestring, 100);
+      af_buf_puts(b, ";");
     }
     af_buf_puts(b, "\n");
   }
@@ -217,9 +285,18 @@ static void class_section(af_buf *b, const char *dir, int n, const cJSON *c) {
   if (reruns > 0) af_buf_printf(b, "- reproduces: %.0f of %.0f reruns%s\n", rep, reruns, rep < reruns ? " (**flaky**)" : "");
   const char *user = cJSON_GetStringValue(cJSON_GetObjectItem(c, "user_path_line"));
   if (user) af_buf_printf(b, "- user path: %s\n", user);
-  if (known)
-    af_buf_printf(b, "- known: %s (%s; fails the same way as corpus/known-upstream's `%s`)\n", known,
+  if (known) {
+    const char *url = cJSON_GetStringValue(cJSON_GetObjectItem(c, "known_url"));
+    af_buf_puts(b, "- known: ");
+    if (url) af_buf_printf(b, "[%s](%s)", known, url);
+    else af_buf_puts(b, known);
+    af_buf_printf(b, " (%s; fails the same way as corpus/known-upstream's `%s`)\n",
                   cJSON_GetStringValue(cJSON_GetObjectItem(c, "known_state")), cJSON_GetStringValue(cJSON_GetObjectItem(c, "known_case")));
+  }
+  const char *gc = cJSON_GetStringValue(cJSON_GetObjectItem(c, "graph_change"));
+  if (gc) /* a regression's key: what its graph changed against the baseline's (classes.h) */
+    af_buf_printf(b, "- graph change: against the baseline, the converted graph of each program of this class differs in the "
+                     "lines of `%s` (the finding folders' converted.txt and converted-baseline.txt)\n", gc);
   const char *trig = cJSON_GetStringValue(cJSON_GetObjectItem(c, "trigger"));
   if (trig) af_buf_printf(b, "- trigger: %s\n", trig);
   const char *other = cJSON_GetStringValue(cJSON_GetObjectItem(c, "other_stack"));
@@ -243,12 +320,81 @@ static void class_section(af_buf *b, const char *dir, int n, const cJSON *c) {
         af_buf_printf(b, "  - statement %.0f `%s` (%s%s): ", cJSON_GetNumberValue(cJSON_GetObjectItem(row, "statement")), op,
                       cJSON_GetStringValue(cJSON_GetObjectItem(row, "family")),
                       cJSON_IsTrue(cJSON_GetObjectItem(row, "generalized")) ? ", generalized" : "");
-      else
+      else if (cJSON_GetStringValue(cJSON_GetObjectItem(row, "dtype")))
         af_buf_printf(b, "  - dtype %s: ", cJSON_GetStringValue(cJSON_GetObjectItem(row, "dtype")));
+      else continue; /* the without-writes row: in the class key already */
       gen_row(b, row);
       af_buf_puts(b, "\n");
     }
   }
+}
+
+static void col_verdict(af_buf *b, const cJSON *c) { af_buf_puts(b, cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict"))); }
+static void col_key(af_buf *b, const cJSON *c) {
+  const char *ek = cJSON_GetStringValue(cJSON_GetObjectItem(c, "error_key"));
+  md_code(b, ek ? ek : cJSON_GetStringValue(cJSON_GetObjectItem(c, "pattern")), 100);
+  const char *gc = cJSON_GetStringValue(cJSON_GetObjectItem(c, "graph_change"));
+  if (gc) { /* a regression's key: what its graph changed against the baseline's (classes.h) */
+    af_buf_puts(b, " (graph change: ");
+    md_cell(b, gc, 60);
+    af_buf_puts(b, ")");
+  }
+  if (known_is_known(c)) af_buf_printf(b, " (known: %s)", cJSON_GetStringValue(cJSON_GetObjectItem(c, "known")));
+}
+static void col_count(af_buf *b, const cJSON *c) { af_buf_printf(b, "%.0f", cJSON_GetNumberValue(cJSON_GetObjectItem(c, "count"))); }
+static void col_findings(af_buf *b, const cJSON *c) { af_buf_printf(b, "%d", cJSON_GetArraySize(cJSON_GetObjectItem(c, "findings"))); }
+static void col_statements(af_buf *b, const cJSON *c) {
+  af_buf_printf(b, "%.0f", cJSON_GetNumberValue(cJSON_GetObjectItem(c, "statements")));
+}
+static void col_reproduces(af_buf *b, const cJSON *c) {
+  double reruns = cJSON_GetNumberValue(cJSON_GetObjectItem(c, "reruns"));
+  if (reruns > 0) af_buf_printf(b, "%.0f/%.0f", cJSON_GetNumberValue(cJSON_GetObjectItem(c, "reproduced")), reruns);
+  else af_buf_puts(b, "-");
+}
+static void col_baseline(af_buf *b, const cJSON *c) {
+  const cJSON *inb = cJSON_GetObjectItem(c, "in_baseline");
+  af_buf_puts(b, !inb ? "-" : cJSON_IsTrue(inb) ? "also" : "**new**");
+}
+static void col_other(af_buf *b, const cJSON *c) {
+  const char *os = cJSON_GetStringValue(cJSON_GetObjectItem(c, "other_stack"));
+  md_cell(b, os ? os : "-", 48);
+}
+
+const report_column report_class_columns[] = {
+    {"verdict", 0, col_verdict},       {"pattern or error", 0, col_key},     {"programs", 1, col_count},
+    {"findings", 1, col_findings},     {"statements", 1, col_statements},    {"reproduces", 0, col_reproduces},
+    {"baseline", 0, col_baseline},     {"other stack", 0, col_other},        {NULL, 0, NULL},
+};
+
+static void class_section(af_buf *b, const char *dir, int n, const cJSON *c) {
+  const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(c, "id"));
+  const char *smallest = cJSON_GetStringValue(cJSON_GetObjectItem(c, "smallest"));
+  af_buf_printf(b, "### %d. ", n);
+  report_class_title(b, c);
+  af_buf_printf(b, "\n\n`%s`: %.0f program(s), %d finding(s), smallest %.0f statement(s)", id,
+                cJSON_GetNumberValue(cJSON_GetObjectItem(c, "count")), cJSON_GetArraySize(cJSON_GetObjectItem(c, "findings")),
+                cJSON_GetNumberValue(cJSON_GetObjectItem(c, "statements")));
+  cJSON *first = cJSON_GetObjectItem(c, "first");
+  if (first)
+    af_buf_printf(b, ", first seen at iteration %.0f (program seed %s)", cJSON_GetNumberValue(cJSON_GetObjectItem(first, "iteration")),
+                  cJSON_GetStringValue(cJSON_GetObjectItem(first, "seed")) ? cJSON_GetStringValue(cJSON_GetObjectItem(first, "seed")) : "?");
+  af_buf_puts(b, ".\n\n");
+  if (smallest) {
+    char path[4600];
+    snprintf(path, sizeof path, "%s/findings/%s/program.py", dir, smallest);
+    char *src = codec_slurp(path, NULL, NULL);
+    if (src) {
+      af_buf_printf(b, "```python\n%s```\n\n", src);
+      free(src);
+    }
+    /* the same as an issue-ready snippet of stock API (harness/emit_snippet.h), folded */
+    snprintf(path, sizeof path, "%s/findings/%s/snippet.py", dir, smallest);
+    if ((src = codec_slurp(path, NULL, NULL))) {
+      af_buf_printf(b, "<details><summary>%s</summary>\n\n```python\n%s```\n\n</details>\n\n", REPORT_SNIPPET_SUMMARY, src);
+      free(src);
+    }
+  }
+  report_class_facts(b, c);
   af_buf_puts(b, "- findings:");
   const cJSON *f;
   int k = 0;
@@ -258,6 +404,199 @@ static void class_section(af_buf *b, const char *dir, int n, const cJSON *c) {
   }
   if (k > 20) af_buf_printf(b, " and %d more", k - 20);
   af_buf_puts(b, "\n\n");
+}
+
+static void col_finding(af_buf *b, const cJSON *f) { md_code(b, cJSON_GetStringValue(cJSON_GetObjectItem(f, "finding")), 80); }
+static void col_reproduced(af_buf *b, const cJSON *f) {
+  af_buf_printf(b, "%.0f of %.0f", cJSON_GetNumberValue(cJSON_GetObjectItem(f, "reproduced")),
+                cJSON_GetNumberValue(cJSON_GetObjectItem(f, "reruns")));
+}
+static void col_flaky_key(af_buf *b, const cJSON *f) {
+  const char *pat = cJSON_GetStringValue(cJSON_GetObjectItem(f, "pattern"));
+  const char *ek = cJSON_GetStringValue(cJSON_GetObjectItem(f, "error_key"));
+  md_code(b, ek && *ek ? ek : pat ? pat : "", 100);
+}
+static void col_error(af_buf *b, const cJSON *f) { md_code(b, cJSON_GetStringValue(cJSON_GetObjectItem(f, "error_key")), 140); }
+
+const report_column report_flaky_columns[] = {
+    {"finding", 0, col_finding},       {"verdict", 0, col_verdict},          {"reproduced", 0, col_reproduced},
+    {"statements", 1, col_statements}, {"error or pattern", 0, col_flaky_key}, {NULL, 0, NULL},
+};
+const report_column report_harness_columns[] = {{"finding", 0, col_finding}, {"error", 0, col_error}, {NULL, 0, NULL}};
+
+const char report_flaky_intro[] =
+    "These failed once but not on every rerun of their minimized program (the converter's answer depends on something "
+    "besides the program: timing, memory, an earlier program). They are in no class.";
+const char report_harness_intro[] =
+    "The worker broke the protocol (a wrong number of outputs, an answer that is not one), or aliasfuzz cannot hand the "
+    "program to this converter (a worker whose hello lacks module_state or layouts, a resize of an input): aliasfuzz's or "
+    "the worker's limits, not bugs of the converter.";
+
+int report_count_group(const cJSON *classes, report_group g) {
+  int n = 0;
+  const cJSON *c;
+  cJSON_ArrayForEach(c, classes) n += report_class_group(c) == g;
+  return n;
+}
+
+void report_group_intro(af_buf *b, const cJSON *classes, report_group g, int heading) {
+  if (g != REPORT_ARTIFACT) {
+    af_buf_puts(b, heading ? report_group_title[g]
+                           : g == REPORT_NEW ? "Bugs of the converter that no baseline has and no public report names."
+                                             : "Bugs the baseline has too, or that a case of corpus/known-upstream/ shows.");
+    return;
+  }
+  const char *api = NULL; /* every class of a campaign has its converter's API */
+  const cJSON *c;
+  cJSON_ArrayForEach(c, classes) if (confirm_is_artifact(c) && !api) api = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(c, "user_path"), "api"));
+  if (heading) af_buf_printf(b, "Not seen from %s: harness artifacts", api ? api : "the converter's API");
+  else
+    af_buf_puts(b, "These fail in aliasfuzz's process but not through the public API, run as a user would (each class's "
+                   "repro.py in a fresh process exits 0): not bugs of the converter, not counted.");
+}
+
+/* A Markdown table of the items of list, one column per cols entry; numbered: a "#" column first;
+ * items whose class group is skip are left out (REPORT_GROUPS: none). */
+static void md_table(af_buf *b, const report_column *cols, const cJSON *list, int numbered, report_group skip) {
+  af_buf_puts(b, numbered ? "| # " : "");
+  for (int k = 0; cols[k].header; k++) af_buf_printf(b, "| %s ", cols[k].header);
+  af_buf_puts(b, numbered ? "|\n|---:" : "|\n");
+  for (int k = 0; cols[k].header; k++) af_buf_puts(b, cols[k].numeric ? "|---:" : "|---");
+  af_buf_puts(b, "|\n");
+  int n = 0;
+  const cJSON *c;
+  cJSON_ArrayForEach(c, list) {
+    if (skip != REPORT_GROUPS && report_class_group(c) == skip) continue;
+    if (numbered) af_buf_printf(b, "| %d ", ++n);
+    for (int k = 0; cols[k].header; k++) {
+      af_buf_puts(b, "| ");
+      cols[k].cell(b, c);
+      af_buf_puts(b, " ");
+    }
+    af_buf_puts(b, "|\n");
+  }
+  af_buf_puts(b, "\n");
+}
+
+static double num_of(const cJSON *o, const char *k) {
+  const cJSON *v = cJSON_GetObjectItem(o, k);
+  return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+void report_time_split(const cJSON *r, double out[REPORT_TIME_PARTS]) {
+  const cJSON *opts = cJSON_GetObjectItem(r, "options");
+  double jobs = num_of(opts, "jobs");
+  if (!(jobs >= 1)) jobs = 1;
+  double search_s = num_of(r, "seconds") - num_of(r, "finish_seconds") - num_of(r, "annotate_seconds");
+  double search_reduce = num_of(r, "reduce_seconds") - num_of(r, "finish_reduce_seconds");
+  double gen = num_of(r, "generalize_seconds") - num_of(r, "finish_generalize_seconds");
+  double base = num_of(r, "baseline_seconds");
+  out[REPORT_T_CONVERTING] = search_s * jobs - search_reduce - base;
+  out[REPORT_T_BASELINE] = base;
+  out[REPORT_T_MINIMIZING] = search_reduce - gen;
+  out[REPORT_T_GENERALIZING] = gen;
+  out[REPORT_T_DEFERRED] = num_of(r, "finish_seconds");
+  out[REPORT_T_ANNOTATING] = num_of(r, "annotate_seconds");
+  out[REPORT_T_REDUCE_DEFERRED] = num_of(r, "reduce_deferred_seconds");
+  for (int k = 0; k < REPORT_TIME_PARTS; k++)
+    if (!(out[k] > 0)) out[k] = 0;
+}
+
+const char *const report_time_part[REPORT_TIME_PARTS] = {
+    "generating, judging and converting programs",
+    "judging failing programs on the baseline",
+    "minimizing during the search",
+    "generalizing during the search",
+    "minimizing deferred programs after the search",
+    "rerunning each class's program (baseline, switches, other stack, user path)",
+    "later runs of aliasfuzz reduce --deferred",
+};
+
+void report_campaign_headline(af_buf *b, const char *dir, const cJSON *r) {
+  const cJSON *opts = cJSON_GetObjectItem(r, "options"), *classes = cJSON_GetObjectItem(r, "classes");
+  const cJSON *deferred = cJSON_GetObjectItem(r, "deferred");
+  const char *conv = cJSON_GetStringValue(cJSON_GetObjectItem(opts, "converter"));
+  if (opts) {
+    af_buf_printf(b, "- aliasfuzz %s, converter %s %s, seed %.0f, %.0f job(s)\n", cJSON_GetStringValue(cJSON_GetObjectItem(opts, "aliasfuzz")),
+                  conv, cJSON_GetStringValue(cJSON_GetObjectItem(opts, "converter_version")), num_of(opts, "seed"), num_of(opts, "jobs"));
+    const char *torch = cJSON_GetStringValue(cJSON_GetObjectItem(opts, "torch"));
+    const char *stack = cJSON_GetStringValue(cJSON_GetObjectItem(opts, "stack"));
+    if (torch) af_buf_printf(b, "- PyTorch %s, stack %s\n", torch, stack ? stack : "?");
+  }
+  char rate[32];
+  double programs = num_of(r, "programs"), seconds = num_of(r, "seconds");
+  af_buf_printf(b, "- %.0f programs in %.1f s (%s programs/s)\n", programs, seconds, report_rate(seconds > 0 ? programs / seconds : 0.0, rate));
+  double jobs = num_of(opts, "jobs");
+  if (!(jobs >= 1)) jobs = 1;
+  /* The search phase and the phase after it are told apart: --reduce-share caps the first (each
+   * job's share of its own time); the second minimizes deferred programs one at a time while the
+   * other jobs are done. */
+  double finish_s = num_of(r, "finish_seconds"), annotate_s = num_of(r, "annotate_seconds");
+  double search_s = seconds - finish_s - annotate_s;
+  double search_reduce = num_of(r, "reduce_seconds") - num_of(r, "finish_reduce_seconds");
+  double share = num_of(opts, "reduce_share");
+  if (search_s > 0) {
+    af_buf_printf(b, "- minimizing and generalizing during the search: %.1f s of %.1f job-seconds (%.0f%%", search_reduce, search_s * jobs,
+                  100.0 * search_reduce / (search_s * jobs));
+    if (share > 0 && share < 1) af_buf_printf(b, "; --reduce-share caps it at %.0f%% of each job's time", 100.0 * share);
+    af_buf_puts(b, ")\n");
+  }
+  if (finish_s > 0) {
+    af_buf_printf(b, "- after the search: %.1f s minimizing %.0f deferred program(s) whose quick key no class had (one at a time)\n",
+                  finish_s, num_of(r, "finished"));
+    double all = search_s * jobs + finish_s;
+    if (all > 0)
+      af_buf_printf(b, "- minimizing in all: %.1f s of %.1f job-seconds (%.0f%%: the search's %.1f job-seconds and the %.1f s after it)\n",
+                    search_reduce + finish_s, all, 100.0 * (search_reduce + finish_s) / all, search_s * jobs, finish_s);
+  }
+  if (annotate_s > 0.05) af_buf_printf(b, "- rerunning each class's program (baseline, switches, other stack): %.1f s\n", annotate_s);
+  af_buf_puts(b, "- verdicts:");
+  const cJSON *e;
+  for (e = cJSON_GetObjectItem(r, "verdicts") ? cJSON_GetObjectItem(r, "verdicts")->child : NULL; e; e = e->next)
+    af_buf_printf(b, " %s %.0f;", e->string, e->valuedouble);
+  int ndef = 0;
+  for (e = deferred ? deferred->child : NULL; e; e = e->next) ndef += (int)num_of(e, "count");
+  int nart = report_count_group(classes, REPORT_ARTIFACT);
+  af_buf_printf(b, "\n- **%d bug class(es)** from %d distinct finding(s)\n", cJSON_GetArraySize(classes) - nart,
+                cJSON_GetArraySize(cJSON_GetObjectItem(r, "findings")));
+  if (nart)
+    af_buf_printf(b, "- %d class(es) not seen from the public API the converter stands for (its repro.py in a fresh "
+                     "process): harness artifacts, listed apart at the end and not counted\n",
+                  nart);
+  const char *base = cJSON_GetStringValue(cJSON_GetObjectItem(opts, "baseline"));
+  if (base) {
+    int nb = 0, nn = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, classes) {
+      const cJSON *inb = cJSON_GetObjectItem(c, "in_baseline");
+      nb += cJSON_IsTrue(inb);
+      nn += cJSON_IsFalse(inb);
+    }
+    af_buf_printf(b, "- baseline `%s`: **%d new** class(es), %d also in the baseline (listed after the new ones)\n", base, nn, nb);
+  }
+  int nknown = 0;
+  const cJSON *kc;
+  cJSON_ArrayForEach(kc, classes) nknown += known_is_known(kc);
+  if (nknown)
+    af_buf_printf(b, "- %d class(es) already known upstream (a case of corpus/known-upstream/ fails the same way; "
+                     "listed after the new ones)\n",
+                  nknown);
+  const char *other = cJSON_GetStringValue(cJSON_GetObjectItem(opts, "other_stack"));
+  if (other) af_buf_printf(b, "- other stack: each class's program rerun with `%s run repro.json --converter %s --json`\n", other, conv);
+  int nh = cJSON_GetArraySize(cJSON_GetObjectItem(r, "harness")), nf = cJSON_GetArraySize(cJSON_GetObjectItem(r, "flaky"));
+  if (nh)
+    af_buf_printf(b, "- %d harness finding(s): the worker broke the protocol, or aliasfuzz cannot hand the program to "
+                     "this converter (not the converter's bugs; listed under \"Harness findings\", not counted)\n",
+                  nh);
+  if (nf)
+    af_buf_printf(b, "- %d flaky finding(s): did not reproduce on every rerun of their minimized program, so they found "
+                     "no class (listed under \"Flaky findings\")\n",
+                  nf);
+  if (ndef)
+    af_buf_printf(b, "- **%d failing program(s) under %d quick key(s) are in no class yet**: not minimized (the "
+                     "minimization budget and its floor ran out; kept under %s/deferred/); `aliasfuzz reduce --deferred %s` "
+                     "minimizes them into classes\n",
+                  ndef, cJSON_GetArraySize(deferred), dir, dir);
 }
 
 int report_write_campaign(const char *dir, const report_campaign_figures *fig, af_err *err) {
@@ -281,6 +620,8 @@ int report_write_campaign(const char *dir, const report_campaign_figures *fig, a
   cJSON_AddItemToObject(r, "deferred", deferred);
   cJSON *findings = load_findings(dir);
   cJSON_AddItemToObject(r, "findings", findings);
+  cJSON_AddItemToObject(r, "flaky", load_apart(dir, "flaky"));
+  cJSON_AddItemToObject(r, "harness", load_apart(dir, "harness"));
   char *json = cJSON_Print(r);
   char path[4096];
   snprintf(path, sizeof path, "%s/report.json", dir);
@@ -290,165 +631,29 @@ int report_write_campaign(const char *dir, const report_campaign_figures *fig, a
   af_buf b = {0};
   const char *conv = opts ? cJSON_GetStringValue(cJSON_GetObjectItem(opts, "converter")) : "?";
   af_buf_printf(&b, "# aliasfuzz campaign: `%s`\n\n", conv ? conv : "?");
-  if (opts) {
-    af_buf_printf(&b, "- aliasfuzz %s, converter %s %s, seed %.0f, %.0f job(s)\n",
-                  cJSON_GetStringValue(cJSON_GetObjectItem(opts, "aliasfuzz")), conv,
-                  cJSON_GetStringValue(cJSON_GetObjectItem(opts, "converter_version")),
-                  cJSON_GetNumberValue(cJSON_GetObjectItem(opts, "seed")), cJSON_GetNumberValue(cJSON_GetObjectItem(opts, "jobs")));
-    const char *torch = cJSON_GetStringValue(cJSON_GetObjectItem(opts, "torch"));
-    const char *stack = cJSON_GetStringValue(cJSON_GetObjectItem(opts, "stack"));
-    if (torch) af_buf_printf(&b, "- PyTorch %s, stack %s\n", torch, stack ? stack : "?");
-  }
-  char rate[32];
-  af_buf_printf(&b, "- %lld programs in %.1f s (%s programs/s)\n", (long long)fig->programs, fig->seconds,
-                report_rate(fig->seconds > 0 ? (double)fig->programs / fig->seconds : 0.0, rate));
-  double jobs = opts ? cJSON_GetNumberValue(cJSON_GetObjectItem(opts, "jobs")) : 1;
-  if (!(jobs >= 1)) jobs = 1;
-  /* The search phase and the phase after it are told apart: --reduce-share caps the first (each
-   * job's share of its own time); the second minimizes deferred programs one at a time while the
-   * other jobs are done. */
-  double search_s = fig->seconds - fig->finish_seconds - fig->annotate_seconds;
-  double search_reduce = fig->reduce_seconds - fig->finish_reduce_seconds;
-  double share = opts ? cJSON_GetNumberValue(cJSON_GetObjectItem(opts, "reduce_share")) : 0;
-  if (search_s > 0) {
-    af_buf_printf(&b, "- minimizing and generalizing during the search: %.1f s of %.1f job-seconds (%.0f%%", search_reduce,
-                  search_s * jobs, 100.0 * search_reduce / (search_s * jobs));
-    if (share > 0 && share < 1) af_buf_printf(&b, "; --reduce-share caps it at %.0f%% of each job's time", 100.0 * share);
-    af_buf_puts(&b, ")\n");
-  }
-  if (fig->finish_seconds > 0) {
-    af_buf_printf(&b, "- after the search: %.1f s minimizing %d deferred program(s) whose quick key no class had (one at a time)\n",
-                  fig->finish_seconds, fig->finished);
-    double all = search_s * jobs + fig->finish_seconds;
-    if (all > 0)
-      af_buf_printf(&b, "- minimizing in all: %.1f s of %.1f job-seconds (%.0f%%: the search's %.1f job-seconds and the %.1f s after it)\n",
-                    search_reduce + fig->finish_seconds, all, 100.0 * (search_reduce + fig->finish_seconds) / all, search_s * jobs,
-                    fig->finish_seconds);
-  }
-  if (fig->annotate_seconds > 0.05)
-    af_buf_printf(&b, "- rerunning each class's program (baseline, switches, other stack): %.1f s\n", fig->annotate_seconds);
-  af_buf_puts(&b, "- verdicts:");
-  for (int q = 0; q < V_COUNT; q++)
-    if (fig->verdicts[q]) af_buf_printf(&b, " %s %lld;", oracle_verdict_name((oracle_verdict)q), (long long)fig->verdicts[q]);
-  int ndef = 0;
-  for (cJSON *e = deferred->child; e; e = e->next) ndef += (int)cJSON_GetNumberValue(cJSON_GetObjectItem(e, "count"));
-  int nart = 0;
-  const cJSON *ac;
-  cJSON_ArrayForEach(ac, classes) nart += confirm_is_artifact(ac);
-  af_buf_printf(&b, "\n- **%d bug class(es)** from %d distinct finding(s)\n", cJSON_GetArraySize(classes) - nart,
-                cJSON_GetArraySize(findings));
-  if (nart)
-    af_buf_printf(&b, "- %d class(es) not seen from the public API the converter stands for (its repro.py in a fresh "
-                      "process): harness artifacts, listed apart at the end and not counted\n",
-                  nart);
-  const char *base = opts ? cJSON_GetStringValue(cJSON_GetObjectItem(opts, "baseline")) : NULL;
-  if (base) {
-    int nb = 0, nn = 0;
-    cJSON *c;
-    cJSON_ArrayForEach(c, classes) {
-      cJSON *inb = cJSON_GetObjectItem(c, "in_baseline");
-      nb += cJSON_IsTrue(inb);
-      nn += cJSON_IsFalse(inb);
-    }
-    af_buf_printf(&b, "- baseline `%s`: **%d new** class(es), %d also in the baseline (listed after the new ones)\n", base, nn, nb);
-  }
-  int nknown = 0;
-  const cJSON *kc;
-  cJSON_ArrayForEach(kc, classes) nknown += known_is_known(kc);
-  if (nknown)
-    af_buf_printf(&b, "- %d class(es) already known upstream (a case of corpus/known-upstream/ fails the same way; "
-                      "listed after the new ones)\n",
-                  nknown);
-  const char *other = opts ? cJSON_GetStringValue(cJSON_GetObjectItem(opts, "other_stack")) : NULL;
-  if (other) af_buf_printf(&b, "- other stack: each class's program rerun with `%s run repro.json --converter %s --json`\n", other, conv);
-  cJSON *flaky = load_apart(dir, "flaky"), *harness = load_apart(dir, "harness");
-  if (cJSON_GetArraySize(harness))
-    af_buf_printf(&b, "- %d harness finding(s): the worker broke the protocol, or aliasfuzz cannot hand the program to "
-                      "this converter (not the converter's bugs; listed under \"Harness findings\", not counted)\n",
-                  cJSON_GetArraySize(harness));
-  if (cJSON_GetArraySize(flaky))
-    af_buf_printf(&b, "- %d flaky finding(s): did not reproduce on every rerun of their minimized program, so they found "
-                      "no class (listed under \"Flaky findings\")\n",
-                  cJSON_GetArraySize(flaky));
-  if (ndef)
-    af_buf_printf(&b, "- **%d failing program(s) under %d quick key(s) are in no class yet**: not minimized (the "
-                      "minimization budget and its floor ran out; kept under %s/deferred/); `aliasfuzz reduce --deferred %s` "
-                      "minimizes them into classes\n",
-                  ndef, cJSON_GetArraySize(deferred), dir, dir);
+  report_campaign_headline(&b, dir, r);
   af_buf_puts(&b, "\n");
   if (cJSON_GetArraySize(classes)) {
-    af_buf_puts(&b, "## Classes\n\n| # | verdict | pattern or error | programs | findings | statements | reproduces | baseline | other stack |\n"
-                    "|---:|---|---|---:|---:|---:|---|---|---|\n");
+    af_buf_puts(&b, "## Classes\n\n");
+    md_table(&b, report_class_columns, classes, 1, REPORT_ARTIFACT);
     int n = 0;
     cJSON *c;
-    cJSON_ArrayForEach(c, classes) {
-      if (confirm_is_artifact(c)) continue;
-      const char *ek = cJSON_GetStringValue(cJSON_GetObjectItem(c, "error_key"));
-      double reruns = cJSON_GetNumberValue(cJSON_GetObjectItem(c, "reruns"));
-      cJSON *inb = cJSON_GetObjectItem(c, "in_baseline");
-      af_buf_printf(&b, "| %d | %s | `", ++n, cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict")));
-      md_cell(&b, ek ? ek : cJSON_GetStringValue(cJSON_GetObjectItem(c, "pattern")), 100);
-      af_buf_puts(&b, "`");
-      const char *gc = cJSON_GetStringValue(cJSON_GetObjectItem(c, "graph_change"));
-      if (gc) { /* a regression's key: what its graph changed against the baseline's (classes.h) */
-        af_buf_puts(&b, " (graph change: ");
-        md_cell(&b, gc, 60);
-        af_buf_puts(&b, ")");
-      }
-      if (known_is_known(c)) af_buf_printf(&b, " (known: %s)", cJSON_GetStringValue(cJSON_GetObjectItem(c, "known")));
-      af_buf_printf(&b, " | %.0f | %d | %.0f | ", cJSON_GetNumberValue(cJSON_GetObjectItem(c, "count")),
-                    cJSON_GetArraySize(cJSON_GetObjectItem(c, "findings")), cJSON_GetNumberValue(cJSON_GetObjectItem(c, "statements")));
-      if (reruns > 0) af_buf_printf(&b, "%.0f/%.0f", cJSON_GetNumberValue(cJSON_GetObjectItem(c, "reproduced")), reruns);
-      else af_buf_puts(&b, "-");
-      af_buf_printf(&b, " | %s | ", !inb ? "-" : cJSON_IsTrue(inb) ? "also" : "**new**");
-      const char *os = cJSON_GetStringValue(cJSON_GetObjectItem(c, "other_stack"));
-      md_cell(&b, os ? os : "-", 48);
-      af_buf_puts(&b, " |\n");
-    }
-    af_buf_puts(&b, "\n");
-    n = 0;
-    cJSON_ArrayForEach(c, classes) if (!confirm_is_artifact(c)) class_section(&b, dir, ++n, c);
-    if (nart) {
-      const char *api = NULL; /* every class of a campaign has its converter's API */
-      cJSON_ArrayForEach(c, classes) if (confirm_is_artifact(c) && !api) api = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(c, "user_path"), "api"));
-      af_buf_printf(&b, "## Not seen from %s: harness artifacts\n\n"
-                        "These fail in aliasfuzz's process but not through the public API, run as a user would "
-                        "(each class's repro.py in a fresh process exits 0): not bugs of the converter, not counted.\n\n",
-                    api ? api : "the converter's API");
-      cJSON_ArrayForEach(c, classes) if (confirm_is_artifact(c)) class_section(&b, dir, ++n, c);
+    cJSON_ArrayForEach(c, classes) if (report_class_group(c) != REPORT_ARTIFACT) class_section(&b, dir, ++n, c);
+    if (report_count_group(classes, REPORT_ARTIFACT)) {
+      af_buf_puts(&b, "## ");
+      report_group_intro(&b, classes, REPORT_ARTIFACT, 1);
+      af_buf_puts(&b, "\n\n");
+      report_group_intro(&b, classes, REPORT_ARTIFACT, 0);
+      af_buf_puts(&b, "\n\n");
+      cJSON_ArrayForEach(c, classes) if (report_class_group(c) == REPORT_ARTIFACT) class_section(&b, dir, ++n, c);
     }
   }
-  if (cJSON_GetArraySize(flaky)) {
-    af_buf_puts(&b, "## Flaky findings\n\nThese failed once but not on every rerun of their minimized program (the "
-                    "converter's answer depends on something besides the program: timing, memory, an earlier program). "
-                    "They are in no class.\n\n| finding | verdict | reproduced | statements | error or pattern |\n|---|---|---|---:|---|\n");
-    cJSON *f;
-    cJSON_ArrayForEach(f, flaky) {
-      const char *pat = cJSON_GetStringValue(cJSON_GetObjectItem(f, "pattern"));
-      const char *ek = cJSON_GetStringValue(cJSON_GetObjectItem(f, "error_key"));
-      af_buf_printf(&b, "| `%s` | %s | %.0f of %.0f | %.0f | `", cJSON_GetStringValue(cJSON_GetObjectItem(f, "finding")),
-                    cJSON_GetStringValue(cJSON_GetObjectItem(f, "verdict")), cJSON_GetNumberValue(cJSON_GetObjectItem(f, "reproduced")),
-                    cJSON_GetNumberValue(cJSON_GetObjectItem(f, "reruns")), cJSON_GetNumberValue(cJSON_GetObjectItem(f, "statements")));
-      md_cell(&b, ek && *ek ? ek : pat ? pat : "", 100);
-      af_buf_puts(&b, "` |\n");
-    }
-    af_buf_puts(&b, "\n");
+  for (int k = 0; k < 2; k++) {
+    const cJSON *list = cJSON_GetObjectItem(r, k ? "harness" : "flaky");
+    if (!cJSON_GetArraySize(list)) continue;
+    af_buf_printf(&b, "## %s\n\n%s\n\n", k ? "Harness findings" : "Flaky findings", k ? report_harness_intro : report_flaky_intro);
+    md_table(&b, k ? report_harness_columns : report_flaky_columns, list, 0, REPORT_GROUPS);
   }
-  cJSON_Delete(flaky);
-  if (cJSON_GetArraySize(harness)) {
-    af_buf_puts(&b, "## Harness findings\n\nThe worker broke the protocol (a wrong number of outputs, an answer that "
-                    "is not one), or aliasfuzz cannot hand the program to this converter (a worker whose hello lacks "
-                    "module_state or layouts, a resize of an input): aliasfuzz's or the worker's limits, not bugs of "
-                    "the converter.\n\n| finding | error |\n|---|---|\n");
-    cJSON *f;
-    cJSON_ArrayForEach(f, harness) {
-      af_buf_printf(&b, "| `%s` | `", cJSON_GetStringValue(cJSON_GetObjectItem(f, "finding")));
-      md_cell(&b, cJSON_GetStringValue(cJSON_GetObjectItem(f, "error_key")), 140);
-      af_buf_puts(&b, "` |\n");
-    }
-    af_buf_puts(&b, "\n");
-  }
-  cJSON_Delete(harness);
   if (cJSON_GetArraySize(findings)) {
     af_buf_puts(&b, "## Findings\n\n");
     af_buf_puts(&b, "| finding | verdict | count | statements | first seed | detail |\n|---|---|---:|---:|---|---|\n");
@@ -462,7 +667,7 @@ int report_write_campaign(const char *dir, const report_campaign_figures *fig, a
                     first && cJSON_GetStringValue(cJSON_GetObjectItem(first, "seed"))
                         ? cJSON_GetStringValue(cJSON_GetObjectItem(first, "seed"))
                         : "-");
-      md_cell(&b, sig_key_line(cJSON_GetStringValue(cJSON_GetObjectItem(f, "detail"))), 120);
+      md_message_cell(&b, cJSON_GetStringValue(cJSON_GetObjectItem(f, "detail")), 120);
       af_buf_puts(&b, " |\n");
     }
   }

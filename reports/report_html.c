@@ -1,7 +1,9 @@
-/* report_html.c - self-contained HTML pages: the conformance report (matrix view op x write op,
- * one colored cell per verdict per converter) and the campaign report (figures, programs/s as
- * inline SVG, findings with their minimized program and repro.py). No script, no stylesheet,
- * image or font from anywhere else: everything is inline, links point into the folder. */
+/* report_html.c - self-contained HTML pages: the conformance report (the pass rate per suite
+ * family and converter as an SVG chart, the matrix view op x write op, one colored cell per
+ * verdict per converter) and the campaign report (report.h: the bug classes first, charts as
+ * inline SVG). No script, no stylesheet, image or font from anywhere else: everything is inline,
+ * links point into the folder. The text both campaign reports say comes from report.c (Markdown
+ * inline text, rendered here by md_html). */
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <limits.h>
@@ -61,6 +63,9 @@ static const char *style =
     "pre{background:#f6f8fa;border:1px solid #d0d7de;padding:8px;font-size:12px;overflow-x:auto;margin:4px 0 12px}\n"
     "details{margin:6px 0}summary{cursor:pointer}.reg{color:#cf222e;font-weight:bold}.ok{color:#1a7f37;font-weight:bold}\n"
     "code{font-size:12px;background:#f6f8fa;padding:1px 4px;border-radius:4px}\n"
+    ".charts{display:flex;flex-wrap:wrap;gap:8px 28px}figure{margin:0}figcaption{font-weight:600;font-size:14px}\n"
+    "svg .ax{font-size:11px;fill:#59636e}.g0{color:#cf222e;font-weight:bold}.g1{color:#59636e}.g2{color:#8c959f}\n"
+    "section{border-top:1px solid #eaeef2;margin-top:14px}ul{margin:4px 0;padding-left:22px}li{margin:2px 0}\n"
     "</style>\n";
 
 static void page_start(af_buf *b, const char *title) {
@@ -100,6 +105,65 @@ static void legend(af_buf *b) {
   }
   af_buf_printf(b, "<span class=\"sw\" style=\"background:%s\"></span>no case (eager rejects it, see SKIPPED.md)</p>\n",
                 verdict_color(""));
+}
+
+/* ---- charts: inline SVG, drawn here ---- */
+
+typedef struct chart {
+  int W, H, L, R, T, B;
+  double xmax, ymax;
+} chart;
+
+static double cx(const chart *c, double x) { return c->L + (c->W - c->L - c->R) * (c->xmax > 0 ? x / c->xmax : 0); }
+static double cy(const chart *c, double y) { return c->T + (c->H - c->T - c->B) * (1 - (c->ymax > 0 ? y / c->ymax : 0)); }
+
+/* An axis maximum at or above v whose quarters are round (1, 2, 3, 4, 5, 6 or 8 times a power of ten). */
+static double nice_max(double v) {
+  if (!(v > 0)) return 4;
+  double q = v / 4, p = 1;
+  while (p * 10 <= q) p *= 10;
+  while (p > q) p /= 10;
+  static const double steps[] = {1, 2, 3, 4, 5, 6, 8, 10};
+  for (int i = 0; i < 8; i++)
+    if (steps[i] * p >= q) return 4 * steps[i] * p;
+  return 40 * p;
+}
+
+/* Opens an SVG line chart (frame, grid, axis labels) of xmax seconds by ymax units of ylabel. */
+static void chart_open(af_buf *b, chart *c, double xmax, double ymax, const char *label, const char *ylabel) {
+  *c = (chart){480, 220, 52, 14, 12, 34, xmax > 0 ? xmax : 1, nice_max(ymax)};
+  af_buf_printf(b, "<svg width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"", c->W, c->H, c->W, c->H);
+  esc(b, label);
+  af_buf_printf(b, "\">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#f6f8fa\" stroke=\"#d0d7de\"/>\n", c->L, c->T,
+                c->W - c->L - c->R, c->H - c->T - c->B);
+  for (int g = 0; g <= 4; g++) {
+    double y = cy(c, c->ymax * g / 4.0), x = cx(c, c->xmax * g / 4.0), vy = c->ymax * g / 4.0;
+    af_buf_printf(b, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#d0d7de\"/><text x=\"%d\" y=\"%.1f\" class=\"ax\" "
+                     "text-anchor=\"end\">%g</text>\n",
+                  c->L, c->W - c->R, y, y, c->L - 5, y + 4, vy);
+    af_buf_printf(b, "<text x=\"%.1f\" y=\"%d\" class=\"ax\" text-anchor=\"middle\">%.0f s</text>\n", x, c->H - c->B + 15,
+                  c->xmax * g / 4.0);
+  }
+  af_buf_printf(b, "<text x=\"%d\" y=\"%d\" class=\"ax\">", c->L + 6, c->T + 14);
+  esc(b, ylabel);
+  af_buf_puts(b, "</text>\n");
+}
+
+/* A polyline through n points; step: horizontal then vertical (a count that jumps). */
+static void chart_line(af_buf *b, const chart *c, int n, const double *x, const double *y, const char *color, int step) {
+  af_buf_printf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", color);
+  for (int i = 0; i < n; i++) {
+    if (step && i) af_buf_printf(b, "%.1f,%.1f ", cx(c, x[i]), cy(c, y[i - 1]));
+    af_buf_printf(b, "%.1f,%.1f ", cx(c, x[i]), cy(c, y[i]));
+  }
+  af_buf_puts(b, "\"/>\n");
+}
+
+/* A legend under a chart: a swatch and a label per series. */
+static void legend_item(af_buf *b, const char *color, const char *label) {
+  af_buf_printf(b, "<span class=\"sw\" style=\"background:%s\"></span>", color);
+  esc(b, label);
+  af_buf_puts(b, " ");
 }
 
 /* ---- conformance ---- */
@@ -156,10 +220,11 @@ static void matrix(af_buf *b, const cJSON *checks, const cJSON *doc) {
           esc(b, s_of(c, "id"));
           af_buf_puts(b, ": ");
           esc(b, verdict);
-          if (*s_of(c, "detail")) {
-            af_buf_puts(b, " - ");
+          if (*s_of(c, "detail")) { /* the message line, not TorchScript's traceback head */
+            size_t n;
+            const char *l = report_message_line(s_of(c, "detail"), &n);
             char d[200];
-            snprintf(d, sizeof d, "%s", s_of(c, "detail"));
+            snprintf(d, sizeof d, " - %.*s", (int)n, l);
             esc(b, d);
           }
         } else {
@@ -277,6 +342,66 @@ static void case_details(af_buf *b, const char *dir, const cJSON *doc, const cha
   af_buf_puts(b, "</details>\n");
 }
 
+static const char *const converter_colors[] = {"#0969da", "#e16f24", "#8250df", "#1a7f37", "#cf222e", "#bf8700", "#1b7c83", "#bf3989"};
+
+/* Pass rate per suite family, per converter: horizontal bars, one group per family with cases. */
+static void family_chart(af_buf *b, const cJSON *checks) {
+  int nconv = cJSON_GetArraySize(checks), rows = 0, groups = 0;
+  if (!nconv) return;
+  const int W = 640, L = 130, R = 64, bar = 10, gap = 8;
+  af_buf body = {0};
+  int y = 4;
+  for (int f = 0; report_families[f]; f++) {
+    int any = 0, k = 0, y0 = y;
+    const cJSON *doc;
+    cJSON_ArrayForEach(doc, checks) {
+      int total = 0, pass = 0;
+      const cJSON *c;
+      cJSON_ArrayForEach(c, cJSON_GetObjectItem(doc, "cases")) {
+        if (strcmp(s_of(c, "family"), report_families[f])) continue;
+        total++;
+        pass += !strcmp(s_of(c, "verdict"), "pass");
+      }
+      const char *color = converter_colors[k++ % (int)(sizeof converter_colors / sizeof *converter_colors)];
+      if (total) {
+        double w = (W - L - R) * (double)pass / total;
+        af_buf_printf(&body, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#eaeef2\"/><rect x=\"%d\" y=\"%d\" width=\"%.1f\" "
+                             "height=\"%d\" fill=\"%s\"><title>",
+                      L, y, W - L - R, bar, L, y, w, bar, color);
+        esc(&body, s_of(doc, "converter"));
+        af_buf_printf(&body, ", %s: %d of %d pass</title></rect><text x=\"%.1f\" y=\"%d\" class=\"ax\">%.0f%%</text>\n", report_families[f],
+                      pass, total, L + w + 4, y + bar - 1, 100.0 * pass / total);
+        any = 1;
+      }
+      y += bar + 1;
+      rows++;
+    }
+    if (!any) {
+      y = y0;
+      continue;
+    }
+    af_buf_printf(&body, "<text x=\"%d\" y=\"%d\" class=\"ax\" text-anchor=\"end\">%s</text>\n", L - 6, y0 + (y - y0) / 2 + 4,
+                  report_families[f]);
+    y += gap;
+    groups++;
+  }
+  if (!groups) {
+    af_buf_free(&body);
+    return;
+  }
+  af_buf_printf(b, "<svg width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"pass rate per suite family, "
+                   "per converter\">\n",
+                W, y, W, y);
+  af_buf_puts(b, body.s);
+  af_buf_puts(b, "</svg>\n<p class=\"sub\">");
+  const cJSON *doc;
+  int k = 0;
+  cJSON_ArrayForEach(doc, checks) legend_item(b, converter_colors[k++ % (int)(sizeof converter_colors / sizeof *converter_colors)], s_of(doc, "converter"));
+  af_buf_puts(b, "</p>\n");
+  af_buf_free(&body);
+  (void)rows;
+}
+
 int report_conformance_html(const char *dir, const cJSON *checks, af_err *err) {
   af_buf b = {0};
   page_start(&b, "aliasfuzz conformance");
@@ -311,6 +436,7 @@ int report_conformance_html(const char *dir, const cJSON *checks, af_err *err) {
                   d_of(s, "regression"), d_of(doc, "seconds"));
   }
   af_buf_puts(&b, "</table>\n<h2>Pass rate per suite family</h2>\n");
+  family_chart(&b, checks);
   rate_html(&b, checks, "family");
   af_buf_puts(&b, "<h2>Conformance matrix: view op &times; write op</h2>\n");
   legend(&b);
@@ -352,85 +478,371 @@ static cJSON *load_json(const char *path) {
   return j;
 }
 
-/* programs/s between consecutive samples of history ([[seconds, programs], ...]) as an SVG line
- * chart. */
-static void rate_chart(af_buf *b, const cJSON *history) {
-  int n = cJSON_GetArraySize(history);
+/* Markdown inline text (report.h: `code`, **bold**, [text](link), "\|") as HTML, escaped. */
+static void md_html(af_buf *b, const char *s, size_t n) {
+  const char *end = s + n;
+  while (s < end) {
+    const char *close;
+    if (*s == '\\' && s + 1 < end && s[1] == '|') {
+      af_buf_puts(b, "|");
+      s += 2;
+    } else if (*s == '`' && (close = memchr(s + 1, '`', (size_t)(end - s - 1)))) {
+      af_buf_puts(b, "<code>");
+      for (const char *p = s + 1; p < close; p++) {
+        if (*p == '\\' && p + 1 < close && p[1] == '|') p++;
+        char one[2] = {*p, 0};
+        esc(b, one);
+      }
+      af_buf_puts(b, "</code>");
+      s = close + 1;
+    } else if (!strncmp(s, "**", 2) && end - s > 2 && (close = strstr(s + 2, "**")) && close < end) {
+      af_buf_puts(b, "<strong>");
+      md_html(b, s + 2, (size_t)(close - s - 2));
+      af_buf_puts(b, "</strong>");
+      s = close + 2;
+    } else if (*s == '[' && (close = memchr(s, ']', (size_t)(end - s))) && close + 1 < end && close[1] == '(' &&
+               memchr(close, ')', (size_t)(end - close))) {
+      const char *href = close + 2, *href_end = memchr(close, ')', (size_t)(end - close));
+      char *h = af_xcalloc((size_t)(href_end - href) + 1, 1);
+      memcpy(h, href, (size_t)(href_end - href));
+      af_buf_puts(b, "<a href=\"");
+      esc(b, h);
+      af_buf_puts(b, "\">");
+      md_html(b, s + 1, (size_t)(close - s - 1));
+      af_buf_puts(b, "</a>");
+      free(h);
+      s = href_end + 1;
+    } else {
+      char one[2] = {*s++, 0};
+      esc(b, one);
+    }
+  }
+}
+
+/* "- x" lines (and "  - y" under one) of Markdown inline text as a nested list. */
+static void md_list_html(af_buf *b, const char *text) {
+  int depth = 0;
+  af_buf_puts(b, "<ul>");
+  for (const char *line = text; line && *line;) {
+    const char *e = strchr(line, '\n');
+    size_t n = e ? (size_t)(e - line) : strlen(line);
+    int d = !strncmp(line, "  - ", 4) ? 1 : 0;
+    const char *t = line + (d ? 4 : !strncmp(line, "- ", 2) ? 2 : 0);
+    if (d > depth) af_buf_puts(b, "<ul>");
+    else if (d < depth) af_buf_puts(b, "</ul></li>");
+    else if (line != text) af_buf_puts(b, "</li>");
+    depth = d;
+    af_buf_puts(b, "<li>");
+    md_html(b, t, n - (size_t)(t - line));
+    line = e ? e + 1 : NULL;
+  }
+  af_buf_puts(b, depth ? "</li></ul></li></ul>\n" : "</li></ul>\n");
+}
+
+/* A table of the items of list (report.h's columns), rows linked to their class sections when
+ * link; items of class group skip left out (REPORT_GROUPS: none). */
+static void html_table(af_buf *b, const char *cls, const report_column *cols, const cJSON *list, int link, report_group skip) {
+  af_buf_printf(b, "<table class=\"%s\">\n<tr>", cls);
+  if (link) af_buf_puts(b, "<th>#</th><th>status</th>");
+  for (int k = 0; cols[k].header; k++) {
+    af_buf_puts(b, "<th>");
+    esc(b, cols[k].header);
+    af_buf_puts(b, "</th>");
+  }
+  af_buf_puts(b, "</tr>\n");
+  int n = 0;
+  const cJSON *c;
+  cJSON_ArrayForEach(c, list) {
+    if (skip != REPORT_GROUPS && report_class_group(c) == skip) continue;
+    af_buf_puts(b, "<tr>");
+    if (link) {
+      static const char *const status[] = {"new", "known", "artifact"};
+      af_buf_printf(b, "<td class=\"n\"><a href=\"#");
+      esc(b, s_of(c, "id"));
+      af_buf_printf(b, "\">%d</a></td><td class=\"g%d\">%s</td>", ++n, (int)report_class_group(c), status[report_class_group(c)]);
+    }
+    for (int k = 0; cols[k].header; k++) {
+      af_buf cell = {0};
+      cols[k].cell(&cell, c);
+      af_buf_puts(b, cols[k].numeric ? "<td class=\"n\">" : "<td>");
+      if (k == 0 && link) af_buf_printf(b, "<span class=\"sw\" style=\"background:%s\"></span>", verdict_color(s_of(c, "verdict")));
+      md_html(b, cell.s ? cell.s : "", cell.len);
+      af_buf_puts(b, "</td>");
+      af_buf_free(&cell);
+    }
+    af_buf_puts(b, "</tr>\n");
+  }
+  af_buf_puts(b, "</table>\n");
+}
+
+/* A file of a finding folder in a <pre> (open) or folded under summary; nothing when missing. */
+static int finding_file(af_buf *b, const char *dir, const char *id, const char *file, const char *summary) {
+  char fp[4600];
+  snprintf(fp, sizeof fp, "%s/findings/%s/%s", dir, id, file);
+  char *src = codec_slurp(fp, NULL, NULL);
+  if (!src) return 0;
+  if (summary) af_buf_printf(b, "<details><summary>%s</summary>", summary);
+  af_buf_puts(b, "<pre>");
+  esc(b, src);
+  af_buf_puts(b, summary ? "</pre></details>\n" : "</pre>\n");
+  free(src);
+  return 1;
+}
+
+/* The links to a finding folder's files and its repro command. */
+static void finding_links(af_buf *b, const char *dir, const char *id) {
+  static const char *const files[] = {"repro.py", "snippet.py", "repro.json", "README.md", "converted.txt", NULL};
+  af_buf_puts(b, "<p class=\"sub\">");
+  for (int k = 0; files[k]; k++) {
+    char fp[4600];
+    struct stat st;
+    snprintf(fp, sizeof fp, "%s/findings/%s/%s", dir, id, files[k]);
+    if (stat(fp, &st) != 0) continue;
+    af_buf_puts(b, "<a href=\"findings/");
+    esc(b, id);
+    af_buf_printf(b, "/%s\">%s</a> ", files[k], files[k]);
+  }
+  af_buf_puts(b, "&middot; reproduce: <code>python3 findings/");
+  esc(b, id);
+  af_buf_puts(b, "/repro.py</code></p>\n");
+}
+
+static const cJSON *finding_by_id(const cJSON *findings, const char *id) {
+  const cJSON *f;
+  cJSON_ArrayForEach(f, findings) if (!strcmp(s_of(f, "signature"), id)) return f;
+  return NULL;
+}
+
+/* One finding's row: id (linked to its README), verdict, count, statements, its message line. */
+static void finding_row(af_buf *b, const cJSON *f, const char *id) {
+  af_buf_puts(b, "<tr><td><a href=\"findings/");
+  esc(b, id);
+  af_buf_puts(b, "/README.md\">");
+  esc(b, id);
+  af_buf_puts(b, "</a></td>");
+  if (!f) {
+    af_buf_puts(b, "<td colspan=\"4\">(no finding.json)</td></tr>\n");
+    return;
+  }
+  af_buf_printf(b, "<td><span class=\"sw\" style=\"background:%s\"></span>", verdict_color(s_of(f, "verdict")));
+  esc(b, s_of(f, "verdict"));
+  af_buf_printf(b, "</td><td class=\"n\">%.0f</td><td class=\"n\">%.0f</td><td>", d_of(f, "count"), d_of(f, "statements"));
+  size_t n;
+  const char *l = report_message_line(s_of(f, "detail"), &n);
+  char line[240];
+  snprintf(line, sizeof line, "%.*s", (int)n, l);
+  esc(b, line);
+  af_buf_puts(b, "</td></tr>\n");
+}
+
+static const char findings_head[] = "<table>\n<tr><th>finding</th><th>verdict</th><th>count</th><th>statements</th><th>gave</th></tr>\n";
+
+static void class_html(af_buf *b, const char *dir, const cJSON *findings, int n, const cJSON *c) {
+  const char *id = s_of(c, "id"), *smallest = s_of(c, "smallest");
+  af_buf title = {0};
+  report_class_title(&title, c);
+  af_buf_puts(b, "<section id=\"");
+  esc(b, id);
+  af_buf_printf(b, "\"><h3><span class=\"sw\" style=\"background:%s\"></span>%d. ", verdict_color(s_of(c, "verdict")), n);
+  md_html(b, title.s, title.len);
+  af_buf_free(&title);
+  af_buf_puts(b, "</h3>\n<p class=\"sub\"><code>");
+  esc(b, id);
+  af_buf_printf(b, "</code>: %.0f program(s), %d finding(s), smallest %.0f statement(s)", d_of(c, "count"),
+                cJSON_GetArraySize(cJSON_GetObjectItem(c, "findings")), d_of(c, "statements"));
+  const cJSON *first = cJSON_GetObjectItem(c, "first");
+  if (first) {
+    af_buf_printf(b, ", first seen at iteration %.0f (program seed ", d_of(first, "iteration"));
+    esc(b, s_of(first, "seed"));
+    af_buf_puts(b, ")");
+  }
+  af_buf_puts(b, "</p>\n");
+  if (*smallest) {
+    finding_file(b, dir, smallest, "program.py", NULL);
+    finding_file(b, dir, smallest, "snippet.py", REPORT_SNIPPET_SUMMARY);
+  }
+  af_buf facts = {0};
+  report_class_facts(&facts, c);
+  md_list_html(b, facts.s ? facts.s : "");
+  af_buf_free(&facts);
+  if (*smallest) finding_links(b, dir, smallest);
+  af_buf_printf(b, "<details><summary>its %d finding(s)</summary>", cJSON_GetArraySize(cJSON_GetObjectItem(c, "findings")));
+  af_buf_puts(b, findings_head);
+  const cJSON *f;
+  cJSON_ArrayForEach(f, cJSON_GetObjectItem(c, "findings")) finding_row(b, finding_by_id(findings, f->valuestring), f->valuestring);
+  af_buf_puts(b, "</table></details>\n</section>\n");
+}
+
+/* The seconds into the campaign at which iteration it ran: history's samples ([seconds,
+ * programs, ...]) interpolated (iterations are numbered across jobs); else the campaign's
+ * average rate. */
+static double time_of_iteration(const cJSON *history, double it, double programs, double seconds) {
+  double pt = 0, pn = 0;
+  const cJSON *s;
+  cJSON_ArrayForEach(s, history) {
+    double t = cJSON_GetNumberValue(cJSON_GetArrayItem(s, 0)), n = cJSON_GetNumberValue(cJSON_GetArrayItem(s, 1));
+    if (t != t || n != n) continue;
+    if (n >= it + 1) return n > pn ? pt + (t - pt) * (it + 1 - pn) / (n - pn) : t;
+    pt = t, pn = n;
+  }
+  if (pn > 0 && pt > 0) return pt; /* past the last sample */
+  return programs > 0 ? seconds * (it + 1) / programs : 0;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Bug classes (artifacts left out) and findings over time, each counted from when its first
+ * program ran. */
+static void classes_chart(af_buf *b, const cJSON *rep, const cJSON *history, double tmax) {
+  const cJSON *lists[2] = {cJSON_GetObjectItem(rep, "findings"), cJSON_GetObjectItem(rep, "classes")};
+  static const char *const colors[2] = {"#8c959f", "#cf222e"}, *const names[2] = {"findings", "bug classes"};
+  int n[2] = {0, 0};
+  double *t[2], *y[2], ymax = 1;
+  for (int k = 0; k < 2; k++) {
+    int m = cJSON_GetArraySize(lists[k]);
+    t[k] = af_xcalloc((size_t)m + 2, sizeof(double));
+    y[k] = af_xcalloc((size_t)m + 2, sizeof(double));
+    const cJSON *e;
+    cJSON_ArrayForEach(e, lists[k]) {
+      const cJSON *first = cJSON_GetObjectItem(e, "first");
+      if (!first || (k == 1 && report_class_group(e) == REPORT_ARTIFACT)) continue;
+      t[k][n[k]++ + 1] = time_of_iteration(history, d_of(first, "iteration"), d_of(rep, "programs"), tmax);
+    }
+    qsort(t[k] + 1, (size_t)n[k], sizeof(double), cmp_double);
+    for (int i = 1; i <= n[k]; i++) y[k][i] = i;
+    t[k][n[k] + 1] = tmax, y[k][n[k] + 1] = n[k];
+    if (n[k] > ymax) ymax = n[k];
+  }
+  chart c;
+  chart_open(b, &c, tmax, ymax, "bug classes and findings over the campaign", "count");
+  for (int k = 0; k < 2; k++) chart_line(b, &c, n[k] + 2, t[k], y[k], colors[k], 1);
+  af_buf_puts(b, "</svg>\n<p class=\"sub\">");
+  for (int k = 1; k >= 0; k--) {
+    char label[64];
+    snprintf(label, sizeof label, "%s (%d)", names[k], n[k]);
+    legend_item(b, colors[k], label);
+    free(t[k]);
+    free(y[k]);
+  }
+  af_buf_puts(b, "<br>counted from when each one's first program ran</p>\n");
+}
+
+/* Verdict counts over time, stacked: the third entry of history's samples ({verdict: programs}). */
+static void verdicts_chart(af_buf *b, const cJSON *history, double tmax) {
+  int n = 0;
+  const cJSON *s;
+  double ymax = 0;
+  cJSON_ArrayForEach(s, history) {
+    if (!cJSON_IsObject(cJSON_GetArrayItem(s, 2))) continue;
+    n++;
+    double tot = 0;
+    for (const cJSON *e = cJSON_GetArrayItem(s, 2)->child; e; e = e->next) tot += cJSON_GetNumberValue(e);
+    if (tot > ymax) ymax = tot;
+  }
+  if (!n) {
+    af_buf_puts(b, "<p class=\"sub\">This campaign recorded no verdict counts over time (a campaign records them in "
+                   "state.json's \"history\" samples since aliasfuzz 0.1.0 of 2026-12).</p>\n");
+    return;
+  }
+  chart c;
+  chart_open(b, &c, tmax, ymax, "verdict counts over the campaign, stacked", "programs");
+  double *below = af_xcalloc((size_t)n + 1, sizeof(double)), *ts = af_xcalloc((size_t)n + 1, sizeof(double));
+  int i = 0;
+  cJSON_ArrayForEach(s, history) if (cJSON_IsObject(cJSON_GetArrayItem(s, 2))) ts[i++] = cJSON_GetNumberValue(cJSON_GetArrayItem(s, 0));
+  int shown[V_COUNT] = {0};
+  for (int v = V_COUNT - 1; v >= 0; v--) { /* pass on top */
+    const char *name = oracle_verdict_name((oracle_verdict)v);
+    double *top = af_xcalloc((size_t)n + 1, sizeof(double));
+    int any = 0;
+    i = 0;
+    cJSON_ArrayForEach(s, history) {
+      if (!cJSON_IsObject(cJSON_GetArrayItem(s, 2))) continue;
+      double k = cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetArrayItem(s, 2), name));
+      if (k != k) k = 0;
+      any |= k > 0;
+      top[i] = below[i] + k;
+      i++;
+    }
+    if (any) {
+      shown[v] = 1;
+      af_buf_printf(b, "<polygon fill=\"%s\" fill-opacity=\"%s\" points=\"%.1f,%.1f ", verdict_color(name), v == V_PASS ? "0.35" : "0.85",
+                    cx(&c, 0), cy(&c, 0));
+      for (i = 0; i < n; i++) af_buf_printf(b, "%.1f,%.1f ", cx(&c, ts[i]), cy(&c, top[i]));
+      for (i = n - 1; i >= 0; i--) af_buf_printf(b, "%.1f,%.1f ", cx(&c, ts[i]), cy(&c, below[i]));
+      af_buf_puts(b, "\"/>\n");
+      memcpy(below, top, sizeof(double) * (size_t)n);
+    }
+    free(top);
+  }
+  af_buf_puts(b, "</svg>\n<p class=\"sub\">");
+  for (int v = 0; v < V_COUNT; v++)
+    if (shown[v]) legend_item(b, verdict_color(oracle_verdict_name((oracle_verdict)v)), oracle_verdict_name((oracle_verdict)v));
+  af_buf_puts(b, "</p>\n");
+  free(below);
+  free(ts);
+}
+
+/* Programs per second between consecutive samples of history ([[seconds, programs, ...], ...]). */
+static void rate_chart(af_buf *b, const cJSON *history, double tmax) {
+  int n = cJSON_GetArraySize(history), k = 0;
   double *t = af_xcalloc((size_t)n + 1, sizeof(double)), *r = af_xcalloc((size_t)n + 1, sizeof(double));
-  int k = 0;
-  double pt = 0, pp = 0, tmax = 0, rmax = 0;
+  double pt = 0, pp = 0, rmax = 0;
   const cJSON *s;
   cJSON_ArrayForEach(s, history) {
     double ts = cJSON_GetNumberValue(cJSON_GetArrayItem(s, 0)), ps = cJSON_GetNumberValue(cJSON_GetArrayItem(s, 1));
     if (ts != ts || ps != ps || ts <= pt) continue;
     t[k] = ts;
-    r[k] = (ps - pp) / (ts - pt);
-    if (r[k] < 0) r[k] = 0;
-    if (t[k] > tmax) tmax = t[k];
+    r[k] = ps > pp ? (ps - pp) / (ts - pt) : 0;
     if (r[k] > rmax) rmax = r[k];
     pt = ts, pp = ps, k++;
   }
-  const int W = 640, H = 220, L = 56, R = 16, T = 12, B = 36;
-  if (k < 1 || tmax <= 0) {
-    af_buf_puts(b, "<p class=\"sub\">Not enough samples for a chart.</p>\n");
-    free(t);
-    free(r);
-    return;
+  if (k == 1) { /* one sample: the average from the start */
+    t[1] = t[0], r[1] = r[0], t[0] = 0, k = 2;
   }
-  rmax = rmax > 0 ? rmax * 1.1 : 1;
-  af_buf_printf(b, "<svg width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" "
-                   "aria-label=\"programs per second over the campaign\">\n",
-                W, H, W, H);
-  af_buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#f6f8fa\" stroke=\"#d0d7de\"/>\n", L, T, W - L - R, H - T - B);
-  for (int g = 0; g <= 4; g++) {
-    double y = T + (H - T - B) * (1 - g / 4.0);
-    af_buf_printf(b, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#d0d7de\"/>"
-                     "<text x=\"%d\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\" fill=\"#59636e\">%.0f</text>\n",
-                  L, W - R, y, y, L - 6, y + 4, rmax * g / 4.0);
-    double x = L + (W - L - R) * g / 4.0;
-    af_buf_printf(b, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\" fill=\"#59636e\">%.0f s</text>\n", x, H - B + 16,
-                  tmax * g / 4.0);
+  if (k < 1) af_buf_puts(b, "<p class=\"sub\">Not enough samples for a chart.</p>\n");
+  else {
+    chart c;
+    chart_open(b, &c, tmax > t[k - 1] ? tmax : t[k - 1], rmax, "programs per second over the campaign", "programs/s");
+    chart_line(b, &c, k, t, r, "#0969da", 0);
+    af_buf_puts(b, "</svg>\n");
   }
-  af_buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#59636e\">programs/s</text>\n", L + 6, T + 14);
-  af_buf_puts(b, "<polyline fill=\"none\" stroke=\"#0969da\" stroke-width=\"2\" points=\"");
-  for (int i = 0; i < k; i++)
-    af_buf_printf(b, "%.1f,%.1f ", L + (W - L - R) * t[i] / tmax, T + (H - T - B) * (1 - r[i] / rmax));
-  af_buf_puts(b, "\"/>\n</svg>\n");
   free(t);
   free(r);
 }
 
-/* The classes already known upstream (fuzz/known.h), each with its report; nothing when none. */
-static void known_section(af_buf *b, const cJSON *classes) {
-  const cJSON *c;
-  int n = 0;
-  cJSON_ArrayForEach(c, classes) n += known_is_known(c);
-  if (!n) return;
-  af_buf_printf(b, "<h2>Known upstream (%d class(es))</h2>\n<p class=\"sub\">A case of corpus/known-upstream/ fails the "
-                   "same way on the same converter.</p>\n<table>\n<tr><th>class</th><th>verdict</th><th>pattern or error</th>"
-                   "<th>known</th><th>state</th></tr>\n",
-                n);
-  cJSON_ArrayForEach(c, classes) {
-    if (!known_is_known(c)) continue;
-    const char *ek = s_of(c, "error_key"), *url = s_of(c, "known_url");
-    af_buf_puts(b, "<tr><td>");
-    esc(b, s_of(c, "id"));
-    af_buf_printf(b, "</td><td><span class=\"sw\" style=\"background:%s\"></span>", verdict_color(s_of(c, "verdict")));
-    esc(b, s_of(c, "verdict"));
-    af_buf_puts(b, "</td><td><code>");
-    esc(b, ek && *ek ? ek : s_of(c, "pattern"));
-    af_buf_puts(b, "</code></td><td>known: ");
-    if (*url) {
-      af_buf_puts(b, "<a href=\"");
-      esc(b, url);
-      af_buf_puts(b, "\">");
-    }
-    esc(b, s_of(c, "known"));
-    af_buf_puts(b, *url ? "</a></td><td>" : "</td><td>");
-    esc(b, s_of(c, "known_state"));
-    af_buf_puts(b, "</td></tr>\n");
+static const char *const time_colors[REPORT_TIME_PARTS] = {"#0969da", "#8250df", "#e16f24", "#bf8700", "#cf222e", "#1b7c83", "#8c959f"};
+
+/* Where the campaign's time went (report.h's report_time_split) as one stacked bar. */
+static void time_chart(af_buf *b, const cJSON *rep) {
+  double part[REPORT_TIME_PARTS], total = 0;
+  report_time_split(rep, part);
+  for (int k = 0; k < REPORT_TIME_PARTS; k++) total += part[k];
+  if (!(total > 0)) {
+    af_buf_puts(b, "<p class=\"sub\">No time recorded.</p>\n");
+    return;
   }
-  af_buf_puts(b, "</table>\n");
+  const int W = 480, L = 4, BW = W - 2 * L;
+  af_buf_printf(b, "<svg width=\"%d\" height=\"40\" viewBox=\"0 0 %d 40\" role=\"img\" aria-label=\"where the campaign's time went\">\n", W, W);
+  double x = L;
+  for (int k = 0; k < REPORT_TIME_PARTS; k++) {
+    if (part[k] < 0.05) continue;
+    double w = BW * part[k] / total;
+    af_buf_printf(b, "<rect x=\"%.1f\" y=\"6\" width=\"%.1f\" height=\"28\" fill=\"%s\"><title>", x, w, time_colors[k]);
+    esc(b, report_time_part[k]);
+    af_buf_printf(b, ": %.1f s</title></rect>\n", part[k]);
+    x += w;
+  }
+  af_buf_puts(b, "</svg>\n<table class=\"split\">\n");
+  for (int k = 0; k < REPORT_TIME_PARTS; k++) {
+    if (part[k] < 0.05) continue;
+    af_buf_printf(b, "<tr><td><span class=\"sw\" style=\"background:%s\"></span>", time_colors[k]);
+    esc(b, report_time_part[k]);
+    af_buf_printf(b, "</td><td class=\"n\">%.1f s</td><td class=\"n\">%.0f%%</td></tr>\n", part[k], 100.0 * part[k] / total);
+  }
+  af_buf_puts(b, "</table>\n<p class=\"sub\">in job-seconds: the search's wall time times its jobs, then the steps after it</p>\n");
 }
 
 int report_campaign_html(const char *dir, af_err *err) {
@@ -440,111 +852,134 @@ int report_campaign_html(const char *dir, af_err *err) {
   if (!rep) return af_fail(err, "%s: missing or not JSON (a campaign writes it when it ends)", path);
   snprintf(path, sizeof path, "%s/state.json", dir);
   cJSON *state = load_json(path);
-  const cJSON *opts = cJSON_GetObjectItem(rep, "options");
+  if (state && cJSON_GetObjectItem(state, "reduce_deferred_seconds") && !cJSON_GetObjectItem(rep, "reduce_deferred_seconds"))
+    cJSON_AddNumberToObject(rep, "reduce_deferred_seconds", d_of(state, "reduce_deferred_seconds"));
+  const cJSON *opts = cJSON_GetObjectItem(rep, "options"), *classes = cJSON_GetObjectItem(rep, "classes");
+  const cJSON *findings = cJSON_GetObjectItem(rep, "findings"), *c, *f;
   af_buf b = {0};
   char title[256];
   snprintf(title, sizeof title, "aliasfuzz campaign: %s", s_of(opts, "converter"));
   page_start(&b, title);
   af_buf_puts(&b, "<h1>");
   esc(&b, title);
-  af_buf_puts(&b, "</h1>\n<p class=\"sub\">");
-  af_buf_printf(&b, "aliasfuzz %s, converter ", s_of(opts, "aliasfuzz"));
-  esc(&b, s_of(opts, "converter"));
-  af_buf_puts(&b, " ");
-  esc(&b, s_of(opts, "converter_version"));
-  af_buf_printf(&b, ", seed %.0f, %.0f job(s)</p>\n", d_of(opts, "seed"), d_of(opts, "jobs"));
-  af_buf_printf(&b, "<h2>Figures</h2>\n<table><tr><th>programs</th><td class=\"n\">%.0f</td></tr><tr><th>seconds</th><td class=\"n\">%.1f</td></tr>"
-                    "<tr><th>programs/s</th><td class=\"n\">%.1f</td></tr><tr><th>distinct findings</th><td class=\"n\">%d</td></tr></table>\n",
-                d_of(rep, "programs"), d_of(rep, "seconds"), d_of(rep, "programs_per_second"),
-                cJSON_GetArraySize(cJSON_GetObjectItem(rep, "findings")));
-  af_buf_puts(&b, "<h2>Verdicts</h2>\n<table>\n");
-  const cJSON *v = cJSON_GetObjectItem(rep, "verdicts");
-  for (const cJSON *e = v ? v->child : NULL; e; e = e->next)
-    af_buf_printf(&b, "<tr><td><span class=\"sw\" style=\"background:%s\"></span>%s</td><td class=\"n\">%.0f</td></tr>\n",
-                  verdict_color(e->string), e->string, e->valuedouble);
-  af_buf_puts(&b, "</table>\n<h2>Programs per second</h2>\n");
+  af_buf_puts(&b, "</h1>\n");
+  af_buf head = {0};
+  report_campaign_headline(&head, dir, rep);
+  md_list_html(&b, head.s ? head.s : "");
+  af_buf_free(&head);
+  /* the classes first, in report.md's order (new, known, artifacts) */
+  int nart = report_count_group(classes, REPORT_ARTIFACT);
+  af_buf_printf(&b, "<h2 id=\"classes\">Bug classes (%d)</h2>\n", cJSON_GetArraySize(classes) - nart);
+  if (cJSON_GetArraySize(classes)) html_table(&b, "classes", report_class_columns, classes, 1, REPORT_GROUPS);
+  else af_buf_puts(&b, "<p>No bug class.</p>\n");
+  /* the campaign over time */
   const cJSON *hist = cJSON_GetObjectItem(rep, "history");
   if (!cJSON_IsArray(hist)) hist = cJSON_GetObjectItem(state, "history");
-  if (cJSON_IsArray(hist)) rate_chart(&b, hist);
+  double tmax = 0;
+  const cJSON *s;
+  cJSON_ArrayForEach(s, hist) if (cJSON_GetNumberValue(cJSON_GetArrayItem(s, 0)) > tmax) tmax = cJSON_GetNumberValue(cJSON_GetArrayItem(s, 0));
+  if (!(tmax > 0)) tmax = d_of(rep, "seconds");
+  af_buf_puts(&b, "<h2>The campaign</h2>\n<div class=\"charts\">\n<figure><figcaption>Bug classes and findings</figcaption>\n");
+  classes_chart(&b, rep, hist, tmax);
+  af_buf_puts(&b, "</figure>\n<figure><figcaption>Verdicts</figcaption>\n");
+  verdicts_chart(&b, hist, tmax);
+  af_buf_puts(&b, "</figure>\n<figure><figcaption>Where the time went</figcaption>\n");
+  time_chart(&b, rep);
+  af_buf_puts(&b, "</figure>\n<figure><figcaption>Programs per second</figcaption>\n");
+  if (cJSON_IsArray(hist)) rate_chart(&b, hist, tmax);
   else
     af_buf_printf(&b, "<p class=\"sub\">This campaign recorded no time series (no \"history\" in report.json or state.json); "
                       "its average was %.1f programs/s.</p>\n",
                   d_of(rep, "programs_per_second"));
-  known_section(&b, cJSON_GetObjectItem(rep, "classes"));
-  const cJSON *findings = cJSON_GetObjectItem(rep, "findings"), *f;
-  af_buf_printf(&b, "<h2>Findings (%d)</h2>\n", cJSON_GetArraySize(findings));
-  if (cJSON_GetArraySize(findings)) {
-    af_buf_puts(&b, "<table>\n<tr><th>finding</th><th>verdict</th><th>count</th><th>statements</th><th>detail</th></tr>\n");
-    cJSON_ArrayForEach(f, findings) {
-      const char *id = s_of(f, "signature");
-      af_buf_puts(&b, "<tr><td><a href=\"#f-");
-      esc(&b, id);
+  af_buf_puts(&b, "</figure>\n</div>\n");
+  /* each class, group by group */
+  int n = 0;
+  for (int g = 0; g < REPORT_GROUPS; g++) {
+    if (!report_count_group(classes, (report_group)g)) continue;
+    af_buf_puts(&b, "<h2>");
+    af_buf t = {0};
+    report_group_intro(&t, classes, (report_group)g, 1);
+    md_html(&b, t.s, t.len);
+    af_buf_free(&t);
+    af_buf_puts(&b, "</h2>\n<p class=\"sub\">");
+    report_group_intro(&t, classes, (report_group)g, 0);
+    md_html(&b, t.s, t.len);
+    af_buf_free(&t);
+    af_buf_puts(&b, "</p>\n");
+    cJSON_ArrayForEach(c, classes) if (report_class_group(c) == (report_group)g) class_html(&b, dir, findings, ++n, c);
+  }
+  for (int k = 0; k < 2; k++) {
+    const cJSON *list = cJSON_GetObjectItem(rep, k ? "harness" : "flaky");
+    if (!cJSON_GetArraySize(list)) continue;
+    af_buf_printf(&b, "<h2>%s (%d)</h2>\n<p class=\"sub\">%s</p>\n", k ? "Harness findings" : "Flaky findings", cJSON_GetArraySize(list),
+                  k ? report_harness_intro : report_flaky_intro);
+    html_table(&b, "apart", k ? report_harness_columns : report_flaky_columns, list, 0, REPORT_GROUPS);
+  }
+  const cJSON *deferred = cJSON_GetObjectItem(rep, "deferred");
+  if (deferred && deferred->child) {
+    af_buf_puts(&b, "<h2>Failing programs in no class yet</h2>\n<p class=\"sub\">Not minimized (the budget and its floor ran out); "
+                    "<code>aliasfuzz reduce --deferred DIR</code> minimizes them into classes.</p>\n<table>\n<tr><th>quick key</th>"
+                    "<th>programs</th><th>kept as</th></tr>\n");
+    for (const cJSON *e = deferred->child; e; e = e->next) {
+      af_buf_puts(&b, "<tr><td><code>");
+      esc(&b, e->string);
+      af_buf_printf(&b, "</code></td><td class=\"n\">%.0f</td><td><a href=\"", d_of(e, "count"));
+      esc(&b, s_of(e, "file"));
       af_buf_puts(&b, "\">");
-      esc(&b, id);
-      af_buf_printf(&b, "</a></td><td><span class=\"sw\" style=\"background:%s\"></span>", verdict_color(s_of(f, "verdict")));
-      esc(&b, s_of(f, "verdict"));
-      af_buf_printf(&b, "</td><td class=\"n\">%.0f</td><td class=\"n\">%.0f</td><td>", d_of(f, "count"), d_of(f, "statements"));
-      char d[160];
-      snprintf(d, sizeof d, "%s", s_of(f, "detail"));
-      esc(&b, d);
-      af_buf_puts(&b, "</td></tr>\n");
+      esc(&b, s_of(e, "file"));
+      af_buf_puts(&b, "</a></td></tr>\n");
     }
     af_buf_puts(&b, "</table>\n");
   }
+  /* findings that no class, flaky or harness list holds (a campaign before classes): in full */
+  int loose = 0;
   cJSON_ArrayForEach(f, findings) {
     const char *id = s_of(f, "signature");
+    int held = 0;
+    cJSON_ArrayForEach(c, classes) {
+      const cJSON *m;
+      cJSON_ArrayForEach(m, cJSON_GetObjectItem(c, "findings")) held |= cJSON_IsString(m) && !strcmp(m->valuestring, id);
+    }
+    for (int k = 0; k < 2; k++) cJSON_ArrayForEach(c, cJSON_GetObjectItem(rep, k ? "harness" : "flaky")) held |= !strcmp(s_of(c, "finding"), id);
+    if (held) continue;
+    if (!loose++) af_buf_puts(&b, "<h2>Findings in no class</h2>\n");
     af_buf_puts(&b, "<h3 id=\"f-");
     esc(&b, id);
     af_buf_printf(&b, "\"><span class=\"sw\" style=\"background:%s\"></span>", verdict_color(s_of(f, "verdict")));
     esc(&b, id);
-    af_buf_puts(&b, "</h3>\n<p>");
-    esc(&b, s_of(f, "verdict"));
-    af_buf_puts(&b, ": ");
-    esc(&b, s_of(f, "detail"));
-    af_buf_puts(&b, "</p>\n");
+    af_buf_puts(&b, "</h3>\n");
+    af_buf facts = {0};
+    report_finding_facts(&facts, f);
+    md_list_html(&b, facts.s ? facts.s : "");
+    af_buf_free(&facts);
     /* the minimized program: repro.json as TorchScript, else program.py as it is */
     char fp[4600];
     snprintf(fp, sizeof fp, "%s/findings/%s/repro.json", dir, id);
     ir_program *p = NULL;
     af_err e2;
-    char *src = NULL;
     if (codec_read_file(fp, &p, &e2) == 0) {
-      src = emit_torchscript(p, "program");
+      char *src = emit_torchscript(p, "program");
       ir_program_free(p);
-    } else {
-      snprintf(fp, sizeof fp, "%s/findings/%s/program.py", dir, id);
-      src = codec_slurp(fp, NULL, NULL);
-    }
-    if (src) {
       af_buf_puts(&b, "<pre>");
       esc(&b, src);
       af_buf_puts(&b, "</pre>\n");
       free(src);
-    }
-    /* the same as an issue-ready snippet of stock API (harness/emit_snippet.h), folded */
-    snprintf(fp, sizeof fp, "%s/findings/%s/snippet.py", dir, id);
-    if ((src = codec_slurp(fp, NULL, NULL))) {
-      af_buf_puts(&b, "<details><summary>snippet.py for an upstream report (stock API; exits 1 while the bug is there)"
-                      "</summary><pre>");
-      esc(&b, src);
-      af_buf_puts(&b, "</pre></details>\n");
-      free(src);
-    }
-    af_buf_puts(&b, "<p class=\"sub\">");
-    static const char *const files[] = {"repro.py", "snippet.py", "repro.json", "README.md", "converted.txt", NULL};
-    for (int k = 0; files[k]; k++) {
-      snprintf(fp, sizeof fp, "%s/findings/%s/%s", dir, id, files[k]);
-      struct stat st;
-      if (stat(fp, &st) != 0) continue;
-      af_buf_puts(&b, "<a href=\"findings/");
-      esc(&b, id);
-      af_buf_printf(&b, "/%s\">%s</a> ", files[k], files[k]);
-    }
-    af_buf_puts(&b, "&middot; reproduce: <code>python3 findings/");
-    esc(&b, id);
-    af_buf_puts(&b, "/repro.py</code></p>\n");
+    } else finding_file(&b, dir, id, "program.py", NULL);
+    finding_file(&b, dir, id, "snippet.py", REPORT_SNIPPET_SUMMARY);
+    finding_links(&b, dir, id);
   }
-  af_buf_puts(&b, "</body>\n</html>\n");
+  /* every finding, folded */
+  af_buf_printf(&b, "<h2>Figures</h2>\n<details><summary>all %d finding(s)</summary>", cJSON_GetArraySize(findings));
+  af_buf_puts(&b, findings_head);
+  cJSON_ArrayForEach(f, findings) finding_row(&b, f, s_of(f, "signature"));
+  af_buf_puts(&b, "</table></details>\n<table>\n");
+  const cJSON *v = cJSON_GetObjectItem(rep, "verdicts");
+  for (const cJSON *e = v ? v->child : NULL; e; e = e->next) {
+    af_buf_printf(&b, "<tr><td><span class=\"sw\" style=\"background:%s\"></span>", verdict_color(e->string));
+    esc(&b, e->string);
+    af_buf_printf(&b, "</td><td class=\"n\">%.0f</td></tr>\n", e->valuedouble);
+  }
+  af_buf_puts(&b, "</table>\n</body>\n</html>\n");
   snprintf(path, sizeof path, "%s/report.html", dir);
   int rc = codec_write_atomic(path, b.s, b.len, err);
   af_buf_free(&b);
