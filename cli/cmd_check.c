@@ -73,12 +73,10 @@ static const char *usage_check =
     "  --deadline S      per-case deadline with --isolate (default 30)\n"
     "  --quiet           print only regressions and the summary\n"
     "\n"
-    "Prints REGRESSION and NEWLY-PASSING lines naming the cases, then a summary.\n"
-    "Exit status: 0 when nothing regressed, 1 when a case that passed now fails or a case's verdict\n"
-    "changed, 2 on usage or input errors.\n";
+    "Prints REGRESSION and NEWLY-PASSING lines naming the cases, then a summary.\n";
 
 static const char *usage_report =
-    "usage: aliasfuzz report DIR\n"
+    "usage: aliasfuzz report DIR [--table family|view|write]\n"
     "\n"
     "Re-renders a report folder from its JSON. A conformance folder (check-*.json, written by\n"
     "`aliasfuzz check --report DIR`) gets DIR/conformance.md and DIR/report.html; a campaign folder\n"
@@ -411,7 +409,7 @@ int cmd_check(int argc, char **argv) {
     const char *a = argv[i];
     int more = i + 1 < argc;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      fputs(usage_check, stdout);
+      cli_help(usage_check, "check");
       return 0;
     } else if (!strcmp(a, "--converter") && more) conv_name = argv[++i];
     else if (!strcmp(a, "--expect") && more) expect_path = argv[++i];
@@ -682,7 +680,7 @@ int cmd_report(int argc, char **argv) {
   const char *dir = NULL, *table = NULL;
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      fputs(usage_report, stdout);
+      cli_help(usage_report, "report");
       return 0;
     } else if (!strcmp(argv[i], "--table") && i + 1 < argc) {
       table = argv[++i];

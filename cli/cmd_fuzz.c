@@ -30,11 +30,8 @@ static const char *usage_fuzz =
     "Every file is written all or nothing (temporary file, fsync, rename); the first write that\n"
     "fails (disk full, ...) stops the campaign and nothing more is written, its report included.\n"
     "Defaults: --seed 1, --jobs 1, --out out/fuzz-<converter>, --deadline 10, --time 60 when\n"
-    "neither --time nor --iterations is given. Exit: 0 no finding, 1 findings, 2 usage or setup\n"
-    "error (DIR locked by another process included), 4 a write error (the last line names what was\n"
-    "not written; run the same command again once there is room), 5 only harness findings (the\n"
-    "worker broke the protocol, aliasfuzz cannot hand the programs to it, or classes not seen from\n"
-    "the converter's public API: no converter bug).\n"
+    "neither --time nor --iterations is given. After a write error (exit 4, below) run the same\n"
+    "command again once there is room.\n"
     "\n"
     "Findings are grouped into bug classes (DIR/classes.json; report.md lists them first): each\n"
     "minimized program is rerun with its ops replaced by the others of their op-table family and its\n"
@@ -101,7 +98,7 @@ int cmd_fuzz(int argc, char **argv) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     uint64_t u;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      fputs(usage_fuzz, stdout);
+      cli_help(usage_fuzz, "fuzz");
       return 0;
     } else if (!strcmp(a, "--converter") && v) {
       o.converter = v, i++;

@@ -21,8 +21,9 @@ static const char *usage_gen =
     "meta, so `gen --seed S+i` gives that program alone; the same seed, policy and version give\n"
     "byte-identical output. A write that changes nothing proves nothing: a program whose writes\n"
     "change nothing eager can see (floor_ of integers, transpose_(0, 0), a write nothing reads)\n"
-    "is passed over for another draw, at most limits.noop_redraws times (default 4; 0 keeps\n"
-    "every program, as fuzz campaigns do too); its meta then names the seed drawn.\n"
+    "is passed over for another draw, at most limits.noop_redraws times (default 4), and its meta\n"
+    "then names the seed drawn. Campaigns (`aliasfuzz fuzz`) draw their programs the same way\n"
+    "under the same policy; a policy with limits.noop_redraws 0 keeps every program, in both.\n"
     "\n"
     "  --out DIR       write gen-SEED.json (or gen-SEED.py) files into DIR; '-' (the default)\n"
     "                  prints to stdout\n"
@@ -32,8 +33,7 @@ static const char *usage_gen =
     "  --check         run every program in eager PyTorch and print the eager-valid rate, the\n"
     "                  first invalid programs, how many programs' writes change nothing eager\n"
     "                  can see and how many were passed over for that, and the pattern\n"
-    "                  coverage (programs are printed only when --out\n"
-    "                  is given); exit status 1 when a program is invalid\n"
+    "                  coverage (programs are printed only when --out is given)\n"
     "  --bytes FILE    generate one program from the bytes of FILE (the fuzz engines' mode)\n";
 
 static int write_program(const ir_program *p, const char *dir, const char *stem, int ts, af_err *err) {
@@ -68,7 +68,7 @@ int cmd_gen(int argc, char **argv) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      fputs(usage_gen, stdout);
+      cli_help(usage_gen, "gen");
       return 0;
     } else if (!strcmp(a, "--seed") && v) {
       char *end;

@@ -22,7 +22,6 @@ static const char *usage_reduce =
     "Minimizes a program while it keeps the same verdict (and error class) on the converter, and\n"
     "writes a finding folder (repro.json, repro.py, README.md, ...) into DIR (default: FILE's name\n"
     "with .reduced). --isolate runs every test in a child process (for crashes and hangs).\n"
-    "Exit: 0 reduced, 1 the program passes (nothing to reduce), 2 usage or input error.\n"
     "\n"
     "--deferred DIR: the programs campaign folder DIR kept but did not minimize (DIR/deferred/:\n"
     "over the --reduce-share budget, left by --no-finish, or whose minimization died) are minimized\n"
@@ -31,9 +30,7 @@ static const char *usage_reduce =
     "then the classes are annotated (the campaign's --baseline, switches, --other-stack) and\n"
     "DIR/report.md and report.html are rewritten. --reduce-time and --max-tests replace the\n"
     "campaign's for each program. The campaign's own figures stay as they were; state.json records\n"
-    "this run apart (reduce_deferred, reduce_deferred_seconds).\n"
-    "Exit: 0 nothing is left deferred, 1 some programs stay deferred (their minimization failed),\n"
-    "2 usage error, or DIR is not a campaign folder of this build's stack.\n";
+    "this run apart (reduce_deferred, reduce_deferred_seconds).\n";
 
 static int reduce_deferred(const char *dir, double reduce_time, int max_tests, int no_triggers) {
   campaign_deferred_opts d = {dir, reduce_time, max_tests, no_triggers};
@@ -76,7 +73,7 @@ int cmd_reduce(int argc, char **argv) {
   for (int i = 0; i < argc; i++) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      fputs(usage_reduce, stdout);
+      cli_help(usage_reduce, "reduce");
       return 0;
     } else if (!strcmp(argv[i], "--converter") && v) {
       conv = v, i++;
@@ -184,17 +181,16 @@ static const char *usage_repro =
     "repro.json, with the converter named in finding.json, as the campaign judged it) and on the\n"
     "user's path (its repro.py in a fresh process with the build's Python: the public API the\n"
     "converter stands for, fuzz/confirm.h). The exit status is repro.py's, the verdict the\n"
-    "campaign reports: 1 it reproduces, 0 it does not (a finding seen in process only is a harness\n"
-    "artifact), 2 it fails otherwise there, 3 repro.py cannot run the converter here; when repro.py\n"
+    "campaign reports (a finding seen in process only is a harness artifact: 0); when repro.py\n"
     "cannot say (a converter with no public API: ref, naive; no Python; a signal or its time limit;\n"
-    "--in-process), the in-process verdict's (1 or 0). 2 also: usage or input error.\n";
+    "--in-process), the in-process verdict's (1 or 0).\n";
 
 int cmd_repro(int argc, char **argv) {
   const char *dir = NULL, *conv = NULL;
   int in_process_only = 0;
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      fputs(usage_repro, stdout);
+      cli_help(usage_repro, "repro");
       return 0;
     } else if (!strcmp(argv[i], "--converter") && i + 1 < argc) {
       conv = argv[++i];

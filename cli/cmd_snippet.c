@@ -66,7 +66,7 @@ int cmd_snippet(int argc, char **argv) {
   int to_stdout = 0;
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      fputs(usage, stdout);
+      cli_help(usage, "snippet");
       return 0;
     } else if (!strcmp(argv[i], "--converter") && i + 1 < argc) {
       conv_opt = argv[++i];

@@ -16,14 +16,14 @@ static const char *usage_suite =
     "a copy. Each case is checked in eager PyTorch; combinations eager rejects are listed in\n"
     "DIR/SKIPPED.md. Writes DIR/<id>.json (default DIR: corpus/conformance) and removes generated\n"
     "files that are no longer generated; hand-written cases in subfolders are left alone.\n"
-    "--check writes nothing and exits 1 when DIR differs from what the generator produces.\n";
+    "--check writes nothing and says whether DIR is what the generator produces.\n";
 
 int cmd_suite(int argc, char **argv) {
   const char *dir = "corpus/conformance";
   int check = 0;
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      fputs(usage_suite, stdout);
+      cli_help(usage_suite, "suite");
       return 0;
     } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
       dir = argv[++i];

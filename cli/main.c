@@ -1,5 +1,6 @@
 /* main.c - the `aliasfuzz` command. Only this file decides to exit. Exit codes: 0 success (every
- * program passed), 1 a finding (some program did not pass), 2 usage or input error. */
+ * program passed), 1 a finding (some program did not pass), 2 usage or input error; every
+ * command's are in cli_exit.c's table (docs/exit-codes.md). */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,7 @@ static const char *usage_main =
     "  gen [--seed S] [--count N] [--out DIR] [--emit json|torchscript] [--check]\n"
     "                      generate random programs with aliasing views and in-place ops\n"
     "  version             print versions\n"
+    "  help exit-codes     every command's exit status (docs/exit-codes.md)\n"
     "\n"
     "Run `aliasfuzz COMMAND --help` for a command's options.\n";
 
@@ -68,8 +70,7 @@ static const char *usage_run =
     "  --deadline S    per-file deadline with --isolate (default 30)\n"
     "\n"
     "With --isolate or a second call, --json has no shapes (eager_shapes and converted_shapes\n"
-    "are null) but says how many calls were made.\n"
-    "Exit status: 0 when every file passes, 1 when any does not, 2 on usage or input errors.\n";
+    "are null) but says how many calls were made.\n";
 
 int cli_usage_error(const char *usage, const char *fmt, const char *arg) {
   fprintf(stderr, "aliasfuzz: ");
@@ -209,7 +210,7 @@ static int cmd_run(int argc, char **argv) {
   const char **files = af_xcalloc((size_t)argc, sizeof(char *));
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      fputs(usage_run, stdout);
+      cli_help(usage_run, "run");
       free(files);
       return 0;
     } else if (!strcmp(argv[i], "--converter") && i + 1 < argc) {
@@ -348,8 +349,9 @@ static int cmd_run(int argc, char **argv) {
 
 static int cmd_converters(int argc, char **argv) {
   if (argc > 0 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
-    puts("usage: aliasfuzz converters\n\nLists every converter: name, availability, version, description, after\n"
-         "the build's PyTorch stack (every converter of a build runs on that one PyTorch).");
+    cli_help("usage: aliasfuzz converters\n\nLists every converter: name, availability, version, description, after\n"
+             "the build's PyTorch stack (every converter of a build runs on that one PyTorch).\n",
+             "converters");
     return 0;
   }
   const char *pywhy = NULL, *py = conv_worker_python(&pywhy);
@@ -371,7 +373,7 @@ static int cmd_ops(int argc, char **argv) {
   static const char *usage_ops = "usage: aliasfuzz ops [--markdown]\n\nLists the op table: name, kind, argument schema, aten op and "
                                  "TorchScript spelling;\n--markdown prints it by family (docs/ops.md).\n";
   if (argc == 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
-    fputs(usage_ops, stdout);
+    cli_help(usage_ops, "ops");
     return 0;
   }
   if (argc == 1 && !strcmp(argv[0], "--markdown")) { /* docs/ops.md: the table by family */
@@ -392,10 +394,12 @@ static int cmd_ops(int argc, char **argv) {
 }
 
 static int cmd_emit(int argc, char **argv) {
-  if (argc != 1 || argv[0][0] == '-') {
-    puts("usage: aliasfuzz emit FILE\n\nPrints the program as the TorchScript function converters receive.");
-    return argc == 1 ? 0 : 2;
+  static const char *usage_emit = "usage: aliasfuzz emit FILE\n\nPrints the program as the TorchScript function converters receive.\n";
+  if (argc == 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
+    cli_help(usage_emit, "emit");
+    return 0;
   }
+  if (argc != 1 || argv[0][0] == '-') return cli_usage_error(usage_emit, "emit: one program FILE%s", "");
   ir_program *p;
   af_err err;
   if (codec_read_file(argv[0], &p, &err)) {
@@ -413,8 +417,9 @@ static int cmd_fmt(int argc, char **argv) {
   int check = 0, rc = 0, n = 0;
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      puts("usage: aliasfuzz fmt [--check] FILE...\n\nRewrites program files in the canonical layout; --check "
-           "only lists files that are not canonical (exit 1).");
+      cli_help("usage: aliasfuzz fmt [--check] FILE...\n\nRewrites program files in the canonical layout; --check "
+               "only lists files that are not canonical.\n",
+               "fmt");
       return 0;
     }
     if (!strcmp(argv[i], "--check")) {
@@ -471,9 +476,17 @@ static const struct {
 };
 
 int main(int argc, char **argv) {
-  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-    fputs(usage_main, argc < 2 ? stderr : stdout);
-    return argc < 2 ? 2 : 0;
+  if (argc == 3 && !strcmp(argv[1], "help") && !strcmp(argv[2], "exit-codes")) {
+    cli_exit_markdown();
+    return 0;
+  }
+  if (argc < 2) {
+    fputs(usage_main, stderr);
+    return 2;
+  }
+  if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    cli_help(usage_main, "aliasfuzz");
+    return 0;
   }
   at_init();
   const char *cmd = argv[1];

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "../harness/af.h"
+#include "../harness/codec.h"
 #include "../harness/torch/shim.h"
 #include "tap.h"
 
@@ -156,16 +157,88 @@ TEST(help_is_printed_for_the_tool_and_each_command) {
   free(o);
 }
 
-/* Every command answers --help with its usage and exit 0 (`ops --help` exited 2). */
-TEST(every_command_help_exits_0) {
-  static const char *const cmds[] = {"run", "converters", "ops", "emit", "fmt", "reduce", "repro", "suite", "check", "report", "gen", "fuzz", NULL};
-  for (int i = 0; cmds[i]; i++) {
-    char args[64], *o = NULL;
+/* The commands `aliasfuzz --help` lists (its "commands:" section, a name at column 3), in order:
+ * a new array of new strings, NULL-terminated. */
+static char **listed_commands(void) {
+  char *o = NULL;
+  af("--help", &o);
+  char **cmds = calloc(64, sizeof(char *));
+  int n = 0;
+  const char *l = o ? strstr(o, "\ncommands:\n") : NULL;
+  for (l = l ? l + 11 : NULL; l && *l && *l != '\n' && n < 63; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+    if (l[0] == ' ' && l[1] == ' ' && l[2] != ' ') cmds[n++] = strndup(l + 2, strcspn(l + 2, " \n"));
+  free(o);
+  return cmds;
+}
+
+/* 1 when help text h documents an option its usage lines (up to the first blank line) leave out:
+ * a line of the rest that starts with --NAME (an option's entry, or a sentence about it) names it;
+ * *opt gets it (new). `report --help` documented --table outside its usage line. */
+static int undocumented_in_usage(const char *h, char **opt) {
+  const char *end = strstr(h, "\n\n");
+  if (!end) return 0;
+  for (const char *l = end + 2; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+    const char *t = l + strspn(l, " ");
+    if (strncmp(t, "--", 2)) continue;
+    size_t n = 2 + strspn(t + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
+    int found = 0;
+    for (const char *u = h; !found && (u = strstr(u, "--")) && u < end; u += 2)
+      found = !strncmp(u, t, n) && !strchr("abcdefghijklmnopqrstuvwxyz0123456789-", u[n] ? u[n] : ' ');
+    if (!found) {
+      *opt = strndup(t, n);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Every command `aliasfuzz --help` lists answers --help with its usage and exit 0 (`ops --help`
+ * exited 2; snippet was not checked), its usage lines list every option it documents, and it
+ * prints its exit statuses from the one table (cli_exit.c) with a pointer to docs/exit-codes.md. */
+TEST(every_command_help_exits_0_lists_its_options_in_its_usage_and_its_exit_codes) {
+  char **cmds = listed_commands();
+  int n = 0;
+  for (int i = 0; cmds[i]; i++, n++) {
+    char args[128], want[128], *o = NULL, *opt = NULL;
     snprintf(args, sizeof args, "%s --help", cmds[i]);
     int rc = af(args, &o);
-    CHECK(rc == 0 && strstr(o, "usage: aliasfuzz"), "%s: exit %d: %.300s", args, rc, o);
+    CHECK(rc == 0, "%s: exit %d: %.300s", args, rc, o);
+    if (!strcmp(cmds[i], "version") || !strcmp(cmds[i], "help")) { /* (no options) */
+      free(o);
+      continue;
+    }
+    snprintf(want, sizeof want, "usage: aliasfuzz %s", cmds[i]);
+    CHECK(strstr(o, want), "%s: no '%s': %.300s", args, want, o);
+    CHECK(strstr(o, "Exit status (every command's: docs/exit-codes.md") && strstr(o, "\n  0  "), "%s: no exit statuses:\n%s", args, o);
+    int undocumented = undocumented_in_usage(o, &opt);
+    CHECK(!undocumented, "%s documents %s but its usage lines leave it out:\n%s", args, opt, o);
+    free(opt);
     free(o);
   }
+  CHECK(n >= 14, "aliasfuzz --help lists %d commands", n);
+  for (int i = 0; cmds[i]; i++) free(cmds[i]);
+  free(cmds);
+}
+
+/* docs/exit-codes.md is the exit-status table the commands' --help print from. */
+TEST(docs_exit_codes_md_is_the_table_every_help_prints_from) {
+  char *o = NULL, *doc = NULL;
+  int rc = af("help exit-codes", &o);
+  af_err err;
+  doc = codec_slurp("docs/exit-codes.md", NULL, &err);
+  CHECK(rc == 0 && doc && !strcmp(doc, o),
+        "docs/exit-codes.md is stale: regenerate it with `aliasfuzz help exit-codes > docs/exit-codes.md` (exit %d)", rc);
+  /* every command of `aliasfuzz --help` has rows */
+  char **cmds = listed_commands();
+  for (int i = 0; cmds[i]; i++) {
+    char row[128];
+    snprintf(row, sizeof row, "| `%s` | 0 |", strcmp(cmds[i], "version") && strcmp(cmds[i], "help") ? cmds[i] : "aliasfuzz");
+    CHECK(o && strstr(o, row), "docs/exit-codes.md has no row %s", row);
+    free(cmds[i]);
+  }
+  free(cmds);
+  free(doc);
+  free(o);
 }
 
 /* run reads and validates every program file before the converter starts (a worker takes
@@ -255,7 +328,8 @@ TEST(an_external_converter_finding_readme_gives_commands_that_run_as_printed) {
 
 int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "inputs")) { /* issue 27's: a ctest entry of their own (cli_help_inputs_and_readmes) */
-    RUN(every_command_help_exits_0);
+    RUN(every_command_help_exits_0_lists_its_options_in_its_usage_and_its_exit_codes);
+    RUN(docs_exit_codes_md_is_the_table_every_help_prints_from);
     RUN(run_reads_its_files_before_starting_a_worker_converter);
     RUN(a_policy_weight_beyond_a_double_is_refused_naming_the_field);
     RUN(an_external_converter_finding_readme_gives_commands_that_run_as_printed);
