@@ -92,7 +92,7 @@ uint64_t campaign_program_seed(uint64_t campaign_seed, int64_t iteration);
  * A write error (disk full, ...) stops the campaign where it happened and still returns 0, with
  * out->write_error set: nothing is written after it, so that running the same campaign again
  * resumes there (the iterations after the last state.json run again, among them those of the
- * failing programs DIR/pending/ names; see pending_replay in campaign.c). */
+ * failing programs DIR/pending/ names; see campaign_state_pending_replay in campaign_state.c). */
 int campaign_run(campaign_opts *o, campaign_summary *out, af_err *err);
 
 /* `aliasfuzz reduce --deferred DIR`: minimizes the programs campaign folder DIR kept deferred
