@@ -24,8 +24,9 @@ With each program, as IREE's users convert a module:
 The graph text is the imported MLIR (torch dialect). Compiler diagnostics (which the compiler prints
 on the C stderr) are captured and the first error line is in the message.
 
-torch.export's refusals (as the export worker's) are "unsupported", as are the compiler's
-"failed to legalize" errors (an op IREE cannot lower); any other failure is "error".
+torch.export's refusals (as the export worker's) are "unsupported", as is the compiler's "failed to
+legalize operation 'torch...'" (an op IREE's torch lowering lacks); any other failure is "error"
+(another legalization failure, an unresolved type materialization, is the compiler's own).
 
 Options: --target-backend (default llvm-cpu), --device (default local-sync).
 """
@@ -112,7 +113,9 @@ class IreeWorker(afworker.Torch2Worker):
                 vmfb = exported.compile(save_to=None, target_backends=self.args.target_backend)
         except Exception as e:
             err = first_error(diags)
-            status = "unsupported" if err and "failed to legalize" in err else "error"
+            # "failed to legalize operation 'torch.aten.X'": an op the torch-to-linalg lowering lacks;
+            # other legalization failures (a type materialization left unresolved) are the compiler's
+            status = "unsupported" if err and "failed to legalize operation 'torch." in err else "error"
             raise afworker.Failure(status, "iree compile (%s): %s%s" % (
                 self.args.target_backend, afworker.exception_message(e), ": " + err if err else ""), graph=mlir)
         return mlir, vmfb
