@@ -106,51 +106,65 @@ char *judge_layouts_text(const ir_program *p) {
   return af_buf_take(&b);
 }
 
-/* Call 1 on p's plain copy, call 2 on p itself with "again" (judge.h). */
-static int judge_twice(const conv_converter *c, const ir_program *p, const oracle_opts *o, judgement *out, af_err *err) {
+/* Moves j into out as the verdict of call `call` of order `order` (ncalls: the calls made in all),
+ * its detail prefixed with what says which order and call it is (judge.h). */
+static void take_call(judgement *out, judgement *j, int order, int call, int ncalls, const char *declared) {
+  *out = *j;
+  memset(j, 0, sizeof *j);
+  out->order = order;
+  out->call = call;
+  out->ncalls = ncalls;
+  if (out->verdict == V_PASS) return;
+  af_buf d = {0};
+  if (order == 1)
+    af_buf_printf(&d, "order 1 of 2, compiled on the declared layout (%s): ", declared);
+  else
+    af_buf_printf(&d, "order 2 of 2, compiled on fresh inputs and called again (order 1, compiled on the declared layout, "
+                      "passed): ");
+  if (order == 2 && call == 1)
+    af_buf_printf(&d, "call 1 of 2 (fresh contiguous inputs; call 2 would have had %s): ", declared);
+  else if (order == 2)
+    af_buf_printf(&d, "call 2 of 2 (%s; call 1, fresh contiguous inputs, passed): ", declared);
+  af_buf_puts(&d, out->detail ? out->detail : "");
+  free(out->detail);
+  out->detail = af_buf_take(&d);
+}
+
+/* The two calling orders of a caching converter on p (judge.h), in one worker process: order 1
+ * compiles on p's own layout (a request without "again": the worker converts afresh); order 2
+ * compiles on p's plain copy (call 1) and calls what it compiled on p's layout (call 2, "again"). */
+static int judge_orders(const conv_converter *c, const ir_program *p, const oracle_opts *o, judgement *out, af_err *err) {
   ir_program *plain = judge_plain_copy(p, err);
   if (!plain) return -1;
-  char *second = judge_layouts_text(p);
-  judgement j1, j2;
-  memset(&j1, 0, sizeof j1);
-  memset(&j2, 0, sizeof j2);
-  int rc = judge_once(c, plain, o, &j1, err);
-  int which = 1;
-  if (!rc && j1.verdict == V_PASS) {
-    conv_worker *w = conv_worker_of(c);
-    if (w) conv_worker_set_again(w, 1);
-    rc = judge_once(c, p, o, &j2, err);
-    if (w) conv_worker_set_again(w, 0); /* in case the request was never sent */
-    which = 2;
-  }
-  if (!rc) {
-    judgement *j = which == 1 ? &j1 : &j2;
-    *out = *j;
-    memset(j, 0, sizeof *j);
-    out->ncalls = which;
-    out->call = which;
-    if (out->verdict != V_PASS) {
-      af_buf d = {0};
-      if (which == 1)
-        af_buf_printf(&d, "call 1 of 2 (fresh contiguous inputs; call 2 would have had %s): %s", second,
-                      out->detail ? out->detail : "");
-      else
-        af_buf_printf(&d, "call 2 of 2 (%s; call 1, fresh contiguous inputs, passed): %s", second,
-                      out->detail ? out->detail : "");
-      free(out->detail);
-      out->detail = af_buf_take(&d);
+  char *declared = judge_layouts_text(p);
+  judgement j;
+  memset(&j, 0, sizeof j);
+  int rc = judge_once(c, p, o, &j, err); /* order 1 */
+  if (!rc && j.verdict != V_PASS) {
+    take_call(out, &j, 1, 1, 1, declared);
+  } else if (!rc) {
+    judgement_clear(&j);
+    rc = judge_once(c, plain, o, &j, err); /* order 2, call 1 */
+    if (!rc && j.verdict != V_PASS) {
+      take_call(out, &j, 2, 1, 2, declared);
+    } else if (!rc) {
+      judgement_clear(&j);
+      conv_worker *w = conv_worker_of(c);
+      if (w) conv_worker_set_again(w, 1);
+      rc = judge_once(c, p, o, &j, err); /* order 2, call 2 */
+      if (w) conv_worker_set_again(w, 0); /* in case the request was never sent */
+      if (!rc) take_call(out, &j, 2, 2, 3, declared);
     }
   }
-  judgement_clear(&j1);
-  judgement_clear(&j2);
-  free(second);
+  judgement_clear(&j);
+  free(declared);
   ir_program_free(plain);
   return rc;
 }
 
 int judge_inprocess(const conv_converter *c, const ir_program *p, const oracle_opts *o, judgement *out, af_err *err) {
   memset(out, 0, sizeof *out);
-  if (judge_calls_again(c, p)) return judge_twice(c, p, o, out, err);
+  if (judge_calls_again(c, p)) return judge_orders(c, p, o, out, err);
   return judge_once(c, p, o, out, err);
 }
 
@@ -183,7 +197,9 @@ int judge_isolated(const conv_converter *c, const ir_program *p, const oracle_op
     int rc = judge_inprocess(c, p, o, &j, &e2);
     af_buf b = {0};
     if (rc) af_buf_printf(&b, "E %s", e2.msg);
-    else af_buf_printf(&b, "V %d %d %d %d %s", (int)j.verdict, j.residual, j.ncalls, j.call, j.detail ? j.detail : "");
+    else
+      af_buf_printf(&b, "V %d %d %d %d %d %s", (int)j.verdict, j.residual, j.ncalls, j.order, j.call,
+                    j.detail ? j.detail : "");
     ssize_t w = write(fd[1], b.s, b.len);
     (void)w;
     _exit(0);
@@ -220,11 +236,12 @@ int judge_isolated(const conv_converter *c, const ir_program *p, const oracle_op
     snprintf(msg, sizeof msg, "no answer within %.1f s", deadline_s);
     out->detail = af_xstrdup(msg);
   } else if (b.s && b.s[0] == 'V') {
-    int v = 0, res = -1, ncalls = 0, call = 0, off = 0;
-    sscanf(b.s, "V %d %d %d %d %n", &v, &res, &ncalls, &call, &off);
+    int v = 0, res = -1, ncalls = 0, order = 0, call = 0, off = 0;
+    sscanf(b.s, "V %d %d %d %d %d %n", &v, &res, &ncalls, &order, &call, &off);
     out->verdict = (oracle_verdict)v;
     out->residual = res;
     out->ncalls = ncalls;
+    out->order = order;
     out->call = call;
     out->detail = b.s[off] ? af_xstrdup(b.s + off) : NULL;
   } else if (b.s && b.s[0] == 'E') {

@@ -13,11 +13,13 @@ typedef struct judgement {
   char *detail; /* new or NULL */
   char *graph;  /* converted graph text, new or NULL */
   int residual;
-  /* Calling again (PROTOCOL.md "Calling again"): ncalls 0 when the program is called once;
-   * else the calls made (1: call 1 did not pass, so there was no call 2; 2), and call is the one
-   * the verdict is from. A verdict other than pass then has a detail starting "call K of 2
-   * (...)" that names both calls' layouts. */
-  int ncalls, call;
+  /* Calling orders (PROTOCOL.md "Calling again"): ncalls 0 when the program is called once; else
+   * the calls made in all (1 to 3: the calls stop at the first that does not pass), order the
+   * calling order the verdict is from (1: compiled on the declared layout; 2: compiled on fresh
+   * contiguous inputs, then called again on the declared layout) and call the call within it (1,
+   * or 2 for order 2's second call). A verdict other than pass then has a detail starting "order K
+   * of 2, ..." that names the layout (and for order 2 "call K of 2 (...)"). */
+  int ncalls, order, call;
 } judgement;
 
 void judgement_clear(judgement *j);
@@ -25,11 +27,13 @@ void judgement_clear(judgement *j);
 /* Eager + converter + oracle in this process.
  *
  * A converter that caches (a worker whose hello says "caches": true: torch.compile's aot_eager
- * and inductor) is called twice on a program with input layouts (judge_calls_again), in the same
- * worker process: call 1 on fresh contiguous inputs holding the same values (judge_plain_copy),
- * call 2 on the declared layout with "again" (the worker reuses what it compiled for call 1; its
- * guards decide whether to recompile). Each call is judged against its own eager run; the
- * verdict is the first call's that did not pass, else pass. */
+ * and inductor) is called in both calling orders on a program with input layouts
+ * (judge_calls_again), in the same worker process: order 1 converts on the declared layout (the
+ * inputs alias at compile time: AOTAutograd's synthetic-base path); order 2 converts on fresh
+ * contiguous inputs holding the same values (judge_plain_copy, call 1), then calls what it
+ * compiled on the declared layout with "again" (call 2: its guards decide whether to recompile).
+ * Each call is judged against its own eager run; the verdict is the first call's that did not
+ * pass, else pass. */
 int judge_inprocess(const conv_converter *c, const ir_program *p, const oracle_opts *o, judgement *out, af_err *err);
 
 /* The same in a forked child, killed after deadline_s seconds: a child that dies gives
@@ -38,8 +42,8 @@ int judge_inprocess(const conv_converter *c, const ir_program *p, const oracle_o
 int judge_isolated(const conv_converter *c, const ir_program *p, const oracle_opts *o, double deadline_s, judgement *out,
                    af_err *err);
 
-/* Whether judge_inprocess calls c twice on p: c caches, p has input layouts, and AF_SECOND_CALL
- * is not "0". */
+/* Whether judge_inprocess calls c in both orders on p: c caches, p has input layouts, and
+ * AF_SECOND_CALL is not "0" (with it, one call on the declared layout: order 1 alone). */
 int judge_calls_again(const conv_converter *c, const ir_program *p);
 
 /* p with every input's layout dropped: each input fresh and contiguous, holding the values it has

@@ -124,10 +124,11 @@ TEST(a_worker_without_layouts_in_its_hello_declines_programs_with_layouts) {
   conv_worker_shutdown_all();
 }
 
-/* Calling again (PROTOCOL.md): a worker whose hello says "caches" gets a layout program twice,
- * call 1 on fresh contiguous inputs, call 2 on the declared layout with "again". The test worker
- * here is right on call 1 and, deliberately, loses the aliasing on call 2: the verdict must come
- * from call 2 and say so, with both calls' layouts. */
+/* Calling orders (PROTOCOL.md "Calling again"): a worker whose hello says "caches" gets a layout
+ * program in both orders: order 1 on the declared layout, order 2 call 1 on fresh contiguous
+ * inputs, then call 2 on the declared layout with "again". The test worker here is right in order
+ * 1 and on call 1 and, deliberately, loses the aliasing on call 2: the verdict must come from
+ * order 2's call 2 and say so, with both calls' layouts. */
 TEST(a_second_call_that_loses_the_aliasing_is_judged_and_named_as_call_2) {
   ir_program *p = NULL;
   af_err err;
@@ -142,11 +143,15 @@ TEST(a_second_call_that_loses_the_aliasing_is_judged_and_named_as_call_2) {
   CHECK(judge_calls_again(c, p), "a caching worker calls a layout program again");
   judgement j;
   CHECK(judge_inprocess(c, p, NULL, &j, &err) == 0, "judged: %s", err.msg);
-  CHECK(j.ncalls == 2 && j.call == 2, "two calls, the verdict from call 2 (%d, %d)", j.ncalls, j.call);
+  CHECK(j.ncalls == 3 && j.order == 2 && j.call == 2, "three calls, the verdict from order 2's call 2 (%d, %d, %d)",
+        j.ncalls, j.order, j.call);
   CHECK(j.verdict == V_VALUE_MISMATCH || j.verdict == V_INPUT_MUTATION_LOST, "call 2 fails: %s",
         oracle_verdict_name(j.verdict));
   CHECK(j.detail && strstr(j.detail, "call 2 of 2 (b = as_strided(a, [2, 5], [5, 1], 5); call 1, fresh contiguous inputs, passed)"),
         "the detail names call 2 and both layouts: %s", j.detail ? j.detail : "(null)");
+  CHECK(j.detail && !strncmp(j.detail, "order 2 of 2, compiled on fresh inputs and called again (order 1, compiled on "
+                                       "the declared layout, passed): ", 108),
+        "the detail names order 2: %s", j.detail ? j.detail : "(null)");
   judgement_clear(&j);
   /* the same worker without the second call: the declared layout, once, is right */
   setenv("AF_SECOND_CALL", "0", 1);
@@ -171,11 +176,54 @@ out:
   conv_worker_shutdown_all();
 }
 
+/* The other calling order: a caching worker that is wrong when it converts on inputs that alias
+ * (order 1, as AOTAutograd's synthetic-base path would be) and right when it converts on fresh
+ * inputs and is called again on the aliased ones (order 2): the verdict comes from order 1 and
+ * says so. Before both orders were judged, only order 2 was called and this read as pass. */
+TEST(a_caching_worker_wrong_when_compiled_on_aliased_inputs_is_judged_and_named_as_order_1) {
+  ir_program *p = NULL;
+  af_err err;
+  CHECK(codec_read_file("corpus/seed/lay-001-input-and-its-slice-both-written.json", &p, &err) == 0, "%s", err.msg);
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "external:%s %s/tests/workers/layout_eager.py --wrong-when-compiled-on-aliased-inputs",
+           at_stack_python(), AF_SOURCE_DIR);
+  const conv_converter *c = conv_find(cmd);
+  const char *why = NULL;
+  CHECK(c && c->available(c, &why), "the worker starts: %s", why ? why : "");
+  if (!p || !c || !c->available(c, &why)) goto out;
+  judgement j;
+  CHECK(judge_inprocess(c, p, NULL, &j, &err) == 0, "judged: %s", err.msg);
+  CHECK(j.verdict == V_VALUE_MISMATCH || j.verdict == V_INPUT_MUTATION_LOST, "order 1 fails: %s",
+        oracle_verdict_name(j.verdict));
+  CHECK(j.ncalls == 1 && j.order == 1 && j.call == 1, "one call, the verdict from order 1 (%d, %d, %d)", j.ncalls,
+        j.order, j.call);
+  CHECK(j.detail && !strncmp(j.detail, "order 1 of 2, compiled on the declared layout (b = as_strided(a, [2, 5], [5, 1], 5)): ",
+                             86),
+        "the detail names order 1 and the layout: %s", j.detail ? j.detail : "(null)");
+  judgement_clear(&j);
+  /* order 2 alone (call 1 on fresh inputs, call 2 on the declared layout) is right: by hand */
+  ir_program *q = judge_plain_copy(p, &err);
+  conv_worker *w = conv_worker_of(c);
+  CHECK(q && w && judge_inprocess(c, q, NULL, &j, &err) == 0 && j.verdict == V_PASS, "call 1 on fresh inputs passes");
+  judgement_clear(&j);
+  if (w) conv_worker_set_again(w, 1);
+  setenv("AF_SECOND_CALL", "0", 1); /* one call: the program with "again" */
+  CHECK(judge_inprocess(c, p, NULL, &j, &err) == 0 && j.verdict == V_PASS, "call 2 again on the aliased inputs passes: %s",
+        j.detail ? j.detail : "");
+  unsetenv("AF_SECOND_CALL");
+  judgement_clear(&j);
+  ir_program_free(q);
+out:
+  ir_program_free(p);
+  conv_worker_shutdown_all();
+}
+
 int main(void) {
   at_init();
   RUN(inputs_that_view_one_storage_share_it_in_eager);
   RUN(a_python_worker_builds_the_same_layouts_and_gets_the_same_eager_results_byte_for_byte);
   RUN(a_worker_without_layouts_in_its_hello_declines_programs_with_layouts);
   RUN(a_second_call_that_loses_the_aliasing_is_judged_and_named_as_call_2);
+  RUN(a_caching_worker_wrong_when_compiled_on_aliased_inputs_is_judged_and_named_as_order_1);
   return tap_done();
 }

@@ -11,6 +11,13 @@ runner byte for byte: the same layouts built in Python give the same eager resul
 storage no longer do: deliberately wrong, the way a cached graph that assumes its first call's
 unaliased inputs would be. The test checks that aliasfuzz judges the second call and names it.
 
+--wrong-when-compiled-on-aliased-inputs: the hello says "caches": true, and a request without
+"again" whose inputs share a storage runs on a clone of each input of its own (the writes through
+one no longer show in the others): deliberately wrong the way a graph compiled on inputs that alias
+at compile time (AOTAutograd's synthetic-base path) would be, and right on a second call ("again")
+of what it compiled on fresh inputs. The test checks that aliasfuzz judges both calling orders and
+names order 1.
+
 --breaks-after-poison: a program whose meta says "misbehave": "poison" is answered right but leaves
 the process broken: the next request, whatever it is, reads address 0 through ctypes (a segfault
 in native code, as a converter whose library a program damaged). afworker's faulthandler then
@@ -37,11 +44,12 @@ class LayoutEager(afworker.Worker):
     @classmethod
     def options(cls, ap):
         ap.add_argument("--forgets-aliasing-when-called-again", dest="forgets", action="store_true")
+        ap.add_argument("--wrong-when-compiled-on-aliased-inputs", dest="wrong_aliased", action="store_true")
         ap.add_argument("--breaks-after-poison", dest="breaks", action="store_true")
 
     def __init__(self, args):
         super().__init__(args)
-        self.caches = args.forgets
+        self.caches = args.forgets or args.wrong_aliased
         self.broken = False
 
     def convert(self, req, warns):
@@ -52,7 +60,8 @@ class LayoutEager(afworker.Worker):
 
     def run(self, req, fn, warns):
         inputs, bases = req.fresh()
-        if self.args.forgets and req.again:
+        shared = len({t["base"] for t in req.input_specs if "base" in t}) < sum("base" in t for t in req.input_specs)
+        if (self.args.forgets and req.again) or (self.args.wrong_aliased and not req.again and shared):
             inputs = [t.clone() for t in inputs]  # the bases no longer see any write
         return afworker.as_list(fn(*inputs)), inputs, bases
 
