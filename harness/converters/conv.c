@@ -14,19 +14,9 @@ static const conv_converter *const registry[] = {
     &conv_functionalize_noviews,
     &conv_ref,
     &conv_naive,
-    &conv_onnx,      /* external workers (conv_worker.c) */
-    &conv_functorch,
-    &conv_tvm,
-    &conv_export,    /* PyTorch 2.x workers (issue 14) */
-    &conv_export_decomp,
-    &conv_aot_eager,
-    &conv_inductor,
-    &conv_onnx_dynamo,
-    &conv_tvm_relax,
-    &conv_openvino,
-    &conv_executorch, /* issue 31 */
-    &conv_iree,
-    &conv_torchax,
+/* the named workers, in workers.def's order */
+#define WORKER(var, name, script, repro, request_s, hello_s, packages, description) &var,
+#include "workers.def"
 };
 
 #define NBUILTIN ((int)(sizeof registry / sizeof registry[0]))

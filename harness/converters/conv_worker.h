@@ -159,21 +159,8 @@ const conv_worker_entry *conv_worker_named(int i); /* NULL out of range */
 /* The workers folder: AF_WORKERS_DIR, else the source tree's harness/workers (borrowed). */
 const char *conv_worker_dir(void);
 
-/* Named worker converters */
-extern const conv_converter conv_onnx;
-extern const conv_converter conv_functorch;
-extern const conv_converter conv_tvm;
-/* PyTorch 2.x workers (issue 14) */
-extern const conv_converter conv_export;
-extern const conv_converter conv_export_decomp;
-extern const conv_converter conv_aot_eager;
-extern const conv_converter conv_inductor;
-extern const conv_converter conv_onnx_dynamo;
-extern const conv_converter conv_tvm_relax;
-extern const conv_converter conv_openvino;
-/* issue 31 */
-extern const conv_converter conv_executorch;
-extern const conv_converter conv_iree;
-extern const conv_converter conv_torchax;
+/* The named worker converters: one per WORKER line of workers.def (conv_onnx, conv_export, ...). */
+#define WORKER(var, name, script, repro, request_s, hello_s, packages, description) extern const conv_converter var;
+#include "workers.def"
 
 #endif

@@ -235,70 +235,11 @@ static result_status protocol_error(result *r, const conv_worker *w, const char 
   return RESULT_PROTOCOL;
 }
 
-/* Fills r from a parsed answer. Returns the status; on a protocol error, RESULT_PROTOCOL with
- * the message set and *desync when the worker can no longer be trusted to stay in step. */
-result_status worker_read_answer(conv_worker *w, const cJSON *a, double id, const ir_program *p, result *r,
-                                 int *desync) {
+/* The tensors of an ok answer into r: one output per program output, one final state (or null)
+ * per program input, and the storages' final states ("bases", layouts). RESULT_OK, or
+ * RESULT_PROTOCOL with r's message naming the first thing wrong. */
+static result_status answer_tensors(conv_worker *w, const cJSON *a, const ir_program *p, result *r) {
   af_err err;
-  const cJSON *jid = cJSON_GetObjectItemCaseSensitive(a, "id");
-  const cJSON *status = cJSON_GetObjectItemCaseSensitive(a, "status");
-  const cJSON *message = cJSON_GetObjectItemCaseSensitive(a, "message");
-  const cJSON *graph = cJSON_GetObjectItemCaseSensitive(a, "graph");
-  const cJSON *warnings = cJSON_GetObjectItemCaseSensitive(a, "warnings");
-  const cJSON *residual = cJSON_GetObjectItemCaseSensitive(a, "residual");
-  const cJSON *timing = cJSON_GetObjectItemCaseSensitive(a, "timing");
-  if (cJSON_IsObject(timing)) { /* the worker's own seconds (convert, run): its numeric fields */
-    double sum = 0;
-    int any = 0;
-    for (const cJSON *t = timing->child; t; t = t->next)
-      if (cJSON_IsNumber(t) && t->valuedouble >= 0) sum += t->valuedouble, any = 1;
-    if (any) r->converter_s = sum;
-  }
-  if (!cJSON_IsNumber(jid) || jid->valuedouble != id) {
-    *desync = 1;
-    snprintf(err.msg, sizeof err.msg, "answer for request id %s, expected %.0f",
-             cJSON_IsNumber(jid) ? "another" : "a missing", id);
-    return protocol_error(r, w, err.msg);
-  }
-  if (!cJSON_IsString(status)) {
-    return protocol_error(r, w, "answer without a \"status\" string");
-  }
-  /* graph text: warnings first, as comments */
-  af_buf g = {0};
-  const cJSON *e;
-  af_buf wl = {0};
-  if (cJSON_IsArray(warnings)) cJSON_ArrayForEach(e, warnings) if (cJSON_IsString(e)) {
-      af_buf_printf(&g, "# warning: %s\n", e->valuestring);
-      af_buf_printf(&wl, "%s%s", wl.len ? "; " : "", e->valuestring);
-    }
-  if (cJSON_IsString(graph)) af_buf_puts(&g, graph->valuestring);
-  free(r->graph);
-  r->graph = g.len ? af_buf_take(&g) : (af_buf_free(&g), NULL);
-  if (cJSON_IsNumber(residual)) r->residual = (int)residual->valuedouble;
-  const char *st = status->valuestring;
-  result_status rs;
-  if (!strcmp(st, "unsupported")) rs = RESULT_UNSUPPORTED;
-  else if (!strcmp(st, "error")) rs = RESULT_ERROR;
-  else if (!strcmp(st, "crash")) rs = RESULT_CRASH;
-  else if (!strcmp(st, "ok")) rs = RESULT_OK;
-  else {
-    snprintf(err.msg, sizeof err.msg, "unknown status '%.100s'", st);
-    af_buf_free(&wl);
-    return protocol_error(r, w, err.msg);
-  }
-  if (rs != RESULT_OK) {
-    af_buf m = {0};
-    af_buf_printf(&m, "%s", cJSON_IsString(message) && *message->valuestring ? message->valuestring : st);
-    free(r->message);
-    r->message = af_buf_take(&m);
-    af_buf_free(&wl);
-    return rs;
-  }
-  if (wl.len) {
-    free(r->message);
-    r->message = af_buf_take(&wl);
-  }
-  af_buf_free(&wl);
   const cJSON *outs = cJSON_GetObjectItemCaseSensitive(a, "outputs");
   const cJSON *ins = cJSON_GetObjectItemCaseSensitive(a, "inputs");
   if (!cJSON_IsArray(outs) || !cJSON_IsArray(ins)) {
@@ -363,4 +304,71 @@ result_status worker_read_answer(conv_worker *w, const cJSON *a, double id, cons
   r->nbases = p->nbases;
   r->bases = fb;
   return RESULT_OK;
+}
+
+/* Fills r from a parsed answer. Returns the status; on a protocol error, RESULT_PROTOCOL with
+ * the message set and *desync when the worker can no longer be trusted to stay in step. */
+result_status worker_read_answer(conv_worker *w, const cJSON *a, double id, const ir_program *p, result *r,
+                                 int *desync) {
+  af_err err;
+  const cJSON *jid = cJSON_GetObjectItemCaseSensitive(a, "id");
+  const cJSON *status = cJSON_GetObjectItemCaseSensitive(a, "status");
+  const cJSON *message = cJSON_GetObjectItemCaseSensitive(a, "message");
+  const cJSON *graph = cJSON_GetObjectItemCaseSensitive(a, "graph");
+  const cJSON *warnings = cJSON_GetObjectItemCaseSensitive(a, "warnings");
+  const cJSON *residual = cJSON_GetObjectItemCaseSensitive(a, "residual");
+  const cJSON *timing = cJSON_GetObjectItemCaseSensitive(a, "timing");
+  if (cJSON_IsObject(timing)) { /* the worker's own seconds (convert, run): its numeric fields */
+    double sum = 0;
+    int any = 0;
+    for (const cJSON *t = timing->child; t; t = t->next)
+      if (cJSON_IsNumber(t) && t->valuedouble >= 0) sum += t->valuedouble, any = 1;
+    if (any) r->converter_s = sum;
+  }
+  if (!cJSON_IsNumber(jid) || jid->valuedouble != id) {
+    *desync = 1;
+    snprintf(err.msg, sizeof err.msg, "answer for request id %s, expected %.0f",
+             cJSON_IsNumber(jid) ? "another" : "a missing", id);
+    return protocol_error(r, w, err.msg);
+  }
+  if (!cJSON_IsString(status)) {
+    return protocol_error(r, w, "answer without a \"status\" string");
+  }
+  /* graph text: warnings first, as comments */
+  af_buf g = {0};
+  const cJSON *e;
+  af_buf wl = {0};
+  if (cJSON_IsArray(warnings)) cJSON_ArrayForEach(e, warnings) if (cJSON_IsString(e)) {
+      af_buf_printf(&g, "# warning: %s\n", e->valuestring);
+      af_buf_printf(&wl, "%s%s", wl.len ? "; " : "", e->valuestring);
+    }
+  if (cJSON_IsString(graph)) af_buf_puts(&g, graph->valuestring);
+  free(r->graph);
+  r->graph = g.len ? af_buf_take(&g) : (af_buf_free(&g), NULL);
+  if (cJSON_IsNumber(residual)) r->residual = (int)residual->valuedouble;
+  const char *st = status->valuestring;
+  result_status rs;
+  if (!strcmp(st, "unsupported")) rs = RESULT_UNSUPPORTED;
+  else if (!strcmp(st, "error")) rs = RESULT_ERROR;
+  else if (!strcmp(st, "crash")) rs = RESULT_CRASH;
+  else if (!strcmp(st, "ok")) rs = RESULT_OK;
+  else {
+    snprintf(err.msg, sizeof err.msg, "unknown status '%.100s'", st);
+    af_buf_free(&wl);
+    return protocol_error(r, w, err.msg);
+  }
+  if (rs != RESULT_OK) {
+    af_buf m = {0};
+    af_buf_printf(&m, "%s", cJSON_IsString(message) && *message->valuestring ? message->valuestring : st);
+    free(r->message);
+    r->message = af_buf_take(&m);
+    af_buf_free(&wl);
+    return rs;
+  }
+  if (wl.len) {
+    free(r->message);
+    r->message = af_buf_take(&wl);
+  }
+  af_buf_free(&wl);
+  return answer_tensors(w, a, p, r);
 }
