@@ -238,8 +238,7 @@ static void replay(const ir_program *p, gen_cov *cov, event_fn ev, void *ctx) {
         af_dtype tdt = gen_model_meta(&mo, tv0)->dtype;
         cov->target_dtype[tdt]++;
         int f = ops_shape_family(st->op);
-        int pointwise = f == OPS_FAM_ARITH || f == OPS_FAM_COMPARE || f == OPS_FAM_BITWISE || f == OPS_FAM_TERNARY ||
-                        f == OPS_FAM_UNARY_NUM || f == OPS_FAM_FILL;
+        int pointwise = ops_family_pointwise(f);
         for (int a = 1; a < st->nargs && oe->kind == OPS_INPLACE && pointwise; a++)
           if (st->args[a].kind == IR_ARG_VALUE && gen_model_meta(&mo, st->args[a].value)->dtype != tdt) {
             cov->promoted++;

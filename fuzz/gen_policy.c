@@ -38,48 +38,10 @@ static const double *chnc(const gen_policy *p, int k) { return (const double *)(
 /* ops the generator can draw (the op table's samplers), in table order */
 static int drawable(int op) { return ops_shape_can_sample(op); }
 
-/* The ops of the first op table (before issue 9) keep weight 1: they carry the core alias
- * patterns. The families added later share a budget per family and kind, so that 40 unary float
- * ops weigh as much together as a few core ops. */
-static int core_op(int op) {
-  static const int core[] = {
-      OPS_slice, OPS_select, OPS_narrow, OPS_view, OPS_reshape, OPS_flatten, OPS_unflatten, OPS_squeeze, OPS_unsqueeze,
-      OPS_transpose, OPS_t, OPS_permute, OPS_movedim, OPS_expand, OPS_expand_as, OPS_view_as, OPS_diagonal,
-      OPS_as_strided, OPS_unfold, OPS_detach, OPS_alias, OPS_getitem, OPS_add_, OPS_sub_, OPS_mul_, OPS_div_, OPS_neg_,
-      OPS_abs_, OPS_relu_, OPS_clamp_, OPS_fill_, OPS_zero_, OPS_copy_, OPS_masked_fill_, OPS_index_put_, OPS_index_add_,
-      OPS_scatter_, OPS_unsqueeze_, OPS_squeeze_, OPS_transpose_, OPS_t_, OPS_setitem, OPS_setitem_add, OPS_setitem_sub,
-      OPS_setitem_mul, OPS_add_out, OPS_mul_out, OPS_add, OPS_sub, OPS_mul, OPS_div, OPS_neg, OPS_abs, OPS_relu,
-      OPS_clamp, OPS_fill, OPS_zero, OPS_copy, OPS_masked_fill, OPS_index_put, OPS_index_add, OPS_scatter, OPS_gt,
-      OPS_sum, OPS_mean, OPS_matmul, OPS_cat, OPS_stack, OPS_clone, OPS_new_full, OPS_contiguous, OPS_where,
-      OPS_slice_scatter, OPS_select_scatter, OPS_diagonal_scatter, OPS_as_strided_scatter};
-  for (size_t k = 0; k < sizeof core / sizeof core[0]; k++)
-    if (core[k] == op) return 1;
-  return 0;
-}
-
-/* Total default weight of the non-core ops of a family, for in-place ops (and out= forms) and
- * for functional ops. */
-static double family_budget(int fam, int functional) {
-  switch (fam) {
-    case OPS_FAM_UNARY_FLOAT: return functional ? 1.5 : 3;
-    case OPS_FAM_ACTIVATION: return functional ? 1 : 2;
-    case OPS_FAM_UNARY_NUM: return functional ? 1 : 2;
-    case OPS_FAM_ARITH: return functional ? 1.5 : 3;
-    case OPS_FAM_COMPARE: return functional ? 1 : 2;
-    case OPS_FAM_BITWISE: return functional ? 1 : 2;
-    case OPS_FAM_TERNARY: return functional ? 1 : 2;
-    case OPS_FAM_MATRIX: return functional ? 1 : 1.5;
-    case OPS_FAM_INDEX: return functional ? 1.5 : 4;
-    case OPS_FAM_CUMULATIVE: return functional ? 1 : 2;
-    case OPS_FAM_META: return 2;
-    case OPS_FAM_VIEW: return 1;
-    case OPS_FAM_MULTI_VIEW: return 3;
-    case OPS_FAM_REDUCE: return 1.5;
-    case OPS_FAM_SELF_RETURN: return 1.5;
-    case OPS_FAM_FACTORY: return 1;
-    default: return 1;
-  }
-}
+/* The core ops (OPF_CORE on their ops.def line) keep weight 1: they carry the core alias patterns.
+ * The other ops of a family share its budget per kind (families.def), so that 40 unary float ops
+ * weigh as much together as a few core ops. */
+static int core_op(int op) { return (ops_get(op)->flags & OPF_CORE) != 0; }
 
 static void policy_defaults(gen_policy *p);
 
@@ -121,13 +83,12 @@ static void policy_defaults(gen_policy *p) {
     p->op_weight[op] = 1;
     if (!core_op(op)) {
       int f = ops_shape_family(op), fn = e->kind == OPS_FUNC;
-      p->op_weight[op] = family_budget(f, fn) / count[f][fn];
+      p->op_weight[op] = ops_family_budget(f, fn) / count[f][fn];
       if (e->kind == OPS_OUT) p->op_weight[op] = 0.5;
     }
     if (e->kind == OPS_SETITEM || e->kind == OPS_GETITEM) p->op_weight[op] = 2;
     if (e->flags & OPF_OPT_IN) p->op_weight[op] = 0; /* ops.def says why, op by op */
-    if (op == OPS_slice_scatter || op == OPS_select_scatter || op == OPS_diagonal_scatter || op == OPS_as_strided_scatter)
-      p->op_weight[op] = 0.25;
+    if (ops_family_weight(ops_shape_family(op))) p->op_weight[op] = ops_family_weight(ops_shape_family(op));
   }
   static const double idx[OPS_IDX_KIND_COUNT] = {2, 3, 1, 1, 1.5, 1};
   memcpy(p->index_weight, idx, sizeof idx);

@@ -36,37 +36,34 @@ static int list_index(const env *e, int l, int64_t i, af_err *err) {
 
 /* Lists hold the tensors themselves: list_get returns the element (same TensorImpl). */
 static int exec_list(env *e, const ir_stmt *st, af_tensor **res, af_err *err) {
-  int l = st->args[0].value;
-  switch (st->op) {
-    case OPS_list:
-      list_free(e, st->out);
-      e->lst[st->out] = af_xcalloc((size_t)st->args[0].n + 1, sizeof(af_tensor *));
-      for (int k = 0; k < st->args[0].n; k++) e->lst[st->out][k] = at_tensor_ref(e->v[st->args[0].values[k]]);
-      e->nlst[st->out] = st->args[0].n;
-      return 0;
-    case OPS_list_append:
-      e->lst[l] = af_xrealloc(e->lst[l], sizeof(af_tensor *) * (size_t)(e->nlst[l] + 1));
-      e->lst[l][e->nlst[l]++] = at_tensor_ref(e->v[st->args[1].value]);
-      return 0;
-    case OPS_list_get: {
-      int k = list_index(e, l, st->args[1].i, err);
-      if (k < 0) return -1;
+  int l = st->args[0].value, op = st->op;
+  if (op == OPS_list) {
+    list_free(e, st->out);
+    e->lst[st->out] = af_xcalloc((size_t)st->args[0].n + 1, sizeof(af_tensor *));
+    for (int k = 0; k < st->args[0].n; k++) e->lst[st->out][k] = at_tensor_ref(e->v[st->args[0].values[k]]);
+    e->nlst[st->out] = st->args[0].n;
+    return 0;
+  }
+  if (op == OPS_list_append) {
+    e->lst[l] = af_xrealloc(e->lst[l], sizeof(af_tensor *) * (size_t)(e->nlst[l] + 1));
+    e->lst[l][e->nlst[l]++] = at_tensor_ref(e->v[st->args[1].value]);
+    return 0;
+  }
+  if (op == OPS_list_get || op == OPS_list_set) {
+    int k = list_index(e, l, st->args[1].i, err);
+    if (k < 0) return -1;
+    if (op == OPS_list_get) {
       *res = at_tensor_ref(e->lst[l][k]);
-      return 0;
-    }
-    case OPS_list_set: {
-      int k = list_index(e, l, st->args[1].i, err);
-      if (k < 0) return -1;
+    } else {
       at_tensor_free(e->lst[l][k]);
       e->lst[l][k] = at_tensor_ref(e->v[st->args[2].value]);
-      return 0;
     }
-    default: { /* cat_list, stack_list */
-      at_arg a[2] = {{.kind = AT_ARG_TENSORS, .n = e->nlst[l], .tensors = (const af_tensor **)e->lst[l]},
-                     {.kind = AT_ARG_INT, .i = st->args[1].i}};
-      return call1(ops_get(st->op)->aten, "", 2, a, NULL, res, err);
-    }
+    return 0;
   }
+  /* cat_list, stack_list: their aten op over the list */
+  at_arg a[2] = {{.kind = AT_ARG_TENSORS, .n = e->nlst[l], .tensors = (const af_tensor **)e->lst[l]},
+                 {.kind = AT_ARG_INT, .i = st->args[1].i}};
+  return call1(ops_get(op)->aten, "", 2, a, NULL, res, err);
 }
 
 static int call1(const char *name, const char *overload, int nargs, const at_arg *args, const af_tensor *out, af_tensor **res,

@@ -3,10 +3,10 @@
 
 #include <string.h>
 
-#define OP(n, k, fl, sch, at, ov, ovs, sp, tw, sc, fam, dt, ex, shp, smp, wb) \
+#define OP(n, k, fl, sch, at, ov, ovs, sp, tw, sc, fam, dt, ex, shp, smp, wb, frm) \
   {.name = #n, .kind = OPS_##k, .flags = fl, .schema = sch, .aten = at, .overload = ov, \
    .overload_scalar = ovs, .spelling = sp, .twin = tw, .scatter = sc, .family = #fam, .dtypes = #dt, \
-   .exact = #ex, .shape_rule = #shp, .sample_rule = #smp, .wb_rule = #wb},
+   .exact = #ex, .shape_rule = #shp, .sample_rule = #smp, .wb_rule = #wb, .form = #frm},
 static ops_entry table[OPS_COUNT] = {
 #include "ops.def"
 };

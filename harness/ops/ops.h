@@ -12,7 +12,7 @@
  * element gets (add_) */
 typedef enum { OPS_VIEW, OPS_INPLACE, OPS_FUNC, OPS_OUT, OPS_SETITEM, OPS_GETITEM, OPS_CTRL, OPS_LIST, OPS_INT, OPS_FOREACH } ops_kind;
 
-enum { OPF_META = 1, OPF_MAYBE_VIEW = 2, OPF_PICK = 4, OPF_CONTIG_OUT = 8, OPF_FILL = 16, OPF_TS_GAP = 32, OPF_OPT_IN = 64, OPF_STORAGE_BYTES = 128 };
+enum { OPF_META = 1, OPF_MAYBE_VIEW = 2, OPF_PICK = 4, OPF_CONTIG_OUT = 8, OPF_FILL = 16, OPF_TS_GAP = 32, OPF_OPT_IN = 64, OPF_STORAGE_BYTES = 128, OPF_CORE = 256 };
 
 #define OPS_MAX_ARGS 8
 
@@ -29,6 +29,7 @@ typedef struct ops_entry {
   const char *scatter;
   const char *family, *dtypes, *exact; /* as on its ops.def line */
   const char *shape_rule, *sample_rule, *wb_rule; /* rule names (harness/ops/ops_rules.def) */
+  const char *form;     /* its row in its family's form table (binary.def), or "none" */
 } ops_entry;
 
 enum {

@@ -71,14 +71,11 @@ enum {
   M_float_no_half = MF32 | MF64
 };
 
+/* ops.def's family column, by name (families.def) */
 enum {
-  FAM_other = OPS_FAM_OTHER, FAM_view = OPS_FAM_VIEW, FAM_multi_view = OPS_FAM_MULTI_VIEW, FAM_meta = OPS_FAM_META,
-  FAM_fill = OPS_FAM_FILL, FAM_arith = OPS_FAM_ARITH, FAM_unary_float = OPS_FAM_UNARY_FLOAT,
-  FAM_unary_num = OPS_FAM_UNARY_NUM, FAM_activation = OPS_FAM_ACTIVATION, FAM_compare = OPS_FAM_COMPARE,
-  FAM_bitwise = OPS_FAM_BITWISE, FAM_ternary = OPS_FAM_TERNARY, FAM_matrix = OPS_FAM_MATRIX, FAM_index = OPS_FAM_INDEX,
-  FAM_cumulative = OPS_FAM_CUMULATIVE, FAM_setitem = OPS_FAM_SETITEM, FAM_write_back = OPS_FAM_WRITE_BACK,
-  FAM_control = OPS_FAM_CONTROL, FAM_list = OPS_FAM_LIST, FAM_size = OPS_FAM_SIZE, FAM_reduce = OPS_FAM_REDUCE, FAM_self_return = OPS_FAM_SELF_RETURN,
-  FAM_factory = OPS_FAM_FACTORY, FAM_creation = OPS_FAM_CREATION, FAM_foreach = OPS_FAM_FOREACH
+#define FAM(id, nm, ...) FAM_##nm = OPS_FAM_##id,
+#include "families.def"
+#undef FAM
 };
 
 enum { EX_exact = OPS_EX_KEEP, EX_inexact = OPS_EX_INEXACT, EX_discont = OPS_EX_NEEDS };
@@ -229,7 +226,7 @@ int opk_arith_type(const ir_stmt *st, const ops_env *env, int a, int b, af_dtype
 int opk_binary_dtype(int op, const ir_stmt *st, const ops_env *env, int a, int b, af_dtype *common, af_dtype *res,
                         af_err *err);
 int opk_binary_data_ok(int op, af_dtype common, const ir_arg *o, af_err *err);
-ir_arg opk_binary_number(const ops_chooser *ch, int ip, af_dtype dt);
+ir_arg opk_binary_number(const ops_chooser *ch, int op, af_dtype dt);
 
 /* ---- ops_shape.c ---- */
 int opk_dt_drawable(int op, const ops_meta *m);

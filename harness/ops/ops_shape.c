@@ -26,52 +26,38 @@ int ops_shape_writes_data(int op) {
 }
 
 
-static const char *const fam_names[OPS_FAM_COUNT][2] = {
-    {"other", "other functional ops (cat, stack, clone, where, ...)"},
-    {"view", "views and getitem"},
-    {"multi_view", "one result of a multi-output view (split, chunk, unbind)"},
-    {"meta", "shape-changing in place"},
-    {"fill", "fill, zero, copy"},
-    {"arith", "binary arithmetic"},
-    {"unary_float", "pointwise unary with float results"},
-    {"unary_num", "rounding, sign, abs, neg, clamp"},
-    {"activation", "activations"},
-    {"compare", "comparisons"},
-    {"bitwise", "bitwise and logical"},
-    {"ternary", "lerp, addcmul, addcdiv"},
-    {"matrix", "matrix products"},
-    {"index", "index, scatter, put, masked"},
-    {"cumulative", "cumulative and triangular"},
-    {"setitem", "Python setitem"},
-    {"write_back", "write-back scatters (functionalizer output)"},
-    {"control", "control flow (blocks of statements)"},
-    {"list", "lists of tensors"},
-    {"size", "sizes as values (int results: x.size(d), x.shape[d], x.numel(), x.dim())"},
-    {"reduce", "reductions (over every dim, over given dims)"},
-    {"self_return", "functional ops that can return their argument itself"},
-    {"factory", "factories of another tensor's dtype"},
-    {"creation", "tensor factories without a tensor argument"},
-    {"foreach", "in place over a list of tensors (torch._foreach_*_)"},
+/* families.def, one row per family */
+static const struct fam_row {
+  const char *name, *title;
+  unsigned char computes, pointwise;
+  double budget, budget_functional, weight;
+} fams[OPS_FAM_COUNT] = {
+#define FAM(id, nm, ti, comp, pw, bud, budf, w) [OPS_FAM_##id] = {#nm, ti, comp, pw, bud, budf, w},
+#include "families.def"
+#undef FAM
 };
 
-/* Families whose ops compute new values (and so round them in float16/bfloat16, whose integers are
- * exact only up to 2048 and 256), as opposed to those that only move, select, compare or make values
- * (views, fill/copy, cat/stack/where, factories, comparisons and logical ops: 0 and 1). index and
- * cumulative count as computing (index_add_, scatter_add_, cumsum_), setitem too (its aug forms). */
-static const unsigned char fam_computes[OPS_FAM_COUNT] = {
-    [OPS_FAM_ARITH] = 1, [OPS_FAM_UNARY_FLOAT] = 1, [OPS_FAM_UNARY_NUM] = 1, [OPS_FAM_ACTIVATION] = 1,
-    [OPS_FAM_TERNARY] = 1, [OPS_FAM_MATRIX] = 1, [OPS_FAM_INDEX] = 1, [OPS_FAM_CUMULATIVE] = 1,
-    [OPS_FAM_SETITEM] = 1, [OPS_FAM_REDUCE] = 1,
-};
+static int fam_ok(int fam) { return fam >= 0 && fam < OPS_FAM_COUNT; }
 
-const char *ops_family_name(int fam) { return fam >= 0 && fam < OPS_FAM_COUNT ? fam_names[fam][0] : "?"; }
-const char *ops_family_title(int fam) { return fam >= 0 && fam < OPS_FAM_COUNT ? fam_names[fam][1] : "?"; }
+const char *ops_family_name(int fam) { return fam_ok(fam) ? fams[fam].name : "?"; }
+
+const char *ops_family_title(int fam) { return fam_ok(fam) ? fams[fam].title : "?"; }
+
+int ops_family_computes(int fam) { return fam_ok(fam) && fams[fam].computes; }
+
+int ops_family_pointwise(int fam) { return fam_ok(fam) && fams[fam].pointwise; }
+
+double ops_family_budget(int fam, int functional) {
+  return !fam_ok(fam) ? 1 : functional ? fams[fam].budget_functional : fams[fam].budget;
+}
+
+double ops_family_weight(int fam) { return fam_ok(fam) ? fams[fam].weight : 0; }
 
 /* ================================================================ the op table's rules
  * Every op's line in ops.def names its family, dtypes, exactness, shape rule and sampler; this
  * table resolves them (a name without its rule is a compile error). */
 
-#define OP(n, k, fl, sch, at, ov, ovs, sp, tw, sc, fam, dt, ex, shp, smp, wb) \
+#define OP(n, k, fl, sch, at, ov, ovs, sp, tw, sc, fam, dt, ex, shp, smp, wb, form) \
   [OPS_##n] = {shape_##shp, sample_##smp, M_##dt, FAM_##fam, EX_##ex, RC_of_##shp, PRIM_of_##smp},
 
 static const op_rules rules[OPS_COUNT] = {
@@ -97,7 +83,7 @@ int ops_shape_exactness(int op) { return op >= 0 && op < OPS_COUNT ? rules[op].e
 
 int ops_shape_exactness_dt(int op, af_dtype dt) {
   int ex = ops_shape_exactness(op);
-  if (ex == OPS_EX_KEEP && (dt == AF_FLOAT16 || dt == AF_BFLOAT16) && fam_computes[ops_shape_family(op)]) return OPS_EX_INEXACT;
+  if (ex == OPS_EX_KEEP && (dt == AF_FLOAT16 || dt == AF_BFLOAT16) && ops_family_computes(ops_shape_family(op))) return OPS_EX_INEXACT;
   return ex;
 }
 

@@ -1,5 +1,6 @@
 /* ops_shape.h - the op table's shape, stride and validity rules and its argument samplers. Part of
- * the op table module (ops.def + ops_rules.def + ops.c + this): everything that depends on what
+ * the op table module (harness/ops/: ops.def, ops_rules.def, families.def, binary.def, ops.c and
+ * this): everything that depends on what
  * one op does to shapes, strides, dtypes and memory lives here, so generators, mutators,
  * minimizers and converters ask instead of re-deriving. Each op's ops.def line names its shape
  * rule and sampler (rule families of harness/ops/ops_rules.def) and its family, dtypes and
@@ -216,37 +217,21 @@ int ops_multi_view_range(int op, const ir_arg *args, int rank, const int64_t *sh
  * balances its default weights by it). A functional op belongs to the family of the in-place op
  * whose twin it is, an out= form to its twin's family. */
 typedef enum {
-  OPS_FAM_OTHER,        /* other functional ops: cat/stack, clone, where, ... */
-  OPS_FAM_VIEW,         /* view ops and getitem */
-  OPS_FAM_MULTI_VIEW,   /* one result of a multi-output view: split, chunk, unbind */
-  OPS_FAM_META,         /* shape-changing in place: unsqueeze_, transpose_, as_strided_, resize_ */
-  OPS_FAM_FILL,         /* fill_, zero_, copy_ */
-  OPS_FAM_ARITH,        /* binary arithmetic: add_, pow_, remainder_, atan2_, ... */
-  OPS_FAM_UNARY_FLOAT,  /* pointwise unary with float results: exp_, log_, sin_, sigmoid_, ... */
-  OPS_FAM_UNARY_NUM,    /* rounding, sign, abs, neg, clamp, nan_to_num (keep integer dtypes) */
-  OPS_FAM_ACTIVATION,   /* relu_, hardtanh_, elu_, gelu_, ... */
-  OPS_FAM_COMPARE,      /* eq_, ge_, ... (results cast into self's dtype in place) */
-  OPS_FAM_BITWISE,      /* bitwise_*_, logical_*_ (int64 and bool) */
-  OPS_FAM_TERNARY,      /* lerp_, addcmul_, addcdiv_ */
-  OPS_FAM_MATRIX,       /* addmm_, addmv_, addr_, baddbmm_, addbmm_, mm */
-  OPS_FAM_INDEX,        /* masked_fill_, index_put_, index_*_, scatter*_, masked_scatter_, put_ */
-  OPS_FAM_CUMULATIVE,   /* cumsum_, cumprod_, tril_, triu_ */
-  OPS_FAM_SETITEM,      /* Python subscript assignment */
-  OPS_FAM_WRITE_BACK,   /* slice_scatter, select_scatter, ...: what functionalizers emit */
-  OPS_FAM_CONTROL,      /* if/else/end, for: blocks */
-  OPS_FAM_LIST,         /* lists of tensors: [a, b], append, l[i], l[i] = t, cat/stack of a list */
-  OPS_FAM_SIZE,         /* int values: x.size(d), x.shape[d], x.numel(), x.dim() (issue 15) */
-  OPS_FAM_REDUCE,       /* reductions: sum, mean over every dim; sum, mean, amax, amin, prod, any, all over dims */
-  OPS_FAM_SELF_RETURN,  /* functional ops that can return their argument itself: contiguous, dropout
-                           in eval mode, type_as and to of the same dtype */
-  OPS_FAM_FACTORY,      /* fresh tensors of another tensor's dtype: zeros_like, full_like, new_zeros, new_full, ... */
-  OPS_FAM_CREATION,     /* tensor factories without a tensor argument: zeros, ones, full, arange, eye, empty(...).fill_ */
-  OPS_FAM_FOREACH,      /* in place over a list of tensors: torch._foreach_add_, _mul_, _zero_, _addcmul_, ... (issue 15) */
+#define FAM(id, ...) OPS_FAM_##id,
+#include "families.def"
+#undef FAM
   OPS_FAM_COUNT
 } ops_family;
 int ops_shape_family(int op);
 const char *ops_family_name(int fam);  /* "arith", ... borrowed */
 const char *ops_family_title(int fam); /* "binary arithmetic", ... borrowed */
+/* families.def's columns: whether its ops compute new values, whether its writes are pointwise,
+ * the default weight budget of its non-core in-place (functional: functional) ops, and the weight
+ * every op of it has by default (0: none). */
+int ops_family_computes(int fam);
+int ops_family_pointwise(int fam);
+double ops_family_budget(int fam, int functional);
+double ops_family_weight(int fam);
 
 /* Whether an op's results are reproducible bit for bit between eager and another executor that
  * runs the same math in another way (a functional twin on a contiguous copy, another kernel

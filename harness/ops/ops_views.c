@@ -76,7 +76,7 @@ typedef struct wb_entry {
 #undef SHAPE
 #undef SAMPLE
 
-#define OP(n, k, fl, sch, at, ov, ovs, sp, tw, sc, fam, dt, ex, shp, smp, wb) [OPS_##n] = {wb_##wb, (ops_wb_kind)WBK_of_##wb, WBR_of_##wb},
+#define OP(n, k, fl, sch, at, ov, ovs, sp, tw, sc, fam, dt, ex, shp, smp, wb, form) [OPS_##n] = {wb_##wb, (ops_wb_kind)WBK_of_##wb, WBR_of_##wb},
 static const wb_entry wb_table[OPS_COUNT] = {
 #include "ops.def"
 };

@@ -134,36 +134,41 @@ SAMPLER(not_bool) {
   return m->dtype == AF_BOOL ? -1 : n;
 }
 
-/* How a binary op's result dtype follows from the promoted operand dtype. */
-enum { P_SAME, P_BOOL, P_FLOAT, P_DOUBLE };
+/* ---- the binary forms (binary.def), resolved per op from ops.def's form column ---- */
 
-static int promo(int op) {
-  switch (op) {
-    case OPS_eq_: case OPS_ne_: case OPS_ge_: case OPS_gt_: case OPS_le_: case OPS_lt_: case OPS_greater_:
-    case OPS_greater_equal_: case OPS_less_: case OPS_less_equal_: case OPS_not_equal_: case OPS_eq: case OPS_ne:
-    case OPS_ge: case OPS_le: case OPS_lt: case OPS_gt: case OPS_logical_and_: case OPS_logical_or_:
-    case OPS_logical_xor_: case OPS_logical_and: case OPS_logical_or: case OPS_logical_xor:
-      return P_BOOL;
-    case OPS_atan2_: case OPS_arctan2_: case OPS_hypot_: case OPS_copysign_: case OPS_xlogy_: case OPS_ldexp_:
-    case OPS_nextafter_: case OPS_true_divide_: case OPS_divide_: case OPS_atan2: case OPS_hypot: case OPS_copysign:
-    case OPS_xlogy: case OPS_ldexp: case OPS_nextafter:
-      return P_FLOAT;
-    case OPS_float_power_: case OPS_float_power: return P_DOUBLE;
-    default: return P_SAME;
-  }
-}
+enum { P_SAME, P_BOOL, P_FLOAT, P_DOUBLE };                   /* promo */
+enum { F_NT, F_N, F_T, F_N_TF, F_T_NB };                       /* forms */
+enum { N_plain, N_pow, N_mod, N_copysign, N_xlogy, N_float_power, N_divisor, N_mul, N_sub, N_bits, N_shift }; /* numbers */
+enum { DATA_none, DATA_nonzero, DATA_nonneg, DATA_shift };     /* data */
+enum { BINF_SAME_DTYPE = 1, BINF_NO_BOOL = 2, BINF_SCALAR_PARAM = 4, BINF_INT64_OPERAND = 8 };
 
-/* Ops whose second operand must be a tensor (no Scalar overload). */
-static int tensor_operand_only(int op) {
-  switch (op) {
-    case OPS_atan2_: case OPS_arctan2_: case OPS_hypot_: case OPS_heaviside_: case OPS_gcd_: case OPS_lcm_:
-    case OPS_ldexp_: case OPS_nextafter_: case OPS_logical_and_: case OPS_logical_or_: case OPS_logical_xor_:
-    case OPS_atan2: case OPS_hypot: case OPS_heaviside: case OPS_gcd: case OPS_lcm: case OPS_ldexp: case OPS_nextafter:
-    case OPS_logical_and: case OPS_logical_or: case OPS_logical_xor:
-      return 1;
-    default: return 0;
-  }
-}
+typedef struct bin_form {
+  unsigned char promo, scalar, forms, numbers, data, flags;
+  ops_dt_rule operand;
+} bin_form;
+
+enum {
+#define BIN(name, ...) BIN_##name,
+#include "binary.def"
+#undef BIN
+  BIN_COUNT
+};
+
+static const bin_form bin_forms[BIN_COUNT] = {
+#define BIN(name, pr, sc, fo, opd, nums, dat, fl) \
+  [BIN_##name] = {P_##pr, sc, F_##fo, N_##nums, DATA_##dat, fl, OPS_DT_##opd},
+#include "binary.def"
+#undef BIN
+};
+
+static const unsigned char form_of[OPS_COUNT] = {
+#define OP(n, k, fl, sch, at, ov, ovs, sp, tw, sc, fam, dt, ex, shp, smp, wb, form) [OPS_##n] = BIN_##form,
+#include "ops.def"
+#undef OP
+};
+
+/* The binary form of op (BIN_none's row for an op without one). */
+static const bin_form *bin_of(int op) { return &bin_forms[op >= 0 && op < OPS_COUNT ? form_of[op] : BIN_none]; }
 
 /* Result dtype of binary op `arg a op arg b`, with the checks eager's kernels make. *common: the
  * promoted operand dtype the kernel computes in. */
@@ -176,10 +181,10 @@ int opk_binary_dtype(int op, const ir_stmt *st, const ops_env *env, int a, int b
   opk_opnd(st, b, env, &t[1], &dt[1], &k[1]);
   af_dtype c = ops_result_type(2, dt, k);
   const char *name = ops_get(op)->name;
-  int pr = promo(op), mask = opk_dtype_mask(op);
-  if (op == OPS_heaviside_ || op == OPS_heaviside || op == OPS_nextafter_ || op == OPS_nextafter) {
-    if (dt[0] != dt[1]) return af_fail(err, "%s is not implemented for tensors with different dtypes", name);
-  }
+  const bin_form *f = bin_of(op);
+  int pr = f->promo, mask = opk_dtype_mask(op);
+  if ((f->flags & BINF_SAME_DTYPE) && dt[0] != dt[1])
+    return af_fail(err, "%s is not implemented for tensors with different dtypes", name);
   switch (pr) {
     case P_BOOL: *res = AF_BOOL; break;
     case P_FLOAT:
@@ -193,7 +198,7 @@ int opk_binary_dtype(int op, const ir_stmt *st, const ops_env *env, int a, int b
     default: *res = c; break;
   }
   if (pr != P_BOOL && !in_mask(mask, c)) return af_fail(err, "\"%s\" not implemented for '%s'", name, af_dtype_name(c));
-  if (pr == P_SAME && (op == OPS_sub_ || op == OPS_subtract_ || op == OPS_sub) && c == AF_BOOL)
+  if ((f->flags & BINF_NO_BOOL) && c == AF_BOOL)
     return af_fail(err, "Subtraction, the `-` operator, with two bool tensors is not supported");
   *common = c;
   return 0;
@@ -202,17 +207,16 @@ int opk_binary_dtype(int op, const ir_stmt *st, const ops_env *env, int a, int b
 /* Data-dependent rules of binary ops with integer results: division by zero and negative powers
  * are errors in eager, so only numbers the rule can check are taken. */
 int opk_binary_data_ok(int op, af_dtype common, const ir_arg *o, af_err *err) {
-  int ip = opk_inplace_of(op);
   double x = o->kind == IR_ARG_FLOAT ? o->f : (double)o->i;
   int num = o->kind != IR_ARG_VALUE;
-  switch (ip) {
-    case OPS_remainder_: case OPS_fmod_: case OPS_floor_divide_:
-      if (is_int(common) && (!num || x == 0)) return af_fail(err, "%s on integers needs a non-zero opk_number (a tensor may hold 0: ZeroDivisionError)", ops_get(op)->name);
+  switch (bin_of(op)->data) {
+    case DATA_nonzero:
+      if (is_int(common) && (!num || x == 0)) return af_fail(err, "%s on integers needs a non-zero number (a tensor may hold 0: ZeroDivisionError)", ops_get(op)->name);
       return 0;
-    case OPS_pow_:
+    case DATA_nonneg:
       if (is_int(common) && (!num || x < 0)) return af_fail(err, "pow on integers needs a number >= 0 (Integers to negative integer powers are not allowed)");
       return 0;
-    case OPS_bitwise_left_shift_: case OPS_bitwise_right_shift_:
+    case DATA_shift:
       if (!num || x < 0 || x > 8 * (double)af_dtype_size(common) - 2) /* 62 for int64, 6 for int8 (no shift past the width) */
         return af_fail(err, "%s takes a shift count 0..%d here (a tensor may hold negative counts)", ops_get(op)->name,
                        8 * (int)af_dtype_size(common) - 2);
@@ -234,7 +238,7 @@ int shape_write_binary(const ir_stmt *st, const ops_env *env, const ops_meta *se
     int64_t sh[AF_MAX_RANK];
     if (opk_operand_shape(env, self, o->value, 1, &r, sh, err)) return -1;
     if (opk_no_overlap(env, w, o->value, 1, err)) return -1;
-  } else if (tensor_operand_only(op)) {
+  } else if (!bin_of(op)->scalar) {
     return af_fail(err, "%s takes a tensor operand", ops_get(op)->name);
   }
   af_dtype c, r;
@@ -255,7 +259,7 @@ int shape_func_binary(const ir_stmt *st, const ops_env *env, const ops_meta *sel
   memcpy(shape, self->shape, sizeof shape);
   if (x->kind == IR_ARG_VALUE) {
     if (opk_operand_shape(env, self, x->value, 0, &r, shape, err)) return -1;
-  } else if (tensor_operand_only(op)) {
+  } else if (!bin_of(op)->scalar) {
     return af_fail(err, "%s takes a tensor operand", ops_get(op)->name);
   }
   af_dtype c, res;
@@ -265,13 +269,12 @@ int shape_func_binary(const ir_stmt *st, const ops_env *env, const ops_meta *sel
   ops_opnd_kind k;
   opk_opnd(st, 0, env, &t[0], &dt, &k);
   opk_opnd(st, 1, env, &t[1], &dt, &k);
-  int ip = opk_inplace_of(op);
   /* pow and clamp_min/max take a number as a kernel parameter (a unary iterator); the others
    * wrap it into a 0-dim operand */
-  int unary = x->kind != IR_ARG_VALUE && (ip == OPS_pow_ || ip == OPS_clamp_min_ || ip == OPS_clamp_max_);
+  int unary = x->kind != IR_ARG_VALUE && (bin_of(op)->flags & BINF_SCALAR_PARAM);
   opk_ti_layout(unary ? 1 : 2, t, c, r, shape, res, o);
   if (x->kind == IR_ARG_VALUE && META(x->value)->dtype != self->dtype) o->exact = 0;
-  if (promo(op) != P_BOOL && c != self->dtype) o->exact = 0;
+  if (bin_of(op)->promo != P_BOOL && c != self->dtype) o->exact = 0;
   return 0;
 }
 
@@ -373,72 +376,63 @@ int shape_func_addcdiv(const ir_stmt *st, const ops_env *env, const ops_meta *se
   return lerp_addc_func(st, env, self, 2, &e->out, err);
 }
 
-/* the scalar operand of binary op ip (in-place form) for a self of dtype dt */
-ir_arg opk_binary_number(const ops_chooser *ch, int ip, af_dtype dt) {
+/* the number operand of binary op op (its form's pool) for a self of dtype dt */
+ir_arg opk_binary_number(const ops_chooser *ch, int op, af_dtype dt) {
   int fl = is_float(dt);
-  switch (ip) {
-    case OPS_pow_: {
+  switch (bin_of(op)->numbers) {
+    case N_pow: {
       static const double f[] = {2, 3, 0.5, -1, 2.0};
       static const int64_t i[] = {0, 2, 3};
       return fl ? opk_pick_num(ch, f, 5) : opk_pick_int(ch, i, 3);
     }
-    case OPS_remainder_: case OPS_fmod_: case OPS_floor_divide_: {
+    case N_mod: {
       static const double f[] = {2, 3, -2, 1.5, 0.5, -3};
       static const int64_t i[] = {2, 3, -2, -3};
       return fl ? opk_pick_num(ch, f, 6) : opk_pick_int(ch, i, 4);
     }
-    case OPS_copysign_: {
+    case N_copysign: {
       static const double f[] = {-1, 1, -0.5, 2};
       return opk_pick_num(ch, f, 4);
     }
-    case OPS_xlogy_: {
+    case N_xlogy: {
       static const double f[] = {2, 3, 0.5};
       return opk_pick_num(ch, f, 3);
     }
-    case OPS_float_power_: {
+    case N_float_power: {
       static const double f[] = {2, 0.5, -1, 3};
       return opk_pick_num(ch, f, 4);
     }
-    case OPS_true_divide_: case OPS_divide_: return opk_divisor(ch);
-    case OPS_multiply_: return opk_operand_number(ch, dt, OPS_mul_);
-    case OPS_subtract_: return opk_operand_number(ch, dt, OPS_sub_);
-    case OPS_bitwise_and_: case OPS_bitwise_or_: case OPS_bitwise_xor_: return a_int(R(-3, 7));
-    case OPS_bitwise_left_shift_: case OPS_bitwise_right_shift_: return a_int(R(1, 3));
+    case N_divisor: return opk_divisor(ch);
+    case N_mul: return opk_operand_number(ch, dt, OPS_mul_);
+    case N_sub: return opk_operand_number(ch, dt, OPS_sub_);
+    case N_bits: return a_int(R(-3, 7));
+    case N_shift: return a_int(R(1, 3));
     default: return dt == AF_BOOL ? a_int(R(0, 1)) : opk_number(ch, dt); /* comparisons, clamp_min_, clamp_max_ */
   }
 }
 
-/* which operand forms binary op ip takes for a self of dtype dt: 1 numbers, 2 tensors (of rule *rule) */
-static int binary_forms(int ip, af_dtype dt, ops_dt_rule *rule) {
-  *rule = OPS_DT_INTO;
-  switch (ip) {
-    case OPS_pow_: case OPS_remainder_: case OPS_fmod_: case OPS_floor_divide_: return is_float(dt) ? 3 : 1;
-    case OPS_atan2_: case OPS_arctan2_: case OPS_hypot_: return 2;
-    case OPS_copysign_: case OPS_xlogy_: case OPS_multiply_: case OPS_subtract_: case OPS_clamp_min_: case OPS_clamp_max_:
-      return 3;
-    case OPS_heaviside_: case OPS_nextafter_: *rule = OPS_DT_SAME; return 2;
-    case OPS_gcd_: case OPS_lcm_: *rule = OPS_DT_SAME; return 2;
-    case OPS_ldexp_: *rule = OPS_DT_SAME; return 2; /* an int64 exponent: exact */
-    case OPS_float_power_: *rule = OPS_DT_ANY; return 3;
-    case OPS_true_divide_: case OPS_divide_: return 1;
-    case OPS_bitwise_and_: case OPS_bitwise_or_: case OPS_bitwise_xor_: *rule = OPS_DT_SAME; return dt == AF_BOOL ? 2 : 3;
-    case OPS_bitwise_left_shift_: case OPS_bitwise_right_shift_: return 1;
-    case OPS_logical_and_: case OPS_logical_or_: case OPS_logical_xor_: *rule = OPS_DT_ALL; return 2;
-    default: *rule = OPS_DT_ALL; return 3; /* comparisons */
+/* which operand forms binary op op takes for a self of dtype dt: 1 numbers, 2 tensors */
+static int binary_forms(const bin_form *f, af_dtype dt) {
+  switch (f->forms) {
+    case F_N: return 1;
+    case F_T: return 2;
+    case F_N_TF: return is_float(dt) ? 3 : 1;
+    case F_T_NB: return dt == AF_BOOL ? 2 : 3;
+    default: return 3;
   }
 }
 
 static int args_binary(int op, int p, const ops_meta *m, const ops_chooser *ch, ir_arg *args) {
-  int ip = opk_inplace_of(op), inplace = ops_get(op)->kind == OPS_INPLACE;
-  ops_dt_rule rule;
-  int forms = binary_forms(ip, m->dtype, &rule);
+  int inplace = ops_get(op)->kind == OPS_INPLACE;
+  const bin_form *f = bin_of(op);
+  int forms = binary_forms(f, m->dtype);
   if ((forms & 1) && (!(forms & 2) || D(OPS_DECIDE_NUMBER))) {
-    if (m->dtype == AF_BOOL && promo(ip) != P_BOOL) return -1; /* a number would promote past bool */
-    args[1] = opk_binary_number(ch, ip, m->dtype);
+    if (m->dtype == AF_BOOL && f->promo != P_BOOL) return -1; /* a number would promote past bool */
+    args[1] = opk_binary_number(ch, op, m->dtype);
     return 0;
   }
-  af_dtype want = ip == OPS_ldexp_ ? AF_INT64 : m->dtype;
-  ops_req q = opk_req(OPS_REQ_BROADCAST, m->rank, m->shape, want, rule, inplace ? p : -1, 1);
+  af_dtype want = (f->flags & BINF_INT64_OPERAND) ? AF_INT64 : m->dtype;
+  ops_req q = opk_req(OPS_REQ_BROADCAST, m->rank, m->shape, want, f->operand, inplace ? p : -1, 1);
   int v = opk_tensor(ch, &q);
   if (v < 0) return -1;
   args[1] = a_value(v);
