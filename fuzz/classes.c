@@ -974,6 +974,15 @@ static cJSON *holder_of_quick(const cJSON *idx, const char *qk) {
   if (!found) cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "harness")) {
       if (has_string(cJSON_GetObjectItem(c, "quick_keys"), qk)) found = c;
     }
+  /* a program deferred under qk whose graph change against the baseline a class keys on */
+  const char *change = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItem(idx, "deferred"), qk), "change"));
+  if (!found && change) found = class_where(idx, "graph_change", change);
+  return found;
+}
+
+cJSON *classes_index_count_change(cJSON *idx, const char *change, int job, int64_t iteration) {
+  cJSON *found = change && *change ? class_where(idx, "graph_change", change) : NULL;
+  if (found) count_once(found, job, iteration);
   return found;
 }
 

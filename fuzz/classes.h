@@ -208,6 +208,10 @@ int64_t classes_index_unclassified_programs(const cJSON *idx);
 int classes_index_count(const cJSON *idx);
 /* Programs counted in all classes. */
 int64_t classes_index_total(const cJSON *idx);
+/* Counts one more program in the class that keys on graph change `change` (a program the
+ * baseline converter gets right, classes_member.locus); NULL (nothing counted) when there is none.
+ * A deferred entry that says its program's "change" is held by that class as by its quick key. */
+cJSON *classes_index_count_change(cJSON *idx, const char *change, int job, int64_t iteration);
 /* Moves the deferred entry of quick key qk into the class that has qk now, adding n programs to
  * its count; 0 (nothing done) when no class has qk. */
 int classes_index_absorb(cJSON *idx, const char *qk, int64_t n);
