@@ -26,8 +26,9 @@ static char *after(const char *text, const char *key, const char *stop) {
   return strndup(s, strcspn(s, stop));
 }
 
-/* The finding's converter and verdict (new): finding.json's, else repro.py's header line. */
-static int finding_of(const char *dir, char **converter, char **verdict, af_err *err) {
+/* The finding's converter, verdict and detail (new; the detail NULL when unknown): finding.json's,
+ * else repro.py's header lines. */
+static int finding_of(const char *dir, char **converter, char **verdict, char **detail, af_err *err) {
   char path[4096];
   snprintf(path, sizeof path, "%s/finding.json", dir);
   af_err ignored;
@@ -35,9 +36,11 @@ static int finding_of(const char *dir, char **converter, char **verdict, af_err 
   if (text) {
     cJSON *j = cJSON_Parse(text);
     cJSON *c = cJSON_GetObjectItem(j, "converter"), *v = cJSON_GetObjectItem(j, "verdict");
+    cJSON *d = cJSON_GetObjectItem(j, "detail");
     if (cJSON_IsString(c) && cJSON_IsString(v)) {
       *converter = strdup(c->valuestring);
       *verdict = strdup(v->valuestring);
+      if (cJSON_IsString(d)) *detail = strdup(d->valuestring);
     }
     cJSON_Delete(j);
     free(text);
@@ -52,12 +55,14 @@ static int finding_of(const char *dir, char **converter, char **verdict, af_err 
   char *head = strndup(text, strcspn(text, "\n") + 1 + strcspn(text + strcspn(text, "\n") + 1, "\n"));
   *converter = after(head, "Converter: ", " .\n");
   *verdict = after(head, "Verdict when found: ", " .\n");
+  *detail = after(text, "\n# Detail: ", "\n");
   free(head);
   free(text);
   if (*converter && *verdict) return 0;
   free(*converter);
   free(*verdict);
-  *converter = *verdict = NULL;
+  free(*detail);
+  *converter = *verdict = *detail = NULL;
   return af_fail(err, "%s: its second line names no 'Converter: NAME' and 'Verdict when found: VERDICT'", path);
 }
 
@@ -86,12 +91,13 @@ int cmd_snippet(int argc, char **argv) {
   int dir = !conv_opt, rc = 2;
   ir_program *p = NULL;
   char *text = NULL;
+  char *detail = NULL;
   af_err err;
   snprintf(path, sizeof path, dir ? "%s/repro.json" : "%s", target);
-  if (dir && finding_of(target, &converter, &verdict, &err)) goto out_fail;
+  if (dir && finding_of(target, &converter, &verdict, &detail, &err)) goto out_fail;
   if (!verdict) verdict = strdup("value-mismatch");
   if (codec_read_file(path, &p, &err)) goto out_fail;
-  if (!(text = emit_snippet_py(p, converter, verdict, &err))) goto out_fail;
+  if (!(text = emit_snippet_py_order(p, converter, verdict, detail, &err))) goto out_fail;
   if (dir && !to_stdout) {
     snprintf(path, sizeof path, "%s/snippet.py", target);
     if (codec_write_atomic(path, text, strlen(text), &err)) goto out_fail;
@@ -108,5 +114,6 @@ out_free:
   ir_program_free(p);
   free(converter);
   free(verdict);
+  free(detail);
   return rc;
 }

@@ -203,7 +203,8 @@ static int write_new(const char *root, const char *final_dir, const finding *f, 
   ri.origin = origin;
   char *repro = emit_repro_py(f->minimized, &ri);
   af_err no_snippet; /* NULL: the converter has no stock API a snippet calls (emit_snippet.h) */
-  char *snippet = emit_snippet_py(f->minimized, f->converter, oracle_verdict_name(f->verdict), &no_snippet);
+  char *snippet = emit_snippet_py_order(f->minimized, f->converter, oracle_verdict_name(f->verdict), f->detail,
+                                        &no_snippet);
   char *rd = readme(f, id, sigtext);
   int rc = put_file(tmp, "repro.json", min, err) || put_file(tmp, "original.json", orig, err) ||
            put_file(tmp, "program.py", src, err) || put_file(tmp, "repro.py", repro, err) ||

@@ -15,8 +15,9 @@ enum {
   SN_MODULE = 1,   /* takes an nn.Module (torch.export's family): the program is always M */
   SN_STATE = 2,    /* its model cannot write its arguments: forward returns the outputs, then each
                       input's final state (as the workers convert it: afworker returns_state) */
-  SN_TWICE = 4,    /* a compiled callable: with input layouts, call 1 on separate contiguous copies
-                      compiles and call 2 on the laid-out inputs reuses it (repro.py, PROTOCOL.md) */
+  SN_TWICE = 4,    /* a compiled callable: with input layouts, the finding's calling order (judge.h):
+                      order 2, call 1 on separate contiguous copies compiles and call 2 on the
+                      laid-out inputs reuses it; order 1, one call on the laid-out inputs (repro.py) */
   SN_FUNCTION = 8, /* takes a function only: a program with module state cannot be shown */
 };
 
@@ -432,7 +433,7 @@ static int count_lines(const char *s) {
 
 /* The snippet; compact puts the call that reads the converter's values on the conversion's line. */
 static char *snippet(const ir_program *p, const snippet_api *api, const char *converter, const char *verdict,
-                     shape_of_call k, int hidden, int layouts, int compact) {
+                     shape_of_call k, int hidden, int layouts, int order1, int compact) {
   int crash = strcmp(verdict, "converter-crash") == 0 || strcmp(verdict, "converter-timeout") == 0;
   af_buf b = {0};
   af_buf_printf(&b, "import %ssys, torch%s%s  # %s vs eager, PyTorch %.*s (aliasfuzz: %s): "
@@ -471,7 +472,7 @@ static char *snippet(const ir_program *p, const snippet_api *api, const char *co
   af_buf_puts(&b, "c = args(); ");
   put_convert(&b, api, &k);
   if (!k.state) {
-    if ((api->flags & SN_TWICE) && layouts && !k.nb) {
+    if ((api->flags & SN_TWICE) && layouts && !k.nb && !order1) { /* order 2 (judge.h): compiled on separate inputs */
       af_buf_puts(&b, "cf(*[t.clone(memory_format=torch.contiguous_format) for t in ");
       put_slice(&b, "c", k.nb, k.nb + k.np, k.total);
       af_buf_puts(&b, "])  # call 1 (separate inputs) compiles; call 2 reuses it\n");
@@ -498,6 +499,12 @@ static char *snippet(const ir_program *p, const snippet_api *api, const char *co
 }
 
 char *emit_snippet_py(const ir_program *p, const char *converter, const char *verdict, af_err *err) {
+  return emit_snippet_py_order(p, converter, verdict, NULL, err);
+}
+
+char *emit_snippet_py_order(const ir_program *p, const char *converter, const char *verdict, const char *detail,
+                            af_err *err) {
+  int order1 = detail && strncmp(detail, "order 1 of 2", 12) == 0;
   int major = stack_major();
   const snippet_api *api = find_api(converter, major);
   const char *why = NULL;
@@ -522,8 +529,8 @@ char *emit_snippet_py(const ir_program *p, const char *converter, const char *ve
   for (int i = 0; i < p->ninputs; i++) layouts |= p->inputs[i].base != 0;
   if (k.state) hidden = 0; /* its values are what the model returns */
   k.total = p->ninputs + hidden;
-  char *s = snippet(p, api, converter, verdict, k, hidden, layouts, 0);
+  char *s = snippet(p, api, converter, verdict, k, hidden, layouts, order1, 0);
   if (count_lines(s) <= EMIT_SNIPPET_MAX_LINES) return s;
   free(s);
-  return snippet(p, api, converter, verdict, k, hidden, layouts, 1);
+  return snippet(p, api, converter, verdict, k, hidden, layouts, order1, 1);
 }

@@ -30,6 +30,12 @@ int emit_snippet_supported(const char *converter, int stack_major, const char **
  * (emit_snippet_supported) or p cannot be shown (module state on a converter that takes only a
  * function). */
 char *emit_snippet_py(const ir_program *p, const char *converter, const char *verdict, af_err *err);
+/* The same for a finding whose detail (may be NULL) says its calling order (judge.h: "order 1 of 2,
+ * ..."): for a caching converter and a program with input layouts, the snippet makes that order's
+ * calls (order 1: compiled on the laid-out inputs, one call; otherwise order 2: a call on separate
+ * contiguous copies compiles, the call on the laid-out inputs reuses it), as repro.py checks. */
+char *emit_snippet_py_order(const ir_program *p, const char *converter, const char *verdict, const char *detail,
+                            af_err *err);
 
 /* The method names (TorchScript's `x.NAME(...)`) that Python's torch.Tensor lacks, which a snippet
  * spells `torch.ops.aten.NAME(x, ...)`; NULL-terminated, borrowed. A test checks the list against
