@@ -171,6 +171,32 @@ static void suite_free(suite *s) {
   free(s->c);
 }
 
+
+/* The block of doc between the line begin_mark and the line end_mark must be want; with
+ * AF_UPDATE_DOCS=1 it is rewritten to want instead. */
+static void check_block(const char *doc_path, const char *begin_mark, const char *end_mark, const char *want, const char *from) {
+  af_err err;
+  char *doc = codec_slurp(doc_path, NULL, &err);
+  CHECK(doc, "%s", err.msg);
+  char *begin = doc ? strstr(doc, begin_mark) : NULL, *end = begin ? strstr(begin, end_mark) : NULL;
+  CHECK(begin && end, "%s has no block between\n%s and\n%s", doc_path, begin_mark, end_mark);
+  if (want && begin && end) {
+    begin += strlen(begin_mark);
+    const char *update = getenv("AF_UPDATE_DOCS");
+    if (update && !strcmp(update, "1")) {
+      af_buf b = {0};
+      af_buf_printf(&b, "%.*s%s%s", (int)(begin - doc), doc, want, end);
+      CHECK(codec_write_atomic(doc_path, b.s, b.len, &err) == 0, "%s", err.msg);
+      af_buf_free(&b);
+    } else {
+      CHECK((size_t)(end - begin) == strlen(want) && !strncmp(begin, want, strlen(want)),
+            "%s is not what %s says: rerun with AF_UPDATE_DOCS=1 (ctest -R docs_tables) and review the diff; "
+            "the block is:\n%s", doc_path, from, want);
+    }
+  }
+  free(doc);
+}
+
 TEST(docs_conformance_pass_rates_are_the_expectation_files) {
   suite s;
   suite_load(&s);
@@ -178,27 +204,98 @@ TEST(docs_conformance_pass_rates_are_the_expectation_files) {
   af_err err;
   char *table = pass_rate_table(&s, "corpus/expectations", &err);
   CHECK(table, "%s", err.msg);
-  char *doc = codec_slurp("docs/conformance.md", NULL, &err);
-  CHECK(doc, "%s", err.msg);
-  char *begin = doc ? strstr(doc, BEGIN_MARK) : NULL, *end = begin ? strstr(begin, END_MARK) : NULL;
-  CHECK(begin && end, "docs/conformance.md has no block between\n%s and\n%s", BEGIN_MARK, END_MARK);
-  if (table && begin && end) {
-    begin += strlen(BEGIN_MARK);
-    const char *update = getenv("AF_UPDATE_DOCS");
-    if (update && !strcmp(update, "1")) {
-      af_buf b = {0};
-      af_buf_printf(&b, "%.*s%s%s", (int)(begin - doc), doc, table, end);
-      CHECK(codec_write_atomic("docs/conformance.md", b.s, b.len, &err) == 0, "%s", err.msg);
-      af_buf_free(&b);
-    } else {
-      CHECK((size_t)(end - begin) == strlen(table) && !strncmp(begin, table, strlen(table)),
-            "docs/conformance.md's pass rates are not what corpus/expectations/ says: rerun with AF_UPDATE_DOCS=1 "
-            "(ctest -R docs_tables) and review the diff; the table is:\n%s", table);
-    }
-  }
-  free(doc);
+  check_block("docs/conformance.md", BEGIN_MARK, END_MARK, table, "corpus/expectations/");
   free(table);
   suite_free(&s);
+}
+
+/* A verdict as the known-upstream table writes it: "error", "value", "crash", "mutation lost"... */
+static const char *short_verdict(const char *v) {
+  static const struct {
+    const char *verdict, *text;
+  } names[] = {{"converter-error", "error"}, {"value-mismatch", "value"}, {"converter-crash", "crash"},
+               {"input-mutation-lost", "mutation lost"}, {"shape-mismatch", "shape"}, {"dtype-mismatch", "dtype"},
+               {"converter-unsupported", "unsupported"}, {"converter-timeout", "timeout"}};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (!strcmp(v, names[i].verdict)) return names[i].text;
+  return v;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+/* Markdown cell text: | escaped. */
+static void md_text(af_buf *b, const char *s) {
+  for (; s && *s; s++) af_buf_printf(b, *s == '|' ? "\\%c" : "%c", *s);
+}
+
+/* docs/known-upstream.md's table of cases and its count line, from corpus/known-upstream/*.json's
+ * meta.known: one row per case in file-name order, per stack the converters it fails with their
+ * verdicts, then "passes:" the ones it checks a fix on. new. */
+static char *known_table(int *ncases, int *nfailing) {
+  const char *dir = "corpus/known-upstream";
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  char *names[512];
+  int n = 0;
+  while (d && (e = readdir(d)) && n < 512) {
+    size_t len = strlen(e->d_name);
+    if (len > 5 && !strcmp(e->d_name + len - 5, ".json")) names[n++] = strndup(e->d_name, len - 5);
+  }
+  if (d) closedir(d);
+  qsort(names, (size_t)n, sizeof(char *), cmp_str);
+  static const char *const stacks[] = {"torch-2.13", "torch-1.13"};
+  af_buf b = {0};
+  af_buf_puts(&b, "| case | report | state | mechanism | torch-2.13 | torch-1.13 |\n|---|---|---|---|---|---|\n");
+  *ncases = n, *nfailing = 0;
+  for (int k = 0; k < n; k++) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.json", dir, names[k]);
+    af_err err;
+    char *text = codec_slurp(path, NULL, &err);
+    cJSON *j = text ? cJSON_Parse(text) : NULL, *known = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "meta"), "known");
+    af_buf_printf(&b, "| [`%s`](../%s/%s.json) | [%s](%s) | ", names[k], dir, names[k], cJSON_GetStringValue(cJSON_GetObjectItem(known, "tracker")),
+                  cJSON_GetStringValue(cJSON_GetObjectItem(known, "url")));
+    md_text(&b, cJSON_GetStringValue(cJSON_GetObjectItem(known, "state")));
+    af_buf_puts(&b, " | ");
+    md_text(&b, cJSON_GetStringValue(cJSON_GetObjectItem(known, "mechanism")));
+    af_buf_puts(&b, " |");
+    int fails = 0;
+    for (int st = 0; st < 2; st++) {
+      const cJSON *ex = cJSON_GetObjectItem(cJSON_GetObjectItem(known, "expect"), stacks[st]), *c;
+      af_buf cell = {0}, pass = {0};
+      cJSON_ArrayForEach(c, ex) {
+        const char *v = cJSON_GetStringValue(c);
+        if (v && !strcmp(v, "pass")) af_buf_printf(&pass, "%s%s", pass.len ? ", " : "", c->string);
+        else af_buf_printf(&cell, "%s%s (%s)", cell.len ? ", " : "", c->string, short_verdict(v ? v : "?")), fails = 1;
+      }
+      if (pass.len) af_buf_printf(&cell, "%spasses: %s", cell.len ? "; " : "", pass.s);
+      af_buf_printf(&b, " %s |", cell.len ? cell.s : "-");
+      af_buf_free(&cell);
+      af_buf_free(&pass);
+    }
+    af_buf_puts(&b, "\n");
+    *nfailing += fails;
+    cJSON_Delete(j);
+    free(text);
+    free(names[k]);
+  }
+  return af_buf_take(&b);
+}
+
+/* docs/known-upstream.md's table and count are corpus/known-upstream's metadata. */
+TEST(docs_known_upstream_table_is_the_cases_metadata) {
+  int n, failing;
+  char *table = known_table(&n, &failing);
+  CHECK(n >= 10, "corpus/known-upstream: %d cases", n);
+  check_block("docs/known-upstream.md", "<!-- known-cases: generated by tests/test_docs.c from corpus/known-upstream/ (AF_UPDATE_DOCS=1 rewrites it) -->\n",
+              "<!-- known-cases: end -->\n", table, "corpus/known-upstream/");
+  char want[160];
+  snprintf(want, sizeof want, "%d cases, %d of which fail on at least one converter of a stack (the %d others are fixed", n, failing, n - failing);
+  af_err err;
+  char *doc = codec_slurp("docs/known-upstream.md", NULL, &err);
+  CHECK(doc && strstr(doc, want), "docs/known-upstream.md does not say \"%s\"", want);
+  free(doc);
+  free(table);
 }
 
 /* README.md names the suite's size as "N cases" (thousands with a comma). */
@@ -217,6 +314,7 @@ TEST(readme_names_the_number_of_conformance_cases_there_are) {
 
 int main(void) {
   RUN(docs_conformance_pass_rates_are_the_expectation_files);
+  RUN(docs_known_upstream_table_is_the_cases_metadata);
   RUN(readme_names_the_number_of_conformance_cases_there_are);
   return tap_done();
 }
