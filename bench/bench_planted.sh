@@ -64,7 +64,7 @@ for m in "${mistakes[@]}"; do
   unew=$(jq -r '[.deferred // {} | to_entries[] | select(.key | endswith("|baseline:new")) | .value.count] |
                 "\(length) / \(add // 0)"' "$c")
   newdesc=$(jq -r '[.classes[]? | select(.in_baseline != true) |
-                   "\(.verdict) `\(if .pattern == "" then (.error_key // "") else .pattern end)` (\(.statements) st., \(.count) prog.)"] | join("; ")' "$c")
+                   "\(.verdict) `\(if .pattern == "" then (.error_key // "") else .pattern end)`\(if .graph_change then " graph change `\(.graph_change)`" else "" end) (\(.statements) st., \(.count) prog., \(.findings | length) find.)"] | join("; ")' "$c")
   {
     for id in $(jq -r '.classes[]? | select(.in_baseline != true) | .smallest' "$c"); do
       echo "== $id"; sed -n '/^## Program/,/^## Reproduce/p' "$out/findings/$id/README.md"

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../fuzz/classes.h"
 #include "../fuzz/graphdiff.h"
 #include "tap.h"
 
@@ -95,7 +96,39 @@ TEST(torchscript_and_onnx_text) {
   CHECK(!strcmp(op, ""), "a line without a call has no op: %s", op);
 }
 
+/* Two new members of different patterns (a setitem on the input, a write through narrow) whose
+ * graphs differ from the baseline's in the same op are one class; without a graph change (no
+ * baseline graph) they are two. A known member never joins a graph-change class. */
+TEST(new_members_with_one_graph_change_are_one_class) {
+  for (int with_change = 0; with_change < 2; with_change++) {
+    cJSON *idx = classes_index_load("/nonexistent-aliasfuzz-dir", NULL);
+    CHECK(idx != NULL, "an empty index");
+    if (!idx) return;
+    const char *change = with_change ? "view_scatter" : NULL;
+    classes_member a = {"planted", V_VALUE_MISMATCH, "element 1 is 2, eager 3", "setitem@in", "f1", 1, NULL, 3, 3, 1, 1, 0,
+                        "value-mismatch|input|baseline:new", change};
+    classes_member b = {"planted", V_INPUT_MUTATION_LOST, "input x differs", "narrow write@view-of-in", "f2", 2, NULL, 3, 3, 2, 2, 0,
+                        "input-mutation-lost|input|baseline:new", change};
+    classes_member k = {"planted", V_VALUE_MISMATCH, "element 1 is 2, eager 3", "setitem@in", "f3", 1, NULL, 3, 3, 3, 3, 0,
+                        "value-mismatch|input|baseline:known", change};
+    int na = 0, nb = 0, nk = 0;
+    cJSON *ca = classes_index_add(idx, &a, &na), *cb = classes_index_add(idx, &b, &nb), *ck = classes_index_add(idx, &k, &nk);
+    CHECK(na && nk, "the first member and the known one found classes");
+    if (with_change) {
+      CHECK(ca == cb && !nb, "one graph change, one class (%d classes)", classes_index_count(idx));
+      CHECK(!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(ca, "graph_change")), "view_scatter"), "the class says its change");
+      CHECK(classes_index_count_change(idx, "view_scatter", 0, 9) == ca, "a program of that change is counted there");
+      CHECK(classes_index_count_change(idx, "copy_", 0, 10) == NULL, "another change has no class");
+    } else {
+      CHECK(ca != cb && nb, "without a graph change the two patterns are two classes");
+    }
+    CHECK(ck != ca && ck != cb, "a member the baseline also has never joins a new class");
+    cJSON_Delete(idx);
+  }
+}
+
 int main(void) {
+  RUN(new_members_with_one_graph_change_are_one_class);
   RUN(same_graph_has_no_locus);
   RUN(a_changed_offset_is_its_op_folded);
   RUN(a_removed_node_is_that_node_not_its_users);
