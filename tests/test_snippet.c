@@ -211,7 +211,7 @@ TEST(every_converter_with_a_snippet_is_a_registered_converter) {
   /* the table names converters; a renamed converter would silently lose its snippets */
   static const char *const expected[] = {"script", "jit", "functionalize", "functionalize-noviews", "functorch",
                                          "aot_eager", "inductor", "export", "export-decomp", "onnx-dynamo",
-                                         "onnx", "tvm-relax", "openvino", NULL};
+                                         "onnx", "tvm-relax", "openvino", "executorch", "iree", "torchax", NULL};
   int major = atoi(at_version()) >= 2 ? 2 : 1;
   for (int i = 0; expected[i]; i++) {
     const char *why = NULL;
