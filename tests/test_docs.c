@@ -298,23 +298,49 @@ TEST(docs_known_upstream_table_is_the_cases_metadata) {
   free(table);
 }
 
-/* README.md names the suite's size as "N cases" (thousands with a comma). */
-TEST(readme_names_the_number_of_conformance_cases_there_are) {
-  suite s;
-  suite_load(&s);
-  char want[64];
-  if (s.n >= 1000) snprintf(want, sizeof want, "%d,%03d cases", s.n / 1000, s.n % 1000);
-  else snprintf(want, sizeof want, "%d cases", s.n);
+/* n cases as prose writes it: "3,414" from 1000 on. */
+static void count_text(char *out, size_t size, int n) {
+  if (n >= 1000) snprintf(out, size, "%d,%03d", n / 1000, n % 1000);
+  else snprintf(out, size, "%d", n);
+}
+
+/* text with every run of white space one blank (prose wraps anywhere). new. */
+static char *one_line(const char *text) {
+  char *o = af_xstrdup(text ? text : ""), *w = o;
+  for (const char *r = o; *r; r++) {
+    int space = *r == ' ' || *r == '\n';
+    if (space && w > o && w[-1] == ' ') continue;
+    *w++ = space ? ' ' : *r;
+  }
+  *w = 0;
+  return o;
+}
+
+/* README.md and docs/conformance.md name the suite's sizes as they are: README "N cases" (thousands
+ * with a comma), conformance.md the generated, hand-written and real-model counts. */
+TEST(docs_name_the_number_of_conformance_cases_there_are) {
+  suite all, hand = {0}, real = {0};
+  suite_load(&all);
+  suite_collect("corpus/conformance/hand", &hand, 1);
+  suite_collect("corpus/conformance/real-model", &real, 1);
+  char n[32], want[4][128];
+  count_text(n, sizeof n, all.n);
+  snprintf(want[0], sizeof want[0], "%s cases", n);
+  snprintf(want[1], sizeof want[1], "holds %d cases generated", all.n - hand.n - real.n);
+  snprintf(want[2], sizeof want[2], "%d hand-written cases", hand.n);
+  snprintf(want[3], sizeof want[3], "%d real-model cases", real.n);
   af_err err;
-  char *readme = codec_slurp("README.md", NULL, &err);
-  CHECK(readme && strstr(readme, want), "README.md does not say \"%s\" (corpus/conformance has %d)", want, s.n);
-  free(readme);
-  suite_free(&s);
+  char *readme_raw = codec_slurp("README.md", NULL, &err), *conf_raw = codec_slurp("docs/conformance.md", NULL, &err);
+  char *readme = one_line(readme_raw), *conf = one_line(conf_raw);
+  CHECK(strstr(readme, want[0]), "README.md does not say \"%s\" (corpus/conformance has %d)", want[0], all.n);
+  for (int k = 1; k < 4; k++) CHECK(strstr(conf, want[k]), "docs/conformance.md does not say \"%s\"", want[k]);
+  free(readme_raw), free(conf_raw), free(readme), free(conf);
+  suite_free(&all), suite_free(&hand), suite_free(&real);
 }
 
 int main(void) {
   RUN(docs_conformance_pass_rates_are_the_expectation_files);
   RUN(docs_known_upstream_table_is_the_cases_metadata);
-  RUN(readme_names_the_number_of_conformance_cases_there_are);
+  RUN(docs_name_the_number_of_conformance_cases_there_are);
   return tap_done();
 }
