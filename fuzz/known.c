@@ -237,12 +237,6 @@ static int same_group(const char *ka, const char *kb) {
   return ea && eb && ea - a == eb - b && !strncmp(a, b, (size_t)(ea - a));
 }
 
-static int has_string(const cJSON *arr, const char *s) {
-  const cJSON *e;
-  cJSON_ArrayForEach(e, arr) if (cJSON_IsString(e) && !strcmp(e->valuestring, s)) return 1;
-  return 0;
-}
-
 /* Whether class cls fails the way a known case does (known.h). case_key: the case's class key;
  * case_ek: its error key when it fails with an error, crash, refusal or timeout, else NULL. A
  * converter error downstream of a write keys on the pattern like wrong values do (classes.h), so
