@@ -1,12 +1,13 @@
 # repro_tvm.py - how `tvm` converts, for its repro.py (inlined by aliasfuzz): TVM 0.11-0.14's Relay
 # frontend (relay.frontend.from_pytorch) of the program plus af_returns_inputs, run by Relay's
-# interpreter, as worker_tvm.py (afconvert holds the steps both take).
+# interpreter, as worker_tvm.py (afrelay holds the steps both take).
 # TVM comes from AF_TVM_HOME (a folder with python/tvm/ and lib/libtvm.so: a TVM build, or an
 # aliasfuzz checkout's .tvm/tvm-0.14.0/ that scripts/setup.sh unpacks), else an installed tvm. Run
 # it with the PyTorch of the stack the finding came from (PyTorch 1.13: Debian 12's
 # /usr/bin/python3). AF_TVM_EXECUTOR=compiled runs relay.build + the graph executor (the VM for
 # control flow) instead of Relay's interpreter, as the worker's option.
 from afconvert import *  # aliasfuzz: inline
+from afrelay import *  # aliasfuzz: inline
 
 
 def relay_or_exit():

@@ -49,7 +49,7 @@ import os
 import re
 import warnings
 
-import afconvert  # run as a script: its folder is first on sys.path
+import afrelay  # run as a script: its folder is first on sys.path
 import afworker
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the checkout
@@ -125,11 +125,11 @@ class TvmWorker(afworker.Worker):
         if why is None and self.args.executor not in EXECUTORS:
             why = "AF_TVM_EXECUTOR=%s is none of %s" % (self.args.executor, ", ".join(EXECUTORS))
         if why is None:
-            self.tvm, self.relay, kind, why = afconvert.import_tvm(ROOT)
+            self.tvm, self.relay, kind, why = afrelay.import_tvm(ROOT)
         if why is not None:
             raise afworker.Unavailable(why)
         # (the interpreter still lowers each primitive function and builds it for the target: with
-        # LLVM's own optimisation off, afconvert.relay_run, that costs 0.1 s a program instead of 0.25 s)
+        # LLVM's own optimisation off, afrelay.relay_run, that costs 0.1 s a program instead of 0.25 s)
         self.opt_level, self.executor = self.args.opt_level, self.args.executor
         return {"tvm": getattr(self.tvm, "__version__", "?"), "tvm_from": kind}
 
@@ -153,7 +153,7 @@ class TvmWorker(afworker.Worker):
         return mod, params
 
     def executor_for(self, req):
-        return afconvert.relay_executor(self.executor, req.torchscript)
+        return afrelay.relay_executor(self.executor, req.torchscript)
 
     def convert(self, req, warns):
         """(Relay module, its bound weights, whether it returns the final input states)."""
@@ -187,11 +187,11 @@ class TvmWorker(afworker.Worker):
         # takes arrays, so a write through one input never shows in another that shared its storage
         feeds = {n: t.contiguous().numpy() for n, t in zip(req.names, req.fresh()[0])}
         try:
-            args = afconvert.relay_arguments(mod, params, feeds)
+            args = afrelay.relay_arguments(mod, params, feeds)
         except LookupError as e:
             raise afworker.Failure("error", str(e))
         try:
-            vals = afconvert.relay_run(self.tvm, self.relay, mod, args, how, self.args.target, self.opt_level)
+            vals = afrelay.relay_run(self.tvm, self.relay, mod, args, how, self.args.target, self.opt_level)
         except Exception as e:
             what = {"interp": "Relay interpreter", "graph": "graph executor", "vm": "vm"}[how]
             raise afworker.Failure("error", "run (%s): %s" % (what, tvm_message(e)))
