@@ -35,6 +35,7 @@ static void camp_free(camp *k) {
   free(k->jobs);
   free(k->hist_t);
   free(k->hist_n);
+  free(k->hist_v);
 }
 
 void campaign_progress(camp *k, double elapsed, int final) {
@@ -138,6 +139,8 @@ int campaign_run(campaign_opts *o, campaign_summary *sum, af_err *err) {
      * (the default action killed the campaign there, with no report) */
     double elapsed = campaign_now() - t0;
     af_err e2;
+    /* a history sample where the search ends: the report's charts tell it from what follows */
+    if (!k.write_error && campaign_state_write(&k, elapsed, &e2)) campaign_state_write_failed(&k, NULL, &e2);
     if (!campaign_stop_requested && !k.write_error && !o->no_reduce && !o->no_finish) {
       campaign_deferred_finish(&k, (k.prior_seconds + elapsed - k.finish_seconds - k.annotate_seconds) * o->jobs);
       elapsed = campaign_now() - t0;

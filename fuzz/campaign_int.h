@@ -84,9 +84,10 @@ typedef struct camp {
   int distinct_total;
   double prior_seconds;
   int resumed;
-  /* programs done over time, for the report's programs/s chart: (seconds, programs) */
+  /* programs done over time, for the report's charts: (seconds, programs, verdict counts) */
   double *hist_t;
   int64_t *hist_n;
+  int64_t (*hist_v)[V_COUNT];
   int nhist;
   cJSON *idx;         /* the class index (classes.h) */
   int idx_dirty;
@@ -96,6 +97,8 @@ typedef struct camp {
   int finished;          /* deferred programs campaign_deferred_finish minimized */
   int finishing;         /* 1 while campaign_deferred_finish runs */
   double annotate_seconds; /* wall time of annotate_classes */
+  double generalize_seconds, baseline_seconds; /* of the search's job time (D lines): generalizing
+                                                  findings, judging failing programs on --baseline */
   double search_t0;        /* monotonic start of this run's search */
   double deferred_seconds; /* `aliasfuzz reduce --deferred` runs on this folder: wall seconds */
   int deferred_done;       /* and the deferred programs they minimized */

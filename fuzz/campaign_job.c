@@ -72,6 +72,9 @@ static int same_bug_pred(const ir_program *cand, void *vctx) {
 /* classes_judge over the campaign's converter: how a variant of a minimized program fares. */
 /* Generalization variants are judged until this time (monotonic seconds). */
 static double variants_until;
+/* Seconds the program being judged took generalizing and on the baseline: its D line carries them
+ * to the parent (the report's time split), then they start again from 0. */
+static double job_generalize_s, job_baseline_s;
 static int variant_judge(const ir_program *cand, void *vctx) {
   pred_ctx *x = vctx;
   judgement j;
@@ -156,7 +159,9 @@ double campaign_job_minimize(const campaign_opts *o, const conv_converter *c, co
   classes_gen g;
   pred_ctx y = {c, oo, j->verdict, j->detail, x.isolate, x.base, x.base_known};
   variants_until = r0 + limit_s;
+  double g0 = campaign_now();
   classes_generalize(min, variant_judge, &y, 120, 3, &g);
+  job_generalize_s += campaign_now() - g0;
   /* a new bug against a baseline converter: the baseline's graph of the minimized program, when
    * it gets that program right (the class keys on what the two graphs differ in: classes.h) */
   judgement jb = {0};
@@ -199,7 +204,9 @@ static void job_failing(const campaign_opts *o, const conv_converter *c, const o
   char *qk = classes_quick_key(p, j->verdict, j->detail);
   const conv_converter *base = baseline_conv(o);
   if (base) { /* member by member: each failing program judged on the baseline, new and known apart */
+    double b0 = campaign_now();
     int known = base_same(base, 0, p, oo, j);
+    job_baseline_s += campaign_now() - b0;
     af_buf b = {0};
     af_buf_printf(&b, "%s%s%s", qk, CLASSES_BASELINE_MARK, known == 1 ? "known" : "new");
     free(qk);
@@ -305,7 +312,8 @@ void campaign_job_main(const campaign_opts *o, const conv_converter *c, int slot
       if (w) send_blame(w, fd);
     }
     if (j.verdict != V_PASS && p) job_failing(o, c, &oo, it, seed, p, &j, seen, &nseen, t0, &reduce_s, fd);
-    n = snprintf(line, sizeof line, "D %lld %d\n", (long long)it, (int)j.verdict);
+    n = snprintf(line, sizeof line, "D %lld %d %.4f %.4f\n", (long long)it, (int)j.verdict, job_generalize_s, job_baseline_s);
+    job_generalize_s = job_baseline_s = 0;
     campaign_wire_send(fd, line, (size_t)n);
     judgement_clear(&j);
     ir_program_free(p);

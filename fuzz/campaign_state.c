@@ -41,18 +41,22 @@ int campaign_state_lock(camp *k, const char *what, af_err *err) {
   return 0;
 }
 
-static void history_add(camp *k, double t, int64_t n) {
+/* One sample of state.json's "history": [seconds, programs, {verdict: programs}] (v: V_COUNT counts). */
+static void history_add(camp *k, double t, int64_t n, const int64_t *v) {
   if (k->nhist >= 2048) { /* keep every other sample: the chart needs the shape, not every second */
     int m = 0;
     for (int i = 0; i < k->nhist; i += 2, m++) {
       k->hist_t[m] = k->hist_t[i];
       k->hist_n[m] = k->hist_n[i];
+      memcpy(k->hist_v[m], k->hist_v[i], sizeof k->hist_v[0]);
     }
     k->nhist = m;
   }
   k->hist_t = af_xrealloc(k->hist_t, sizeof(double) * (size_t)(k->nhist + 1));
   k->hist_n = af_xrealloc(k->hist_n, sizeof(int64_t) * (size_t)(k->nhist + 1));
+  k->hist_v = af_xrealloc(k->hist_v, sizeof k->hist_v[0] * (size_t)(k->nhist + 1));
   k->hist_t[k->nhist] = t;
+  memcpy(k->hist_v[k->nhist], v, sizeof k->hist_v[0]);
   k->hist_n[k->nhist++] = n;
 }
 
@@ -97,14 +101,23 @@ int campaign_state_write(camp *k, double elapsed, af_err *err) {
     cJSON_AddNumberToObject(s, "reduce_deferred_seconds", k->deferred_seconds);
     cJSON_AddNumberToObject(s, "reduce_deferred", k->deferred_done);
   }
-  int64_t total = 0;
-  for (int j = 0; j < k->o->jobs; j++) total += k->jobs[j].programs;
-  history_add(k, k->prior_seconds + elapsed, total);
+  cJSON_AddNumberToObject(s, "generalize_seconds", k->generalize_seconds);
+  cJSON_AddNumberToObject(s, "baseline_seconds", k->baseline_seconds);
+  int64_t total = 0, verdicts[V_COUNT] = {0};
+  for (int j = 0; j < k->o->jobs; j++) {
+    total += k->jobs[j].programs;
+    for (int q = 0; q < V_COUNT; q++) verdicts[q] += k->jobs[j].verdicts[q];
+  }
+  history_add(k, k->prior_seconds + elapsed, total, verdicts);
   cJSON *h = cJSON_AddArrayToObject(s, "history");
   for (int i = 0; i < k->nhist; i++) {
     cJSON *pt = cJSON_CreateArray();
     cJSON_AddItemToArray(pt, cJSON_CreateNumber(k->hist_t[i]));
     cJSON_AddItemToArray(pt, cJSON_CreateNumber((double)k->hist_n[i]));
+    cJSON *v = cJSON_CreateObject();
+    for (int q = 0; q < V_COUNT; q++)
+      if (k->hist_v[i][q]) cJSON_AddNumberToObject(v, oracle_verdict_name((oracle_verdict)q), (double)k->hist_v[i][q]);
+    cJSON_AddItemToArray(pt, v);
     cJSON_AddItemToArray(h, pt);
   }
   cJSON *js = cJSON_AddArrayToObject(s, "jobs");
@@ -176,8 +189,13 @@ int campaign_state_load(camp *k, af_err *err) {
   }
   cJSON *pt;
   cJSON_ArrayForEach(pt, cJSON_GetObjectItem(s, "history")) {
-    if (cJSON_GetArraySize(pt) == 2)
-      history_add(k, cJSON_GetNumberValue(cJSON_GetArrayItem(pt, 0)), (int64_t)cJSON_GetNumberValue(cJSON_GetArrayItem(pt, 1)));
+    int64_t v[V_COUNT] = {0}; /* none in a state written before the samples had them */
+    for (cJSON *e = cJSON_GetArrayItem(pt, 2) ? cJSON_GetArrayItem(pt, 2)->child : NULL; e; e = e->next) {
+      oracle_verdict q;
+      if (oracle_verdict_parse(e->string, &q) == 0) v[q] = (int64_t)e->valuedouble;
+    }
+    if (cJSON_GetArraySize(pt) >= 2)
+      history_add(k, cJSON_GetNumberValue(cJSON_GetArrayItem(pt, 0)), (int64_t)cJSON_GetNumberValue(cJSON_GetArrayItem(pt, 1)), v);
   }
   k->prior_seconds = cJSON_GetNumberValue(cJSON_GetObjectItem(s, "seconds"));
   k->reduce_seconds = cJSON_GetNumberValue(cJSON_GetObjectItem(s, "reduce_seconds"));
@@ -190,6 +208,9 @@ int campaign_state_load(camp *k, af_err *err) {
   if (k->finish_seconds != k->finish_seconds) k->finish_seconds = 0;
   if (k->finished < 0) k->finished = 0;
   if (k->annotate_seconds != k->annotate_seconds) k->annotate_seconds = 0;
+  cJSON *gs = cJSON_GetObjectItem(s, "generalize_seconds"), *bs = cJSON_GetObjectItem(s, "baseline_seconds");
+  k->generalize_seconds = cJSON_IsNumber(gs) ? gs->valuedouble : 0;
+  k->baseline_seconds = cJSON_IsNumber(bs) ? bs->valuedouble : 0;
   cJSON *ds = cJSON_GetObjectItem(s, "reduce_deferred_seconds"), *dn = cJSON_GetObjectItem(s, "reduce_deferred");
   k->deferred_seconds = cJSON_IsNumber(ds) ? ds->valuedouble : 0;
   k->deferred_done = cJSON_IsNumber(dn) ? dn->valueint : 0;

@@ -134,7 +134,11 @@ void campaign_wire_read(camp *k, int j) {
     } else if (start[0] == 'D') {
       char *end;
       int64_t it = strtoll(start + 2, &end, 10);
-      int v = (int)strtol(end, NULL, 10);
+      int v = (int)strtol(end, &end, 10);
+      /* then the seconds this program took generalizing and on the baseline (campaign_job.c) */
+      double gs = strtod(end, &end), bs = strtod(end, NULL);
+      if (gs > 0) k->generalize_seconds += gs;
+      if (bs > 0) k->baseline_seconds += bs;
       jb->watermark = it;
       jb->inflight = -1;
       jb->reducing = 0;

@@ -489,7 +489,7 @@ void report_time_split(const cJSON *r, double out[REPORT_TIME_PARTS]) {
   if (!(jobs >= 1)) jobs = 1;
   double search_s = num_of(r, "seconds") - num_of(r, "finish_seconds") - num_of(r, "annotate_seconds");
   double search_reduce = num_of(r, "reduce_seconds") - num_of(r, "finish_reduce_seconds");
-  double gen = num_of(r, "generalize_seconds") - num_of(r, "finish_generalize_seconds");
+  double gen = num_of(r, "generalize_seconds"); /* during the search (state.json) */
   double base = num_of(r, "baseline_seconds");
   out[REPORT_T_CONVERTING] = search_s * jobs - search_reduce - base;
   out[REPORT_T_BASELINE] = base;

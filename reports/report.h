@@ -69,7 +69,8 @@ void report_group_intro(af_buf *b, const struct cJSON *classes, report_group g, 
  * generating, judging and converting (the search's job time less what follows), judging failing
  * programs on a baseline converter, minimizing and generalizing during the search, minimizing
  * deferred programs after it, rerunning each class's program, later `reduce --deferred` runs. A
- * figure the campaign did not record is 0. */
+ * figure the campaign did not record is 0. Of r's figures, generalize_seconds, baseline_seconds
+ * and reduce_deferred_seconds are state.json's (report.html copies them into r). */
 enum {
   REPORT_T_CONVERTING, REPORT_T_BASELINE, REPORT_T_MINIMIZING, REPORT_T_GENERALIZING, REPORT_T_DEFERRED,
   REPORT_T_ANNOTATING, REPORT_T_REDUCE_DEFERRED, REPORT_TIME_PARTS

@@ -852,8 +852,11 @@ int report_campaign_html(const char *dir, af_err *err) {
   if (!rep) return af_fail(err, "%s: missing or not JSON (a campaign writes it when it ends)", path);
   snprintf(path, sizeof path, "%s/state.json", dir);
   cJSON *state = load_json(path);
-  if (state && cJSON_GetObjectItem(state, "reduce_deferred_seconds") && !cJSON_GetObjectItem(rep, "reduce_deferred_seconds"))
-    cJSON_AddNumberToObject(rep, "reduce_deferred_seconds", d_of(state, "reduce_deferred_seconds"));
+  /* the time split's figures that only state.json keeps (report_time_split) */
+  static const char *const from_state[] = {"reduce_deferred_seconds", "generalize_seconds", "baseline_seconds", NULL};
+  for (int k = 0; from_state[k]; k++)
+    if (cJSON_IsNumber(cJSON_GetObjectItem(state, from_state[k])) && !cJSON_GetObjectItem(rep, from_state[k]))
+      cJSON_AddNumberToObject(rep, from_state[k], d_of(state, from_state[k]));
   const cJSON *opts = cJSON_GetObjectItem(rep, "options"), *classes = cJSON_GetObjectItem(rep, "classes");
   const cJSON *findings = cJSON_GetObjectItem(rep, "findings"), *c, *f;
   af_buf b = {0};
