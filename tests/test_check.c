@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../fuzz/check.h"
 #include "../fuzz/judge.h"
 #include "../harness/codec.h"
 #include "../harness/ops/ops.h"
@@ -288,6 +289,46 @@ TEST(a_verdict_that_changes_class_is_a_regression_and_a_newly_passing_case_is_no
   CHECK(rc == 1, "class change: exit %d", rc);
   CHECK(strstr(o, "REGRESSION hand-003-unsqueeze-inplace-then-use: expected value-mismatch, got shape-mismatch"), "%s", o);
   free(o);
+  rm_tmp();
+}
+
+/* The runner is a module of its own (fuzz/check.h), as the campaign is: check_run judges the suite
+ * and returns the counts the CLI exits on, and refuses what it cannot start with a message. */
+TEST(check_run_returns_the_counts_the_cli_exits_on_and_refuses_what_it_cannot_start) {
+  small_suite();
+  char suite[512], expect[512], junit[512];
+  snprintf(suite, sizeof suite, "%s/suite", tmp);
+  snprintf(expect, sizeof expect, "%s/expectations/%s/naive.json", tmp, at_stack());
+  snprintf(junit, sizeof junit, "%s/junit.xml", tmp);
+  /* naive: value-mismatch twice and shape-mismatch; the hand case expected otherwise */
+  write_file(expect, "{\"format\": \"aliasfuzz-expectations/1\", \"converter\": \"naive\", \"cases\": {\n"
+                     "  \"hand-003-unsqueeze-inplace-then-use\": \"value-mismatch\",\n"
+                     "  \"mx-select-fill_-input\": \"value-mismatch\",\n"
+                     "  \"mx-slice-add_-through\": \"value-mismatch\"\n}}\n");
+  check_opts o = {.dir = suite, .converter = "naive", .junit = junit, .shard_k = 1, .shard_n = 1, .deadline_s = 30, .quiet = 1};
+  check_summary s;
+  af_err err;
+  int rc = check_run(&o, &s, &err);
+  CHECK(rc == 0, "check_run: %d %s", rc, rc ? err.msg : "");
+  CHECK(s.cases == 3 && s.counts[RC_KNOWN] == 2 && s.counts[RC_REGRESSION] == 1 && s.counts[RC_PASS] == 0,
+        "cases %d known %d regression %d pass %d", s.cases, s.counts[RC_KNOWN], s.counts[RC_REGRESSION], s.counts[RC_PASS]);
+  CHECK(s.verdicts[V_SHAPE_MISMATCH] == 1 && s.verdicts[V_VALUE_MISMATCH] == 2, "verdicts %d %d", s.verdicts[V_SHAPE_MISMATCH],
+        s.verdicts[V_VALUE_MISMATCH]);
+  CHECK(s.input_errors == 0, "input errors %d", s.input_errors);
+  char *x = read_file(junit);
+  CHECK(x && strstr(x, "hand-003-unsqueeze-inplace-then-use") && strstr(x, "<failure"), "junit: %.2000s", x ? x : "(none)");
+  free(x);
+  o.converter = "no-such-converter";
+  rc = check_run(&o, &s, &err);
+  CHECK(rc == -1 && strstr(err.msg, "unknown converter 'no-such-converter'"), "%d %s", rc, rc ? err.msg : "");
+  o.converter = "naive";
+  char empty[512];
+  snprintf(empty, sizeof empty, "%s/empty", tmp);
+  mkdir(empty, 0777);
+  o.dir = empty;
+  o.expect = expect;
+  rc = check_run(&o, &s, &err);
+  CHECK(rc == -1 && strstr(err.msg, "no case files"), "%d %s", rc, rc ? err.msg : "");
   rm_tmp();
 }
 
@@ -700,6 +741,7 @@ int main(void) {
   RUN(suite_check_names_an_edited_case_and_a_stray_generated_file);
   RUN(flipping_a_known_failure_to_pass_makes_check_exit_1_and_name_the_case);
   RUN(a_verdict_that_changes_class_is_a_regression_and_a_newly_passing_case_is_not);
+  RUN(check_run_returns_the_counts_the_cli_exits_on_and_refuses_what_it_cannot_start);
   RUN(update_expect_keeps_the_reason_of_an_unchanged_verdict);
   RUN(update_expect_keeps_what_the_file_gained_while_the_check_ran);
   RUN(the_newly_passing_hint_runs_as_printed_and_updates_only_the_file_and_cases_it_checked);
