@@ -19,7 +19,7 @@ def convert_and_run(src, converted, inputs):
     cfg = rt.Config('local-sync')
     ctx = rt.SystemContext(config=cfg)
     ctx.add_vm_module(rt.VmModule.copy_buffer(cfg.vm_instance, vmfb.map_memory()))
-    arrays = [rt.asdevicearray(cfg.device, np.ascontiguousarray(a.numpy())) for a in args]
+    arrays = [rt.asdevicearray(cfg.device, a.contiguous().numpy()) for a in args]  # a 0-dim input stays 0-dim
     r = ctx.modules.module['main'](*arrays)
     vals = [torch.from_numpy(np.array(v.to_host())) for v in (r if isinstance(r, (list, tuple)) else [r])]
     after = [torch.from_numpy(np.array(a.to_host())) for a in arrays]

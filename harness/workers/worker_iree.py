@@ -24,7 +24,8 @@ With each program, as IREE's users convert a module:
 The graph text is the imported MLIR (torch dialect). Compiler diagnostics (which the compiler prints
 on the C stderr) are captured and the first error line is in the message.
 
-torch.export's refusals (as the export worker's) are "unsupported", as is the compiler's "failed to
+torch.export's refusals (as the export worker's) and the importer's NotImplementedError are
+"unsupported", as is the compiler's "failed to
 legalize operation 'torch...'" (an op IREE's torch lowering lacks); any other failure is "error"
 (another legalization failure, an unresolved type materialization, is the compiler's own).
 
@@ -101,7 +102,8 @@ class IreeWorker(afworker.Torch2Worker):
         try:
             exported = self.aot.export(m, args=tuple(args))
         except Exception as e:
-            status = "unsupported" if isinstance(e, self.declines) else "error"
+            # the importer's NotImplementedError ("an output of `None` is not yet implemented") declines too
+            status = "unsupported" if isinstance(e, self.declines + (NotImplementedError,)) else "error"
             raise afworker.Failure(status, "iree.turbine.aot.export: " + afworker.exception_message(e))
         try:
             mlir = str(exported.mlir_module)
@@ -132,7 +134,8 @@ class IreeWorker(afworker.Torch2Worker):
             ctx.add_vm_module(rt.VmModule.copy_buffer(config.vm_instance, converted[1].map_memory()))
             main = ctx.modules.module["main"]
             # the caller's tensors, each as a device array of its own
-            arrays = [rt.asdevicearray(config.device, np.ascontiguousarray(t.numpy())) for t in afworker.feeds(req)]
+            # (t.contiguous().numpy(): np.ascontiguousarray would make a 0-dim array 1-dim)
+            arrays = [rt.asdevicearray(config.device, t.contiguous().numpy()) for t in afworker.feeds(req)]
             res = main(*arrays)
             vals = list(res) if isinstance(res, (tuple, list)) else [res]
             vals = [v.to_host() if hasattr(v, "to_host") else np.asarray(v) for v in vals]
