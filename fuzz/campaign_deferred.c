@@ -22,11 +22,17 @@ cJSON *campaign_deferred_add(camp *k, int j, const char *json, cJSON *o) {
   int64_t it = (int64_t)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "iteration"));
   if (!qk || k->write_error) return NULL;
   k->idx_dirty = 1;
-  if (classes_index_count_quick(k->idx, qk, j, it)) return NULL;
+  /* a program the baseline gets right: counted in the class of its graph change, if one has it */
+  char *change = campaign_graph_change(o);
+  if (classes_index_count_change(k->idx, change, j, it) || classes_index_count_quick(k->idx, qk, j, it)) {
+    free(change);
+    return NULL;
+  }
   cJSON *d = cJSON_GetObjectItem(k->idx, "deferred"), *e = cJSON_GetObjectItemCaseSensitive(d, qk);
   if (e) {
     cJSON *n = cJSON_GetObjectItem(e, "count");
     cJSON_SetNumberValue(n, n->valuedouble + 1);
+    free(change);
     return e;
   }
   char rel[64], path[4200];
@@ -35,6 +41,7 @@ cJSON *campaign_deferred_add(camp *k, int j, const char *json, cJSON *o) {
   af_err err;
   if (findings_mkdirs(path, &err)) {
     campaign_state_write_failed(k, "a deferred program", &err);
+    free(change);
     return NULL;
   }
   snprintf(path, sizeof path, "%s/%s", k->o->out, rel);
@@ -46,11 +53,14 @@ cJSON *campaign_deferred_add(camp *k, int j, const char *json, cJSON *o) {
   cJSON_free(text);
   if (bad) {
     campaign_state_write_failed(k, "a deferred program", &err);
+    free(change);
     return NULL;
   }
   e = cJSON_AddObjectToObject(d, qk);
   cJSON_AddNumberToObject(e, "count", 1);
   cJSON_AddStringToObject(e, "file", rel);
+  if (change) cJSON_AddStringToObject(e, "change", change);
+  free(change);
   return e;
 }
 

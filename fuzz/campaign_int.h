@@ -149,6 +149,9 @@ char *campaign_state_options_json(const campaign_opts *o, const conv_converter *
 int campaign_state_write(camp *k, double elapsed, af_err *err);
 int campaign_state_load(camp *k, af_err *err);
 void campaign_state_count_findings(camp *k);
+/* The graph change (classes.h) of the program of a job's finding line (its "verdict", "graph"
+ * and "base_graph": the baseline's graph when it gets the program right), or NULL. new. */
+char *campaign_graph_change(const cJSON *line);
 void campaign_state_record(camp *k, finding *f, const char *quick);
 int campaign_state_pending_put(camp *k, int j, int64_t it, cJSON *rec, char path[4096]);
 void campaign_state_pending_done(camp *k, const char *path);

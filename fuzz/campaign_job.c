@@ -30,12 +30,15 @@ typedef struct pred_ctx {
  * judgement cj): the same error key for errors, crashes and unsupported programs; for wrong values
  * the same verdict with the same detail, i.e. the same wrong answer (a program that shows a
  * baseline bug and a new one beside it gives another answer than the baseline: it is new). -1
- * when the baseline cannot judge it. */
-static int base_same(const conv_converter *base, double isolate, const ir_program *cand, const oracle_opts *oo, const judgement *cj) {
+ * when the baseline cannot judge it. pass_graph, when not NULL: the baseline's graph of cand when
+ * it gets cand right (new), else NULL. */
+static int base_same(const conv_converter *base, double isolate, const ir_program *cand, const oracle_opts *oo, const judgement *cj,
+                     char **pass_graph) {
   judgement j = {0};
   af_err err;
   int rc = isolate > 0 ? judge_isolated(base, cand, oo, isolate, &j, &err) : judge_inprocess(base, cand, oo, &j, &err);
   int r = -1;
+  if (pass_graph) *pass_graph = !rc && j.verdict == V_PASS && j.graph && *j.graph ? af_xstrdup(j.graph) : NULL;
   if (!rc) {
     if (!strcmp(classes_verdict_group(cj->verdict, NULL), "wrong-result"))
       r = j.verdict == cj->verdict && !strcmp(j.detail ? j.detail : "", cj->detail ? cj->detail : "");
@@ -64,7 +67,7 @@ static int same_bug_pred(const ir_program *cand, void *vctx) {
   af_err err;
   if (judge_cand(x, cand, &j, &err)) return 0;
   int same = judge_same_bug(&j, x->v, x->detail);
-  if (same && x->base) same = base_same(x->base, x->isolate, cand, x->oo, &j) == x->base_known;
+  if (same && x->base) same = base_same(x->base, x->isolate, cand, x->oo, &j, NULL) == x->base_known;
   judgement_clear(&j);
   return same;
 }
@@ -84,7 +87,7 @@ static int variant_judge(const ir_program *cand, void *vctx) {
   int r = classes_outcome(&j, x->v, x->detail);
   /* a variant the baseline judges otherwise than the program is another bug (a new one beside a
    * known one, or the other way round) */
-  if (r == CLASSES_SAME && x->base && base_same(x->base, x->isolate, cand, x->oo, &j) != x->base_known) r = CLASSES_OTHER;
+  if (r == CLASSES_SAME && x->base && base_same(x->base, x->isolate, cand, x->oo, &j, NULL) != x->base_known) r = CLASSES_OTHER;
   judgement_clear(&j);
   return r;
 }
@@ -95,7 +98,7 @@ static int isolated_pred(const ir_program *cand, void *vctx) {
   af_err err;
   if (judge_isolated(x->c, cand, x->oo, 10.0, &j, &err)) return 0;
   int same = judge_same_bug(&j, x->v, x->detail);
-  if (same && x->base) same = base_same(x->base, 10.0, cand, x->oo, &j) == x->base_known;
+  if (same && x->base) same = base_same(x->base, 10.0, cand, x->oo, &j, NULL) == x->base_known;
   judgement_clear(&j);
   return same;
 }
@@ -164,14 +167,12 @@ double campaign_job_minimize(const campaign_opts *o, const conv_converter *c, co
   job_generalize_s += campaign_now() - g0;
   /* a new bug against a baseline converter: the baseline's graph of the minimized program, when
    * it gets that program right (the class keys on what the two graphs differ in: classes.h) */
-  judgement jb = {0};
-  int base_ok = x.base && !x.base_known && (x.isolate > 0 ? judge_isolated(x.base, min, oo, x.isolate, &jb, &err)
-                                                          : judge_inprocess(x.base, min, oo, &jb, &err)) == 0;
-  const char *base_graph = base_ok && jb.verdict == V_PASS && jb.graph && *jb.graph ? jb.graph : NULL;
+  char *base_graph = NULL;
+  if (x.base && !x.base_known) (void)base_same(x.base, x.isolate, min, oo, j, &base_graph);
   double spent = campaign_now() - r0;
   rs.seconds = spent;
   char *fl = campaign_wire_finding_line('F', it, seed, j, p, min, &rs, qk, &g, base_graph);
-  judgement_clear(&jb);
+  free(base_graph);
   classes_gen_clear(&g);
   ir_program_free(min);
   campaign_wire_send(fd, fl, strlen(fl));
@@ -202,10 +203,11 @@ double campaign_job_allowance(const campaign_opts *o, double t, double reduce_s)
 static void job_failing(const campaign_opts *o, const conv_converter *c, const oracle_opts *oo, int64_t it, uint64_t seed,
                         ir_program *p, judgement *j, uint64_t *seen, int *nseen, double t0, double *reduce_s, int fd) {
   char *qk = classes_quick_key(p, j->verdict, j->detail);
+  char *base_graph = NULL; /* the baseline's graph of p when it gets p right (classes.h: graph change) */
   const conv_converter *base = baseline_conv(o);
   if (base) { /* member by member: each failing program judged on the baseline, new and known apart */
     double b0 = campaign_now();
-    int known = base_same(base, 0, p, oo, j);
+    int known = base_same(base, 0, p, oo, j, &base_graph);
     job_baseline_s += campaign_now() - b0;
     af_buf b = {0};
     af_buf_printf(&b, "%s%s%s", qk, CLASSES_BASELINE_MARK, known == 1 ? "known" : "new");
@@ -223,12 +225,12 @@ static void job_failing(const campaign_opts *o, const conv_converter *c, const o
   char *fl = NULL;
   if (o->no_reduce) {
     classes_gen g = {classes_plain_pattern(p), NULL, 0, 0, 0};
-    fl = campaign_wire_finding_line('F', it, seed, j, p, p, NULL, qk, &g, NULL);
+    fl = campaign_wire_finding_line('F', it, seed, j, p, p, NULL, qk, &g, base_graph);
     classes_gen_clear(&g);
   } else if (known && (classes_by_error(j->verdict) || !spare)) {
-    fl = campaign_wire_finding_line('Q', it, seed, j, p, NULL, NULL, qk, NULL, NULL); /* counted, not minimized again */
+    fl = campaign_wire_finding_line('Q', it, seed, j, p, NULL, NULL, qk, NULL, base_graph); /* counted, not minimized again */
   } else if (!known && !under) {
-    fl = campaign_wire_finding_line('P', it, seed, j, p, NULL, NULL, qk, NULL, NULL); /* deferred: over the budget */
+    fl = campaign_wire_finding_line('P', it, seed, j, p, NULL, NULL, qk, NULL, base_graph); /* deferred: over the budget */
   } else {
     *reduce_s += campaign_job_minimize(o, c, oo, it, seed, p, j, qk, fd, limit, 0);
     if (*nseen < JOB_SEEN_MAX) seen[(*nseen)++] = h;
@@ -236,6 +238,7 @@ static void job_failing(const campaign_opts *o, const conv_converter *c, const o
   if (fl) campaign_wire_send(fd, fl, strlen(fl));
   free(fl);
   free(qk);
+  free(base_graph);
 }
 
 /* A worker's crash traced to an earlier program of this job (conv_worker_take_blame): that

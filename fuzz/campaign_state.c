@@ -241,6 +241,19 @@ void campaign_state_count_findings(camp *k) {
   if (d) closedir(d);
 }
 
+/* The graph change of a wrong-result program the baseline converter gets right (the graphs:
+ * the baseline's and the campaign converter's), or NULL. new. */
+static char *wrong_result_change(oracle_verdict v, const char *base_graph, const char *graph) {
+  if (!base_graph || strcmp(classes_verdict_group(v, NULL), "wrong-result")) return NULL;
+  return graphdiff_locus(base_graph, graph);
+}
+
+char *campaign_graph_change(const cJSON *line) {
+  return wrong_result_change((oracle_verdict)(int)cJSON_GetNumberValue(cJSON_GetObjectItem(line, "verdict")),
+                             cJSON_GetStringValue(cJSON_GetObjectItem(line, "base_graph")),
+                             cJSON_GetStringValue(cJSON_GetObjectItem(line, "graph")));
+}
+
 /* Records f in the findings store and in its class. quick: its quick key, may be NULL. */
 void campaign_state_record(camp *k, finding *f, const char *quick) {
   int is_new = 0, counted = 0, class_new = 0;
@@ -250,7 +263,7 @@ void campaign_state_record(camp *k, finding *f, const char *quick) {
   if (k->write_error) return; /* nothing more is written */
   if (!f->pattern) f->pattern = plain = classes_plain_pattern(f->minimized);
   /* a new bug the baseline converter gets right: what its graph changed (classes.h) */
-  char *change = graphdiff_locus(f->base_graph, f->graph);
+  char *change = wrong_result_change(f->verdict, f->base_graph, f->graph);
   f->graph_change = change;
   /* the class it will be in, found before its folder is written (its README names it): its own
    * key's, or the class it joins; none for a flaky finding */
