@@ -516,6 +516,51 @@ TEST(an_order_1_finding_of_aot_eager_exits_1_in_repro_py_and_snippet_py) {
   ir_program_free(p);
 }
 
+/* The runtime workers whose model returns every input's final state instead of writing it (onnx,
+ * onnx-dynamo, tvm-relax, openvino): repro.py writes the returned states back into the caller's
+ * tensors as the worker does (afconvert.write_states), so the storage an input views holds what
+ * the caller has. x is buf[1:5] of a hidden buffer, x.add_(1): each converter returns x's state
+ * right and the worker passes; repro.py used to compare buf untouched with eager's and exit 1.
+ * And an input-mutation finding (onnx drops the write through x.unfold(...).abs_()): repro.py
+ * exits 1 because the input differs. */
+TEST(runtime_repro_py_writes_the_returned_states_back_and_judges_an_input_mutation) {
+  static const char *const runtimes[] = {"onnx", "onnx-dynamo", "tvm-relax", "openvino"};
+  enum { N = sizeof runtimes / sizeof runtimes[0] };
+  ir_program *p = parse("{\"format\": \"aliasfuzz-program/1\", \"bases\": [{\"name\": \"buf\", \"size\": 6, "
+                        "\"dtype\": \"float32\"}], \"inputs\": [{\"name\": \"x\", \"shape\": [4], \"dtype\": "
+                        "\"float32\", \"view_of\": \"buf\", \"strides\": [1], \"offset\": 1}], \"body\": [{\"op\": "
+                        "\"add_\", \"args\": [\"x\", 1]}, {\"out\": \"r\", \"op\": \"mul\", \"args\": [\"x\", 2]}], "
+                        "\"outputs\": [\"r\"]}");
+  ir_program *q = NULL;
+  af_err err;
+  CHECK(codec_read_file("corpus/conformance/hand/hand-011-unfold-abs-input.json", &q, &err) == 0, "%s", err.msg);
+  if (!p || !q) return;
+  char path[N + 1][600], *paths[N + 1], log[600];
+  int status[N + 1];
+  for (int i = 0; i <= N; i++) {
+    const char *name = i < N ? runtimes[i] : "onnx";
+    const conv_converter *c = conv_find(name);
+    repro_info ri = {name, "", i < N ? "value-mismatch" : "input-mutation-lost", NULL, c ? c->repro_py : NULL, NULL,
+                     "test_snippet"};
+    char *repro = emit_repro_py(i < N ? p : q, &ri);
+    snprintf(path[i], sizeof path[i], "%s/%s-%s.py", tmpdir, i < N ? "writeback" : "input-mutation", name);
+    paths[i] = path[i];
+    CHECK(repro && !write_text(path[i], repro), "%s written", path[i]);
+    free(repro);
+  }
+  snprintf(log, sizeof log, "%s/writeback.log", tmpdir);
+  run_batch(python_bin, paths, N + 1, status, log);
+  for (int i = 0; i < N; i++)
+    CHECK(status[i] == 0, "%s: repro.py of a program the worker passes exits %d (0 wanted); log: %s", runtimes[i],
+          status[i], log);
+  char *out = codec_slurp(log, NULL, &err);
+  CHECK(status[N] == 1 && out && strstr(out, "RESULT: MISMATCH (the bug reproduces): input x: values differ"),
+        "onnx: repro.py of an input-mutation finding exits 1 on the input (%d); log: %s", status[N], log);
+  free(out);
+  ir_program_free(p);
+  ir_program_free(q);
+}
+
 int main(int argc, char **argv) {
   at_init();
   if (argc == 3 && strcmp(argv[1], "python") == 0) {
@@ -529,6 +574,7 @@ int main(int argc, char **argv) {
     RUN(docs_findings_snippets_exit_1_with_stock_imports);
     RUN(snippet_exits_as_repro_py_on_seed_cases_that_fail_and_one_that_passes);
     RUN(an_order_1_finding_of_aot_eager_exits_1_in_repro_py_and_snippet_py);
+    RUN(runtime_repro_py_writes_the_returned_states_back_and_judges_an_input_mutation);
     return tap_done();
   }
   if (atoi(at_version()) >= 2) { /* the 2.x converters, and docs/findings' (found on 2.13) */

@@ -84,3 +84,19 @@ def program_module(ns, function, names, buffers, nout, values, returns_state=Fal
     for k in buffers:
         m.register_buffer(names[k], values[k].clone())
     return m
+
+
+def write_states(views, final):
+    """Writes each final state into its view of the caller's storage (None entries skipped), in
+    input order, as a caller who applies a converted model's returned states to the tensors they
+    passed does: for the converters whose model returns every input's final state instead of
+    writing it (ONNX, TVM, OpenVINO). A view that overlaps itself (a stride 0 over a size above 1:
+    an expanded input, which eager cannot write either) is skipped."""
+    import torch
+    for v, t in zip(views, final):
+        if v is None or t is None or any(st == 0 and sz > 1 for st, sz in zip(v.stride(), v.shape)):
+            continue
+        if not isinstance(t, torch.Tensor):
+            t = torch.from_numpy(t)
+        with torch.no_grad():
+            v.copy_(t.reshape(v.shape).to(v.dtype))

@@ -366,24 +366,12 @@ def write_back(req, final):
     """The storages' final states for a converter whose model returns each input's final state
     instead of writing it (ONNX, TVM, OpenVINO: afworker.program_module(returns_state=True) or
     wrapper_source): copies of the request's storages with every returned final state written
-    into its input's view, in input order, as a caller who applies the returned states to the
-    tensors they passed gets them. An input whose view overlaps itself (a stride 0 over a size
-    above 1: an expanded input, which eager cannot write either) and a null state are skipped.
-    [] without layouts."""
-    import torch
+    into its input's view (afconvert.write_states, as repro.py does). [] without layouts."""
     if not req.bases:
         return []
     _, bases = req.fresh()
-    for spec, t in zip(req.input_specs, final):
-        if "base" not in spec or t is None:
-            continue
-        if any(int(st) == 0 and int(sz) > 1 for st, sz in zip(spec["strides"], spec["shape"])):
-            continue
-        if not isinstance(t, torch.Tensor):
-            t = torch.from_numpy(t)
-        view = layout_view(bases[int(spec["base"])], spec)
-        with torch.no_grad():
-            view.copy_(t.reshape(view.shape).to(view.dtype))
+    views = [layout_view(bases[int(spec["base"])], spec) if "base" in spec else None for spec in req.input_specs]
+    afconvert.write_states(views, final)
     return bases
 
 

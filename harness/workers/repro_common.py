@@ -1,7 +1,15 @@
-# repro_common.py - what the repro.py of every PyTorch 2.x worker converter shares: aliasfuzz
+# repro_common.py - what the repro.py of the worker converters share: aliasfuzz
 # inlines it (and afconvert.py) into repro.py when it writes one (harness/emit_repro.c). It uses
 # repro.py's globals (INPUTS, BUFFERS, OUTPUT_NAMES, PACKAGES, make_inputs, module_call).
 from afconvert import *  # aliasfuzz: inline
+
+
+def written_back(inputs, final):
+    """final, after writing each state into its input where the input views a storage (LAYOUTS),
+    as the worker does (afconvert.write_states): the storages then hold what a caller who applies
+    the returned states has, and repro.py compares hidden ones with eager's."""
+    write_states([t if LAYOUTS[i] is not None else None for i, t in enumerate(inputs)], final)
+    return final
 
 
 def repro_module(src, inputs, returns_state=False):
@@ -32,7 +40,8 @@ def forward_params():
     return [i for i in range(len(INPUTS)) if i not in BUFFERS]
 
 
-def split_state(vals):
-    """The values of a returns_state model: (outputs, final input states)."""
+def split_state(vals, inputs):
+    """The values of a returns_state model: (outputs, final input states), the states written back
+    into inputs (the caller's tensors) where they view a storage (written_back)."""
     n = len(OUTPUT_NAMES)
-    return vals[:n], vals[n:]
+    return vals[:n], written_back(inputs, vals[n:])

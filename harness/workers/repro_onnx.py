@@ -2,7 +2,7 @@
 # torch.onnx.export of the program plus af_returns_inputs (afconvert.wrapper_source: its outputs,
 # then every input after the call), run in ONNX Runtime: its Python module where it imports, else
 # aliasfuzz's Node helper (AF_ORT_HELPER: harness/workers/ort_helper.js), as worker_onnx.py.
-from afconvert import *  # aliasfuzz: inline
+from repro_common import *  # aliasfuzz: inline
 import base64, io, json, os, subprocess, warnings
 ONNX_OPSET = int(os.environ.get('AF_ONNX_OPSET', '16'))
 ORT_HELPER = os.environ.get('AF_ORT_HELPER')  # aliasfuzz's harness/workers/ort_helper.js, for Node's ONNX Runtime
@@ -64,4 +64,4 @@ def convert_and_run(src, converted, inputs):
               str(e).strip().splitlines()[0])
         model, with_inputs = onnx_export(torch.jit.CompilationUnit(src).program, inputs, names, outs), False
     vals = onnx_run(model, names, inputs)
-    return vals[:nout], vals[nout:] if with_inputs else [None] * len(names)
+    return vals[:nout], written_back(inputs, vals[nout:]) if with_inputs else [None] * len(names)

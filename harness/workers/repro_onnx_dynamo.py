@@ -12,4 +12,4 @@ def convert_and_run(src, converted, inputs):
     prog = torch.onnx.export(m, tuple(args), dynamo=True, verbose=False)
     s = onnxruntime.InferenceSession(prog.model_proto.SerializeToString(), providers=['CPUExecutionProvider'])
     feeds = dict(zip([n for i, (n, *_) in enumerate(INPUTS) if i not in BUFFERS], [a.numpy() for a in args]))
-    return split_state([torch.from_numpy(v) for v in s.run(None, {i.name: feeds[i.name] for i in s.get_inputs()})])
+    return split_state([torch.from_numpy(v) for v in s.run(None, {i.name: feeds[i.name] for i in s.get_inputs()})], inputs)

@@ -13,4 +13,4 @@ def convert_and_run(src, converted, inputs):
     model = ov.convert_model(torch.export.export(m, tuple(args)))
     cm = ov.compile_model(model, 'CPU', {'INFERENCE_NUM_THREADS': 1, 'INFERENCE_PRECISION_HINT': 'f32'})
     res = cm([a.numpy() for a in args])
-    return split_state([torch.from_numpy(np.array(res[o])) for o in cm.outputs])
+    return split_state([torch.from_numpy(np.array(res[o])) for o in cm.outputs], inputs)

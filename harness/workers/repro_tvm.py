@@ -6,7 +6,7 @@
 # it with the PyTorch of the stack the finding came from (PyTorch 1.13: Debian 12's
 # /usr/bin/python3). AF_TVM_EXECUTOR=compiled runs relay.build + the graph executor (the VM for
 # control flow) instead of Relay's interpreter, as the worker's option.
-from afconvert import *  # aliasfuzz: inline
+from repro_common import *  # aliasfuzz: inline
 from afrelay import *  # aliasfuzz: inline
 
 
@@ -44,7 +44,7 @@ def tvm_convert_and_run(src, inputs):
     how = relay_executor(os.environ.get('AF_TVM_EXECUTOR', 'interp'), src)
     print('executor:', how)
     vals = [torch.from_numpy(v) for v in relay_run(tvm, relay, mod, args, how)]
-    return vals[:nout], vals[nout:] if with_inputs else [None] * len(names)
+    return vals[:nout], written_back(inputs, vals[nout:]) if with_inputs else [None] * len(names)
 
 
 def convert_and_run(src, converted, inputs):

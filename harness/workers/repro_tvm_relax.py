@@ -16,4 +16,4 @@ def convert_and_run(src, converted, inputs):
     vm = relax.VirtualMachine(build(mod, target='llvm'), tvm.cpu(0))
     make = getattr(tvm.runtime, 'tensor', None) or tvm.nd.array
     res = vm['main'](*[make(a.numpy(), tvm.cpu(0)) for a in args])
-    return split_state([torch.from_numpy(v.numpy()) for v in ([res] if hasattr(res, 'numpy') else list(res))])
+    return split_state([torch.from_numpy(v.numpy()) for v in ([res] if hasattr(res, 'numpy') else list(res))], inputs)
