@@ -80,37 +80,6 @@ ir_program *ir_program_clone(const ir_program *p) {
   return q;
 }
 
-static const char *reserved[] = {
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
-    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in",
-    "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with",
-    "yield", "torch", "program", "Tensor", "Tuple", "List", "Optional", "int", "float", "bool",
-    "range", "len", "print", "self", "_", NULL};
-
-static int name_char(int c, int first) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (!first && c >= '0' && c <= '9');
-}
-
-int ir_name_ok(const char *name) {
-  if (!name || !name_char((unsigned char)name[0], 1)) return 0;
-  size_t n = 1;
-  for (; name[n]; n++)
-    if (!name_char((unsigned char)name[n], 0)) return 0;
-  if (n > 64) return 0;
-  /* names are made by the thousand: only those whose first letter starts a reserved word are
-     compared with the list (the letters, once) */
-  static _Thread_local unsigned char first[128];
-  static _Thread_local int made;
-  if (!made) {
-    for (int i = 0; reserved[i]; i++) first[(unsigned char)reserved[i][0]] = 1;
-    made = 1;
-  }
-  if (!first[(unsigned char)name[0]]) return 1;
-  for (int i = 0; reserved[i]; i++)
-    if (reserved[i][0] == name[0] && strcmp(name, reserved[i]) == 0) return 0;
-  return 1;
-}
-
 uint32_t ir_name_hash(const char *s) {
   uint32_t h = 2166136261u;
   for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
@@ -211,18 +180,6 @@ int ir_nbuffers(const ir_program *p) {
   int n = 0;
   for (int i = 0; i < p->ninputs; i++) n += p->inputs[i].buffer != 0;
   return n;
-}
-
-int64_t ir_numel(int rank, const int64_t *shape) {
-  int64_t n = 1;
-  for (int d = 0; d < rank; d++) n *= shape[d];
-  return n;
-}
-
-double ir_input_default_value(int input_index, int64_t k, af_dtype dt) {
-  if (dt == AF_BOOL) return (k + input_index) % 3 == 0;
-  if (dt == AF_UINT8) return (double)((k * 7 + input_index * 3) % 11); /* unsigned: 0..10 */
-  return (double)(((k * 7 + input_index * 3) % 11) - 5);
 }
 
 double ir_input_value(const ir_input *in, int input_index, int64_t k) {

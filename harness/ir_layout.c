@@ -1,10 +1,24 @@
 /* ir_layout.c - input layouts (issue 16): bases, strides and offsets of inputs that share memory,
  * are non-contiguous, offset or expanded, and the stride algebra of the view ops a layout may be
- * written with ("as": ["slice", 0, 1, 3, 1]). */
+ * written with ("as": ["slice", 0, 1, 3, 1]); with the element count of a shape and the default
+ * value of an input's or a base's elements. ir.c builds on this file (clone, subset, validate),
+ * never the other way round; the names both check are ir_names.c's. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ir.h"
+
+int64_t ir_numel(int rank, const int64_t *shape) {
+  int64_t n = 1;
+  for (int d = 0; d < rank; d++) n *= shape[d];
+  return n;
+}
+
+double ir_input_default_value(int input_index, int64_t k, af_dtype dt) {
+  if (dt == AF_BOOL) return (k + input_index) % 3 == 0;
+  if (dt == AF_UINT8) return (double)((k * 7 + input_index * 3) % 11); /* unsigned: 0..10 */
+  return (double)(((k * 7 + input_index * 3) % 11) - 5);
+}
 
 int ir_add_base(ir_program *p, const char *name, int owner, int64_t numel, af_dtype dt) {
   p->bases = af_xrealloc(p->bases, sizeof(ir_base) * (size_t)(p->nbases + 1));

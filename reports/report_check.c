@@ -250,18 +250,3 @@ char *report_conformance_markdown(const char *dir, af_err *err) {
   cJSON_Delete(checks);
   return af_buf_take(&b);
 }
-
-int report_conformance_render(const char *dir, af_err *err) {
-  char *md = report_conformance_markdown(dir, err);
-  if (!md) return -1;
-  char path[4096];
-  snprintf(path, sizeof path, "%s/conformance.md", dir);
-  int rc = codec_write_atomic(path, md, strlen(md), err);
-  free(md);
-  if (rc) return -1;
-  cJSON *checks = report_load_checks(dir, err);
-  if (!checks) return -1;
-  rc = report_conformance_html(dir, checks, err);
-  cJSON_Delete(checks);
-  return rc;
-}

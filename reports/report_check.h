@@ -48,7 +48,7 @@ char *report_conformance_markdown(const char *dir, af_err *err);
 char *report_conformance_table(const char *dir, const char *by, af_err *err);
 
 /* Writes dir/conformance.md and dir/report.html from dir/check-*.json. */
-int report_conformance_render(const char *dir, af_err *err);
+int report_conformance_render(const char *dir, af_err *err); /* (report_html.c) */
 
 /* ---- shared by the writers (report_check.c, report_html.c) ---- */
 struct cJSON;
