@@ -8,7 +8,7 @@ SUDO=""
 
 pkgs=(build-essential cmake ccache pkg-config libtorch-dev python3-torch python3-onnx
       libcjson-dev clang-14 libclang-rt-14-dev afl++
-      chromium)  # chromium: headless rendering of the HTML reports (docs/conformance.png)
+      chromium)  # chromium: headless rendering of the HTML reports (tests/scripts/report_in_browser.sh, docs/*.png)
 missing=()
 # Node.js: some images ship nodesource's nodejs (which bundles npm and conflicts with Debian's npm).
 command -v npm >/dev/null 2>&1 || pkgs+=(nodejs npm)
