@@ -239,8 +239,9 @@ static void should_gave(af_buf *b, const char *verdict, const char *detail) {
     const char *kind_end = is && is < eager ? is : strchr(rest, ' ');
     if (!kind_end || kind_end > eager) kind_end = rest;
     const char *got = kind_end == rest ? rest : kind_end + (kind_end == is ? 4 : 1);
-    for (int k = 0; k < 2; k++) {
-      af_buf_printf(b, "- %s: `%.*s`: %.*s ", k ? "gave" : "should give", (int)(colon - detail), detail, (int)(kind_end - rest), rest);
+    for (int k = 0; k < 2; k++) { /* "element 3 is `4`", "shape `[2, 3]`" */
+      af_buf_printf(b, "- %s: `%.*s`: %.*s%s", k ? "gave" : "should give", (int)(colon - detail), detail, (int)(kind_end - rest), rest,
+                    kind_end == is ? " is " : " ");
       if (k) af_buf_printf(b, "`%.*s`\n", (int)(eager - got), got);
       else af_buf_printf(b, "`%s` (as eager PyTorch gives)\n", eager + 8);
     }

@@ -79,9 +79,9 @@ TEST(a_wrong_value_says_what_it_should_give_and_what_it_gave) {
   if (el && eager) {
     char *facts = facts_of(&j), want[256], gave[256];
     const char *is = strstr(el, " is ");
-    snprintf(want, sizeof want, "- should give: `%.*s`: element %.*s `%s` (as eager PyTorch gives)\n", (int)(el - j.detail), j.detail,
+    snprintf(want, sizeof want, "- should give: `%.*s`: element %.*s is `%s` (as eager PyTorch gives)\n", (int)(el - j.detail), j.detail,
              (int)(is - el - 10), el + 10, eager + 8);
-    snprintf(gave, sizeof gave, "- gave: `%.*s`: element %.*s `%.*s`\n", (int)(el - j.detail), j.detail, (int)(is - el - 10), el + 10,
+    snprintf(gave, sizeof gave, "- gave: `%.*s`: element %.*s is `%.*s`\n", (int)(el - j.detail), j.detail, (int)(is - el - 10), el + 10,
              (int)(eager - is - 4), is + 4);
     CHECK(strstr(facts, want) && strstr(facts, gave), "facts:\n%s\nwant:\n%s%s", facts, want, gave);
     free(facts);
