@@ -83,7 +83,7 @@ static const snippet_api apis[] = {
      "ctx.add_vm_module(rt.VmModule.copy_buffer(cfg.vm_instance, vm.map_memory())); r = ctx.modules.module[\"main\"](*[a.numpy() for a in %A])\n"
      "got = [torch.from_numpy(v.to_host()) for v in (r if isinstance(r, (list, tuple)) else [r])]\n"},
     {"torchax", 2, SN_MODULE | SN_STATE, "import torchax, numpy as np",
-     "with torchax.default_env(): r = %P.to(\"jax\")(*[a.to(\"jax\") for a in %A])\n"
+     "torchax.enable_accuracy_mode()\nwith torchax.default_env(): r = %P.to(\"jax\")(*[a.to(\"jax\") for a in %A])\n"
      "got = [torch.from_numpy(np.asarray(v._elem)) for v in r]\n"},
 };
 

@@ -7,6 +7,7 @@ from repro_common import *  # aliasfuzz: inline
 def convert_and_run(src, converted, inputs):
     torchax = need('torchax')
     import numpy as np
+    torchax.enable_accuracy_mode()  # 64-bit JAX, torch's result dtypes (as the worker)
     names = [i[0] for i in INPUTS]
     params = forward_params()
     m, args = repro_module(src, inputs)

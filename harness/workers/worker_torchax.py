@@ -10,7 +10,8 @@ that imports, is pinned; it predates torchax's write-through views (torchax/view
 a finding here must be checked against the newest torchax before it is called new. Where the import
 fails the hello says unavailable with that error.
 
-With each program, as torchax's users run a module in its eager mode:
+With each program, as torchax's users run a module in its eager mode (torchax.enable_accuracy_mode():
+64-bit JAX and torch's result dtypes):
   1. the TorchScript source runs as Python (afworker.program_module): an nn.Module whose forward is
      the program, its buffers registered with register_buffer;
   2. inside `with torchax.default_env():` the module is moved to JAX (m.to("jax"): its buffers
@@ -56,11 +57,14 @@ class TorchaxWorker(afworker.Torch2Worker):
             raise afworker.Unavailable("torchax %s does not import beside torch %s: %s" % (
                 v, self.torch.__version__, afworker.exception_message(e)))
         self.torchax, self.jax = torchax, jax
+        # torchax's accuracy mode (jax_enable_x64, torch's return dtypes, exact matmuls): without it JAX
+        # computes int64 and float64 in 32 bits, a dtype change no torchax user who compares with eager keeps
+        torchax.enable_accuracy_mode()
         self.env = torchax.default_env()
         import numpy as np
         self.np = np
         return {"torchax": v or getattr(torchax, "__version__", "?"), "jax": jax.__version__,
-                "jax_backend": jax.default_backend()}
+                "jax_backend": jax.default_backend(), "mode": "accuracy"}
 
     def convert(self, req, warns):
         with afworker.step("the program as Python"):
