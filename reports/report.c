@@ -239,6 +239,7 @@ static void should_gave(af_buf *b, const char *verdict, const char *detail) {
     const char *kind_end = is && is < eager ? is : strchr(rest, ' ');
     if (!kind_end || kind_end > eager) kind_end = rest;
     const char *got = kind_end == rest ? rest : kind_end + (kind_end == is ? 4 : 1);
+    if (got > eager) got = eager;
     for (int k = 0; k < 2; k++) { /* "element 3 is `4`", "shape `[2, 3]`" */
       af_buf_printf(b, "- %s: `%.*s`: %.*s%s", k ? "gave" : "should give", (int)(colon - detail), detail, (int)(kind_end - rest), rest,
                     kind_end == is ? " is " : " ");
