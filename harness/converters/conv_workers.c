@@ -141,24 +141,21 @@ const char *worker_conv_version(const conv_converter *c) {
 
 result_status worker_conv_convert(const conv_converter *c, const ir_program *p, void **state, result *r) {
   *state = NULL; /* a worker converts and runs in one request: see worker_conv_run */
-  if (ir_has_layouts(p)) { /* only to a worker whose hello says "layouts": true (issue 16) */
-    conv_worker *w = conv_worker_of(c);
-    const char *why;
-    if (w && conv_worker_available(w, &why) && !w->layouts) {
-      /* (the field unquoted: error classes normalize quoted text away) */
-      result_set_message(r, RESULT_HARNESS_LIMIT "this worker does not build inputs with layouts (inputs that share memory, strides, "
-                            "offsets): its hello does not say layouts: true");
-      return RESULT_UNSUPPORTED;
-    }
+  /* programs with layouts (issue 16) and with module state only to a worker whose hello says it
+   * takes them ("layouts": true, "module_state": true) */
+  conv_worker *w = ir_has_layouts(p) || ir_nbuffers(p) ? conv_worker_of(c) : NULL;
+  const char *why;
+  int up = w && conv_worker_available(w, &why);
+  if (up && ir_has_layouts(p) && !w->layouts) {
+    /* (the field unquoted: error classes normalize quoted text away) */
+    result_set_message(r, RESULT_HARNESS_LIMIT "this worker does not build inputs with layouts (inputs that share memory, strides, "
+                          "offsets): its hello does not say layouts: true");
+    return RESULT_UNSUPPORTED;
   }
-  if (ir_nbuffers(p)) { /* only to a worker whose hello says "module_state": true */
-    conv_worker *w = conv_worker_of(c);
-    const char *why;
-    if (w && conv_worker_available(w, &why) && !w->module_state) {
-      result_set_message(r, RESULT_HARNESS_LIMIT "this worker does not convert programs with module state (buffers): its hello does not "
-                            "say module_state: true");
-      return RESULT_UNSUPPORTED;
-    }
+  if (up && ir_nbuffers(p) && !w->module_state) {
+    result_set_message(r, RESULT_HARNESS_LIMIT "this worker does not convert programs with module state (buffers): its hello does not "
+                          "say module_state: true");
+    return RESULT_UNSUPPORTED;
   }
   return RESULT_OK;
 }

@@ -73,6 +73,27 @@ char *worker_versions_text(const cJSON *v) {
 
 /* ---- requests and answers ---- */
 
+/* A protocol tensor {"name", "shape", "dtype", "data": base64 of t's bytes} with the given shape
+ * and dtype; new, NULL with err when t's bytes cannot be read. */
+static cJSON *tensor_json(const char *name, const af_tensor *t, int rank, const int64_t *shape, af_dtype dt, af_err *err) {
+  size_t nbytes = (size_t)at_tensor_numel(t) * af_dtype_size(dt);
+  unsigned char *raw = af_xmalloc(nbytes ? nbytes : 1);
+  if (at_tensor_bytes(t, raw, nbytes, err)) {
+    free(raw);
+    return NULL;
+  }
+  char *b64 = b64_encode(raw, nbytes);
+  free(raw);
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "name", name);
+  cJSON *sh = cJSON_AddArrayToObject(o, "shape");
+  for (int d = 0; d < rank; d++) cJSON_AddItemToArray(sh, cJSON_CreateNumber((double)shape[d]));
+  cJSON_AddStringToObject(o, "dtype", af_dtype_name(dt));
+  cJSON_AddStringToObject(o, "data", b64);
+  free(b64);
+  return o;
+}
+
 /* The request for p as a JSON object without its "id" (worker_request_line adds it, so that a request
  * can be sent again with another id); new, free with free(). NULL with err when an input cannot
  * be sent. */
@@ -102,24 +123,13 @@ char *worker_request_body(const ir_program *p, af_tensor *const *inputs, int aga
   if (p->nbases) { /* layouts (PROTOCOL.md "Input layouts"): each storage, flat */
     cJSON *bases = cJSON_AddArrayToObject(root, "bases");
     for (int b = 0; b < p->nbases; b++) {
-      const af_tensor *t = inputs[p->ninputs + b];
-      size_t nbytes = (size_t)at_tensor_numel(t) * af_dtype_size(p->bases[b].dtype);
-      unsigned char *raw = af_xmalloc(nbytes ? nbytes : 1);
-      if (at_tensor_bytes(t, raw, nbytes, err)) {
-        free(raw);
+      int64_t numel = p->bases[b].numel;
+      cJSON *o = tensor_json(ir_base_name(p, b), inputs[p->ninputs + b], 1, &numel, p->bases[b].dtype, err);
+      if (!o) {
         cJSON_Delete(root);
         return NULL;
       }
-      char *b64 = b64_encode(raw, nbytes);
-      free(raw);
-      cJSON *o = cJSON_CreateObject();
-      cJSON_AddStringToObject(o, "name", ir_base_name(p, b));
       cJSON_AddBoolToObject(o, "hidden", p->bases[b].owner < 0);
-      cJSON *sh = cJSON_AddArrayToObject(o, "shape");
-      cJSON_AddItemToArray(sh, cJSON_CreateNumber((double)p->bases[b].numel));
-      cJSON_AddStringToObject(o, "dtype", af_dtype_name(p->bases[b].dtype));
-      cJSON_AddStringToObject(o, "data", b64);
-      free(b64);
       cJSON_AddItemToArray(bases, o);
     }
   }
@@ -148,22 +158,11 @@ char *worker_request_body(const ir_program *p, af_tensor *const *inputs, int aga
       return NULL;
     }
     at_tensor_shape(t, shape);
-    size_t nbytes = (size_t)at_tensor_numel(t) * af_dtype_size((af_dtype)dt);
-    unsigned char *raw = af_xmalloc(nbytes ? nbytes : 1);
-    if (at_tensor_bytes(t, raw, nbytes, err)) {
-      free(raw);
+    cJSON *o = tensor_json(p->names[p->inputs[i].value], t, rank, shape, (af_dtype)dt, err);
+    if (!o) {
       cJSON_Delete(root);
       return NULL;
     }
-    char *b64 = b64_encode(raw, nbytes);
-    free(raw);
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", p->names[p->inputs[i].value]);
-    cJSON *sh = cJSON_AddArrayToObject(o, "shape");
-    for (int d = 0; d < rank; d++) cJSON_AddItemToArray(sh, cJSON_CreateNumber((double)shape[d]));
-    cJSON_AddStringToObject(o, "dtype", af_dtype_name((af_dtype)dt));
-    cJSON_AddStringToObject(o, "data", b64);
-    free(b64);
     cJSON_AddItemToArray(arr, o);
   }
   char *text = cJSON_PrintUnformatted(root);
