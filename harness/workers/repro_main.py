@@ -1,0 +1,207 @@
+# repro_main.py - the part of every repro.py after the converter's code: the inputs by the
+# documented formula (and their layouts), the eager run, the comparison with the oracle's
+# tolerances, and main(), which exits 1 while converter and eager differ. aliasfuzz inlines it when
+# it writes a repro.py (harness/emit_repro.c writes the program's globals above it: SRC, CONVERTED,
+# CONVERTER, VERDICT, INPUTS, LAYOUTS, BASES, BUFFERS, OUTPUT_NAMES, PACKAGES).
+
+def default_values(i, n, dtype, data):
+    """Element k of input i is ((7k + 3i) % 11) - 5 (uint8: (7k + 3i) % 11; bool: (k + i) % 3 == 0)
+    unless data is given."""
+    if data:
+        return [data[k % len(data)] for k in range(n)]
+    if dtype == torch.bool:
+        return [float((k + i) % 3 == 0) for k in range(n)]
+    if dtype == torch.uint8:
+        return [float((k * 7 + i * 3) % 11) for k in range(n)]
+    return [float(((k * 7 + i * 3) % 11) - 5) for k in range(n)]
+
+def make_inputs(with_bases=False):
+    """The inputs; an input with a layout (LAYOUTS) is torch.as_strided of its storage (BASES: the
+    storage of the input `owner`, filled as that input would be, or a hidden base the caller
+    owns), so inputs that view one storage share it, as they did when the bug was found."""
+    bases, hidden = [], 0
+    for name, n, dtype, owner in BASES:
+        if owner >= 0:
+            vals = default_values(owner, n, dtype, INPUTS[owner][3])
+        else:
+            vals, hidden = default_values(len(INPUTS) + hidden, n, dtype, []), hidden + 1
+        bases.append(torch.tensor(vals, dtype=torch.float64).to(dtype))
+    out = []
+    for i, (name, shape, dtype, data) in enumerate(INPUTS):
+        if LAYOUTS[i] is not None:
+            b, strides, offset = LAYOUTS[i]
+            out.append(bases[b].as_strided(shape, strides, offset))
+            continue
+        n = 1
+        for d in shape:
+            n *= d
+        out.append(torch.tensor(default_values(i, n, dtype, data), dtype=torch.float64).reshape(shape).to(dtype))
+    return (out, bases) if with_bases else out
+
+def as_list(r):
+    if r is None:
+        return []
+    if isinstance(r, (tuple, list)):
+        return list(r)
+    return [r]
+
+def module_class(src):
+    """Module state: SRC is the forward of an nn.Module (its buffers are the inputs BUFFERS); the
+    class comes from a file so that torch.jit.script can read its source."""
+    import importlib.util, os, tempfile
+    text = ('import torch\nfrom torch import Tensor\nfrom typing import List, Optional, Tuple\n\n'
+            'class Program(torch.nn.Module):\n' + ''.join('    ' + l + '\n' for l in src.splitlines()))
+    path = os.path.join(tempfile.mkdtemp(prefix='aliasfuzz-'), 'aliasfuzz_program.py')
+    with open(path, 'w') as f:
+        f.write(text)
+    spec = importlib.util.spec_from_file_location('aliasfuzz_program', path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.Program
+
+def make_module(src, inputs, script):
+    m = module_class(src)()
+    for i in BUFFERS:
+        m.register_buffer(INPUTS[i][0], inputs[i])
+    return torch.jit.script(m) if script else m
+
+def module_call(m, inputs, forward=None):
+    """forward (m's own by default) on the inputs that are no buffer (the buffers set first);
+    returns (outputs, final inputs): a buffer's final state is what the module's attribute is bound to."""
+    for i in BUFFERS:
+        setattr(m, INPUTS[i][0], inputs[i])
+    outs = as_list((forward or m)(*[t for i, t in enumerate(inputs) if i not in BUFFERS]))
+    return outs, [getattr(m, INPUTS[i][0]) if i in BUFFERS else t for i, t in enumerate(inputs)]
+
+def run_script(src, inputs):
+    """SRC scripted and run: a function, or a scripted module for module state."""
+    if BUFFERS:
+        return module_call(make_module(src, inputs, True), inputs)
+    return as_list(torch.jit.CompilationUnit(src).program(*inputs)), inputs
+
+def python_function(src):
+    """SRC as a plain Python function (the program a user writes)."""
+    ns = {'torch': torch, 'Tensor': torch.Tensor, 'Tuple': Tuple, 'List': List, 'Optional': Optional}
+    exec(src, ns)
+    return ns['program']
+
+def run_eager(inputs):
+    if BUFFERS:
+        return module_call(make_module(SRC, inputs, False), inputs)
+    return as_list(python_function(SRC)(*inputs)), inputs
+
+def describe(t):
+    if t is None:
+        return 'None (the converter cannot express it)'
+    return '%s %s\n%s' % (list(t.shape), str(t.dtype).replace('torch.', ''), t)
+
+def differs(want, got):
+    if got is None:
+        return 'missing'
+    if list(want.shape) != list(got.shape):
+        return 'shape %s, eager %s' % (list(got.shape), list(want.shape))
+    if want.dtype != got.dtype:
+        return 'dtype %s, eager %s' % (got.dtype, want.dtype)
+    if want.dtype.is_floating_point:  # the oracle's tolerances (oracle/oracle.h)
+        rtol, atol = {torch.float32: (1e-5, 1e-5), torch.float64: (1e-10, 1e-10),
+                      torch.float16: (2e-3, 1e-5), torch.bfloat16: (1.6e-2, 1e-5)}[want.dtype]
+        ok = torch.allclose(got.double(), want.double(), rtol=rtol, atol=atol, equal_nan=True)
+    else:
+        ok = torch.equal(got, want)
+    return None if ok else 'values differ'
+
+def main():
+    torch.set_num_threads(1)
+    print('aliasfuzz reproducer: converter %s (%s), found as %s' % (CONVERTER, CONVERTER_VERSION, VERDICT))
+    print('PyTorch', torch.__version__)
+    print('--- program (TorchScript) ---')
+    print(SRC)
+    initial, initial_bases = make_inputs(True)
+    e_args, e_bases = make_inputs(True)
+    try:
+        e_out, e_in = run_eager(e_args)
+    except Exception as exc:
+        print('RESULT: eager PyTorch itself rejects the program (invalid program): %s' % str(exc).splitlines()[0])
+        return 1
+    if 'convert_and_run' not in globals():
+        print('this converter has no Python reproduction; eager outputs:')
+        for k, t in enumerate(e_out):
+            print('output %d:' % k, describe(t))
+        return 2
+    try:
+        c_args, c_bases = make_inputs(True)
+        c_out, c_in = convert_and_run(SRC, CONVERTED, c_args)
+    except ImportError as exc:
+        print('RESULT: cannot run the converter here: %s' % exc)
+        return ENV_STATUS
+    except Exception as exc:
+        import traceback
+        traceback.print_exc()
+        print('RESULT: the converter raised %s: %s' % (type(exc).__name__, str(exc).splitlines()[0] if str(exc) else ''))
+        if VERDICT in ('converter-error', 'converter-crash', 'converter-unsupported', 'converter-timeout'):
+            return 1
+        print('(found as %s: this is a different failure)' % VERDICT)
+        return 2
+    bad = []
+    if len(c_out) != len(e_out):
+        bad.append('converter returned %d outputs, eager %d' % (len(c_out), len(e_out)))
+    for k, want in enumerate(e_out):
+        got = c_out[k] if k < len(c_out) else None
+        d = differs(want, got)
+        print('output %d (%s): eager %s' % (k, OUTPUT_NAMES[k], describe(want)))
+        print('output %d (%s): converted %s' % (k, OUTPUT_NAMES[k], describe(got)))
+        if d:
+            bad.append('output %d (%s): %s' % (k, OUTPUT_NAMES[k], d))
+    for i, want in enumerate(e_in):
+        got = c_in[i] if i < len(c_in) else None
+        changed = differs(initial[i], want) is not None
+        if got is None and not changed:
+            continue
+        d = differs(want, got)
+        if d:
+            print('input %s after the run: eager %s' % (INPUTS[i][0], describe(want)))
+            print('input %s after the run: converted %s' % (INPUTS[i][0], describe(got)))
+            bad.append('input %s: %s' % (INPUTS[i][0], d))
+    for k, (name, n, dtype, owner) in enumerate(BASES):  # hidden bases: memory the caller owns
+        if owner < 0 and differs(e_bases[k], c_bases[k]):
+            print('base %s after the run: eager %s' % (name, describe(e_bases[k])))
+            print('base %s after the run: converted %s' % (name, describe(c_bases[k])))
+            bad.append('base %s: %s' % (name, differs(e_bases[k], c_bases[k])))
+    if bad:
+        print('RESULT: MISMATCH (the bug reproduces): ' + '; '.join(bad))
+        return 1
+    if VERDICT in ('converter-error', 'converter-crash', 'converter-unsupported', 'converter-timeout'):
+        print('RESULT: the converter no longer fails: converter and eager agree')
+        return 0
+    print('RESULT: converter and eager agree (the bug does not reproduce)')
+    return 0
+
+def guarded():
+    # converter-crash, converter-timeout: the conversion runs in a child (this file again), so a
+    # crash or a hang is seen, not suffered: the bug reproduces (exit 1) when the child dies by a
+    # signal or runs past AF_REPRO_DEADLINE seconds (default 300). A crash from corrupted memory
+    # need not come every time: a child that ends well is run again, AF_REPRO_TRIES times in all
+    # (default 3), before the bug reads as not reproduced
+    import subprocess
+    deadline = float(os.environ.get('AF_REPRO_DEADLINE', '300'))
+    tries = max(1, int(os.environ.get('AF_REPRO_TRIES', '3')))
+    cmd = [sys.executable] + (['-S'] if sys.flags.no_site else []) + sys.argv
+    for k in range(tries):
+        try:
+            r = subprocess.run(cmd, env=dict(os.environ, AF_REPRO_CHILD='1'), timeout=deadline)
+        except subprocess.TimeoutExpired:
+            print('RESULT: the conversion ran past %g s (AF_REPRO_DEADLINE): the bug reproduces' % deadline)
+            return 1
+        if r.returncode < 0:
+            print('RESULT: the converter crashed (signal %d): the bug reproduces' % -r.returncode)
+            return 1
+        if r.returncode != 0:
+            return r.returncode
+        if k + 1 < tries:
+            print('(the child ended well: run %d of %d, AF_REPRO_TRIES)' % (k + 2, tries))
+    return 0
+
+if __name__ == '__main__':
+    if VERDICT in ('converter-crash', 'converter-timeout') and not os.environ.get('AF_REPRO_CHILD'):
+        sys.exit(guarded())
+    sys.exit(main())
