@@ -92,6 +92,51 @@ static const char *converter_packages(const char *converter) {
   return "";
 }
 
+/* repro.py's globals that describe p's inputs and outputs, from the rows of INPUTS on: INPUTS
+ * (name, shape, dtype, explicit data), LAYOUTS, BASES, BUFFERS, OUTPUT_NAMES. */
+static void put_program_globals(af_buf *b, const ir_program *p) {
+  for (int i = 0; i < p->ninputs; i++) {
+    const ir_input *in = &p->inputs[i];
+    af_buf_puts(b, "    (");
+    py_str(b, p->names[in->value]);
+    af_buf_puts(b, ", [");
+    for (int d = 0; d < in->rank; d++) af_buf_printf(b, "%s%lld", d ? ", " : "", (long long)in->shape[d]);
+    af_buf_printf(b, "], %s, [", af_dtype_torch(in->dtype));
+    for (int64_t k = 0; k < in->ndata; k++) {
+      if (k) af_buf_puts(b, ", ");
+      codec_put_float(b, in->data[k]);
+    }
+    af_buf_puts(b, "]),\n");
+  }
+  af_buf_puts(b, "]\nLAYOUTS = [");
+  for (int i = 0; i < p->ninputs; i++) { /* issue 16: (base, strides, offset) or None */
+    const ir_input *in = &p->inputs[i];
+    if (!in->base) {
+      af_buf_printf(b, "%sNone", i ? ", " : "");
+      continue;
+    }
+    af_buf_printf(b, "%s(%d, [", i ? ", " : "", in->base - 1);
+    for (int d = 0; d < in->rank; d++) af_buf_printf(b, "%s%lld", d ? ", " : "", (long long)in->strides[d]);
+    af_buf_printf(b, "], %lld)", (long long)in->offset);
+  }
+  af_buf_puts(b, "]  # inputs that view a storage of BASES: (base, strides, offset)\nBASES = [");
+  for (int k = 0; k < p->nbases; k++) {
+    af_buf_printf(b, "%s(", k ? ", " : "");
+    py_str(b, ir_base_name(p, k));
+    af_buf_printf(b, ", %lld, %s, %d)", (long long)p->bases[k].numel, af_dtype_torch(p->bases[k].dtype), p->bases[k].owner);
+  }
+  af_buf_puts(b, "]  # (name, elements, dtype, owner input or -1 for a hidden base)\nBUFFERS = [");
+  for (int i = 0, n = 0; i < p->ninputs; i++)
+    if (p->inputs[i].buffer) af_buf_printf(b, "%s%d", n++ ? ", " : "", i);
+  af_buf_puts(b, "]  # inputs that are module buffers (self.NAME): the program is an nn.Module's forward");
+  af_buf_puts(b, "\nOUTPUT_NAMES = [");
+  for (int o = 0; o < p->noutputs; o++) {
+    if (o) af_buf_puts(b, ", ");
+    py_str(b, p->names[p->outputs[o]]);
+  }
+  af_buf_puts(b, "]\n\n");
+}
+
 char *emit_repro_py(const ir_program *p, const repro_info *info) {
   af_buf b = {0};
   af_buf_puts(&b, "#!/usr/bin/env python3\n");
@@ -147,46 +192,7 @@ char *emit_repro_py(const ir_program *p, const repro_info *info) {
   af_buf_puts(&b, "\nPACKAGES = ");
   py_str(&b, packages);
   af_buf_puts(&b, "  # pip packages besides torch (harness/converters/workers.def)\nINPUTS = [\n");
-  for (int i = 0; i < p->ninputs; i++) {
-    const ir_input *in = &p->inputs[i];
-    af_buf_puts(&b, "    (");
-    py_str(&b, p->names[in->value]);
-    af_buf_puts(&b, ", [");
-    for (int d = 0; d < in->rank; d++) af_buf_printf(&b, "%s%lld", d ? ", " : "", (long long)in->shape[d]);
-    af_buf_printf(&b, "], %s, [", af_dtype_torch(in->dtype));
-    for (int64_t k = 0; k < in->ndata; k++) {
-      if (k) af_buf_puts(&b, ", ");
-      codec_put_float(&b, in->data[k]);
-    }
-    af_buf_puts(&b, "]),\n");
-  }
-  af_buf_puts(&b, "]\nLAYOUTS = [");
-  for (int i = 0; i < p->ninputs; i++) { /* issue 16: (base, strides, offset) or None */
-    const ir_input *in = &p->inputs[i];
-    if (!in->base) {
-      af_buf_printf(&b, "%sNone", i ? ", " : "");
-      continue;
-    }
-    af_buf_printf(&b, "%s(%d, [", i ? ", " : "", in->base - 1);
-    for (int d = 0; d < in->rank; d++) af_buf_printf(&b, "%s%lld", d ? ", " : "", (long long)in->strides[d]);
-    af_buf_printf(&b, "], %lld)", (long long)in->offset);
-  }
-  af_buf_puts(&b, "]  # inputs that view a storage of BASES: (base, strides, offset)\nBASES = [");
-  for (int k = 0; k < p->nbases; k++) {
-    af_buf_printf(&b, "%s(", k ? ", " : "");
-    py_str(&b, ir_base_name(p, k));
-    af_buf_printf(&b, ", %lld, %s, %d)", (long long)p->bases[k].numel, af_dtype_torch(p->bases[k].dtype), p->bases[k].owner);
-  }
-  af_buf_puts(&b, "]  # (name, elements, dtype, owner input or -1 for a hidden base)\nBUFFERS = [");
-  for (int i = 0, n = 0; i < p->ninputs; i++)
-    if (p->inputs[i].buffer) af_buf_printf(&b, "%s%d", n++ ? ", " : "", i);
-  af_buf_puts(&b, "]  # inputs that are module buffers (self.NAME): the program is an nn.Module's forward");
-  af_buf_puts(&b, "\nOUTPUT_NAMES = [");
-  for (int o = 0; o < p->noutputs; o++) {
-    if (o) af_buf_puts(&b, ", ");
-    py_str(&b, p->names[p->outputs[o]]);
-  }
-  af_buf_puts(&b, "]\n\n");
+  put_program_globals(&b, p);
   /* the Python that is not the program's: afconvert.py (aten_methods: TorchScript's Tensor methods
    * that Python lacks), the converter's code, repro_main.py; each module once (seen) */
   af_buf seen = {0}, py = {0};
