@@ -272,18 +272,23 @@ static void align(char **a, int na, char **b, int nb, char *ua, char *ub) {
   free(dp);
 }
 
-/* The locus at one level: the sorted distinct ops of the unmatched lines, or NULL. */
-static char *locus_at(const graph *ga, const graph *gb, int level) {
+/* The locus at one level: the sorted distinct ops of the unmatched lines, or NULL; *far set when
+ * fewer than half of the lines match (then NULL). */
+static char *locus_at(const graph *ga, const graph *gb, int level, int *far) {
   char **a = af_xmalloc((size_t)(ga->n ? ga->n : 1) * sizeof *a), **b = af_xmalloc((size_t)(gb->n ? gb->n : 1) * sizeof *b);
   for (int i = 0; i < ga->n; i++) a[i] = canon(ga, &ga->l[i], level);
   for (int j = 0; j < gb->n; j++) b[j] = canon(gb, &gb->l[j], level);
   char *ua = af_xmalloc((size_t)ga->n + 1), *ub = af_xmalloc((size_t)gb->n + 1);
   align(a, ga->n, b, gb->n, ua, ub);
   const char **ops = af_xmalloc((size_t)(ga->n + gb->n + 1) * sizeof *ops);
-  int nops = 0;
-  for (int i = 0; i < ga->n; i++)
+  int nops = 0, unmatched = 0;
+  for (int i = 0; i < ga->n; i++) unmatched += ua[i];
+  for (int j = 0; j < gb->n; j++) unmatched += ub[j];
+  /* two lowerings of one program, not one lowering edited: no locus (graphdiff.h) */
+  *far = 2 * unmatched > ga->n + gb->n;
+  for (int i = 0; !*far && i < ga->n; i++)
     if (ua[i] && ga->l[i].op[0]) ops[nops++] = ga->l[i].op;
-  for (int j = 0; j < gb->n; j++)
+  for (int j = 0; !*far && j < gb->n; j++)
     if (ub[j] && gb->l[j].op[0]) ops[nops++] = gb->l[j].op;
   qsort(ops, (size_t)nops, sizeof *ops, cmp_str);
   af_buf out = {0};
@@ -300,8 +305,9 @@ char *graphdiff_locus(const char *base_graph, const char *graph_text) {
   graph ga, gb;
   graph_parse(&ga, base_graph);
   graph_parse(&gb, graph_text);
-  char *r = locus_at(&ga, &gb, 1);
-  if (!r) r = locus_at(&ga, &gb, 2);
+  int far = 0;
+  char *r = locus_at(&ga, &gb, 1, &far);
+  if (!r && !far) r = locus_at(&ga, &gb, 2, &far);
   graph_free(&ga);
   graph_free(&gb);
   return r;

@@ -21,6 +21,10 @@
  * slice_scatter, select_scatter, diagonal_scatter and as_strided_scatter are all "view_scatter", a
  * write through a view put back into its base).
  *
+ * Only one lowering edited has a locus: where fewer than half of the two graphs' lines match at
+ * level 1, the baseline is another converter that lowers the program its own way (naive against
+ * ref, onnx against jit), and nothing is localized.
+ *
  * Works on the graph texts the converters give (FX code, TorchScript IR, ONNX and Relay text):
  * a line "LHS = CALL(ARGS)" or "CALL(ARGS)"; other lines count by their first word. */
 #ifndef GRAPHDIFF_H

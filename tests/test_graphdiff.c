@@ -71,6 +71,16 @@ TEST(a_node_fed_another_value_shows_at_the_second_level) {
   free(l), free(cand);
 }
 
+TEST(another_converters_lowering_has_no_locus) {
+  /* naive (the program as written) against ref (its own functional program): two lowerings */
+  const char *naive = "def program(x: Tensor) -> Tensor:\n    x_1 = x[None]\n    x_2 = torch.div(x_1, 0.0)\n    return x\n";
+  const char *ref = "def program(x: Tensor) -> Tuple[Tensor, Tensor]:\n    tmp_1 = x.unsqueeze(0)\n    tmp_2 = torch.div(tmp_1, 0.0)\n"
+                    "    x_1 = tmp_2.squeeze(0)\n    return (x_1, x_1)\n";
+  char *l = graphdiff_locus(ref, naive);
+  CHECK(l == NULL, "two converters' graphs localize nothing: %s", l ? l : "(none)");
+  free(l);
+}
+
 TEST(torchscript_and_onnx_text) {
   const char *ts =
       "graph(%x.1 : Tensor):\n"
@@ -133,6 +143,7 @@ int main(void) {
   RUN(a_changed_offset_is_its_op_folded);
   RUN(a_removed_node_is_that_node_not_its_users);
   RUN(a_node_fed_another_value_shows_at_the_second_level);
+  RUN(another_converters_lowering_has_no_locus);
   RUN(torchscript_and_onnx_text);
   return tap_done();
 }
