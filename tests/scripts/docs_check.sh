@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # docs_check.sh - the documents say what the tree has (issue 30). Run from the source root:
 #   docs_check.sh links        every relative link of README.md, CHANGELOG.md and docs/*.md (and every
-#                              docs/NAME.md they mention in backquotes) names a file or folder that exists
+#                              docs/NAME.md they mention in backquotes) names a file or folder that exists,
+#                              and every section they cite as FILE.md "Section" is a heading of FILE
 #   docs_check.sh env          docs/troubleshooting.md's table of environment variables lists exactly
 #                              the AF_* variables the tree reads (getenv, os.environ, process.env, shell
 #                              $AF_..., CMake $ENV{AF_...})
@@ -38,6 +39,15 @@ check_links() {
       n=$((n + 1))
       [ -e "$target" ] || notok "$f names $target: no such file"
     done < <(grep -oE '(^|[^A-Za-z0-9_./-])docs/[A-Za-z0-9_-]+\.md' "$f" | grep -oE 'docs/[A-Za-z0-9_-]+\.md' | sort -u)
+    # FILE.md "Section" (or FILE.md, "Section"): FILE has a heading that says Section
+    while IFS= read -r ref; do
+      local name=${ref%%.md*}.md sect=${ref#*\"} path
+      sect=${sect%\"}
+      case "$name" in */*) path=$name ;; PROTOCOL.md) path=harness/workers/PROTOCOL.md ;; *) path=docs/$name ;; esac
+      n=$((n + 1))
+      grep -qE "^#+ .*$(printf '%s' "$sect" | sed 's/[][\.*^$/]/\\&/g')" "$path" 2>/dev/null ||
+        notok "$f refers to $path, section \"$sect\": no such heading"
+    done < <(grep -ohE '[A-Za-z_/.-]+\.md,? "[^"]+"' "$f" | sort -u)
   done
   [ "$n" -gt 20 ] || notok "only $n links found: the walk reads nothing"
   [ "$fails" -eq "$before" ] && ok "links: $n relative links and paths of ${#docs[@]} documents checked"
