@@ -23,7 +23,8 @@ tree_files() {
 }
 
 check_links() {
-  local docs=(README.md CHANGELOG.md docs/*.md) n=0 f link target before=$fails
+  local docs=(README.md CHANGELOG.md docs/*.md) n=0 f link target before=$fails ingit=""
+  git rev-parse --is-inside-work-tree >/dev/null 2>&1 && ingit=1
   for f in "${docs[@]}"; do
     [ -f "$f" ] || { notok "$f is missing"; continue; }
     # [text](target): relative targets only (no scheme, no pure #anchor)
@@ -32,7 +33,8 @@ check_links() {
       [ -n "$target" ] || continue
       case "$target" in http:* | https:* | mailto:*) continue ;; esac
       n=$((n + 1))
-      [ -e "$(dirname "$f")/$target" ] || notok "$f links to $link: no such file"
+      if [ ! -e "$(dirname "$f")/$target" ]; then notok "$f links to $link: no such file"
+      elif [ -n "$ingit" ] && git check-ignore -q "$(dirname "$f")/$target"; then notok "$f links to $link: ignored by git, so a clone lacks it"; fi
     done < <(grep -oE '\]\([^) ]+\)' "$f" | sed -E 's/^\]\((.*)\)$/\1/')
     # `docs/NAME.md` mentioned as a path (relative to the root)
     while IFS= read -r target; do
