@@ -609,6 +609,33 @@ TEST(opt_in_ops_are_drawn_valid_and_pass_ref_and_script) {
   for (int k = 0; k < n; k++) CHECK(drawn[k] > 0, "%s never drawn in 600 programs", ops_get(ops[k])->name);
 }
 
+/* flip and roll (family reorder) under a policy that weights them: every program eager-valid and
+ * ref agrees with eager (flip's result has clone's layout in the model as in eager, roll's is
+ * contiguous: a view of it written later is where eager has it). */
+TEST(flip_and_roll_are_drawn_valid_and_ref_agrees) {
+  gen_policy q = pol;
+  int ops[2] = {ops_find("flip"), ops_find("roll")}, drawn[2] = {0, 0}, bad = 0, mism = 0;
+  CHECK(ops[0] >= 0 && ops[1] >= 0, "flip and roll are in the table");
+  if (ops[0] < 0 || ops[1] < 0) return;
+  q.op_weight[ops[0]] = q.op_weight[ops[1]] = 20;
+  const conv_converter *conv[1] = {conv_find("ref")};
+  CHECK(conv[0], "no ref converter");
+  if (!conv[0]) return;
+  for (uint64_t s = 1; s <= 300; s++) {
+    ir_program *p = NULL;
+    af_err err;
+    CHECK(!gen_program(&q, s, &p, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+    if (!p) return;
+    int has = 0;
+    for (int i = 0; i < p->nstmts; i++)
+      for (int k = 0; k < 2; k++)
+        if (p->stmts[i].op == ops[k]) drawn[k]++, has = 1;
+    if (has) judge_through(p, s, conv, 1, &bad, &mism);
+    ir_program_free(p);
+  }
+  CHECK(drawn[0] > 50 && drawn[1] > 50, "flip drawn %d times, roll %d times in 300 programs", drawn[0], drawn[1]);
+}
+
 /* After a foreach statement ran in eager: counts it (n[0]), whether two of its list's elements
  * share one storage (n[1]: views of one buffer, the optimizer's case) and whether every element
  * has one dtype (n[2] counts those that do not). */
@@ -873,6 +900,7 @@ int main(void) {
   RUN(a_policy_without_views_makes_no_view_writes);
   RUN(every_op_family_and_every_drawable_op_occurs_and_discontinuous_ops_read_exact_values);
   RUN(opt_in_ops_are_drawn_valid_and_pass_ref_and_script);
+  RUN(flip_and_roll_are_drawn_valid_and_ref_agrees);
   RUN(foreach_ops_are_drawn_over_views_of_one_buffer_and_ref_agrees);
   RUN(the_dtypes_policy_draws_every_new_dtype_valid_and_ref_agrees_with_eager);
   RUN(complex_views_are_written_never_cross_the_program_border_and_ref_and_script_agree);

@@ -172,6 +172,12 @@ static const struct {
     {"masked_fill of uint8 with an int64 0-dim value (it may not fit)",
      "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"uint8\"}, {\"name\": \"m\", \"shape\": [3], \"dtype\": \"bool\"}, {\"name\": \"v\", \"shape\": [], \"dtype\": \"int64\", \"data\": [300]}",
      "{\"out\": \"r\", \"op\": \"masked_fill\", \"args\": [\"x\", \"m\", \"v\"]}", 1},
+    {"flip with a dim twice", "{\"name\": \"x\", \"shape\": [2, 3], \"dtype\": \"float32\"}",
+     "{\"out\": \"r\", \"op\": \"flip\", \"args\": [\"x\", [0, -2]]}", 1},
+    {"flip with a dim out of range", "{\"name\": \"x\", \"shape\": [2, 3], \"dtype\": \"float32\"}",
+     "{\"out\": \"r\", \"op\": \"flip\", \"args\": [\"x\", [2]]}", 1},
+    {"roll with two shifts for one dim", "{\"name\": \"x\", \"shape\": [2, 3], \"dtype\": \"float32\"}",
+     "{\"out\": \"r\", \"op\": \"roll\", \"args\": [\"x\", [1, 2], [0]]}", 1},
 };
 
 TEST(the_rules_refuse_what_eager_rejects_and_the_pytorch_bugs) {
