@@ -10,6 +10,15 @@ converts exactly as the worker does. Plain functions of the program's source, na
 import re
 
 
+def as_list(result):
+    """A function's result as a list of tensors: a tuple or list spread, None empty."""
+    if result is None:
+        return []
+    if isinstance(result, (tuple, list)):
+        return list(result)
+    return [result]
+
+
 def aten_methods(src):
     """TorchScript exposes every ATen op as a Tensor method; plain Python lacks some (alias, fill,
     zero, copy, gelu_, ...). Gives torch.Tensor those that src calls, calling the same ATen ops."""

@@ -281,13 +281,7 @@ def _exception_text(e):
     return clean("%s: %s" % (type(e).__name__, head))
 
 
-def as_list(result):
-    """A function's result as a list of tensors: a tuple or list spread, None empty."""
-    if result is None:
-        return []
-    if isinstance(result, (tuple, list)):
-        return list(result)
-    return [result]
+as_list = afconvert.as_list  # a function's result as a list of tensors
 
 
 def script_unit(src):

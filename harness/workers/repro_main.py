@@ -2,7 +2,8 @@
 # documented formula (and their layouts), the eager run, the comparison with the oracle's
 # tolerances, and main(), which exits 1 while converter and eager differ. aliasfuzz inlines it when
 # it writes a repro.py (harness/emit_repro.c writes the program's globals above it: SRC, CONVERTED,
-# CONVERTER, VERDICT, INPUTS, LAYOUTS, BASES, BUFFERS, OUTPUT_NAMES, PACKAGES).
+# CONVERTER, VERDICT, INPUTS, LAYOUTS, BASES, BUFFERS, OUTPUT_NAMES, PACKAGES, and inlines
+# afconvert.py before it: as_list, aten_methods).
 
 def default_values(i, n, dtype, data):
     """Element k of input i is ((7k + 3i) % 11) - 5 (uint8: (7k + 3i) % 11; bool: (k + i) % 3 == 0)
@@ -37,13 +38,6 @@ def make_inputs(with_bases=False):
             n *= d
         out.append(torch.tensor(default_values(i, n, dtype, data), dtype=torch.float64).reshape(shape).to(dtype))
     return (out, bases) if with_bases else out
-
-def as_list(r):
-    if r is None:
-        return []
-    if isinstance(r, (tuple, list)):
-        return list(r)
-    return [r]
 
 def module_class(src):
     """Module state: SRC is the forward of an nn.Module (its buffers are the inputs BUFFERS); the
