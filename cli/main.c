@@ -12,7 +12,6 @@
 #include "../harness/codec.h"
 #include "../harness/converters/conv.h"
 #include "../harness/converters/conv_worker.h"
-#include "../harness/eager.h"
 #include "../harness/emit.h"
 #include "../harness/ops/ops.h"
 #include "../harness/ops/ops_shape.h"
@@ -120,6 +119,28 @@ static void run_json_head(af_buf *b, const char *file, const conv_converter *c, 
 static char *run_text_line(const char *file, const conv_converter *c, oracle_verdict v, const char *detail) {
   af_buf b = {0};
   af_buf_printf(&b, "%s %s %s%s%s\n", file, c->name, oracle_verdict_name(v), detail ? "  " : "", detail ? detail : "");
+  return af_buf_take(&b);
+}
+
+/* run's line for a judged file (new): text, or JSON with eager's and the converter's shapes when
+ * the program was called once in process (eager, conv), else with the calls made. */
+static char *run_line(const char *file, const conv_converter *c, const judgement *j, const result *eager, const result *conv, int json,
+                      int isolate, double secs) {
+  if (!json) return run_text_line(file, c, j->verdict, j->detail);
+  af_buf b = {0};
+  run_json_head(&b, file, c, j->verdict, j->detail);
+  if (isolate || j->ncalls) {
+    af_buf_printf(&b, ", \"eager_shapes\": null, \"converted_shapes\": null, \"residual_mutation\": %d, \"calls\": %d, "
+                  "\"isolated\": %s, \"seconds\": %.6f}\n", j->residual, j->ncalls ? j->ncalls : 1, isolate ? "true" : "false", secs);
+    return af_buf_take(&b);
+  }
+  af_buf_puts(&b, ", \"eager_shapes\": ");
+  json_shapes(&b, eager);
+  af_buf_puts(&b, ", \"converted_shapes\": ");
+  json_shapes(&b, conv);
+  af_buf_printf(&b, ", \"residual_mutation\": %d, \"seconds\": %.6f", conv->residual, secs);
+  if (conv->converter_s >= 0) af_buf_printf(&b, ", \"converter_seconds\": %.6f", conv->converter_s);
+  af_buf_puts(&b, "}\n");
   return af_buf_take(&b);
 }
 
@@ -278,64 +299,24 @@ static int cmd_run(int argc, char **argv) {
     if (!p) continue;
     progs[f] = NULL; /* freed below, as each file is done */
     run_hold_tag(&hold, f);
-    if (isolate || judge_calls_again(c, p)) { /* through judge.c, as check and fuzz judge */
-      judgement j;
-      double t0 = cli_now_s();
-      int jr = isolate ? judge_isolated(c, p, &oo, deadline, &j, &err) : judge_inprocess(c, p, &oo, &j, &err);
-      double secs = cli_now_s() - t0;
-      if (jr) {
-        fprintf(stderr, "aliasfuzz: %s: %s\n", files[f], err.msg);
-        any_input_error = 1;
-        ir_program_free(p);
-        continue;
-      }
-      if (j.verdict != V_PASS) any_fail = 1;
-      if (json) {
-        af_buf b = {0};
-        run_json_head(&b, files[f], c, j.verdict, j.detail);
-        af_buf_printf(&b, ", \"eager_shapes\": null, \"converted_shapes\": null, \"residual_mutation\": %d, \"calls\": %d, "
-                      "\"isolated\": %s, \"seconds\": %.6f}\n", j.residual, j.ncalls ? j.ncalls : 1, isolate ? "true" : "false", secs);
-        run_hold_put(&hold, f, af_buf_take(&b));
-      } else {
-        run_hold_put(&hold, f, run_text_line(files[f], c, j.verdict, j.detail));
-      }
-      fflush(stdout);
-      judgement_clear(&j);
-      ir_program_free(p);
-      continue;
-    }
+    /* through judge.c, as check and fuzz judge; called once in process, eager's and the
+     * converter's results stay for --json's shapes */
+    judgement j;
     result eager, conv;
     result_init(&eager);
     result_init(&conv);
     double t0 = cli_now_s();
-    if (eager_run(p, &eager, &err) || conv_execute(c, p, &conv, &err)) {
+    int jr = isolate ? judge_isolated(c, p, &oo, deadline, &j, &err) : judge_inprocess_results(c, p, &oo, &j, &eager, &conv, &err);
+    double secs = cli_now_s() - t0; /* eager, conversion (the worker's share in converter_s), judging */
+    if (jr) {
       fprintf(stderr, "aliasfuzz: %s: %s\n", files[f], err.msg);
       any_input_error = 1;
-      result_clear(&eager);
-      result_clear(&conv);
-      ir_program_free(p);
-      continue;
-    }
-    char *detail = NULL;
-    oracle_verdict v = oracle_judge(p, &eager, &conv, &oo, &detail);
-    double secs = cli_now_s() - t0; /* eager, conversion (the worker's share in converter_s), judging */
-    if (v != V_PASS) any_fail = 1;
-    if (json) {
-      af_buf b = {0};
-      run_json_head(&b, files[f], c, v, detail);
-      af_buf_puts(&b, ", \"eager_shapes\": ");
-      json_shapes(&b, &eager);
-      af_buf_puts(&b, ", \"converted_shapes\": ");
-      json_shapes(&b, &conv);
-      af_buf_printf(&b, ", \"residual_mutation\": %d, \"seconds\": %.6f", conv.residual, secs);
-      if (conv.converter_s >= 0) af_buf_printf(&b, ", \"converter_seconds\": %.6f", conv.converter_s);
-      af_buf_puts(&b, "}\n");
-      run_hold_put(&hold, f, af_buf_take(&b));
     } else {
-      run_hold_put(&hold, f, run_text_line(files[f], c, v, detail));
+      if (j.verdict != V_PASS) any_fail = 1;
+      run_hold_put(&hold, f, run_line(files[f], c, &j, &eager, &conv, json, isolate, secs));
+      fflush(stdout);
+      judgement_clear(&j);
     }
-    fflush(stdout);
-    free(detail);
     result_clear(&eager);
     result_clear(&conv);
     ir_program_free(p);

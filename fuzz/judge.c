@@ -24,17 +24,24 @@ void judgement_clear(judgement *j) {
   memset(j, 0, sizeof *j);
 }
 
+/* One call: eager into *e, the converter into *r (when eager ran), the oracle's verdict. */
+static int judge_once_into(const conv_converter *c, const ir_program *p, const oracle_opts *o, judgement *out, result *e, result *r,
+                           af_err *err) {
+  int rc = eager_run(p, e, err);
+  if (!rc && e->status == RESULT_OK) rc = conv_execute(c, p, r, err);
+  if (!rc) {
+    out->verdict = oracle_judge(p, e, r, o, &out->detail);
+    out->residual = r->residual;
+    if (r->graph) out->graph = af_xstrdup(r->graph);
+  }
+  return rc;
+}
+
 static int judge_once(const conv_converter *c, const ir_program *p, const oracle_opts *o, judgement *out, af_err *err) {
   result e, r;
   result_init(&e);
   result_init(&r);
-  int rc = eager_run(p, &e, err);
-  if (!rc && e.status == RESULT_OK) rc = conv_execute(c, p, &r, err);
-  if (!rc) {
-    out->verdict = oracle_judge(p, &e, &r, o, &out->detail);
-    out->residual = r.residual;
-    if (r.graph) out->graph = af_xstrdup(r.graph);
-  }
+  int rc = judge_once_into(c, p, o, out, &e, &r, err);
   result_clear(&e);
   result_clear(&r);
   return rc;
@@ -162,10 +169,21 @@ static int judge_orders(const conv_converter *c, const ir_program *p, const orac
   return rc;
 }
 
-int judge_inprocess(const conv_converter *c, const ir_program *p, const oracle_opts *o, judgement *out, af_err *err) {
+int judge_inprocess_results(const conv_converter *c, const ir_program *p, const oracle_opts *o, judgement *out, result *eager,
+                            result *conv, af_err *err) {
   memset(out, 0, sizeof *out);
   if (judge_calls_again(c, p)) return judge_orders(c, p, o, out, err);
-  return judge_once(c, p, o, out, err);
+  return judge_once_into(c, p, o, out, eager, conv, err);
+}
+
+int judge_inprocess(const conv_converter *c, const ir_program *p, const oracle_opts *o, judgement *out, af_err *err) {
+  result e, r;
+  result_init(&e);
+  result_init(&r);
+  int rc = judge_inprocess_results(c, p, o, out, &e, &r, err);
+  result_clear(&e);
+  result_clear(&r);
+  return rc;
 }
 
 static double now_s(void) {

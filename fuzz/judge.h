@@ -36,6 +36,14 @@ void judgement_clear(judgement *j);
  * pass, else pass. */
 int judge_inprocess(const conv_converter *c, const ir_program *p, const oracle_opts *o, judgement *out, af_err *err);
 
+/* judge_inprocess keeping what eager and the converter gave when the program is called once
+ * (`aliasfuzz run --json` prints their shapes and the converter's own seconds): *eager and *conv,
+ * result_init'ed and later result_clear'ed by the caller, hold the two results (*conv stays empty
+ * when eager fails: the program is invalid). When judge_calls_again, both stay empty and
+ * out->ncalls says how many calls were made. */
+int judge_inprocess_results(const conv_converter *c, const ir_program *p, const oracle_opts *o, judgement *out, result *eager,
+                            result *conv, af_err *err);
+
 /* The same in a forked child, killed after deadline_s seconds: a child that dies gives
  * converter-crash ("killed by signal N" / "exited with status N"), one that outlives the deadline
  * converter-timeout. */

@@ -143,6 +143,21 @@ TEST(an_invalid_program_exits_1_with_its_verdict) {
   unlink(path);
 }
 
+/* run judges through judge.c, as check and fuzz do: a program eager rejects is invalid-program
+ * without a conversion (run converted it anyway before: converted_shapes [[4, 5]] from naive). */
+TEST(run_judges_through_judge_c_and_does_not_convert_a_program_eager_rejects) {
+  char *o = NULL;
+  int rc = af("run corpus/undefined/undef-001-add-operand-partly-overlaps-target.json --converter naive --json", &o);
+  CHECK(rc == 1, "exit %d: %s", rc, o);
+  CHECK(strstr(o, "\"verdict\": \"invalid-program\"") && strstr(o, "\"eager_shapes\": [], \"converted_shapes\": [], "
+                                                                  "\"residual_mutation\": -1"),
+        "%s", o);
+  free(o);
+  rc = af("run corpus/seed/design-003-unsqueeze-inplace.json --converter naive --json", &o);
+  CHECK(rc == 1 && strstr(o, "\"eager_shapes\": [[5, 5, 1]], \"converted_shapes\": [[5, 5]]"), "exit %d: %s", rc, o);
+  free(o);
+}
+
 TEST(help_is_printed_for_the_tool_and_each_command) {
   char *o = NULL;
   int rc;
@@ -340,6 +355,7 @@ int main(int argc, char **argv) {
   RUN(run_isolate_turns_a_crash_into_a_verdict_and_goes_on);
   RUN(usage_errors_exit_2);
   RUN(an_invalid_program_exits_1_with_its_verdict);
+  RUN(run_judges_through_judge_c_and_does_not_convert_a_program_eager_rejects);
   RUN(help_is_printed_for_the_tool_and_each_command);
   return tap_done();
 }
