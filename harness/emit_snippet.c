@@ -96,6 +96,11 @@ static const char *const aten_only[] = {"alias",       "copy",         "elu",   
 
 const char *const *emit_snippet_aten_only(void) { return aten_only; }
 
+const char *emit_snippet_imports(int i) {
+  if (i < 0 || i >= (int)(sizeof apis / sizeof *apis)) return NULL;
+  return apis[i].imports ? apis[i].imports : "";
+}
+
 static int stack_major(void) { return atoi(at_version()) >= 2 ? 2 : 1; }
 
 static const snippet_api *find_api(const char *converter, int major) {

@@ -41,5 +41,9 @@ char *emit_snippet_py_order(const ir_program *p, const char *converter, const ch
  * spells `torch.ops.aten.NAME(x, ...)`; NULL-terminated, borrowed. A test checks the list against
  * the op table and the stack's PyTorch. */
 const char *const *emit_snippet_aten_only(void);
+/* The imports of entry i of the stock-API table (what a snippet joins to its first line's
+ * `import sys, torch`; "" for an entry without any), NULL past the last entry: a test checks
+ * that snippets import nothing else. */
+const char *emit_snippet_imports(int i);
 
 #endif
