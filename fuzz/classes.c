@@ -270,6 +270,55 @@ static cJSON *names_array(const int *ops, int n) {
   return a;
 }
 
+/* Judges variant c (NULL: none could be made; freed here): its outcome, CLASSES_INVALID when it
+ * does not validate; *noop set when it passes only because its writes change nothing eager can
+ * see. Counts the judge call in out->tests. */
+static int judge_variant(ir_program *c, classes_judge judge, void *ctx, classes_gen *out, int *noop) {
+  af_err err;
+  int r = CLASSES_INVALID;
+  if (c && ir_validate(c, &err) == 0) {
+    out->tests++;
+    r = judge(c, ctx);
+  }
+  *noop = r == CLASSES_PASS && judge_writes_change_nothing(c);
+  ir_program_free(c);
+  return r;
+}
+
+/* The generalization row of the inputs' dtype: every input of the program's first input's dtype
+ * switched to each other dtype. */
+static cJSON *dtype_row(const ir_program *p, classes_judge judge, void *ctx, classes_gen *out) {
+  af_dtype d0 = p->inputs[0].dtype;
+  cJSON *row = cJSON_CreateObject(), *same = cJSON_CreateArray(), *pass = cJSON_CreateArray(), *other = cJSON_CreateArray();
+  int ninv = 0, nnoop = 0;
+  cJSON_AddStringToObject(row, "dtype", af_dtype_name(d0));
+  for (int d = 0; d < AF_REAL_DTYPE_COUNT; d++) {
+    if ((af_dtype)d == d0) continue;
+    ir_program *c = ir_program_clone(p);
+    for (int i = 0; i < c->ninputs; i++)
+      if (c->inputs[i].dtype == d0) c->inputs[i].dtype = (af_dtype)d;
+    int noop, r = judge_variant(c, judge, ctx, out, &noop);
+    cJSON *arr = noop ? NULL : r == CLASSES_SAME ? same : r == CLASSES_PASS ? pass : r == CLASSES_OTHER ? other : NULL;
+    if (arr) cJSON_AddItemToArray(arr, cJSON_CreateString(af_dtype_name((af_dtype)d)));
+    else if (noop) nnoop++;
+    else ninv++;
+  }
+  cJSON_AddItemToObject(row, "same", same);
+  cJSON_AddItemToObject(row, "pass", pass);
+  cJSON_AddItemToObject(row, "other", other);
+  cJSON_AddNumberToObject(row, "invalid", ninv);
+  if (nnoop) cJSON_AddNumberToObject(row, "unchanged", nnoop);
+  return row;
+}
+
+/* The generalization table as the compact JSON text out->table (new); frees table. */
+static void take_table(classes_gen *out, cJSON *table) {
+  char *t = cJSON_PrintUnformatted(table);
+  out->table = af_xstrdup(t);
+  cJSON_free(t);
+  cJSON_Delete(table);
+}
+
 int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int max_tests, int reruns, classes_gen *out) {
   memset(out, 0, sizeof *out);
   if (max_tests <= 0) max_tests = 120;
@@ -302,10 +351,7 @@ int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int 
       out->write_free = 1;
       out->pattern = classes_plain_pattern(bare);
       ir_program_free(bare);
-      char *t = cJSON_PrintUnformatted(table);
-      out->table = af_xstrdup(t);
-      cJSON_free(t);
-      cJSON_Delete(table);
+      take_table(out, table);
       return 0;
     }
   }
@@ -328,14 +374,7 @@ int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int 
     for (int k = 0; k < nc && out->tests < max_tests; k++) {
       ir_program *c = k == 0 && twin ? twin : with_op(p, s, cand[k]);
       if (k == 0) twin = NULL;
-      af_err err;
-      int r = CLASSES_INVALID;
-      if (c && ir_validate(c, &err) == 0) {
-        out->tests++;
-        r = judge(c, ctx);
-      }
-      int noop = r == CLASSES_PASS && judge_writes_change_nothing(c);
-      ir_program_free(c);
+      int noop, r = judge_variant(c, judge, ctx, out, &noop);
       if (r == CLASSES_SAME) same[ns++] = cand[k];
       else if (noop) nnoop++;
       else if (r == CLASSES_PASS) pass[np++] = cand[k];
@@ -363,51 +402,11 @@ int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int 
     if (nnoop) cJSON_AddNumberToObject(row, "unchanged", nnoop); /* passing variants whose write changed nothing */
     cJSON_AddItemToArray(table, row);
   }
-  /* dtypes: every input of the program's first input's dtype switched to another */
-  if (p->ninputs > 0) {
-    af_dtype d0 = p->inputs[0].dtype;
-    cJSON *row = cJSON_CreateObject(), *same = cJSON_CreateArray(), *pass = cJSON_CreateArray(), *other = cJSON_CreateArray();
-    int ninv = 0, nnoop = 0;
-    cJSON_AddStringToObject(row, "dtype", af_dtype_name(d0));
-    for (int d = 0; d < AF_REAL_DTYPE_COUNT; d++) {
-      if ((af_dtype)d == d0) continue;
-      ir_program *c = ir_program_clone(p);
-      for (int i = 0; i < c->ninputs; i++)
-        if (c->inputs[i].dtype == d0) c->inputs[i].dtype = (af_dtype)d;
-      af_err err;
-      int r = CLASSES_INVALID;
-      if (ir_validate(c, &err) == 0) {
-        out->tests++;
-        r = judge(c, ctx);
-      }
-      int noop = r == CLASSES_PASS && judge_writes_change_nothing(c);
-      ir_program_free(c);
-      cJSON *name = cJSON_CreateString(af_dtype_name((af_dtype)d));
-      if (noop) {
-        cJSON_Delete(name);
-        nnoop++;
-      } else if (r == CLASSES_SAME) cJSON_AddItemToArray(same, name);
-      else if (r == CLASSES_PASS) cJSON_AddItemToArray(pass, name);
-      else if (r == CLASSES_OTHER) cJSON_AddItemToArray(other, name);
-      else {
-        cJSON_Delete(name);
-        ninv++;
-      }
-    }
-    cJSON_AddItemToObject(row, "same", same);
-    cJSON_AddItemToObject(row, "pass", pass);
-    cJSON_AddItemToObject(row, "other", other);
-    cJSON_AddNumberToObject(row, "invalid", ninv);
-    if (nnoop) cJSON_AddNumberToObject(row, "unchanged", nnoop);
-    cJSON_AddItemToArray(table, row);
-  }
+  if (p->ninputs > 0) cJSON_AddItemToArray(table, dtype_row(p, judge, ctx, out));
   free(core);
   if (!pat.s) af_buf_puts(&pat, "");
   out->pattern = af_buf_take(&pat);
-  char *t = cJSON_PrintUnformatted(table);
-  out->table = af_xstrdup(t);
-  cJSON_free(t);
-  cJSON_Delete(table);
+  take_table(out, table);
   return 0;
 }
 
