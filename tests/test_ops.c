@@ -216,6 +216,37 @@ TEST(the_rules_refuse_what_eager_rejects_and_the_pytorch_bugs) {
   }
 }
 
+/* torch.arange(4.0) (op arange_float): float32 in the model as in eager, four elements, written
+ * through afterwards; torch.arange(2.5) is refused (only whole numbers are modelled). */
+TEST(float_arange_is_float32_in_the_rules_and_in_eager) {
+  ir_program *p = parse("{\"format\": \"aliasfuzz-program/1\", \"inputs\": [], \"body\": ["
+                        "{\"out\": \"r\", \"op\": \"arange_float\", \"args\": [{\"float\": 4}]}, {\"op\": \"add_\", \"args\": [\"r\", 0.5]}],"
+                        " \"outputs\": [\"r\"]}");
+  if (!p) return;
+  gen_model mo;
+  gen_model_init(&mo, p);
+  ops_effect e;
+  af_err err;
+  int rc = ops_shape_infer(&p->stmts[0], &mo.env, &e, &err);
+  CHECK(rc == 0 && e.out.dtype == AF_FLOAT32 && e.out.rank == 1 && e.out.shape[0] == 4, "arange_float(4.0): %s",
+        rc ? err.msg : af_dtype_name(e.out.dtype));
+  gen_model_free(&mo);
+  result r;
+  result_init(&r);
+  CHECK(!eager_run(p, &r, &err), "%s", err.msg);
+  CHECK(r.status == RESULT_OK && r.noutputs == 1 && at_tensor_dtype(r.outputs[0]) == AF_FLOAT32, "eager: status %d, %s",
+        r.status, r.status == RESULT_OK ? af_dtype_name((af_dtype)at_tensor_dtype(r.outputs[0])) : r.message);
+  result_clear(&r);
+  ir_program_free(p);
+  p = parse("{\"format\": \"aliasfuzz-program/1\", \"inputs\": [], \"body\": ["
+            "{\"out\": \"r\", \"op\": \"arange_float\", \"args\": [2.5]}], \"outputs\": [\"r\"]}");
+  if (!p) return;
+  gen_model_init(&mo, p);
+  CHECK(ops_shape_infer(&p->stmts[0], &mo.env, &e, &err) != 0, "arange_float(2.5) is refused");
+  gen_model_free(&mo);
+  ir_program_free(p);
+}
+
 /* x.split(2, 1)[k], x.chunk(2, 0)[k], x.unbind(1)[k] against the slice/select they stand for */
 /* ops_result_type against torch.result_type (checked on 1.13 and 2.13) over the dtypes of issue 15:
    a tensor's category wins over a 0-dim tensor's and a number's of a lower one, uint8 with int8 is
@@ -350,6 +381,7 @@ int main(void) {
   RUN(every_view_op_has_a_write_back_rule_and_a_family);
   RUN(every_ops_rule_names_resolve_and_every_rule_is_used);
   RUN(the_rules_refuse_what_eager_rejects_and_the_pytorch_bugs);
+  RUN(float_arange_is_float32_in_the_rules_and_in_eager);
   RUN(split_chunk_and_unbind_pick_the_element_python_indexing_gives);
   RUN(promotion_follows_torch_result_type_over_the_nine_dtypes);
   RUN(docs_ops_md_is_what_ops_markdown_prints);

@@ -113,9 +113,13 @@ int shape_func_creation(const ir_stmt *st, const ops_env *env, const ops_meta *s
       if (!(oe->flags & OPF_FILL) && a[1].kind != IR_ARG_FLOAT) dt = AF_INT64; /* torch.full([2], 1): int64 */
     }
   } else if (!strcmp(oe->aten, "aten::arange")) {
-    int64_t start = st->nargs > 1 ? a[0].i : 0, end = a[st->nargs - 1].i;
+    /* arange(end), arange(start, end) of ints: int64; arange(end) of a float: float32 */
+    const ir_arg *last = &a[st->nargs - 1];
+    if (last->kind == IR_ARG_FLOAT && (st->nargs > 1 || last->f != (double)(int64_t)last->f))
+      return af_fail(err, "%s of a float is modelled only as arange(end) of a whole number", oe->name);
+    int64_t start = st->nargs > 1 ? a[0].i : 0, end = last->kind == IR_ARG_FLOAT ? (int64_t)last->f : last->i;
     if (end < start) return af_fail(err, "upper bound and larger bound inconsistent with step sign");
-    rank = 1, shape[0] = end - start, dt = AF_INT64;
+    rank = 1, shape[0] = end - start, dt = last->kind == IR_ARG_FLOAT ? AF_FLOAT32 : AF_INT64;
   } else { /* eye */
     int64_t n = a[0].i, m = st->nargs > 1 ? a[1].i : n;
     if (n < 0 || m < 0) return af_fail(err, "%s must be greater or equal to 0, got %lld", n < 0 ? "n" : "m", (long long)(n < 0 ? n : m));
@@ -195,7 +199,7 @@ SAMPLER(creation) {
   }
   int64_t a0 = s3[R(0, k - 1)], a1 = s3[R(0, k - 1)];
   if (!strcmp(e->aten, "aten::arange") && n > 1) a1 = a0, a0 = R(-2, a1 - 1); /* arange(start, end): end a size */
-  args[0] = a_int(a0);
+  args[0] = e->argk[0][0] == 's' ? a_float((double)a0) : a_int(a0); /* arange_float: a whole float */
   if (n > 1) args[1] = a_int(a1);
   return n;
 }
