@@ -2,7 +2,7 @@
  * table: every view op of the table (kinds VIEW and GETITEM) is combined with every write of the
  * table (kinds INPLACE, SETITEM, OUT), and the ops with OPF_META / OPF_MAYBE_VIEW get families of
  * their own. What the table does not say (which arguments to give each op for the small shapes
- * the suite uses) lives in suite.c's recipes, one per op; an op of the table without a recipe is
+ * the suite uses) lives in suite_cb.c's recipes, one per op; an op of the table without a recipe is
  * an error, so the suite cannot silently fall behind the table.
  *
  * Families (the prefix of every case id; the id is the file name and never changes meaning):
