@@ -700,127 +700,150 @@ static int may_overlap(const af_tensor *t) {
   return 0;
 }
 
-/* Writes u, the new value of chain ch's view, into storage s (see 3. in conv_ref.c's header). */
-int rf_write_back(rf *c, int s, const rf_chain *ch, int u, int uniform, const char *hint, af_err *err) {
-  int n = ch->n, rc = 0, cur = u, safe = 1, strided = 0, retyped = 0;
-  if (may_overlap(c->sto[s].eager))
-    return rf_decline(c, err, "%s",
-                   "a write into a storage whose root's elements share memory (PyTorch 2.x's scatter of an "
-                   "overlapping view keeps its layout)");
-  int *newv = af_xcalloc((size_t)n + 1, sizeof(int));
+/* What a write through ch needs: *strided when some step has no inverse step by step (a strided
+ * or storage step, or a broadcasting expand: the steps after it see its repeated elements as
+ * distinct), *safe when the memo may keep the written values, *retyped 1 when a step reads the
+ * bytes as another dtype, 2 when bool bytes as another dtype or the reverse. */
+static void write_back_plan(const rf_chain *ch, int *strided, int *safe, int *retyped) {
+  int n = ch->n;
+  *strided = 0, *safe = 1, *retyped = 0;
   for (int j = 0; j < n; j++) {
     ops_wb_kind wb = ops_view_wb(ch->s[j].call.op);
     int broadcast = ch->s[j].call.op == OPS_expand &&
                     !ops_view_is_identity(OPS_expand, ch->s[j].call.args, ch->s[j].prank, ch->s[j].pshape, ch->s[j].pdtype,
                                           ch->s[j].vrank, ch->s[j].vshape);
-    if (ch->s[j].vdtype != ch->s[j].pdtype && retyped < 2) /* 2: bool bytes read as another dtype, or the reverse */
-      retyped = 1 + (ch->s[j].vdtype == AF_BOOL || ch->s[j].pdtype == AF_BOOL);
+    if (ch->s[j].vdtype != ch->s[j].pdtype && *retyped < 2) /* 2: bool bytes read as another dtype, or the reverse */
+      *retyped = 1 + (ch->s[j].vdtype == AF_BOOL || ch->s[j].pdtype == AF_BOOL);
     /* steps after a broadcasting expand see its repeated elements as distinct: a scatter into
      * one of them would be undone by the others, so such chains go through the storage */
-    if (wb == OPS_WB_STRIDED || wb == OPS_WB_STORAGE || broadcast) strided = 1;
+    if (wb == OPS_WB_STRIDED || wb == OPS_WB_STORAGE || broadcast) *strided = 1;
     /* the memo may keep the written value only where each element of the view is its own
      * element of the storage */
-    if (wb == OPS_WB_STORAGE || wb == OPS_WB_STRIDED || broadcast) safe = 0;
+    if (wb == OPS_WB_STORAGE || wb == OPS_WB_STRIDED || broadcast) *safe = 0;
   }
+}
+
+/* rf_write_back through a chain with no inverse step by step (a strided or storage step, or a
+ * broadcasting expand): one strided scatter of u into the storage with eager's strides. The new
+ * root, or -1 with err. */
+static int write_back_strided(rf *c, int s, const rf_chain *ch, int u, int uniform, af_err *err) {
+  af_tensor *ev = NULL;
+  if (eager_view(c, s, ch, &ev, err)) return -1;
+  int r = at_tensor_rank(ev);
+  int64_t sz[RF_RANK], sd[RF_RANK];
+  at_tensor_shape(ev, sz);
+  at_tensor_strides(ev, sd);
+  /* a broadcast dim (stride 0) holds one element many times: which copy eager writes last
+   * decides, unless every copy gets the same value (fill, zero); then keep index 0 */
+  for (int d = 0; d < r; d++)
+    if (sd[d] == 0 && sz[d] > 1 && !uniform) {
+      at_tensor_free(ev);
+      return rf_decline(c, err, "%s",
+                        "a write into a view whose elements repeat (an expanded view, or as_strided with a zero "
+                        "stride): eager's result depends on which copy it writes last");
+    }
+  for (int d = 0; d < r; d++)
+    if (sd[d] == 0 && sz[d] > 1) {
+      ir_arg a[5] = {a_val(u), a_int(d), a_int(0), a_int(1), a_int(1)};
+      u = rf_emit(c, OPS_slice, 5, a, "tmp", -1);
+      sz[d] = 1;
+    }
+  ir_arg size = a_ints(r, sz), stride = a_ints(r, sd), off = a_int(at_tensor_storage_offset(ev));
+  af_dtype evdt = (af_dtype)at_tensor_dtype(ev); /* strides and offset count its elements */
+  at_tensor_free(ev);
+  int cur = storage_scatter(c, s, u, evdt, &size, &stride, &off, rf_chain_name(c, s, ch, 0, "tmp"), err);
+  ir_arg_free(&size);
+  ir_arg_free(&stride);
+  return cur < 0 ? -1 : cur;
+}
+
+/* rf_write_back step by step: u, the new value of the view of ch's n steps, is written into
+ * each step's input from the last step to the first (a scatter, the inverse view ops, or a
+ * storage scatter), newv[j] the new value of the first j steps (-1: not computed). 0, or -1 with
+ * err. */
+static int write_back_steps(rf *c, int s, const rf_chain *ch, int u, int *newv, af_err *err) {
+  int n = ch->n, rc = 0, cur = u;
+  for (int j = n; j >= 1 && !rc; j--) {
+    const rf_step *step = &ch->s[j - 1];
+    const char *name = rf_chain_name(c, s, ch, j - 1, "tmp");
+    int first = j - 1; /* a run of two or more reshape-like steps is undone by one reshape */
+    while (first > 0 && ops_view_is_reshape(ch->s[j - 1].call.op) && ops_view_is_reshape(ch->s[first - 1].call.op))
+      first--;
+    if (first < j - 1) {
+      ir_arg a[2] = {a_val(cur), a_ints(ch->s[first].prank, ch->s[first].pshape)};
+      name = rf_chain_name(c, s, ch, first, "tmp");
+      cur = rf_emit(c, OPS_reshape, 2, a, name, -1);
+      ir_arg_free(&a[1]);
+      for (int m = first + 1; m < j; m++) newv[m] = -1; /* not computed */
+      newv[first] = cur;
+      j = first + 1;
+      continue;
+    }
+    switch (ops_view_wb(step->call.op)) {
+      case OPS_WB_SCATTER: {
+        int parent = rf_chain_value(c, s, ch, j - 1, name, -1, err);
+        ops_call sc = {0};
+        if (parent < 0 || ops_view_scatter(step->call.op, step->call.args, step->prank, step->pshape, &sc, err)) {
+          rc = -1;
+          break;
+        }
+        sc.args[0] = a_val(parent);
+        sc.args[1] = a_val(cur);
+        cur = rf_emit(c, sc.op, sc.nargs, sc.args, name, -1);
+        ops_call_clear(&sc);
+        break;
+      }
+      case OPS_WB_INVERSE: {
+        ops_call inv[RF_MAX_STEPS];
+        int ninv = 0;
+        if (ops_view_replay_standard(step->call.op, step->call.args, step->pdtype, 1))
+          cur = standard_layout(c, cur, step->vrank, step->vshape, name);
+        if (ops_view_inverse(step->call.op, step->call.args, step->prank, step->pshape, step->pdtype, step->vrank,
+                             step->vshape, inv, RF_MAX_STEPS, &ninv, err)) {
+          rc = -1;
+          break;
+        }
+        for (int k = 0; k < ninv; k++) {
+          cur = emit_call(c, &inv[k], cur, name, -1);
+          ops_call_clear(&inv[k]);
+        }
+        break;
+      }
+      case OPS_WB_STORAGE:
+        cur = storage_scatter(c, s, cur, step->vdtype, &step->call.args[1], &step->call.args[2], &step->call.args[3], name,
+                              err);
+        if (cur < 0) rc = -1;
+        break;
+      default:
+        rc = af_fail(err, "%s: no way to write through it", ops_get(step->call.op)->name);
+        break;
+    }
+    newv[j - 1] = cur;
+  }
+  return rc;
+}
+
+/* Writes u, the new value of chain ch's view, into storage s (see 3. in conv_ref.c's header). */
+int rf_write_back(rf *c, int s, const rf_chain *ch, int u, int uniform, const char *hint, af_err *err) {
+  int n = ch->n, rc = 0, safe, strided, retyped;
+  if (may_overlap(c->sto[s].eager))
+    return rf_decline(c, err, "%s",
+                      "a write into a storage whose root's elements share memory (PyTorch 2.x's scatter of an "
+                      "overlapping view keeps its layout)");
+  int *newv = af_xcalloc((size_t)n + 1, sizeof(int));
+  write_back_plan(ch, &strided, &safe, &retyped);
   newv[n] = u;
   if (retyped == 2) {
     rc = rf_decline(c, err, "%s",
-                 "a write through a view that reads bool bytes as another dtype or other bytes as bool: bytes other "
-                 "than 0 and 1 in a bool tensor make PyTorch's result undefined");
+                    "a write through a view that reads bool bytes as another dtype or other bytes as bool: bytes other "
+                    "than 0 and 1 in a bool tensor make PyTorch's result undefined");
     goto out;
   }
-  if (strided) { /* no inverse step by step: one strided scatter with eager's strides */
-    af_tensor *ev = NULL;
-    if (eager_view(c, s, ch, &ev, err)) {
-      rc = -1;
-      goto out;
-    }
-    int r = at_tensor_rank(ev);
-    int64_t sz[RF_RANK], sd[RF_RANK];
-    at_tensor_shape(ev, sz);
-    at_tensor_strides(ev, sd);
-    /* a broadcast dim (stride 0) holds one element many times: which copy eager writes last
-     * decides, unless every copy gets the same value (fill, zero); then keep index 0 */
-    for (int d = 0; d < r; d++)
-      if (sd[d] == 0 && sz[d] > 1 && !uniform) {
-        at_tensor_free(ev);
-        rc = rf_decline(c, err, "%s",
-                     "a write into a view whose elements repeat (an expanded view, or as_strided with a zero stride): "
-                     "eager's result depends on which copy it writes last");
-        goto out;
-      }
-    for (int d = 0; d < r; d++)
-      if (sd[d] == 0 && sz[d] > 1) {
-        ir_arg a[5] = {a_val(u), a_int(d), a_int(0), a_int(1), a_int(1)};
-        u = rf_emit(c, OPS_slice, 5, a, "tmp", -1);
-        sz[d] = 1;
-      }
-    ir_arg size = a_ints(r, sz), stride = a_ints(r, sd), off = a_int(at_tensor_storage_offset(ev));
-    af_dtype evdt = (af_dtype)at_tensor_dtype(ev); /* strides and offset count its elements */
-    at_tensor_free(ev);
-    cur = storage_scatter(c, s, u, evdt, &size, &stride, &off, rf_chain_name(c, s, ch, 0, "tmp"), err);
-    ir_arg_free(&size);
-    ir_arg_free(&stride);
-    if (cur < 0) rc = -1;
-    newv[0] = cur;
+  if (strided) {
+    newv[0] = write_back_strided(c, s, ch, u, uniform, err);
+    if (newv[0] < 0) rc = -1;
   } else {
-    for (int j = n; j >= 1 && !rc; j--) {
-      const rf_step *step = &ch->s[j - 1];
-      const char *name = rf_chain_name(c, s, ch, j - 1, "tmp");
-      int first = j - 1; /* a run of two or more reshape-like steps is undone by one reshape */
-      while (first > 0 && ops_view_is_reshape(ch->s[j - 1].call.op) && ops_view_is_reshape(ch->s[first - 1].call.op))
-        first--;
-      if (first < j - 1) {
-        ir_arg a[2] = {a_val(cur), a_ints(ch->s[first].prank, ch->s[first].pshape)};
-        name = rf_chain_name(c, s, ch, first, "tmp");
-        cur = rf_emit(c, OPS_reshape, 2, a, name, -1);
-        ir_arg_free(&a[1]);
-        for (int m = first + 1; m < j; m++) newv[m] = -1; /* not computed */
-        newv[first] = cur;
-        j = first + 1;
-        continue;
-      }
-      switch (ops_view_wb(step->call.op)) {
-        case OPS_WB_SCATTER: {
-          int parent = rf_chain_value(c, s, ch, j - 1, name, -1, err);
-          ops_call sc = {0};
-          if (parent < 0 || ops_view_scatter(step->call.op, step->call.args, step->prank, step->pshape, &sc, err)) {
-            rc = -1;
-            break;
-          }
-          sc.args[0] = a_val(parent);
-          sc.args[1] = a_val(cur);
-          cur = rf_emit(c, sc.op, sc.nargs, sc.args, name, -1);
-          ops_call_clear(&sc);
-          break;
-        }
-        case OPS_WB_INVERSE: {
-          ops_call inv[RF_MAX_STEPS];
-          int ninv = 0;
-          if (ops_view_replay_standard(step->call.op, step->call.args, step->pdtype, 1))
-            cur = standard_layout(c, cur, step->vrank, step->vshape, name);
-          if (ops_view_inverse(step->call.op, step->call.args, step->prank, step->pshape, step->pdtype, step->vrank,
-                               step->vshape, inv, RF_MAX_STEPS, &ninv, err)) {
-            rc = -1;
-            break;
-          }
-          for (int k = 0; k < ninv; k++) {
-            cur = emit_call(c, &inv[k], cur, name, -1);
-            ops_call_clear(&inv[k]);
-          }
-          break;
-        }
-        case OPS_WB_STORAGE:
-          cur = storage_scatter(c, s, cur, step->vdtype, &step->call.args[1], &step->call.args[2], &step->call.args[3], name,
-                                err);
-          if (cur < 0) rc = -1;
-          break;
-        default:
-          rc = af_fail(err, "%s: no way to write through it", ops_get(step->call.op)->name);
-          break;
-      }
-      newv[j - 1] = cur;
-    }
+    rc = write_back_steps(c, s, ch, u, newv, err);
   }
   if (rc) goto out;
   rf_storage *st = &c->sto[s];
