@@ -457,6 +457,102 @@ static int arg_ok(const ir_program *p, const char *code, const ir_arg *a, const 
   return 0;
 }
 
+/* ir_validate's inputs: the first values, ranks in range, no input name taken by an int. */
+static int validate_inputs(const ir_program *p, const char *isint, scope *sc, af_err *err) {
+  for (int i = 0; i < p->ninputs; i++) {
+    if (p->inputs[i].value != i)
+      return af_fail(err, "inputs[%d]: inputs must be the first values", i);
+    if (p->inputs[i].rank < 0 || p->inputs[i].rank > AF_MAX_RANK)
+      return af_fail(err, "inputs[%d].shape: rank must be 0..%d", i, AF_MAX_RANK);
+    if (isint[i]) { /* a loop variable or an int op's result takes an input's name */
+      int d = 0;
+      while (d < p->nstmts && (p->stmts[d].out != i || (p->stmts[d].op != OPS_for && ops_get(p->stmts[d].op)->kind != OPS_INT))) d++;
+      return af_fail(err, "inputs[%d]: \"%s\" is an input (a tensor), and body[%d] (%s) makes it %s; give the int its own name", i,
+                     p->names[i], d, d < p->nstmts ? ops_get(p->stmts[d].op)->name : "?", int_word(p, i));
+    }
+    scope_define(sc, i);
+  }
+  return 0;
+}
+
+/* ir_validate's check of statement s's out name: defined where the op gives a value (a new name
+ * for a list, an int name for an int op), absent where it gives none. */
+static int validate_out(const ir_program *p, int s, const ops_entry *e, const char *isint, scope *sc, af_err *err) {
+  const ir_stmt *st = &p->stmts[s];
+  if (st->out >= 0) {
+    if (st->out >= p->nvalues)
+      return af_fail(err, "body[%d].out: no such value", s);
+    if ((isint[st->out] == 1) != (e->kind == OPS_INT)) {
+      if (isint[st->out] == 1 && strcmp(int_word(p, st->out), "a loop variable") == 0)
+        return af_fail(err, "body[%d].out: \"%s\" is a loop variable (%s cannot rebind it)", s, p->names[st->out], e->name);
+      if (isint[st->out] == 1)
+        return af_fail(err, "body[%d].out: \"%s\" names both an int value and a tensor (%s gives a tensor)", s, p->names[st->out], e->name);
+      return af_fail(err, "body[%d].out: \"%s\" names a %s, and %s gives an int", s, p->names[st->out], isint[st->out] == 2 ? "list" : "tensor", e->name);
+    }
+    if ((isint[st->out] == 2) != (st->op == OPS_list))
+      return af_fail(err, "body[%d].out: \"%s\" names a list and a tensor", s, p->names[st->out]);
+    if (st->op == OPS_list && sc->vis[st->out])
+      return af_fail(err, "body[%d].out: the list \"%s\" is rebound (make a new list name)", s, p->names[st->out]);
+    if (st->op == OPS_list && st->args[0].n < 1)
+      return af_fail(err, "body[%d].args[0] (list): a list needs at least one tensor", s);
+    if (e->kind == OPS_SETITEM || e->kind == OPS_FOREACH) { /* foreach ops return None */
+      return af_fail(err, "body[%d].out: %s defines no value", s, e->name);
+    }
+    scope_define(sc, st->out);
+  } else if (e->kind == OPS_VIEW || e->kind == OPS_FUNC || e->kind == OPS_GETITEM || e->kind == OPS_INT ||
+             (e->kind == OPS_LIST && st->op != OPS_list_append && st->op != OPS_list_set)) {
+    return af_fail(err, "body[%d].out: %s needs an \"out\" name", s, e->name);
+  }
+  return 0;
+}
+
+/* ir_validate's statement s: its op and arguments, block structure (for/if/else/end, with the
+ * scope), then its out name (validate_out). */
+static int validate_stmt(const ir_program *p, int s, const char *isint, scope *sc, af_err *err) {
+  const ir_stmt *st = &p->stmts[s];
+  const ops_entry *e = ops_get(st->op);
+  if (!e)
+    return af_fail(err, "body[%d].op: unknown op id %d", s, st->op);
+  if (st->nargs != e->nargs)
+    return af_fail(err, "body[%d] (%s): expected %d arguments (%s), got %d", s, e->name, e->nargs, e->schema, st->nargs);
+  if (st->op == OPS_else || st->op == OPS_end) {
+    if (sc->depth == 0 || (st->op == OPS_else && (p->stmts[sc->open[sc->depth - 1]].op != OPS_if || sc->has_else[sc->depth - 1])))
+      return af_fail(err, "body[%d]: \"%s\" without its if/for", s, e->name);
+    if (st->out >= 0)
+      return af_fail(err, "body[%d].out: %s defines no value", s, e->name);
+    if (st->op == OPS_else)
+      scope_else(sc);
+    else
+      scope_close(sc);
+    return 0;
+  }
+  for (int a = 0; a < st->nargs; a++)
+    if (arg_ok(p, e->argk[a], &st->args[a], sc, isint, err)) {
+      af_err_prefix(err, "body[%d].args[%d] (%s)", s, a, e->name);
+      return -1;
+    }
+  for (const char *c = e->spelling; (c = strstr(c, "$:")) != NULL; c += 2) /* `x[:, :, a:b]`: a dim count */
+    if (c[2] >= '0' && c[2] <= '9' && c[2] - '0' < st->nargs && st->args[c[2] - '0'].kind != IR_ARG_INT)
+      return af_fail(err, "body[%d].args[%d] (%s): must be an integer literal (it is spelled as a count of \":, \")", s, c[2] - '0', e->name);
+  if (st->op == OPS_for) {
+    if (st->args[0].kind != IR_ARG_VALUE && (st->args[0].kind != IR_ARG_INT || st->args[0].i < 0 || st->args[0].i > IR_MAX_TRIPS))
+      return af_fail(err, "body[%d].args[0] (for): the trip count must be an integer literal 0..%d or an int value", s, IR_MAX_TRIPS);
+    if (st->out < 0 || st->out >= p->nvalues || sc->vis[st->out])
+      return af_fail(err, "body[%d].out (for): needs a new loop variable name", s);
+    scope_open(sc, s);
+    scope_define(sc, st->out);
+    return 0;
+  }
+  if (st->op == OPS_if) {
+    if (st->out >= 0)
+      return af_fail(err, "body[%d].out: if defines no value", s);
+    scope_open(sc, s);
+    return 0;
+  }
+  if (st->out >= 0 && e->kind == OPS_CTRL)
+    return af_fail(err, "body[%d].out: %s defines no value", s, e->name);
+  return validate_out(p, s, e, isint, sc, err);
+}
 
 int ir_validate(const ir_program *p, af_err *err) {
   int rc = 0;
@@ -470,124 +566,10 @@ int ir_validate(const ir_program *p, af_err *err) {
   }
   free(islist);
   if (rc) goto out;
-  for (int i = 0; i < p->ninputs; i++) {
-    if (p->inputs[i].value != i) {
-      rc = af_fail(err, "inputs[%d]: inputs must be the first values", i);
-      goto out;
-    }
-    if (p->inputs[i].rank < 0 || p->inputs[i].rank > AF_MAX_RANK) {
-      rc = af_fail(err, "inputs[%d].shape: rank must be 0..%d", i, AF_MAX_RANK);
-      goto out;
-    }
-    if (isint[i]) { /* a loop variable or an int op's result takes an input's name */
-      int d = 0;
-      while (d < p->nstmts && (p->stmts[d].out != i || (p->stmts[d].op != OPS_for && ops_get(p->stmts[d].op)->kind != OPS_INT))) d++;
-      rc = af_fail(err, "inputs[%d]: \"%s\" is an input (a tensor), and body[%d] (%s) makes it %s; give the int its own name", i,
-                   p->names[i], d, d < p->nstmts ? ops_get(p->stmts[d].op)->name : "?", int_word(p, i));
-      goto out;
-    }
-    scope_define(&sc, i);
-  }
+  if ((rc = validate_inputs(p, isint, &sc, err))) goto out;
   if ((rc = ir_validate_layouts(p, err))) goto out;
-  for (int s = 0; s < p->nstmts; s++) {
-    const ir_stmt *st = &p->stmts[s];
-    const ops_entry *e = ops_get(st->op);
-    if (!e) {
-      rc = af_fail(err, "body[%d].op: unknown op id %d", s, st->op);
-      goto out;
-    }
-    if (st->nargs != e->nargs) {
-      rc = af_fail(err, "body[%d] (%s): expected %d arguments (%s), got %d", s, e->name, e->nargs, e->schema, st->nargs);
-      goto out;
-    }
-    if (st->op == OPS_else || st->op == OPS_end) {
-      if (sc.depth == 0 || (st->op == OPS_else && (p->stmts[sc.open[sc.depth - 1]].op != OPS_if || sc.has_else[sc.depth - 1]))) {
-        rc = af_fail(err, "body[%d]: \"%s\" without its if/for", s, e->name);
-        goto out;
-      }
-      if (st->out >= 0) {
-        rc = af_fail(err, "body[%d].out: %s defines no value", s, e->name);
-        goto out;
-      }
-      if (st->op == OPS_else)
-        scope_else(&sc);
-      else
-        scope_close(&sc);
-      continue;
-    }
-    for (int a = 0; a < st->nargs; a++)
-      if (arg_ok(p, e->argk[a], &st->args[a], &sc, isint, err)) {
-        af_err_prefix(err, "body[%d].args[%d] (%s)", s, a, e->name);
-        rc = -1;
-        goto out;
-      }
-    for (const char *c = e->spelling; (c = strstr(c, "$:")) != NULL; c += 2) /* `x[:, :, a:b]`: a dim count */
-      if (c[2] >= '0' && c[2] <= '9' && c[2] - '0' < st->nargs && st->args[c[2] - '0'].kind != IR_ARG_INT) {
-        rc = af_fail(err, "body[%d].args[%d] (%s): must be an integer literal (it is spelled as a count of \":, \")", s, c[2] - '0', e->name);
-        goto out;
-      }
-    if (st->op == OPS_for) {
-      if (st->args[0].kind != IR_ARG_VALUE && (st->args[0].kind != IR_ARG_INT || st->args[0].i < 0 || st->args[0].i > IR_MAX_TRIPS)) {
-        rc = af_fail(err, "body[%d].args[0] (for): the trip count must be an integer literal 0..%d or an int value", s, IR_MAX_TRIPS);
-        goto out;
-      }
-      if (st->out < 0 || st->out >= p->nvalues || sc.vis[st->out]) {
-        rc = af_fail(err, "body[%d].out (for): needs a new loop variable name", s);
-        goto out;
-      }
-      scope_open(&sc, s);
-      scope_define(&sc, st->out);
-      continue;
-    }
-    if (st->op == OPS_if) {
-      if (st->out >= 0) {
-        rc = af_fail(err, "body[%d].out: if defines no value", s);
-        goto out;
-      }
-      scope_open(&sc, s);
-      continue;
-    }
-    if (st->out >= 0 && e->kind == OPS_CTRL) {
-      rc = af_fail(err, "body[%d].out: %s defines no value", s, e->name);
-      goto out;
-    }
-    if (st->out >= 0) {
-      if (st->out >= p->nvalues) {
-        rc = af_fail(err, "body[%d].out: no such value", s);
-        goto out;
-      }
-      if ((isint[st->out] == 1) != (e->kind == OPS_INT)) {
-        if (isint[st->out] == 1 && strcmp(int_word(p, st->out), "a loop variable") == 0)
-          rc = af_fail(err, "body[%d].out: \"%s\" is a loop variable (%s cannot rebind it)", s, p->names[st->out], e->name);
-        else if (isint[st->out] == 1)
-          rc = af_fail(err, "body[%d].out: \"%s\" names both an int value and a tensor (%s gives a tensor)", s, p->names[st->out], e->name);
-        else
-          rc = af_fail(err, "body[%d].out: \"%s\" names a %s, and %s gives an int", s, p->names[st->out], isint[st->out] == 2 ? "list" : "tensor", e->name);
-        goto out;
-      }
-      if ((isint[st->out] == 2) != (st->op == OPS_list)) {
-        rc = af_fail(err, "body[%d].out: \"%s\" names a list and a tensor", s, p->names[st->out]);
-        goto out;
-      }
-      if (st->op == OPS_list && sc.vis[st->out]) {
-        rc = af_fail(err, "body[%d].out: the list \"%s\" is rebound (make a new list name)", s, p->names[st->out]);
-        goto out;
-      }
-      if (st->op == OPS_list && st->args[0].n < 1) {
-        rc = af_fail(err, "body[%d].args[0] (list): a list needs at least one tensor", s);
-        goto out;
-      }
-      if (e->kind == OPS_SETITEM || e->kind == OPS_FOREACH) { /* foreach ops return None */
-        rc = af_fail(err, "body[%d].out: %s defines no value", s, e->name);
-        goto out;
-      }
-      scope_define(&sc, st->out);
-    } else if (e->kind == OPS_VIEW || e->kind == OPS_FUNC || e->kind == OPS_GETITEM || e->kind == OPS_INT ||
-               (e->kind == OPS_LIST && st->op != OPS_list_append && st->op != OPS_list_set)) {
-      rc = af_fail(err, "body[%d].out: %s needs an \"out\" name", s, e->name);
-      goto out;
-    }
-  }
+  for (int s = 0; s < p->nstmts && !rc; s++) rc = validate_stmt(p, s, isint, &sc, err);
+  if (rc) goto out;
   if (sc.depth > 0) {
     rc = af_fail(err, "body[%d] (%s): block not closed", sc.open[sc.depth - 1], ops_get(p->stmts[sc.open[sc.depth - 1]].op)->name);
     goto out;
