@@ -1,0 +1,11 @@
+import sys, torch  # export-decomp vs eager, PyTorch 2.13.0 (aliasfuzz: converter-error): exits 1 while the bug is there
+class M(torch.nn.Module):
+    def forward(self, x1, i0, x2):
+        x1.index_fill_(1, i0, x2)
+def args(): return [torch.tensor([[-5.0, 2.0]], dtype=torch.float64), torch.tensor([1]), torch.tensor(1.0)]
+def same(a, b): return a.shape == b.shape and a.dtype == b.dtype and torch.allclose(a, b, *TOL.get(a.dtype, (0, 0)), equal_nan=True)
+TOL = {torch.float32: (1e-5, 1e-5), torch.float64: (1e-10, 1e-10), torch.float16: (2e-3, 1e-5), torch.bfloat16: (1.6e-2, 1e-5)}  # (rtol, atol) of aliasfuzz's oracle
+e = args(); m = M(); m(*e); want = [*e]  # outputs, then each input after the call
+c = args(); cf = torch.export.export(M(), tuple(c)).run_decompositions().module()
+cf(*c); got = [*c]
+print("eager:", want, "\nexport-decomp:", got); sys.exit(0 if len(want) == len(got) and all(map(same, want, got)) else 1)
