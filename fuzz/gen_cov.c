@@ -88,270 +88,326 @@ long gen_cov_pair_count(const gen_cov *c, int v, int m, int d, int r) {
 typedef void (*event_fn)(void *ctx, uint32_t id);
 #define NPAIR_IDS ((uint32_t)OPS_COUNT * OPS_COUNT * 4)
 
-static void replay(const ir_program *p, gen_cov *cov, event_fn ev, void *ctx) {
+/* The state of one replay (replay below): the model, the counters' and events' sinks, and what
+ * the counters need to remember between statements. */
+typedef struct replay_st {
+  const ir_program *p;
+  gen_cov *cov; /* counters, or NULL */
+  event_fn ev;  /* feature events, or NULL */
+  void *ctx;
   gen_model mo;
-  gen_model_init(&mo, p);
-  int n = p->nvalues;
-  int *meta_pending = af_xcalloc((size_t)n + 1, sizeof(int)); /* value had a shape-changing in-place op */
-  int *writer = af_xcalloc((size_t)p->nvalues + 1, sizeof(int));
-  int nstor_cap = 0;
-  char *tainted = NULL; /* per storage: written through a view */
-  int *read_pending = NULL;  /* per storage: impl that wrote through a view, +1 */
-  int *copy_storage = NULL;  /* per storage: 1 made by a maybe-view that copied, 2 by a factory without a tensor argument */
-  int hidden = 0;
-  (void)writer;
-#define COUNT(k)                                \
-  do {                                          \
-    if (cov) cov->c[k]++;                       \
-    if (ev) ev(ctx, NPAIR_IDS + (uint32_t)(k)); \
-  } while (0)
-  /* control flow: blocks are replayed once, straight through (both branches; loop variables
-     read 0, the first iteration) */
-  char *isint = ir_loop_vars(p); /* every int value; issize: those an int op made */
-  char *issize = af_xcalloc((size_t)p->nvalues + 1, 1), *isloop = af_xcalloc((size_t)p->nvalues + 1, 1);
-  for (int s = 0; s < p->nstmts; s++) {
-    int o = p->stmts[s].out;
-    if (o < 0) continue;
-    if (ops_get(p->stmts[s].op)->kind == OPS_INT) issize[o] = 1;
-    if (p->stmts[s].op == OPS_for) isloop[o] = 1;
+  int *meta_pending; /* value had a shape-changing in-place op */
+  int nstor_cap;
+  char *tainted;      /* per storage: written through a view */
+  int *read_pending;  /* per storage: impl that wrote through a view, +1 */
+  int *copy_storage;  /* per storage: 1 made by a maybe-view that copied, 2 by a factory without a tensor argument */
+  char *isint;        /* every int value; issize: those an int op made; isloop: loop variables */
+  char *issize, *isloop;
+  int64_t *zeros;
+  int *opener, depth; /* the open blocks' statements */
+  int *born;          /* block depth a value was first defined at, +1 */
+  char *list_written; /* per impl (mod 4096): written while a list held it */
+} replay_st;
+
+static void rp_count(replay_st *r, int k) {
+  if (r->cov) r->cov->c[k]++;
+  if (r->ev) r->ev(r->ctx, NPAIR_IDS + (uint32_t)(k));
+}
+
+/* A control statement: blocks are replayed once, straight through (both branches; loop variables
+ * read 0, the first iteration). */
+static void rp_ctrl(replay_st *r, const ir_stmt *st0) {
+  int s = (int)(st0 - r->p->stmts);
+  if (st0->op == OPS_if || st0->op == OPS_for) {
+    rp_count(r, st0->op == OPS_if ? (ir_block_else(r->p, s) >= 0 ? C_IF_ELSE : C_IF) : C_FOR);
+    if (r->depth) rp_count(r, C_NESTED);
+    r->opener[r->depth++] = s;
+    if (st0->op == OPS_for && st0->out >= 0) r->born[st0->out] = r->depth + 1;
   }
-  int64_t *zeros = af_xcalloc((size_t)p->nvalues + 1, sizeof(int64_t));
-  int *opener = af_xcalloc((size_t)p->nstmts + 1, sizeof(int)), depth = 0;
-  int *born = af_xcalloc((size_t)p->nvalues + 1, sizeof(int)); /* block depth a value was first defined at, +1 */
-  char *list_written = af_xcalloc(4096, 1); /* per impl (mod 4096): written while a list held it */
-  for (int i = 0; i < p->ninputs; i++) born[p->inputs[i].value] = 1;
-  if (ir_nbuffers(p)) COUNT(C_MODULE);
-  for (int s = 0; s < p->nstmts; s++) {
-    const ir_stmt *st0 = &p->stmts[s];
-    const ops_entry *oe = ops_get(st0->op);
-    if (oe->kind == OPS_CTRL) {
-      if (st0->op == OPS_if || st0->op == OPS_for) {
-        COUNT(st0->op == OPS_if ? (ir_block_else(p, s) >= 0 ? C_IF_ELSE : C_IF) : C_FOR);
-        if (depth) COUNT(C_NESTED);
-        opener[depth++] = s;
-        if (st0->op == OPS_for && st0->out >= 0) born[st0->out] = depth + 1;
+  if (st0->op == OPS_end && r->depth) r->depth--;
+  if (r->cov) r->cov->op_stmts[st0->op]++;
+}
+
+/* n = x.size(d): its value from the model's shape, for the statements that use n. */
+static void rp_int(replay_st *r, const ir_stmt *st) {
+  af_err ierr;
+  int v = st->args[0].kind == IR_ARG_VALUE ? st->args[0].value : -1;
+  if (v < 0 || r->mo.impl_of[v] < 0 || !gen_model_meta(&r->mo, v)->known ||
+      ir_int_op_value(st, gen_model_meta(&r->mo, v)->rank, gen_model_meta(&r->mo, v)->shape, &r->zeros[st->out], &ierr))
+    rp_count(r, C_REPLAY_FAILED);
+  else
+    rp_count(r, C_SIZE_VALUE);
+  if (r->cov) r->cov->op_stmts[st->op]++;
+}
+
+/* A list statement (list, append, set, cat/stack of a list). */
+static void rp_list(replay_st *r, int s, const ir_stmt *st) {
+  af_err lerr;
+  if (r->cov) r->cov->op_stmts[st->op]++;
+  if (gen_model_list(&r->mo, st, 1, &lerr)) {
+    rp_count(r, C_REPLAY_FAILED);
+    if (st->out >= 0) gen_model_apply_unknown(&r->mo, s);
+  } else {
+    if (st->op == OPS_list) rp_count(r, C_LIST);
+    if (st->op == OPS_list_append || st->op == OPS_list_set) rp_count(r, C_LIST_GROW);
+    if (st->op == OPS_cat_list || st->op == OPS_stack_list) {
+      rp_count(r, C_LIST_CAT);
+      int l = st->args[0].value, after = 0;
+      for (int k = 0; l < r->mo.caplst && k < r->mo.nlst[l]; k++) after |= r->list_written[r->mo.lst[l][k] % 4096];
+      if (after) rp_count(r, C_LIST_CAT_AFTER_WRITE);
+    }
+  }
+  if (st->out >= 0 && !r->born[st->out]) r->born[st->out] = r->depth + 1;
+}
+
+/* A name bound again (rebind counters), where it was born, a write in a block to a value from
+ * outside it. */
+static void rp_rebind(replay_st *r, const ir_stmt *st) {
+  if (st->out >= 0 && r->born[st->out] && r->born[st->out] <= r->depth + 1 && !ops_mutates(st->op)) {
+    rp_count(r, C_REBIND);
+    if (st->out < r->p->ninputs && r->p->inputs[st->out].buffer) rp_count(r, C_BUFFER_REBIND);
+    int im = r->mo.impl_of[st->out];
+    for (int u = 0; im >= 0 && u < r->mo.nvals; u++)
+      if (u != st->out && r->mo.impl_of[u] >= 0 && r->mo.impls[r->mo.impl_of[u]].storage == r->mo.impls[im].storage) {
+        rp_count(r, C_REBIND_ALIASED);
+        break;
       }
-      if (st0->op == OPS_end && depth) depth--;
-      if (cov) cov->op_stmts[st0->op]++;
-      continue;
+  }
+  if (st->out >= 0 && !r->born[st->out]) r->born[st->out] = r->depth + 1;
+  if (r->depth && ops_mutates(st->op) && st->args[0].kind == IR_ARG_VALUE && r->born[st->args[0].value] &&
+      r->born[st->args[0].value] <= r->depth) {
+    int inner_for = 0;
+    for (int k = 0; k < r->depth; k++) inner_for |= r->p->stmts[r->opener[k]].op == OPS_for && r->born[st->args[0].value] <= k + 1;
+    rp_count(r, inner_for ? C_LOOP_WRITE_OUTER : C_BRANCH_WRITE_OUTER);
+  }
+}
+
+/* The per-storage arrays grown to the model's storages (and a margin). */
+static void rp_grow(replay_st *r) {
+  if (r->mo.nstor + 8 > r->nstor_cap) {
+    int cap = (r->mo.nstor + 8) * 2;
+    r->tainted = af_xrealloc(r->tainted, (size_t)cap);
+    r->read_pending = af_xrealloc(r->read_pending, sizeof(int) * (size_t)cap);
+    r->copy_storage = af_xrealloc(r->copy_storage, sizeof(int) * (size_t)cap);
+    for (int k = r->nstor_cap; k < cap; k++) r->tainted[k] = 0, r->read_pending[k] = 0, r->copy_storage[k] = 0;
+    r->nstor_cap = cap;
+  }
+}
+
+/* Uses of values: after a shape-changing in-place op, after a write through a view. */
+static void rp_uses(replay_st *r, const ir_stmt *st) {
+  for (int a = 0; a < st->nargs; a++) {
+    const ir_arg *x = &st->args[a];
+    int vals[64], nv = 0;
+    if (x->kind == IR_ARG_VALUE) vals[nv++] = x->value;
+    if (x->kind == IR_ARG_VALUES)
+      for (int k = 0; k < x->n && nv < 64; k++) vals[nv++] = x->values[k];
+    if (x->kind == IR_ARG_INDEX)
+      for (int k = 0; k < x->n && nv < 64; k++)
+        if (x->index[k].kind == IR_IDX_TENSOR) vals[nv++] = x->index[k].value;
+    for (int k = 0; k < nv; k++) {
+      int v = vals[k];
+      if (r->meta_pending[v]) {
+        rp_count(r, C_META_THEN_USE);
+        r->meta_pending[v] = 0;
+      }
+      if (r->mo.impl_of[v] < 0) continue;
+      const gen_impl *im = gen_model_impl(&r->mo, v);
+      int w = r->read_pending[im->storage] - 1;
+      if (w >= 0 && w != r->mo.impl_of[v] && !(a == 0 && ops_mutates(st->op))) {
+        rp_count(r, im->depth == 0 ? C_READ_BASE_AFTER : C_READ_SIBLING_AFTER);
+        r->read_pending[im->storage] = 0;
+      }
     }
-    ir_stmt rst;
-    ir_stmt_resolve(st0, isint, zeros, &rst);
-    const ir_stmt *st = &rst;
-    if (ir_stmt_reads_int(st0, isloop)) COUNT(C_LOOP_INDEX);
-    if (ir_stmt_reads_int(st0, issize)) COUNT(C_SIZE_USE);
-    if (oe->kind == OPS_INT) { /* n = x.size(d): its value from the model's shape, for the statements that use n */
-      af_err ierr;
-      int v = st->args[0].kind == IR_ARG_VALUE ? st->args[0].value : -1;
-      if (v < 0 || mo.impl_of[v] < 0 || !gen_model_meta(&mo, v)->known ||
-          ir_int_op_value(st, gen_model_meta(&mo, v)->rank, gen_model_meta(&mo, v)->shape, &zeros[st->out], &ierr))
-        COUNT(C_REPLAY_FAILED);
-      else
-        COUNT(C_SIZE_VALUE);
-      if (cov) cov->op_stmts[st->op]++;
-      ir_stmt_clear(&rst);
-      continue;
+  }
+}
+
+/* The per-op counters, the written dtypes and the subscripts' index kinds (cov only). */
+static void rp_cov_stmt(replay_st *r, const ir_stmt *st, const ops_entry *oe) {
+  r->cov->op_stmts[st->op]++;
+  if (ops_mutates(st->op) && !(oe->flags & OPF_META)) {
+    /* a foreach op's target: its list's first element (the elements share one dtype) */
+    int tv0 = st->args[0].kind == IR_ARG_VALUE ? st->args[0].value : st->args[0].values[0];
+    af_dtype tdt = gen_model_meta(&r->mo, tv0)->dtype;
+    r->cov->target_dtype[tdt]++;
+    int f = ops_shape_family(st->op);
+    int pointwise = ops_family_pointwise(f);
+    for (int a = 1; a < st->nargs && oe->kind == OPS_INPLACE && pointwise; a++)
+      if (st->args[a].kind == IR_ARG_VALUE && gen_model_meta(&r->mo, st->args[a].value)->dtype != tdt) {
+        r->cov->promoted++;
+        break;
+      }
+  }
+  if (st->op == OPS_getitem || oe->kind == OPS_SETITEM)
+    for (int k = 0; k < st->args[1].n; k++) {
+      const ir_index *x = &st->args[1].index[k];
+      int kind = x->kind == IR_IDX_INT ? OPS_IDX_INT : x->kind == IR_IDX_SLICE ? OPS_IDX_SLICE : x->kind == IR_IDX_NONE ? OPS_IDX_NONE
+                 : x->kind == IR_IDX_ELLIPSIS ? OPS_IDX_ELLIPSIS
+                 : gen_model_meta(&r->mo, x->value)->dtype == AF_BOOL ? OPS_IDX_MASK : OPS_IDX_TENSOR;
+      if (st->op == OPS_getitem) r->cov->idx_get[kind]++;
+      else r->cov->idx_set[kind]++;
     }
-    if (oe->kind == OPS_LIST) {
-      af_err lerr;
-      if (cov) cov->op_stmts[st->op]++;
-      if (gen_model_list(&mo, st, 1, &lerr)) {
-        COUNT(C_REPLAY_FAILED);
-        if (st->out >= 0) gen_model_apply_unknown(&mo, s);
+}
+
+/* Each tensor the statement writes: argument 0, or every element of a foreach op's list. */
+static void rp_writes(replay_st *r, const ir_stmt *st, const ops_entry *oe) {
+  int tv[64], nt = 0;
+  if (st->args[0].kind == IR_ARG_VALUE) tv[nt++] = st->args[0].value;
+  if (oe->kind == OPS_FOREACH)
+    for (int k = 0; k < st->args[0].n && nt < 64; k++) tv[nt++] = st->args[0].values[k];
+  for (int ti = 0; ti < nt; ti++) {
+    int t = tv[ti];
+    const gen_impl *im = gen_model_impl(&r->mo, t);
+    for (int l = 0; l < r->mo.caplst; l++) /* a tensor some list holds */
+      for (int k = 0; k < r->mo.nlst[l]; k++)
+        if (r->mo.lst[l][k] == r->mo.impl_of[t] && !r->list_written[r->mo.impl_of[t] % 4096]) {
+          r->list_written[r->mo.impl_of[t] % 4096] = 1;
+          rp_count(r, C_LIST_WRITE);
+        }
+    const gen_storage *sg = &r->mo.stor[im->storage];
+    int root = sg->input >= 0 ? 0 : 1;
+    if (st->out >= 0) rp_count(r, C_BIND_RESULT);
+    if (sg->input >= 0 && r->p->inputs[sg->input].buffer && !(oe->flags & OPF_META)) rp_count(r, C_BUFFER_WRITE);
+    if (oe->flags & OPF_META) {
+      rp_count(r, im->depth > 0 ? C_META_VIEW : root == 0 ? C_META_INPUT : C_META_INTER);
+      r->meta_pending[t] = 1;
+    } else {
+      if (oe->kind == OPS_OUT) rp_count(r, im->depth > 0 ? C_OUT_VIEW : root == 0 ? C_OUT_INPUT : C_OUT_INTER);
+      if (im->depth > 0) {
+        rp_count(r, C_WRITE_VIA_VIEW);
+        r->tainted[im->storage] = 1;
+        r->read_pending[im->storage] = r->mo.impl_of[t] + 1;
+        if (root == 0) rp_count(r, C_INPLACE_INPUT_VIEW);
       } else {
-        if (st->op == OPS_list) COUNT(C_LIST);
-        if (st->op == OPS_list_append || st->op == OPS_list_set) COUNT(C_LIST_GROW);
-        if (st->op == OPS_cat_list || st->op == OPS_stack_list) {
-          COUNT(C_LIST_CAT);
-          int l = st->args[0].value, after = 0;
-          for (int k = 0; l < mo.caplst && k < mo.nlst[l]; k++) after |= list_written[mo.lst[l][k] % 4096];
-          if (after) COUNT(C_LIST_CAT_AFTER_WRITE);
-        }
+        rp_count(r, root == 0 ? C_INPLACE_INPUT : C_INPLACE_INTER);
+        if (sg->nviews) r->read_pending[im->storage] = r->mo.impl_of[t] + 1;
       }
-      if (st->out >= 0 && !born[st->out]) born[st->out] = depth + 1;
-      ir_stmt_clear(&rst);
-      continue;
+      if (r->copy_storage[im->storage] & 1) rp_count(r, C_WRITE_COPY_RESULT);
+      if (r->copy_storage[im->storage] & 2) rp_count(r, C_FACTORY_WRITE);
     }
-    if (st->out >= 0 && born[st->out] && born[st->out] <= depth + 1 && !ops_mutates(st->op)) {
-      COUNT(C_REBIND);
-      if (st->out < p->ninputs && p->inputs[st->out].buffer) COUNT(C_BUFFER_REBIND);
-      int im = mo.impl_of[st->out];
-      for (int u = 0; im >= 0 && u < mo.nvals; u++)
-        if (u != st->out && mo.impl_of[u] >= 0 && mo.impls[mo.impl_of[u]].storage == mo.impls[im].storage) {
-          COUNT(C_REBIND_ALIASED);
-          break;
-        }
+    if (im->depth > 0 && is_view_op(im->view_op)) {
+      int d = im->depth >= 2 ? 1 : 0;
+      if (r->cov) PAIR(r->cov, im->view_op, st->op, d, root)++;
+      if (r->ev) r->ev(r->ctx, (((uint32_t)im->view_op * OPS_COUNT + (uint32_t)st->op) * 2 + (uint32_t)d) * 2 + (uint32_t)root);
     }
-    if (st->out >= 0 && !born[st->out]) born[st->out] = depth + 1;
-    if (depth && ops_mutates(st->op) && st->args[0].kind == IR_ARG_VALUE && born[st->args[0].value] &&
-        born[st->args[0].value] <= depth) {
-      int inner_for = 0;
-      for (int k = 0; k < depth; k++) inner_for |= p->stmts[opener[k]].op == OPS_for && born[st->args[0].value] <= k + 1;
-      COUNT(inner_for ? C_LOOP_WRITE_OUTER : C_BRANCH_WRITE_OUTER);
-    }
-    if (mo.nstor + 8 > nstor_cap) {
-      int cap = (mo.nstor + 8) * 2;
-      tainted = af_xrealloc(tainted, (size_t)cap);
-      read_pending = af_xrealloc(read_pending, sizeof(int) * (size_t)cap);
-      copy_storage = af_xrealloc(copy_storage, sizeof(int) * (size_t)cap);
-      for (int k = nstor_cap; k < cap; k++) tainted[k] = 0, read_pending[k] = 0, copy_storage[k] = 0;
-      nstor_cap = cap;
-    }
-    /* uses of values: after a shape-changing in-place op, after a write through a view */
+  }
+}
+
+/* Applies the statement to the model; views and copies it made, taint of fresh results. */
+static void rp_apply(replay_st *r, int s, const ir_stmt *st, const ops_entry *oe, const ops_effect *ep) {
+  int before = r->mo.nstor;
+  gen_model_apply(&r->mo, s, ep);
+  if (ep->alias == OPS_ALIAS_VIEW && r->mo.stor[gen_model_impl(&r->mo, st->out)->storage].nviews == 2) rp_count(r, C_MULTI_VIEW);
+  if (ep->copied && r->mo.nstor > before && r->mo.nstor <= r->nstor_cap) r->copy_storage[r->mo.nstor - 1] |= 1;
+  if (ops_shape_family(st->op) == OPS_FAM_CREATION && r->mo.nstor > before && r->mo.nstor <= r->nstor_cap) r->copy_storage[r->mo.nstor - 1] |= 2;
+  if (r->mo.nstor > before && st->out >= 0 && oe->kind == OPS_FUNC && r->mo.nstor - 1 < r->nstor_cap) {
+    /* a fresh result computed from a tainted storage is tainted too */
     for (int a = 0; a < st->nargs; a++) {
       const ir_arg *x = &st->args[a];
-      int vals[64], nv = 0;
-      if (x->kind == IR_ARG_VALUE) vals[nv++] = x->value;
+      if (x->kind == IR_ARG_VALUE && r->mo.impl_of[x->value] >= 0 && r->tainted[gen_model_impl(&r->mo, x->value)->storage]) r->tainted[r->mo.nstor - 1] = 1;
       if (x->kind == IR_ARG_VALUES)
-        for (int k = 0; k < x->n && nv < 64; k++) vals[nv++] = x->values[k];
-      if (x->kind == IR_ARG_INDEX)
-        for (int k = 0; k < x->n && nv < 64; k++)
-          if (x->index[k].kind == IR_IDX_TENSOR) vals[nv++] = x->index[k].value;
-      for (int k = 0; k < nv; k++) {
-        int v = vals[k];
-        if (meta_pending[v]) {
-          COUNT(C_META_THEN_USE);
-          meta_pending[v] = 0;
-        }
-        if (mo.impl_of[v] < 0) continue;
-        const gen_impl *im = gen_model_impl(&mo, v);
-        int w = read_pending[im->storage] - 1;
-        if (w >= 0 && w != mo.impl_of[v] && !(a == 0 && ops_mutates(st->op))) {
-          COUNT(im->depth == 0 ? C_READ_BASE_AFTER : C_READ_SIBLING_AFTER);
-          read_pending[im->storage] = 0;
-        }
-      }
+        for (int k = 0; k < x->n; k++)
+          if (r->mo.impl_of[x->values[k]] >= 0 && r->tainted[gen_model_impl(&r->mo, x->values[k])->storage]) r->tainted[r->mo.nstor - 1] = 1;
     }
-    ops_effect e;
-    af_err err;
-    if (ops_shape_infer(st, &mo.env, &e, &err)) {
-      COUNT(C_REPLAY_FAILED);
-      gen_model_apply_unknown(&mo, s);
-      ir_stmt_clear(&rst);
-      continue;
-    }
-    if (cov) {
-      cov->op_stmts[st->op]++;
-      if (ops_mutates(st->op) && !(oe->flags & OPF_META)) {
-        /* a foreach op's target: its list's first element (the elements share one dtype) */
-        int tv0 = st->args[0].kind == IR_ARG_VALUE ? st->args[0].value : st->args[0].values[0];
-        af_dtype tdt = gen_model_meta(&mo, tv0)->dtype;
-        cov->target_dtype[tdt]++;
-        int f = ops_shape_family(st->op);
-        int pointwise = ops_family_pointwise(f);
-        for (int a = 1; a < st->nargs && oe->kind == OPS_INPLACE && pointwise; a++)
-          if (st->args[a].kind == IR_ARG_VALUE && gen_model_meta(&mo, st->args[a].value)->dtype != tdt) {
-            cov->promoted++;
-            break;
-          }
-      }
-      if (st->op == OPS_getitem || oe->kind == OPS_SETITEM)
-        for (int k = 0; k < st->args[1].n; k++) {
-          const ir_index *x = &st->args[1].index[k];
-          int kind = x->kind == IR_IDX_INT ? OPS_IDX_INT : x->kind == IR_IDX_SLICE ? OPS_IDX_SLICE : x->kind == IR_IDX_NONE ? OPS_IDX_NONE
-                     : x->kind == IR_IDX_ELLIPSIS ? OPS_IDX_ELLIPSIS
-                     : gen_model_meta(&mo, x->value)->dtype == AF_BOOL ? OPS_IDX_MASK : OPS_IDX_TENSOR;
-          if (st->op == OPS_getitem) cov->idx_get[kind]++;
-          else cov->idx_set[kind]++;
-        }
-    }
-    if (st->op == OPS_reshape) COUNT(e.copied ? C_RESHAPE_COPY : C_RESHAPE_VIEW);
-    if (st->op == OPS_flatten) COUNT(e.copied ? C_FLATTEN_COPY : e.alias == OPS_ALIAS_SAME ? C_FLATTEN_SAME : C_FLATTEN_VIEW);
-    if (st->op == OPS_contiguous) COUNT(e.alias == OPS_ALIAS_SAME ? C_CONTIG_SAME : C_CONTIG_COPY);
-    if (st->op == OPS_to && e.alias == OPS_ALIAS_SAME) COUNT(C_TO_SAME);
-    if (st->op == OPS_getitem) COUNT(e.copied ? C_GETITEM_COPY : C_GETITEM_VIEW);
-    if (ops_mutates(st->op)) { /* each written tensor: argument 0, or every element of a foreach op's list */
-      int tv[64], nt = 0;
-      if (st->args[0].kind == IR_ARG_VALUE) tv[nt++] = st->args[0].value;
-      if (oe->kind == OPS_FOREACH)
-        for (int k = 0; k < st->args[0].n && nt < 64; k++) tv[nt++] = st->args[0].values[k];
-      for (int ti = 0; ti < nt; ti++) {
-        int t = tv[ti];
-        const gen_impl *im = gen_model_impl(&mo, t);
-        for (int l = 0; l < mo.caplst; l++) /* a tensor some list holds */
-          for (int k = 0; k < mo.nlst[l]; k++)
-            if (mo.lst[l][k] == mo.impl_of[t] && !list_written[mo.impl_of[t] % 4096]) {
-              list_written[mo.impl_of[t] % 4096] = 1;
-              COUNT(C_LIST_WRITE);
-            }
-        const gen_storage *sg = &mo.stor[im->storage];
-        int root = sg->input >= 0 ? 0 : 1;
-        if (st->out >= 0) COUNT(C_BIND_RESULT);
-        if (sg->input >= 0 && p->inputs[sg->input].buffer && !(oe->flags & OPF_META)) COUNT(C_BUFFER_WRITE);
-        if (oe->flags & OPF_META) {
-          COUNT(im->depth > 0 ? C_META_VIEW : root == 0 ? C_META_INPUT : C_META_INTER);
-          meta_pending[t] = 1;
-        } else {
-          if (oe->kind == OPS_OUT) COUNT(im->depth > 0 ? C_OUT_VIEW : root == 0 ? C_OUT_INPUT : C_OUT_INTER);
-          if (im->depth > 0) {
-            COUNT(C_WRITE_VIA_VIEW);
-            tainted[im->storage] = 1;
-            read_pending[im->storage] = mo.impl_of[t] + 1;
-            if (root == 0) COUNT(C_INPLACE_INPUT_VIEW);
-          } else {
-            COUNT(root == 0 ? C_INPLACE_INPUT : C_INPLACE_INTER);
-            if (sg->nviews) read_pending[im->storage] = mo.impl_of[t] + 1;
-          }
-          if (copy_storage[im->storage] & 1) COUNT(C_WRITE_COPY_RESULT);
-          if (copy_storage[im->storage] & 2) COUNT(C_FACTORY_WRITE);
-        }
-        if (im->depth > 0 && is_view_op(im->view_op)) {
-          int d = im->depth >= 2 ? 1 : 0;
-          if (cov) PAIR(cov, im->view_op, st->op, d, root)++;
-          if (ev) ev(ctx, (((uint32_t)im->view_op * OPS_COUNT + (uint32_t)st->op) * 2 + (uint32_t)d) * 2 + (uint32_t)root);
-        }
-      }
-    }
-    int before = mo.nstor;
-    gen_model_apply(&mo, s, &e);
-    if (e.alias == OPS_ALIAS_VIEW && mo.stor[gen_model_impl(&mo, st->out)->storage].nviews == 2) COUNT(C_MULTI_VIEW);
-    if (e.copied && mo.nstor > before && mo.nstor <= nstor_cap) copy_storage[mo.nstor - 1] |= 1;
-    if (ops_shape_family(st->op) == OPS_FAM_CREATION && mo.nstor > before && mo.nstor <= nstor_cap) copy_storage[mo.nstor - 1] |= 2;
-    if (mo.nstor > before && st->out >= 0 && oe->kind == OPS_FUNC && mo.nstor - 1 < nstor_cap) {
-      /* a fresh result computed from a tainted storage is tainted too */
-      for (int a = 0; a < st->nargs; a++) {
-        const ir_arg *x = &st->args[a];
-        if (x->kind == IR_ARG_VALUE && mo.impl_of[x->value] >= 0 && tainted[gen_model_impl(&mo, x->value)->storage]) tainted[mo.nstor - 1] = 1;
-        if (x->kind == IR_ARG_VALUES)
-          for (int k = 0; k < x->n; k++)
-            if (mo.impl_of[x->values[k]] >= 0 && tainted[gen_model_impl(&mo, x->values[k])->storage]) tainted[mo.nstor - 1] = 1;
-      }
-    }
-    ir_stmt_clear(&rst);
   }
-  free(isint);
-  free(issize);
-  free(isloop);
-  free(zeros);
-  free(opener);
-  free(born);
-  free(list_written);
+}
+
+/* Whether an output depends on a write through a value it does not mention. */
+static int rp_hidden(replay_st *r) {
   /* an output depending on a write through a value it does not mention */
-  for (int o = 0; o < p->noutputs && !hidden; o++) {
-    int v = p->outputs[o];
-    if (v < 0 || v >= mo.nvals || mo.impl_of[v] < 0) continue;
-    const gen_impl *im = gen_model_impl(&mo, v);
-    if (im->storage < nstor_cap && tainted[im->storage]) {
+  int hidden = 0;
+  for (int o = 0; o < r->p->noutputs && !hidden; o++) {
+    int v = r->p->outputs[o];
+    if (v < 0 || v >= r->mo.nvals || r->mo.impl_of[v] < 0) continue;
+    const gen_impl *im = gen_model_impl(&r->mo, v);
+    if (im->storage < r->nstor_cap && r->tainted[im->storage]) {
       int mentioned = 0;
-      for (int q = 0; q < p->noutputs; q++) /* the writer among the outputs? then not hidden */
-        if (p->outputs[q] != v && mo.impl_of[p->outputs[q]] >= 0 && gen_model_impl(&mo, p->outputs[q])->storage == im->storage &&
-            gen_model_impl(&mo, p->outputs[q])->depth > 0)
+      for (int q = 0; q < r->p->noutputs; q++) /* the writer among the outputs? then not hidden */
+        if (r->p->outputs[q] != v && r->mo.impl_of[r->p->outputs[q]] >= 0 && gen_model_impl(&r->mo, r->p->outputs[q])->storage == im->storage &&
+            gen_model_impl(&r->mo, r->p->outputs[q])->depth > 0)
           mentioned = 1;
       if (!mentioned) hidden = 1;
     }
   }
-  if (hidden) COUNT(C_HIDDEN_DEP);
+  return hidden;
+}
+
+/* One statement of the replay. */
+static void rp_stmt(replay_st *r, int s) {
+  const ir_stmt *st0 = &r->p->stmts[s];
+  const ops_entry *oe = ops_get(st0->op);
+  if (oe->kind == OPS_CTRL) {
+    rp_ctrl(r, st0);
+    return;
+  }
+  ir_stmt rst;
+  ir_stmt_resolve(st0, r->isint, r->zeros, &rst);
+  const ir_stmt *st = &rst;
+  if (ir_stmt_reads_int(st0, r->isloop)) rp_count(r, C_LOOP_INDEX);
+  if (ir_stmt_reads_int(st0, r->issize)) rp_count(r, C_SIZE_USE);
+  if (oe->kind == OPS_INT) rp_int(r, st);
+  else if (oe->kind == OPS_LIST) rp_list(r, s, st);
+  else {
+    rp_rebind(r, st);
+    rp_grow(r);
+    rp_uses(r, st);
+    ops_effect e;
+    af_err err;
+    if (ops_shape_infer(st, &r->mo.env, &e, &err)) {
+      rp_count(r, C_REPLAY_FAILED);
+      gen_model_apply_unknown(&r->mo, s);
+    } else {
+      if (r->cov) rp_cov_stmt(r, st, oe);
+      if (st->op == OPS_reshape) rp_count(r, e.copied ? C_RESHAPE_COPY : C_RESHAPE_VIEW);
+      if (st->op == OPS_flatten) rp_count(r, e.copied ? C_FLATTEN_COPY : e.alias == OPS_ALIAS_SAME ? C_FLATTEN_SAME : C_FLATTEN_VIEW);
+      if (st->op == OPS_contiguous) rp_count(r, e.alias == OPS_ALIAS_SAME ? C_CONTIG_SAME : C_CONTIG_COPY);
+      if (st->op == OPS_to && e.alias == OPS_ALIAS_SAME) rp_count(r, C_TO_SAME);
+      if (st->op == OPS_getitem) rp_count(r, e.copied ? C_GETITEM_COPY : C_GETITEM_VIEW);
+      if (ops_mutates(st->op)) rp_writes(r, st, oe);
+      rp_apply(r, s, st, oe, &e);
+    }
+  }
+  ir_stmt_clear(&rst);
+}
+
+/* One replay; counts into cov and calls ev(ctx, id) for every feature event (pair events and
+ * counters). */
+static void replay(const ir_program *p, gen_cov *cov, event_fn ev, void *ctx) {
+  replay_st rs = {.p = p, .cov = cov, .ev = ev, .ctx = ctx}, *r = &rs;
+  gen_model_init(&r->mo, p);
+  r->meta_pending = af_xcalloc((size_t)p->nvalues + 1, sizeof(int));
+  r->isint = ir_loop_vars(p);
+  r->issize = af_xcalloc((size_t)p->nvalues + 1, 1), r->isloop = af_xcalloc((size_t)p->nvalues + 1, 1);
+  for (int s = 0; s < p->nstmts; s++) {
+    int o = p->stmts[s].out;
+    if (o < 0) continue;
+    if (ops_get(p->stmts[s].op)->kind == OPS_INT) r->issize[o] = 1;
+    if (p->stmts[s].op == OPS_for) r->isloop[o] = 1;
+  }
+  r->zeros = af_xcalloc((size_t)p->nvalues + 1, sizeof(int64_t));
+  r->opener = af_xcalloc((size_t)p->nstmts + 1, sizeof(int));
+  r->born = af_xcalloc((size_t)p->nvalues + 1, sizeof(int));
+  r->list_written = af_xcalloc(4096, 1);
+  for (int i = 0; i < p->ninputs; i++) r->born[p->inputs[i].value] = 1;
+  if (ir_nbuffers(p)) rp_count(r, C_MODULE);
+  for (int s = 0; s < p->nstmts; s++) rp_stmt(r, s);
+  free(r->isint);
+  free(r->issize);
+  free(r->isloop);
+  free(r->zeros);
+  free(r->opener);
+  free(r->born);
+  free(r->list_written);
+  if (rp_hidden(r)) rp_count(r, C_HIDDEN_DEP);
   if (cov) {
     cov->programs++;
     cov->stmts += p->nstmts;
   }
-  free(meta_pending);
-  free(writer);
-  free(tainted);
-  free(read_pending);
-  free(copy_storage);
-  gen_model_free(&mo);
-#undef COUNT
+  free(r->meta_pending);
+  free(r->tainted);
+  free(r->read_pending);
+  free(r->copy_storage);
+  gen_model_free(&r->mo);
 }
 
 void gen_cov_add(gen_cov *c, const ir_program *p) { replay(p, c, NULL, NULL); }
