@@ -228,8 +228,8 @@ static void md_text(af_buf *b, const char *s) {
   for (; s && *s; s++) af_buf_printf(b, *s == '|' ? "\\%c" : "%c", *s);
 }
 
-/* docs/known-upstream.md's table of cases and its count line, from corpus/known-upstream/*.json's
- * meta.known: one row per case in file-name order, per stack the converters it fails with their
+/* docs/known-upstream.md's table of cases and its count line, from the meta.known of the
+ * case files in corpus/known-upstream/: one row per case in file-name order, per stack the converters it fails with their
  * verdicts, then "passes:" the ones it checks a fix on. new. */
 static char *known_table(int *ncases, int *nfailing) {
   const char *dir = "corpus/known-upstream";
