@@ -191,6 +191,102 @@ static int run_isolated(ft_target *t, const uint8_t *data, size_t len, ft_outcom
   return 0;
 }
 
+/* Appends nrandom random inputs (16..256 bytes each, from seed rseed) to the pool. */
+static void add_random(seed **vp, int *np, int *capp, long nrandom, uint64_t rseed) {
+  seed *v = *vp;
+  int n = *np, cap = *capp;
+  uint64_t x = rseed * 0x9e3779b97f4a7c15ull + 1;
+  for (long r = 0; r < nrandom; r++) {
+    if (n == cap) v = af_xrealloc(v, sizeof *v * (size_t)(cap = cap ? 2 * cap : 256));
+    char name[64];
+    snprintf(name, sizeof name, "random-%ld", r);
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    size_t len = 16 + (size_t)(x % 241);
+    uint8_t *d = af_xmalloc(len);
+    for (size_t k = 0; k < len; k++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      d[k] = (uint8_t)(x >> 24);
+    }
+    v[n++] = (seed){.path = af_xstrdup(name), .data = d, .len = len};
+  }
+  *vp = v, *np = n, *capp = cap;
+}
+
+/* Runs every input of the pool through the target (in a forked child with isolate), keeping
+ * each one's verdict and feature ids; with list or classes prints each finding. Counts passing
+ * inputs and findings, and marks the alias patterns (generator features) seen in covered. */
+static void run_pool(ft_target *t, seed *v, int n, int isolate, int list, int classes, uint8_t *covered, long *passing,
+                     long *findings, long *patterns) {
+  af_err err;
+  for (int i = 0; i < n; i++) {
+    ft_outcome o;
+    if ((isolate ? run_isolated(t, v[i].data, v[i].len, &o, &err) : ft_target_run(t, v[i].data, v[i].len, &o, &err))) {
+      fprintf(stderr, "fuzz_seeds: %s: %s\n", v[i].path, err.msg);
+      continue;
+    }
+    v[i].pass = o.verdict == V_PASS;
+    *passing += v[i].pass;
+    *findings += o.finding;
+    if (list && o.finding) printf("%s: %s\n", v[i].path, o.summary);
+    if (classes && o.finding) {
+      /* errors by their message; mismatches by what differs (an output or an input's final
+       * state), since their details carry values */
+      int error_like = o.verdict == V_ERROR || o.verdict == V_CRASH || o.verdict == V_UNSUPPORTED ||
+                       o.verdict == V_INVALID_PROGRAM || o.verdict == V_TIMEOUT;
+      char *c = error_like ? sig_error_class(o.detail ? o.detail : "")
+                           : af_xstrdup(o.detail && !strncmp(o.detail, "input", 5) ? "input" : "output");
+      printf("%s\t%s|%s\n", v[i].path, oracle_verdict_name(o.verdict), c);
+      free(c);
+    }
+    v[i].nids = o.nids;
+    v[i].ids = af_xmalloc(sizeof(uint32_t) * (size_t)(o.nids + 1));
+    memcpy(v[i].ids, o.ids, sizeof(uint32_t) * (size_t)o.nids);
+    for (int k = 0; k < o.nids; k++)
+      if (o.ids[k] < FT_GEN_SPACE && !covered[o.ids[k]]) covered[o.ids[k]] = 1, (*patterns)++;
+    ft_outcome_clear(&o);
+  }
+}
+
+/* Writes the corpus: greedily the passing input that adds the most features (an alias pattern
+ * counts 1000, any other feature 1; shorter first on a tie), at most max, into out as
+ * seed-NNN-<hash>. 0, or 2 on a write error. */
+static int pick_seeds(seed *v, int n, int max, const char *out, long passing, uint8_t *covered) {
+  int rc = 0;
+  af_err err;
+  memset(covered, 0, FT_SPACE);
+  if (mkdir(out, 0777) && errno != EEXIST) {
+    fprintf(stderr, "fuzz_seeds: %s: %s\n", out, strerror(errno));
+    rc = 2;
+  }
+  int picked = 0;
+  while (!rc && picked < max) {
+    int best = -1;
+    long best_score = 0;
+    for (int i = 0; i < n; i++) {
+      if (!v[i].pass) continue;
+      long s = 0;
+      for (int k = 0; k < v[i].nids; k++)
+        if (!covered[v[i].ids[k]]) s += v[i].ids[k] < FT_GEN_SPACE ? 1000 : 1;
+      if (s > best_score || (s == best_score && s > 0 && v[i].len < v[best].len)) best = i, best_score = s;
+    }
+    if (best < 0) break;
+    for (int k = 0; k < v[best].nids; k++) covered[v[best].ids[k]] = 1;
+    v[best].pass = 0;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/seed-%03d-%016llx", out, picked,
+             (unsigned long long)sig_fnv1a(v[best].data, v[best].len, 0));
+    if (codec_write_atomic(path, (const char *)v[best].data, v[best].len, &err)) {
+      fprintf(stderr, "fuzz_seeds: %s\n", err.msg);
+      rc = 2;
+    }
+    picked++;
+  }
+  long pat = 0;
+  for (uint32_t i = 0; i < FT_GEN_SPACE; i++) pat += covered[i];
+  printf("picked %d of %d inputs (%ld passing): %ld alias patterns\n", picked, n, passing, pat);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   const char *conv = NULL, *out = NULL;
   int max = 40, count = 0, list = 0, classes = 0, isolate = 0;
@@ -227,20 +323,7 @@ int main(int argc, char **argv) {
     } else
       add_path(&v, &n, &cap, argv[i]);
   }
-  uint64_t x = rseed * 0x9e3779b97f4a7c15ull + 1;
-  for (long r = 0; r < nrandom; r++) {
-    if (n == cap) v = af_xrealloc(v, sizeof *v * (size_t)(cap = cap ? 2 * cap : 256));
-    char name[64];
-    snprintf(name, sizeof name, "random-%ld", r);
-    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-    size_t len = 16 + (size_t)(x % 241);
-    uint8_t *d = af_xmalloc(len);
-    for (size_t k = 0; k < len; k++) {
-      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-      d[k] = (uint8_t)(x >> 24);
-    }
-    v[n++] = (seed){.path = af_xstrdup(name), .data = d, .len = len};
-  }
+  add_random(&v, &n, &cap, nrandom, rseed);
   if (!conv || (!out && !count)) {
     fprintf(stderr,
             "usage: fuzz_seeds --converter NAME (--out DIR [--max N] | --count [--list | --classes]) [--random N "
@@ -256,68 +339,12 @@ int main(int argc, char **argv) {
   }
   uint8_t *covered = af_xcalloc(FT_SPACE, 1);
   long passing = 0, findings = 0, patterns = 0;
-  for (int i = 0; i < n; i++) {
-    ft_outcome o;
-    if ((isolate ? run_isolated(t, v[i].data, v[i].len, &o, &err) : ft_target_run(t, v[i].data, v[i].len, &o, &err))) {
-      fprintf(stderr, "fuzz_seeds: %s: %s\n", v[i].path, err.msg);
-      continue;
-    }
-    v[i].pass = o.verdict == V_PASS;
-    passing += v[i].pass;
-    findings += o.finding;
-    if (list && o.finding) printf("%s: %s\n", v[i].path, o.summary);
-    if (classes && o.finding) {
-      /* errors by their message; mismatches by what differs (an output or an input's final
-       * state), since their details carry values */
-      int error_like = o.verdict == V_ERROR || o.verdict == V_CRASH || o.verdict == V_UNSUPPORTED ||
-                       o.verdict == V_INVALID_PROGRAM || o.verdict == V_TIMEOUT;
-      char *c = error_like ? sig_error_class(o.detail ? o.detail : "")
-                           : af_xstrdup(o.detail && !strncmp(o.detail, "input", 5) ? "input" : "output");
-      printf("%s\t%s|%s\n", v[i].path, oracle_verdict_name(o.verdict), c);
-      free(c);
-    }
-    v[i].nids = o.nids;
-    v[i].ids = af_xmalloc(sizeof(uint32_t) * (size_t)(o.nids + 1));
-    memcpy(v[i].ids, o.ids, sizeof(uint32_t) * (size_t)o.nids);
-    for (int k = 0; k < o.nids; k++)
-      if (o.ids[k] < FT_GEN_SPACE && !covered[o.ids[k]]) covered[o.ids[k]] = 1, patterns++;
-    ft_outcome_clear(&o);
-  }
+  run_pool(t, v, n, isolate, list, classes, covered, &passing, &findings, &patterns);
   int rc = 0;
   if (count && !classes) {
     printf("inputs %d passing %ld patterns %ld findings %ld\n", n, passing, patterns, findings);
   } else if (!count) {
-    memset(covered, 0, FT_SPACE);
-    if (mkdir(out, 0777) && errno != EEXIST) {
-      fprintf(stderr, "fuzz_seeds: %s: %s\n", out, strerror(errno));
-      rc = 2;
-    }
-    int picked = 0;
-    while (!rc && picked < max) {
-      int best = -1;
-      long best_score = 0;
-      for (int i = 0; i < n; i++) {
-        if (!v[i].pass) continue;
-        long s = 0;
-        for (int k = 0; k < v[i].nids; k++)
-          if (!covered[v[i].ids[k]]) s += v[i].ids[k] < FT_GEN_SPACE ? 1000 : 1;
-        if (s > best_score || (s == best_score && s > 0 && v[i].len < v[best].len)) best = i, best_score = s;
-      }
-      if (best < 0) break;
-      for (int k = 0; k < v[best].nids; k++) covered[v[best].ids[k]] = 1;
-      v[best].pass = 0;
-      char path[4096];
-      snprintf(path, sizeof path, "%s/seed-%03d-%016llx", out, picked,
-               (unsigned long long)sig_fnv1a(v[best].data, v[best].len, 0));
-      if (codec_write_atomic(path, (const char *)v[best].data, v[best].len, &err)) {
-        fprintf(stderr, "fuzz_seeds: %s\n", err.msg);
-        rc = 2;
-      }
-      picked++;
-    }
-    long pat = 0;
-    for (uint32_t i = 0; i < FT_GEN_SPACE; i++) pat += covered[i];
-    printf("picked %d of %d inputs (%ld passing): %ld alias patterns\n", picked, n, passing, pat);
+    rc = pick_seeds(v, n, max, out, passing, covered);
   }
   for (int i = 0; i < n; i++) {
     free(v[i].path);
