@@ -60,6 +60,116 @@ static int write_program(const ir_program *p, const char *dir, const char *stem,
   return rc;
 }
 
+/* Reads the policy file into pol (over the default). 0, or 2 with the error printed. */
+static int load_policy(const char *policy_file, gen_policy *pol) {
+  af_err err;
+  char *text = codec_slurp(policy_file, NULL, &err);
+  if (!text) {
+    fprintf(stderr, "aliasfuzz: %s\n", err.msg);
+    return 2;
+  }
+  int rc = gen_policy_from_json(text, pol, &err);
+  free(text);
+  if (rc) {
+    fprintf(stderr, "aliasfuzz: %s: %s\n", policy_file, err.msg);
+    return 2;
+  }
+  return 0;
+}
+
+/* `gen --bytes FILE`: the program the generator makes from FILE's bytes (as a fuzz target
+ * reads its input), written like a seed's. The exit status. */
+static int gen_from_bytes(const gen_policy *pol, const char *bytes_file, const char *dir, int ts) {
+  af_err err;
+  FILE *f = fopen(bytes_file, "rb");
+  if (!f) {
+    fprintf(stderr, "aliasfuzz: gen: %s: cannot open: %s\n", bytes_file, strerror(errno));
+    return 2;
+  }
+  size_t len = 0, cap = 4096;
+  char *data = af_xmalloc(cap);
+  size_t got;
+  while ((got = fread(data + len, 1, cap - len, f)) > 0) {
+    len += got;
+    if (len == cap) data = af_xrealloc(data, cap *= 2);
+  }
+  fclose(f);
+  ir_program *p;
+  int rc = gen_program_from_bytes(pol, (const uint8_t *)data, len, &p, &err);
+  free(data);
+  if (rc) {
+    fprintf(stderr, "aliasfuzz: gen: %s\n", err.msg);
+    return 2;
+  }
+  rc = write_program(p, dir, "gen-bytes", ts, &err);
+  ir_program_free(p);
+  if (rc) fprintf(stderr, "aliasfuzz: %s\n", err.msg);
+  return rc ? 2 : 0;
+}
+
+/* `gen` over seeds seed..seed+count-1: each program printed (print) or written into dir; with
+ * check, each run in eager and the coverage report printed. The exit status. */
+static int gen_seeds(const gen_policy *pol, unsigned long long seed, unsigned long long count, const char *dir, int print,
+                     int ts, int check) {
+  af_err err;
+  gen_cov *cov = check ? gen_cov_new() : NULL;
+  unsigned long long valid = 0, shown = 0, unchanged = 0, redrawn = 0;
+  int status = 0;
+  for (unsigned long long k = 0; k < count; k++) {
+    uint64_t s = seed + k;
+    ir_program *p;
+    int nredraws = 0;
+    if (judge_gen_program(pol, s, &p, NULL, &nredraws, &err)) {
+      fprintf(stderr, "aliasfuzz: gen: seed %llu: %s\n", (unsigned long long)s, err.msg);
+      status = 2;
+      break;
+    }
+    if (print) {
+      char stem[64];
+      snprintf(stem, sizeof stem, "gen-%llu", (unsigned long long)s);
+      if (write_program(p, dir, stem, ts, &err)) {
+        fprintf(stderr, "aliasfuzz: %s\n", err.msg);
+        ir_program_free(p);
+        status = 2;
+        break;
+      }
+    }
+    if (check) {
+      result r;
+      result_init(&r);
+      if (eager_run(p, &r, &err)) {
+        fprintf(stderr, "aliasfuzz: gen: seed %llu: %s\n", (unsigned long long)s, err.msg);
+      } else if (r.status == RESULT_OK) {
+        valid++;
+        unchanged += judge_writes_change_nothing(p);
+      } else if (shown++ < 5) {
+        fprintf(stdout, "invalid: seed %llu: %s\n", (unsigned long long)s, r.message ? r.message : "?");
+      }
+      result_clear(&r);
+      gen_cov_add(cov, p);
+    }
+    redrawn += (unsigned long long)nredraws;
+    ir_program_free(p);
+  }
+  if (check) {
+    af_buf b = {0};
+    unsigned long long n = status ? 0 : count;
+    af_buf_printf(&b, "programs: %llu (seeds %llu..%llu)\n", n, seed, seed + count - 1);
+    af_buf_printf(&b, "eager-valid: %llu/%llu (%.3f%%)\n", valid, n, n ? 100.0 * (double)valid / (double)n : 0.0);
+    /* a write that changes nothing proves nothing: such programs test only the ops around it */
+    af_buf_printf(&b, "writes change nothing: %llu/%llu valid programs (%.2f%%: they have writes, and eager's result is the same without them)\n",
+                  unchanged, valid, valid ? 100.0 * (double)unchanged / (double)valid : 0.0);
+    af_buf_printf(&b, "passed over: %llu programs whose writes changed nothing, each redrawn (limits.noop_redraws %d)\n", redrawn,
+                  pol->noop_redraws);
+    gen_cov_report(cov, &b);
+    fputs(b.s, stdout);
+    af_buf_free(&b);
+    gen_cov_free(cov);
+    if (!status && valid < n) status = 1;
+  }
+  return status;
+}
+
 int cmd_gen(int argc, char **argv) {
   unsigned long long seed = 1, count = 1;
   const char *out = NULL, *policy_file = NULL, *bytes_file = NULL;
@@ -103,21 +213,8 @@ int cmd_gen(int argc, char **argv) {
     }
   }
   gen_policy pol;
-  af_err err;
   gen_policy_default(&pol);
-  if (policy_file) {
-    char *text = codec_slurp(policy_file, NULL, &err);
-    if (!text) {
-      fprintf(stderr, "aliasfuzz: %s\n", err.msg);
-      return 2;
-    }
-    int rc = gen_policy_from_json(text, &pol, &err);
-    free(text);
-    if (rc) {
-      fprintf(stderr, "aliasfuzz: %s: %s\n", policy_file, err.msg);
-      return 2;
-    }
-  }
+  if (policy_file && load_policy(policy_file, &pol)) return 2;
   if (print_policy) {
     char *s = gen_policy_to_json(&pol);
     fputs(s, stdout);
@@ -130,86 +227,6 @@ int cmd_gen(int argc, char **argv) {
     fprintf(stderr, "aliasfuzz: gen: cannot create %s: %s\n", dir, strerror(errno));
     return 2;
   }
-  if (bytes_file) {
-    FILE *f = fopen(bytes_file, "rb");
-    if (!f) {
-      fprintf(stderr, "aliasfuzz: gen: %s: cannot open: %s\n", bytes_file, strerror(errno));
-      return 2;
-    }
-    size_t len = 0, cap = 4096;
-    char *data = af_xmalloc(cap);
-    size_t got;
-    while ((got = fread(data + len, 1, cap - len, f)) > 0) {
-      len += got;
-      if (len == cap) data = af_xrealloc(data, cap *= 2);
-    }
-    fclose(f);
-    ir_program *p;
-    int rc = gen_program_from_bytes(&pol, (const uint8_t *)data, len, &p, &err);
-    free(data);
-    if (rc) {
-      fprintf(stderr, "aliasfuzz: gen: %s\n", err.msg);
-      return 2;
-    }
-    rc = write_program(p, dir, "gen-bytes", ts, &err);
-    ir_program_free(p);
-    if (rc) fprintf(stderr, "aliasfuzz: %s\n", err.msg);
-    return rc ? 2 : 0;
-  }
-  gen_cov *cov = check ? gen_cov_new() : NULL;
-  unsigned long long valid = 0, shown = 0, unchanged = 0, redrawn = 0;
-  int status = 0;
-  for (unsigned long long k = 0; k < count; k++) {
-    uint64_t s = seed + k;
-    ir_program *p;
-    int nredraws = 0;
-    if (judge_gen_program(&pol, s, &p, NULL, &nredraws, &err)) {
-      fprintf(stderr, "aliasfuzz: gen: seed %llu: %s\n", (unsigned long long)s, err.msg);
-      status = 2;
-      break;
-    }
-    if (print) {
-      char stem[64];
-      snprintf(stem, sizeof stem, "gen-%llu", (unsigned long long)s);
-      if (write_program(p, dir, stem, ts, &err)) {
-        fprintf(stderr, "aliasfuzz: %s\n", err.msg);
-        ir_program_free(p);
-        status = 2;
-        break;
-      }
-    }
-    if (check) {
-      result r;
-      result_init(&r);
-      if (eager_run(p, &r, &err)) {
-        fprintf(stderr, "aliasfuzz: gen: seed %llu: %s\n", (unsigned long long)s, err.msg);
-      } else if (r.status == RESULT_OK) {
-        valid++;
-        unchanged += judge_writes_change_nothing(p);
-      } else if (shown++ < 5) {
-        fprintf(stdout, "invalid: seed %llu: %s\n", (unsigned long long)s, r.message ? r.message : "?");
-      }
-      result_clear(&r);
-      gen_cov_add(cov, p);
-    }
-    redrawn += (unsigned long long)nredraws;
-    ir_program_free(p);
-  }
-  if (check) {
-    af_buf b = {0};
-    unsigned long long n = status ? 0 : count;
-    af_buf_printf(&b, "programs: %llu (seeds %llu..%llu)\n", n, seed, seed + count - 1);
-    af_buf_printf(&b, "eager-valid: %llu/%llu (%.3f%%)\n", valid, n, n ? 100.0 * (double)valid / (double)n : 0.0);
-    /* a write that changes nothing proves nothing: such programs test only the ops around it */
-    af_buf_printf(&b, "writes change nothing: %llu/%llu valid programs (%.2f%%: they have writes, and eager's result is the same without them)\n",
-                  unchanged, valid, valid ? 100.0 * (double)unchanged / (double)valid : 0.0);
-    af_buf_printf(&b, "passed over: %llu programs whose writes changed nothing, each redrawn (limits.noop_redraws %d)\n", redrawn,
-                  pol.noop_redraws);
-    gen_cov_report(cov, &b);
-    fputs(b.s, stdout);
-    af_buf_free(&b);
-    gen_cov_free(cov);
-    if (!status && valid < n) status = 1;
-  }
-  return status;
+  if (bytes_file) return gen_from_bytes(&pol, bytes_file, dir, ts);
+  return gen_seeds(&pol, seed, count, dir, print, ts, check);
 }
