@@ -81,9 +81,9 @@ static double job_generalize_s, job_baseline_s;
 static int variant_judge(const ir_program *cand, void *vctx) {
   pred_ctx *x = vctx;
   judgement j;
-  if (variants_until > 0 && campaign_now() > variants_until) return CLASSES_INVALID; /* out of time: not run */
+  if (variants_until > 0 && campaign_now() > variants_until) return CLASSES_NOT_RUN; /* out of time */
   af_err err;
-  if (judge_cand(x, cand, &j, &err)) return CLASSES_INVALID;
+  if (judge_cand(x, cand, &j, &err)) return CLASSES_NOT_RUN;
   int r = classes_outcome(&j, x->v, x->detail);
   /* a variant the baseline judges otherwise than the program is another bug (a new one beside a
    * known one, or the other way round) */

@@ -290,7 +290,7 @@ static int judge_variant(ir_program *c, classes_judge judge, void *ctx, classes_
 static cJSON *dtype_row(const ir_program *p, classes_judge judge, void *ctx, classes_gen *out) {
   af_dtype d0 = p->inputs[0].dtype;
   cJSON *row = cJSON_CreateObject(), *same = cJSON_CreateArray(), *pass = cJSON_CreateArray(), *other = cJSON_CreateArray();
-  int ninv = 0, nnoop = 0;
+  int ninv = 0, nnoop = 0, nnot = 0;
   cJSON_AddStringToObject(row, "dtype", af_dtype_name(d0));
   for (int d = 0; d < AF_REAL_DTYPE_COUNT; d++) {
     if ((af_dtype)d == d0) continue;
@@ -301,6 +301,7 @@ static cJSON *dtype_row(const ir_program *p, classes_judge judge, void *ctx, cla
     cJSON *arr = noop ? NULL : r == CLASSES_SAME ? same : r == CLASSES_PASS ? pass : r == CLASSES_OTHER ? other : NULL;
     if (arr) cJSON_AddItemToArray(arr, cJSON_CreateString(af_dtype_name((af_dtype)d)));
     else if (noop) nnoop++;
+    else if (r == CLASSES_NOT_RUN) nnot++;
     else ninv++;
   }
   cJSON_AddItemToObject(row, "same", same);
@@ -308,6 +309,7 @@ static cJSON *dtype_row(const ir_program *p, classes_judge judge, void *ctx, cla
   cJSON_AddItemToObject(row, "other", other);
   cJSON_AddNumberToObject(row, "invalid", ninv);
   if (nnoop) cJSON_AddNumberToObject(row, "unchanged", nnoop);
+  if (nnot) cJSON_AddNumberToObject(row, "not_run", nnot);
   return row;
 }
 
@@ -330,7 +332,7 @@ int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int 
    * could not run (CLASSES_INVALID: out of time) is not counted as one that did not reproduce */
   for (int k = 0; k < reruns; k++) {
     int r = judge(p, ctx);
-    if (r == CLASSES_INVALID) continue;
+    if (r == CLASSES_INVALID || r == CLASSES_NOT_RUN) continue;
     out->reruns++;
     out->reproduced += r == CLASSES_SAME;
   }
@@ -370,7 +372,7 @@ int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int 
     ir_program *twin = !strcmp(fam, "view") ? as_strided_twin(p, s) : NULL;
     if (twin) cand[nc++] = OPS_as_strided;
     nc += variants(p, s, cand + nc, per_slot - nc);
-    int same[OPS_COUNT + 1], pass[OPS_COUNT + 1], other[OPS_COUNT + 1], ns = 0, np = 0, no = 0, ninv = 0, nnoop = 0;
+    int same[OPS_COUNT + 1], pass[OPS_COUNT + 1], other[OPS_COUNT + 1], ns = 0, np = 0, no = 0, ninv = 0, nnoop = 0, nnot = 0;
     for (int k = 0; k < nc && out->tests < max_tests; k++) {
       ir_program *c = k == 0 && twin ? twin : with_op(p, s, cand[k]);
       if (k == 0) twin = NULL;
@@ -379,6 +381,7 @@ int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int 
       else if (noop) nnoop++;
       else if (r == CLASSES_PASS) pass[np++] = cand[k];
       else if (r == CLASSES_OTHER) other[no++] = cand[k];
+      else if (r == CLASSES_NOT_RUN) nnot++;
       else ninv++;
     }
     if (twin) ir_program_free(twin); /* not judged: out of tests */
@@ -400,6 +403,7 @@ int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int 
     cJSON_AddItemToObject(row, "other", names_array(other, no));
     cJSON_AddNumberToObject(row, "invalid", ninv);
     if (nnoop) cJSON_AddNumberToObject(row, "unchanged", nnoop); /* passing variants whose write changed nothing */
+    if (nnot) cJSON_AddNumberToObject(row, "not_run", nnot);      /* out of time: no evidence either way */
     cJSON_AddItemToArray(table, row);
   }
   if (p->ninputs > 0) cJSON_AddItemToArray(table, dtype_row(p, judge, ctx, out));

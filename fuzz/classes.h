@@ -65,10 +65,12 @@
 #include "../oracle/oracle.h"
 
 /* Outcome of one variant, from the caller's judge. */
-enum { CLASSES_INVALID = -1, CLASSES_PASS = 0, CLASSES_SAME = 1, CLASSES_OTHER = 2 };
+enum { CLASSES_NOT_RUN = -2, CLASSES_INVALID = -1, CLASSES_PASS = 0, CLASSES_SAME = 1, CLASSES_OTHER = 2 };
 
 /* Judges a variant: CLASSES_SAME (the same bug), CLASSES_PASS, CLASSES_OTHER (another failure) or
- * CLASSES_INVALID (eager rejects it or it does not validate). */
+ * CLASSES_INVALID (eager rejects it or it does not validate), or CLASSES_NOT_RUN (the judge could not
+ * run it: out of time, or the converter could not be asked). A generalization row counts variants
+ * not run apart from those eager rejects ("not_run"): under load, time runs out before variants do. */
 typedef int (*classes_judge)(const ir_program *cand, void *ctx);
 
 typedef struct classes_gen {
@@ -88,7 +90,7 @@ struct judgement;
 int classes_outcome(const struct judgement *j, oracle_verdict v, const char *detail);
 
 /* Generalizes the minimized program p (which the caller saw fail): first `reruns` reruns of p
- * itself (a rerun the judge answers CLASSES_INVALID, e.g. out of time, is not counted), then at
+ * itself (a rerun the judge answers CLASSES_INVALID or CLASSES_NOT_RUN, e.g. out of time, is not counted), then at
  * most max_tests variant judgements (0: 120). 0 on success; out is filled either way (clear with
  * classes_gen_clear). */
 int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int max_tests, int reruns, classes_gen *out);

@@ -151,8 +151,10 @@ static void gen_row(af_buf *b, const cJSON *row) {
     first = 0;
   }
   double inv = cJSON_GetNumberValue(cJSON_GetObjectItem(row, "invalid"));
+  double not_run = cJSON_GetNumberValue(cJSON_GetObjectItem(row, "not_run"));
   if (inv > 0) af_buf_printf(b, "%seager rejects %.0f", first ? "" : "; ", inv);
-  else if (first) af_buf_puts(b, "no variant");
+  if (not_run > 0) af_buf_printf(b, "%snot run (out of time) %.0f", first && !(inv > 0) ? "" : "; ", not_run);
+  else if (first && !(inv > 0)) af_buf_puts(b, "no variant");
 }
 
 report_group report_class_group(const cJSON *c) {

@@ -284,7 +284,31 @@ TEST(a_finding_recorded_again_with_another_pattern_stays_in_its_class) {
 /* Judges the program itself out of time (as a campaign's judge does past its deadline) and every
  * variant as the same bug. */
 static int reruns_out_of_time(const ir_program *cand, void *vp) {
-  return cand == (const ir_program *)vp ? CLASSES_INVALID : CLASSES_SAME;
+  return cand == (const ir_program *)vp ? CLASSES_NOT_RUN : CLASSES_SAME;
+}
+
+/* The program fails, every variant is out of time (a loaded machine past --reduce-time). */
+static int variants_out_of_time(const ir_program *cand, void *vp) {
+  return cand == (const ir_program *)vp ? CLASSES_SAME : CLASSES_NOT_RUN;
+}
+
+TEST(variants_not_run_are_counted_apart_from_those_eager_rejects) {
+  ir_program *p = load("corpus/seed/design-002-view-of-view-write.json");
+  if (!p) return;
+  classes_gen g;
+  classes_generalize(p, variants_out_of_time, p, 40, 1, &g);
+  cJSON *rows = g.table ? cJSON_Parse(g.table) : NULL, *row;
+  int not_run = 0, invalid = 0;
+  cJSON_ArrayForEach(row, rows) {
+    double n = cJSON_GetNumberValue(cJSON_GetObjectItem(row, "not_run")), v = cJSON_GetNumberValue(cJSON_GetObjectItem(row, "invalid"));
+    not_run += n > 0 ? (int)n : 0;
+    invalid += v > 0 ? (int)v : 0;
+  }
+  CHECK(not_run > 0 && invalid == 0, "variants out of time: %d not run, %d counted as eager rejecting them", not_run, invalid);
+  CHECK(g.reruns == 1 && g.reproduced == 1, "the program's own rerun counts (%d of %d)", g.reproduced, g.reruns);
+  cJSON_Delete(rows);
+  classes_gen_clear(&g);
+  ir_program_free(p);
 }
 
 TEST(reruns_the_judge_could_not_run_do_not_count_as_not_reproducing) {
@@ -594,6 +618,7 @@ int main(void) {
   RUN(a_finding_that_matches_several_classes_joins_the_most_specific_one);
   RUN(a_finding_recorded_again_with_another_pattern_stays_in_its_class);
   RUN(reruns_the_judge_could_not_run_do_not_count_as_not_reproducing);
+  RUN(variants_not_run_are_counted_apart_from_those_eager_rejects);
   RUN(a_value_made_inside_the_program_becomes_an_input_of_its_eager_value);
   RUN(a_variant_whose_write_changes_nothing_is_not_a_pass);
   RUN(a_class_widens_when_a_finding_shows_its_bug_for_the_whole_family);
