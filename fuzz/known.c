@@ -244,6 +244,19 @@ static int same_group(const char *ka, const char *kb) {
  * round: an erroring case needs a class of its verdict group that shows its error key (whatever
  * the pattern), a case of wrong values a class with the same key that was seen giving wrong
  * values. A class given with a key only (no verdicts) is taken at its key. */
+/* Whether patterns a and b hold the same writes (tokens with a placement), in the same order. */
+static int same_writes(const char *a, const char *b) {
+  for (;;) {
+    while (*a && !memchr(a, '@', strcspn(a, " "))) a += strcspn(a, " "), a += *a == ' ';
+    while (*b && !memchr(b, '@', strcspn(b, " "))) b += strcspn(b, " "), b += *b == ' ';
+    size_t la = strcspn(a, " "), lb = strcspn(b, " ");
+    if (!*a || !*b) return !*a && !*b;
+    if (la != lb || strncmp(a, b, la)) return 0;
+    a += la + (a[la] == ' ');
+    b += lb + (b[lb] == ' ');
+  }
+}
+
 static int class_fails_like(const cJSON *cls, const char *case_key, const char *case_ek) {
   const char *key = str_of(cls, "key"), *conv = str_of(cls, "converter");
   if (!key || !conv) return 0;
@@ -259,13 +272,18 @@ static int class_fails_like(const cJSON *cls, const char *case_key, const char *
     free(dk);
     return same;
   }
-  /* the case's pattern in the class's, op for op: a class `write@in` (any write into an input is
-   * lost) is not the known TorchScript gap `setitem_and@in` (`x[i] &= v` compiles to nothing),
-   * which family matching would take it for (a 1.13 onnx campaign marked three such classes with
-   * one tracker id); a class marked known hides itself from a pre-merge gate, so it must be the
-   * case's bug */
+  /* the case's pattern in the class's, op for op, with the same writes: a class `write@in` (any
+   * write into an input is lost) is not the known TorchScript gap `setitem_and@in` (`x[i] &= v`
+   * compiles to nothing), which family matching would take it for (a 1.13 onnx campaign marked
+   * three such classes with one tracker id); nor is a class `view add_@in add_@view-of-in` the
+   * case `add_@in` of a mutated input's strides (pytorch#133512): its second write is more than
+   * the case shows (an aot_eager campaign's second-call class was so marked). Views around the
+   * same writes are the same bug. A class marked known is read as that upstream bug, so it must
+   * be the case's bug */
   const char *kb = strrchr(key, '|'), *cb = strrchr(case_key, '|');
-  if (!kb || !cb || !classes_pattern_within(cb + 1, kb + 1, 0) || !classes_keys_match(key, conv, case_key, conv)) return 0;
+  if (!kb || !cb || !classes_pattern_within(cb + 1, kb + 1, 0) || !same_writes(cb + 1, kb + 1) ||
+      !classes_keys_match(key, conv, case_key, conv))
+    return 0;
   const cJSON *vs = cJSON_GetObjectItem(cls, "verdicts"), *e;
   const char *one = str_of(cls, "verdict");
   if (!cJSON_GetArraySize(vs) && !one) return 1;

@@ -137,8 +137,11 @@ TEST(known_annotate_marks_the_class_that_fails_like_a_known_case_and_no_other) {
   cJSON_AddItemToArray(arr, class_entry("script", V_ERROR, j47.detail ? j47.detail : "", "view add_@view-of-in"));
   /* a class more general than the case (a family where the case names its op) is not the case's bug */
   cJSON_AddItemToArray(arr, class_entry("script", V_VALUE_MISMATCH, "", "write@in"));
+  /* nor one that writes more than the case does */
+  cJSON_AddItemToArray(arr, class_entry("script", V_VALUE_MISMATCH, "", "view setitem_or@in add_@view-of-in"));
   CHECK(known_annotate(idx, script, d, 60, &err) == 0, "known_annotate runs (%s)", err.msg);
   CHECK(!mark_of(idx, 7), "write@in is not pytorch/pytorch#68064's setitem_or@in (%s)", mark_of(idx, 7) ? mark_of(idx, 7) : "");
+  CHECK(!mark_of(idx, 8), "a class with a write more than setitem_or@in is not pytorch/pytorch#68064 (%s)", mark_of(idx, 8) ? mark_of(idx, 8) : "");
   const char *m0 = mark_of(idx, 0), *m1 = mark_of(idx, 1);
   CHECK(m0 && !strcmp(m0, "pytorch/pytorch#68064"), "setitem_or@in (value-mismatch) is known: pytorch/pytorch#68064 (%s)",
         m0 ? m0 : "none");
