@@ -48,10 +48,7 @@
  * the class of its own key; otherwise, for a pattern-keyed finding only, of the classes of the
  * same converter and verdict group whose pattern contains its pattern or is contained in it, the
  * most specific one (classes_specificity: more op names, then more tokens; of equals, the
- * earliest class); otherwise a new class. An error-keyed finding never joins by pattern. A
- * converter error keyed on its write pattern never joins a class whose error members gave another
- * error (two errors are two places in the converter): it founds or joins the class keyed on its
- * pattern and " [error: KEY]".
+ * earliest class); otherwise a new class. An error-keyed finding never joins by pattern.
  *
  * Before minimizing. The quick key (verdict, error key, which output differs and what kind of
  * value it is; with a baseline, whether the baseline fails the same way) is known as soon as a
