@@ -826,42 +826,17 @@ static char *member_key(const classes_member *m) {
   return af_buf_take(&b);
 }
 
-/* Whether class c holds a converter error other than m's: m is a converter error keyed on its
- * write pattern, and c's errors (those its error members gave) do not include m's. */
-static int other_error(const cJSON *c, const classes_member *m) {
-  const cJSON *errs = cJSON_GetObjectItem(c, "errors");
-  if (m->verdict != V_ERROR || classes_keyed_by_error(m->verdict, m->pattern) || !cJSON_GetArraySize(errs)) return 0;
-  char *ek = sig_error_class(m->detail);
-  int other = !has_string(errs, ek);
-  free(ek);
-  return other;
-}
-
 static cJSON *place(const cJSON *idx, const classes_member *m, char **key, char id[64]) {
   *key = member_key(m);
   classes_id(*key, id);
   /* one class per finding: a finding recorded again (the same signature, whose generalization
    * this time gave another pattern) stays in the class its folder names */
   cJSON *c = class_of_finding(idx, m->finding);
-  if (c) return c;
-  c = class_where(idx, "id", id);
-  if (c && other_error(c, m)) {
-    /* a second converter error after the same writes is a second bug (two errors are two places
-     * in the converter): its class keys on the pattern and its error, and joins nothing else */
-    char *ek = sig_error_class(m->detail);
-    af_buf b = {0};
-    af_buf_printf(&b, "%s [error: %s]", *key, ek);
-    free(ek);
-    free(*key);
-    *key = af_buf_take(&b);
-    classes_id(*key, id);
-    return class_where(idx, "id", id);
-  }
+  if (!c) c = class_where(idx, "id", id);
   /* only a pattern joins by containment: an error-keyed finding is its error's class or a new one,
    * a graph change's its change's */
   int by_pattern = !classes_keyed_by_error(m->verdict, m->pattern) && !keyed_by_locus(m);
   if (!c && by_pattern) c = containing_class(idx, *key);
-  if (c && other_error(c, m)) c = NULL;
   if (!c && by_pattern) { /* or a class whose variants were its ops */
     const char *bar = strrchr(*key, '|');
     cJSON *mine = cJSON_CreateObject(), *rows = m->table ? cJSON_Parse(m->table) : NULL;
@@ -870,8 +845,7 @@ static cJSON *place(const cJSON *idx, const classes_member *m, char **key, char 
     cJSON_ArrayForEach(e, cJSON_GetObjectItem(idx, "classes")) {
       const char *k = cJSON_GetStringValue(cJSON_GetObjectItem(e, "key"));
       const char *kb = k ? strrchr(k, '|') : NULL;
-      if (kb && kb - k == bar - *key && !strncmp(k, *key, (size_t)(bar - *key)) && same_by_variants(e, bar + 1, mine) &&
-          !other_error(e, m)) {
+      if (kb && kb - k == bar - *key && !strncmp(k, *key, (size_t)(bar - *key)) && same_by_variants(e, bar + 1, mine)) {
         c = e;
         break;
       }

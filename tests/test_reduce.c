@@ -409,32 +409,6 @@ TEST(a_variant_whose_write_changes_nothing_is_not_a_pass) {
   ir_program_free(p);
 }
 
-/* Two converter errors after the same writes are two bugs (helper H's export-decomp campaign had a
- * bool-expand subtraction error and an aliased-inputs assert in one `write@in` class): a second
- * error makes its own class, while wrong values and the same error still join. */
-TEST(a_second_error_after_the_same_writes_is_a_class_of_its_own) {
-  af_err err;
-  cJSON *idx = classes_index_load("/nonexistent-af-dir", &err);
-  int n1, n2, n3, n4, n5;
-  classes_member x = {"export-decomp", V_ERROR, "RuntimeError: Subtraction, the `-` operator, with two bool tensors is not supported",
-                      "write@in", "f-x", 1, NULL, 0, 0, 1, 1, 0, NULL};
-  classes_member y = {"export-decomp", V_ERROR, "AssertionError: aliased inputs must share a base", "write@in", "f-y", 1, NULL, 0, 0, 2, 2, 0, NULL};
-  classes_member x2 = {"export-decomp", V_ERROR, "RuntimeError: Subtraction, the `-` operator, with two bool tensors is not supported",
-                       "write@in", "f-x2", 1, NULL, 0, 0, 3, 3, 0, NULL};
-  classes_member w = {"export-decomp", V_VALUE_MISMATCH, "output 0: element 0 is 1, eager 2", "write@in", "f-w", 1, NULL, 0, 0, 4, 4, 0, NULL};
-  classes_member y2 = {"export-decomp", V_ERROR, "AssertionError: aliased inputs must share a base", "write@in", "f-y2", 1, NULL, 0, 0, 5, 5, 0, NULL};
-  cJSON *cx = classes_index_add(idx, &x, &n1), *cy = classes_index_add(idx, &y, &n2), *cx2 = classes_index_add(idx, &x2, &n3);
-  cJSON *cw = classes_index_add(idx, &w, &n4), *cy2 = classes_index_add(idx, &y2, &n5);
-  CHECK(n1 && n2 && cx != cy, "two errors after write@in are two classes (%d classes)", classes_index_count(idx));
-  CHECK(cx2 == cx && !n3, "the same error joins its class");
-  CHECK(cy2 == cy && !n5, "the second error's next finding joins the second class");
-  CHECK(cw == cx && !n4, "wrong values of the same writes join the first class");
-  char id[64];
-  classes_index_class_id(idx, &y2, id);
-  CHECK(!strcmp(id, cJSON_GetStringValue(cJSON_GetObjectItem(cy, "id"))), "the README's class id is the class it joined");
-  cJSON_Delete(idx);
-}
-
 TEST(a_class_widens_when_a_finding_shows_its_bug_for_the_whole_family) {
   af_err err;
   cJSON *idx = classes_index_load("/nonexistent-af-dir", &err);
@@ -645,7 +619,6 @@ int main(void) {
   RUN(a_finding_recorded_again_with_another_pattern_stays_in_its_class);
   RUN(reruns_the_judge_could_not_run_do_not_count_as_not_reproducing);
   RUN(variants_not_run_are_counted_apart_from_those_eager_rejects);
-  RUN(a_second_error_after_the_same_writes_is_a_class_of_its_own);
   RUN(a_value_made_inside_the_program_becomes_an_input_of_its_eager_value);
   RUN(a_variant_whose_write_changes_nothing_is_not_a_pass);
   RUN(a_class_widens_when_a_finding_shows_its_bug_for_the_whole_family);
