@@ -579,6 +579,39 @@ int eager_run_any_dtype(const ir_program *p, result *r, af_err *err) {
   return rc;
 }
 
+/* run's check that what leaves the program is real: a complex output (or buffer) is the program's
+ * error, as a statement's (r's status and message). */
+static void real_outputs(const ir_program *p, const env *e, result *r) {
+  for (int o = 0; o < p->noutputs + p->ninputs && r->status == RESULT_OK; o++) { /* what leaves a program is real */
+    int v = o < p->noutputs ? p->outputs[o] : o - p->noutputs;
+    if (o >= p->noutputs && !(p->inputs[v].buffer && e->v[v])) continue;
+    int dt = at_tensor_dtype(e->v[v]);
+    if (dt >= 0 && af_dtype_is_complex((af_dtype)dt)) { /* the program's error, as a statement's */
+      af_err ce;
+      af_fail(&ce, "%s%s is %s: programs return real tensors (complex values cross the worker protocol as doubles); "
+              "return torch.view_as_real(%s)", o < p->noutputs ? "an output, " : "buffer self.", p->names[v],
+              af_dtype_name((af_dtype)dt), p->names[v]);
+      r->status = RESULT_ERROR;
+      result_set_message(r, ce.msg);
+    }
+  }
+}
+
+/* run's result: the outputs, each input's final state (a buffer's: what `self.NAME` is bound to)
+ * and the storages the inputs view, all new references. */
+static void take_results(const ir_program *p, af_tensor *const *inputs, const env *e, result *r) {
+  r->noutputs = p->noutputs;
+  r->outputs = af_xcalloc((size_t)p->noutputs, sizeof(af_tensor *));
+  for (int o = 0; o < p->noutputs; o++) r->outputs[o] = at_tensor_ref(e->v[p->outputs[o]]);
+  r->ninputs = p->ninputs;
+  r->inputs = af_xcalloc((size_t)p->ninputs, sizeof(af_tensor *));
+  for (int i = 0; i < p->ninputs; i++) /* a buffer ends as whatever `self.NAME` is bound to */
+    r->inputs[i] = at_tensor_ref(p->inputs[i].buffer && e->v[i] ? e->v[i] : inputs[i]);
+  r->nbases = p->nbases; /* the storages the inputs view, as the run left them */
+  r->bases = af_xcalloc((size_t)p->nbases + 1, sizeof(af_tensor *));
+  for (int b = 0; b < p->nbases; b++) r->bases[b] = at_tensor_ref(inputs[p->ninputs + b]);
+}
+
 static int run(const ir_program *p, af_tensor *const *inputs, eager_hook hook, void *ctx, int complex_out, result *r,
                af_err *err) {
   env e = {p, af_xcalloc((size_t)p->nvalues + 1, sizeof(af_tensor *)), af_xcalloc((size_t)p->nvalues + 1, sizeof(af_tensor **)),
@@ -685,31 +718,8 @@ static int run(const ir_program *p, af_tensor *const *inputs, eager_hook hook, v
   free(ints);
   free(match);
   free(other);
-  for (int o = 0; o < p->noutputs + p->ninputs && r->status == RESULT_OK && !complex_out; o++) { /* what leaves a program is real */
-    int v = o < p->noutputs ? p->outputs[o] : o - p->noutputs;
-    if (o >= p->noutputs && !(p->inputs[v].buffer && e.v[v])) continue;
-    int dt = at_tensor_dtype(e.v[v]);
-    if (dt >= 0 && af_dtype_is_complex((af_dtype)dt)) { /* the program's error, as a statement's */
-      af_err ce;
-      af_fail(&ce, "%s%s is %s: programs return real tensors (complex values cross the worker protocol as doubles); "
-              "return torch.view_as_real(%s)", o < p->noutputs ? "an output, " : "buffer self.", p->names[v],
-              af_dtype_name((af_dtype)dt), p->names[v]);
-      r->status = RESULT_ERROR;
-      result_set_message(r, ce.msg);
-    }
-  }
-  if (r->status == RESULT_OK) {
-    r->noutputs = p->noutputs;
-    r->outputs = af_xcalloc((size_t)p->noutputs, sizeof(af_tensor *));
-    for (int o = 0; o < p->noutputs; o++) r->outputs[o] = at_tensor_ref(e.v[p->outputs[o]]);
-    r->ninputs = p->ninputs;
-    r->inputs = af_xcalloc((size_t)p->ninputs, sizeof(af_tensor *));
-    for (int i = 0; i < p->ninputs; i++) /* a buffer ends as whatever `self.NAME` is bound to */
-      r->inputs[i] = at_tensor_ref(p->inputs[i].buffer && e.v[i] ? e.v[i] : inputs[i]);
-    r->nbases = p->nbases; /* the storages the inputs view, as the run left them */
-    r->bases = af_xcalloc((size_t)p->nbases + 1, sizeof(af_tensor *));
-    for (int b = 0; b < p->nbases; b++) r->bases[b] = at_tensor_ref(inputs[p->ninputs + b]);
-  }
+  if (!complex_out) real_outputs(p, &e, r);
+  if (r->status == RESULT_OK) take_results(p, inputs, &e, r);
   for (int v = 0; v < p->nvalues; v++) {
     at_tensor_free(e.v[v]);
     list_free(&e, v);

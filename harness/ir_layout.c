@@ -118,6 +118,9 @@ static void drop_dim(int *rank, int64_t *shape, int64_t *strides, int d) {
   (*rank)--;
 }
 
+/* (see ir_layout.h) Longer than 120 lines by shape: one branch per view op a layout can be
+ * written with, each its arguments' checks and its effect on shape, strides and offset, read as a
+ * table; splitting it would scatter that table. */
 int ir_layout_apply(const char *op, int nargs, const ir_arg *args, int *rank, int64_t *shape, int64_t *strides,
                     int64_t *offset, af_err *err) {
   int d = 0, e = 0;
