@@ -845,6 +845,112 @@ static void time_chart(af_buf *b, const cJSON *rep) {
   af_buf_puts(b, "</table>\n<p class=\"sub\">in job-seconds: the search's wall time times its jobs, then the steps after it</p>\n");
 }
 
+/* The campaign over time: classes and findings, verdicts, where the time went, programs per
+ * second (from report.json's "history", else state.json's). */
+static void campaign_charts(af_buf *b, const cJSON *rep, const cJSON *state) {
+  const cJSON *hist = cJSON_GetObjectItem(rep, "history");
+  if (!cJSON_IsArray(hist)) hist = cJSON_GetObjectItem(state, "history");
+  double tmax = 0;
+  const cJSON *s;
+  cJSON_ArrayForEach(s, hist) if (cJSON_GetNumberValue(cJSON_GetArrayItem(s, 0)) > tmax) tmax = cJSON_GetNumberValue(cJSON_GetArrayItem(s, 0));
+  if (!(tmax > 0)) tmax = d_of(rep, "seconds");
+  af_buf_puts(b, "<h2>The campaign</h2>\n<div class=\"charts\">\n<figure><figcaption>Bug classes and findings</figcaption>\n");
+  classes_chart(b, rep, hist, tmax);
+  af_buf_puts(b, "</figure>\n<figure><figcaption>Verdicts</figcaption>\n");
+  verdicts_chart(b, hist, tmax);
+  af_buf_puts(b, "</figure>\n<figure><figcaption>Where the time went</figcaption>\n");
+  time_chart(b, rep);
+  af_buf_puts(b, "</figure>\n<figure><figcaption>Programs per second</figcaption>\n");
+  if (cJSON_IsArray(hist)) rate_chart(b, hist, tmax);
+  else
+    af_buf_printf(b, "<p class=\"sub\">This campaign recorded no time series (no \"history\" in report.json or state.json); "
+                      "its average was %.1f programs/s.</p>\n",
+                  d_of(rep, "programs_per_second"));
+  af_buf_puts(b, "</figure>\n</div>\n");
+}
+
+/* Each class, group by group (new, known, artifacts), each group with its intro. */
+static void campaign_classes(af_buf *b, const char *dir, const cJSON *classes, const cJSON *findings) {
+  const cJSON *c;
+  int n = 0;
+  for (int g = 0; g < REPORT_GROUPS; g++) {
+    if (!report_count_group(classes, (report_group)g)) continue;
+    af_buf_puts(b, "<h2>");
+    af_buf t = {0};
+    report_group_intro(&t, classes, (report_group)g, 1);
+    md_html(b, t.s, t.len);
+    af_buf_free(&t);
+    af_buf_puts(b, "</h2>\n<p class=\"sub\">");
+    report_group_intro(&t, classes, (report_group)g, 0);
+    md_html(b, t.s, t.len);
+    af_buf_free(&t);
+    af_buf_puts(b, "</p>\n");
+    cJSON_ArrayForEach(c, classes) if (report_class_group(c) == (report_group)g) class_html(b, dir, findings, ++n, c);
+  }
+}
+
+/* The failing programs in no class yet (the deferred queue), when there are some. */
+static void campaign_deferred(af_buf *b, const cJSON *rep) {
+  const cJSON *deferred = cJSON_GetObjectItem(rep, "deferred");
+  if (deferred && deferred->child) {
+    af_buf_puts(b, "<h2>Failing programs in no class yet</h2>\n<p class=\"sub\">Not minimized (the budget and its floor ran out); "
+                    "<code>aliasfuzz reduce --deferred DIR</code> minimizes them into classes.</p>\n<table>\n<tr><th>quick key</th>"
+                    "<th>programs</th><th>kept as</th></tr>\n");
+    for (const cJSON *e = deferred->child; e; e = e->next) {
+      af_buf_puts(b, "<tr><td><code>");
+      esc(b, e->string);
+      af_buf_printf(b, "</code></td><td class=\"n\">%.0f</td><td><a href=\"", d_of(e, "count"));
+      esc(b, s_of(e, "file"));
+      af_buf_puts(b, "\">");
+      esc(b, s_of(e, "file"));
+      af_buf_puts(b, "</a></td></tr>\n");
+    }
+    af_buf_puts(b, "</table>\n");
+  }
+}
+
+/* Findings that no class, flaky or harness list holds (a campaign before classes): in full. */
+static void campaign_loose_findings(af_buf *b, const char *dir, const cJSON *rep, const cJSON *classes,
+                                    const cJSON *findings) {
+  const cJSON *c, *f;
+  int loose = 0;
+  cJSON_ArrayForEach(f, findings) {
+    const char *id = s_of(f, "signature");
+    int held = 0;
+    cJSON_ArrayForEach(c, classes) {
+      const cJSON *m;
+      cJSON_ArrayForEach(m, cJSON_GetObjectItem(c, "findings")) held |= cJSON_IsString(m) && !strcmp(m->valuestring, id);
+    }
+    for (int k = 0; k < 2; k++) cJSON_ArrayForEach(c, cJSON_GetObjectItem(rep, k ? "harness" : "flaky")) held |= !strcmp(s_of(c, "finding"), id);
+    if (held) continue;
+    if (!loose++) af_buf_puts(b, "<h2>Findings in no class</h2>\n");
+    af_buf_puts(b, "<h3 id=\"f-");
+    esc(b, id);
+    af_buf_printf(b, "\"><span class=\"sw\" style=\"background:%s\"></span>", verdict_color(s_of(f, "verdict")));
+    esc(b, id);
+    af_buf_puts(b, "</h3>\n");
+    af_buf facts = {0};
+    report_finding_facts(&facts, f);
+    md_list_html(b, facts.s ? facts.s : "");
+    af_buf_free(&facts);
+    /* the minimized program: repro.json as TorchScript, else program.py as it is */
+    char fp[4600];
+    snprintf(fp, sizeof fp, "%s/findings/%s/repro.json", dir, id);
+    ir_program *p = NULL;
+    af_err e2;
+    if (codec_read_file(fp, &p, &e2) == 0) {
+      char *src = emit_torchscript(p, "program");
+      ir_program_free(p);
+      af_buf_puts(b, "<pre>");
+      esc(b, src);
+      af_buf_puts(b, "</pre>\n");
+      free(src);
+    } else finding_file(b, dir, id, "program.py", NULL);
+    finding_file(b, dir, id, "snippet.py", REPORT_SNIPPET_SUMMARY);
+    finding_links(b, dir, id);
+  }
+}
+
 int report_campaign_html(const char *dir, af_err *err) {
   char path[4096];
   snprintf(path, sizeof path, "%s/report.json", dir);
@@ -858,7 +964,7 @@ int report_campaign_html(const char *dir, af_err *err) {
     if (cJSON_IsNumber(cJSON_GetObjectItem(state, from_state[k])) && !cJSON_GetObjectItem(rep, from_state[k]))
       cJSON_AddNumberToObject(rep, from_state[k], d_of(state, from_state[k]));
   const cJSON *opts = cJSON_GetObjectItem(rep, "options"), *classes = cJSON_GetObjectItem(rep, "classes");
-  const cJSON *findings = cJSON_GetObjectItem(rep, "findings"), *c, *f;
+  const cJSON *findings = cJSON_GetObjectItem(rep, "findings"), *f;
   af_buf b = {0};
   char title[256];
   snprintf(title, sizeof title, "aliasfuzz campaign: %s", s_of(opts, "converter"));
@@ -875,42 +981,8 @@ int report_campaign_html(const char *dir, af_err *err) {
   af_buf_printf(&b, "<h2 id=\"classes\">Bug classes (%d)</h2>\n", cJSON_GetArraySize(classes) - nart);
   if (cJSON_GetArraySize(classes)) html_table(&b, "classes", report_class_columns, classes, 1, REPORT_GROUPS);
   else af_buf_puts(&b, "<p>No bug class.</p>\n");
-  /* the campaign over time */
-  const cJSON *hist = cJSON_GetObjectItem(rep, "history");
-  if (!cJSON_IsArray(hist)) hist = cJSON_GetObjectItem(state, "history");
-  double tmax = 0;
-  const cJSON *s;
-  cJSON_ArrayForEach(s, hist) if (cJSON_GetNumberValue(cJSON_GetArrayItem(s, 0)) > tmax) tmax = cJSON_GetNumberValue(cJSON_GetArrayItem(s, 0));
-  if (!(tmax > 0)) tmax = d_of(rep, "seconds");
-  af_buf_puts(&b, "<h2>The campaign</h2>\n<div class=\"charts\">\n<figure><figcaption>Bug classes and findings</figcaption>\n");
-  classes_chart(&b, rep, hist, tmax);
-  af_buf_puts(&b, "</figure>\n<figure><figcaption>Verdicts</figcaption>\n");
-  verdicts_chart(&b, hist, tmax);
-  af_buf_puts(&b, "</figure>\n<figure><figcaption>Where the time went</figcaption>\n");
-  time_chart(&b, rep);
-  af_buf_puts(&b, "</figure>\n<figure><figcaption>Programs per second</figcaption>\n");
-  if (cJSON_IsArray(hist)) rate_chart(&b, hist, tmax);
-  else
-    af_buf_printf(&b, "<p class=\"sub\">This campaign recorded no time series (no \"history\" in report.json or state.json); "
-                      "its average was %.1f programs/s.</p>\n",
-                  d_of(rep, "programs_per_second"));
-  af_buf_puts(&b, "</figure>\n</div>\n");
-  /* each class, group by group */
-  int n = 0;
-  for (int g = 0; g < REPORT_GROUPS; g++) {
-    if (!report_count_group(classes, (report_group)g)) continue;
-    af_buf_puts(&b, "<h2>");
-    af_buf t = {0};
-    report_group_intro(&t, classes, (report_group)g, 1);
-    md_html(&b, t.s, t.len);
-    af_buf_free(&t);
-    af_buf_puts(&b, "</h2>\n<p class=\"sub\">");
-    report_group_intro(&t, classes, (report_group)g, 0);
-    md_html(&b, t.s, t.len);
-    af_buf_free(&t);
-    af_buf_puts(&b, "</p>\n");
-    cJSON_ArrayForEach(c, classes) if (report_class_group(c) == (report_group)g) class_html(&b, dir, findings, ++n, c);
-  }
+  campaign_charts(&b, rep, state);
+  campaign_classes(&b, dir, classes, findings);
   for (int k = 0; k < 2; k++) {
     const cJSON *list = cJSON_GetObjectItem(rep, k ? "harness" : "flaky");
     if (!cJSON_GetArraySize(list)) continue;
@@ -918,59 +990,8 @@ int report_campaign_html(const char *dir, af_err *err) {
                   k ? report_harness_intro : report_flaky_intro);
     html_table(&b, "apart", k ? report_harness_columns : report_flaky_columns, list, 0, REPORT_GROUPS);
   }
-  const cJSON *deferred = cJSON_GetObjectItem(rep, "deferred");
-  if (deferred && deferred->child) {
-    af_buf_puts(&b, "<h2>Failing programs in no class yet</h2>\n<p class=\"sub\">Not minimized (the budget and its floor ran out); "
-                    "<code>aliasfuzz reduce --deferred DIR</code> minimizes them into classes.</p>\n<table>\n<tr><th>quick key</th>"
-                    "<th>programs</th><th>kept as</th></tr>\n");
-    for (const cJSON *e = deferred->child; e; e = e->next) {
-      af_buf_puts(&b, "<tr><td><code>");
-      esc(&b, e->string);
-      af_buf_printf(&b, "</code></td><td class=\"n\">%.0f</td><td><a href=\"", d_of(e, "count"));
-      esc(&b, s_of(e, "file"));
-      af_buf_puts(&b, "\">");
-      esc(&b, s_of(e, "file"));
-      af_buf_puts(&b, "</a></td></tr>\n");
-    }
-    af_buf_puts(&b, "</table>\n");
-  }
-  /* findings that no class, flaky or harness list holds (a campaign before classes): in full */
-  int loose = 0;
-  cJSON_ArrayForEach(f, findings) {
-    const char *id = s_of(f, "signature");
-    int held = 0;
-    cJSON_ArrayForEach(c, classes) {
-      const cJSON *m;
-      cJSON_ArrayForEach(m, cJSON_GetObjectItem(c, "findings")) held |= cJSON_IsString(m) && !strcmp(m->valuestring, id);
-    }
-    for (int k = 0; k < 2; k++) cJSON_ArrayForEach(c, cJSON_GetObjectItem(rep, k ? "harness" : "flaky")) held |= !strcmp(s_of(c, "finding"), id);
-    if (held) continue;
-    if (!loose++) af_buf_puts(&b, "<h2>Findings in no class</h2>\n");
-    af_buf_puts(&b, "<h3 id=\"f-");
-    esc(&b, id);
-    af_buf_printf(&b, "\"><span class=\"sw\" style=\"background:%s\"></span>", verdict_color(s_of(f, "verdict")));
-    esc(&b, id);
-    af_buf_puts(&b, "</h3>\n");
-    af_buf facts = {0};
-    report_finding_facts(&facts, f);
-    md_list_html(&b, facts.s ? facts.s : "");
-    af_buf_free(&facts);
-    /* the minimized program: repro.json as TorchScript, else program.py as it is */
-    char fp[4600];
-    snprintf(fp, sizeof fp, "%s/findings/%s/repro.json", dir, id);
-    ir_program *p = NULL;
-    af_err e2;
-    if (codec_read_file(fp, &p, &e2) == 0) {
-      char *src = emit_torchscript(p, "program");
-      ir_program_free(p);
-      af_buf_puts(&b, "<pre>");
-      esc(&b, src);
-      af_buf_puts(&b, "</pre>\n");
-      free(src);
-    } else finding_file(&b, dir, id, "program.py", NULL);
-    finding_file(&b, dir, id, "snippet.py", REPORT_SNIPPET_SUMMARY);
-    finding_links(&b, dir, id);
-  }
+  campaign_deferred(&b, rep);
+  campaign_loose_findings(&b, dir, rep, classes, findings);
   /* every finding, folded */
   af_buf_printf(&b, "<h2>Figures</h2>\n<details><summary>all %d finding(s)</summary>", cJSON_GetArraySize(findings));
   af_buf_puts(&b, findings_head);
