@@ -15,6 +15,11 @@
 
 /* ------------------------------------------------------------------ reduce */
 
+/* Seconds a child of --isolate has for one candidate: a worker converter starts in the child (its
+ * hello comes first: 15-40 s for OpenVINO's on a loaded 2-core machine), so the campaign's 10 s per
+ * program would turn a crash into a timeout. */
+#define ISOLATE_DEADLINE_S 30.0
+
 static const char *usage_reduce =
     "usage: aliasfuzz reduce FILE --converter NAME [--out DIR] [--max-tests N] [--isolate]\n"
     "       aliasfuzz reduce --deferred DIR [--reduce-time SECONDS] [--max-tests N] [--no-triggers]\n"
@@ -59,7 +64,7 @@ static int rpred(const ir_program *cand, void *vctx) {
   rctx *x = vctx;
   judgement j;
   af_err err;
-  int rc = x->isolate ? judge_isolated(x->c, cand, &x->oo, 10, &j, &err) : judge_inprocess(x->c, cand, &x->oo, &j, &err);
+  int rc = x->isolate ? judge_isolated(x->c, cand, &x->oo, ISOLATE_DEADLINE_S, &j, &err) : judge_inprocess(x->c, cand, &x->oo, &j, &err);
   if (rc) return 0;
   int same = judge_same_bug(&j, x->v, x->detail);
   judgement_clear(&j);
@@ -113,7 +118,7 @@ int cmd_reduce(int argc, char **argv) {
   }
   rctx x = {c, {0}, V_PASS, NULL, isolate};
   judgement j;
-  int rc = isolate ? judge_isolated(c, p, &x.oo, 10, &j, &err) : judge_inprocess(c, p, &x.oo, &j, &err);
+  int rc = isolate ? judge_isolated(c, p, &x.oo, ISOLATE_DEADLINE_S, &j, &err) : judge_inprocess(c, p, &x.oo, &j, &err);
   if (rc) {
     fprintf(stderr, "aliasfuzz: %s: %s\n", file, err.msg);
     ir_program_free(p);
