@@ -52,7 +52,7 @@ static const char *style =
     "h1{font-size:24px;margin:0 0 4px}h2{font-size:19px;margin:28px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}\n"
     "h3{font-size:16px;margin:18px 0 6px}.sub{color:#59636e;font-size:13px}\n"
     "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #d0d7de;padding:3px 7px;text-align:left}\n"
-    "th{background:#f6f8fa}td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+    "th{background:#f6f8fa}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
     "table.mx td,table.mx th{padding:0;border:1px solid #eaeef2}table.mx th.w{height:92px;vertical-align:bottom;padding:2px 0}\n"
     "table.mx th.w div{writing-mode:vertical-rl;transform:rotate(180deg);font-weight:normal;font-size:12px;margin:0 auto}\n"
     "table.mx th.v{font-weight:normal;padding:0 6px;text-align:right;white-space:nowrap;font-size:12px}\n"
@@ -63,7 +63,8 @@ static const char *style =
     "pre{background:#f6f8fa;border:1px solid #d0d7de;padding:8px;font-size:12px;overflow-x:auto;margin:4px 0 12px}\n"
     "details{margin:6px 0}summary{cursor:pointer}.reg{color:#cf222e;font-weight:bold}.ok{color:#1a7f37;font-weight:bold}\n"
     "code{font-size:12px;background:#f6f8fa;padding:1px 4px;border-radius:4px}\n"
-    ".charts{display:flex;flex-wrap:wrap;gap:8px 28px}figure{margin:0}figcaption{font-weight:600;font-size:14px}\n"
+    ".charts{display:flex;flex-wrap:wrap;gap:8px 28px}figure{margin:0;max-width:520px}figcaption{font-weight:600;font-size:14px}\n"
+    "table.classes td:nth-child(3){white-space:nowrap}\n"
     "svg .ax{font-size:11px;fill:#59636e}.g0{color:#cf222e;font-weight:bold}.g1{color:#59636e}.g2{color:#8c959f}\n"
     "section{border-top:1px solid #eaeef2;margin-top:14px}ul{margin:4px 0;padding-left:22px}li{margin:2px 0}\n"
     "</style>\n";
@@ -529,7 +530,7 @@ static void md_list_html(af_buf *b, const char *text) {
     int d = !strncmp(line, "  - ", 4) ? 1 : 0;
     const char *t = line + (d ? 4 : !strncmp(line, "- ", 2) ? 2 : 0);
     if (d > depth) af_buf_puts(b, "<ul>");
-    else if (d < depth) af_buf_puts(b, "</ul></li>");
+    else if (d < depth) af_buf_puts(b, "</li></ul></li>");
     else if (line != text) af_buf_puts(b, "</li>");
     depth = d;
     af_buf_puts(b, "<li>");
@@ -743,8 +744,8 @@ static void verdicts_chart(af_buf *b, const cJSON *history, double tmax) {
     if (tot > ymax) ymax = tot;
   }
   if (!n) {
-    af_buf_puts(b, "<p class=\"sub\">This campaign recorded no verdict counts over time (a campaign records them in "
-                   "state.json's \"history\" samples since aliasfuzz 0.1.0 of 2026-12).</p>\n");
+    af_buf_puts(b, "<p class=\"sub\">This campaign recorded no verdict counts over time (the third entry of state.json's "
+                   "\"history\" samples, which campaigns made before issue 30 lack).</p>\n");
     return;
   }
   chart c;
