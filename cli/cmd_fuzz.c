@@ -14,6 +14,7 @@
 
 static const char *usage_fuzz =
     "usage: aliasfuzz fuzz --converter NAME [--seed S] [--time SECONDS | --iterations N] [--jobs J]\n"
+    "                      [--shard K/N]\n"
     "                      [--out DIR] [--deadline SECONDS] [--policy FILE] [--no-reduce]\n"
     "                      [--max-reduce-tests N] [--reduce-share F] [--reduce-time SECONDS]\n"
     "                      [--no-finish] [--fail-on-residual] [--quiet]\n"
@@ -32,6 +33,14 @@ static const char *usage_fuzz =
     "Defaults: --seed 1, --jobs 1, --out out/fuzz-<converter>, --deadline 10, --time 60 when\n"
     "neither --time nor --iterations is given. After a write error (exit 4, below) run the same\n"
     "command again once there is room.\n"
+    "\n"
+    "--shard K/N runs only iterations i with i % N == K-1 (K from 1 to N): N campaigns with the\n"
+    "same seed, policy and --iterations, shards 1/N to N/N (on one machine or many), together run\n"
+    "exactly the programs one campaign of those iterations runs (--iterations counts the whole\n"
+    "space, not one shard's part). Give each shard its own --out, then\n"
+    "`aliasfuzz merge OUT DIR...` makes one campaign folder and report of them\n"
+    "(docs/distributed.md; scripts/af_dask.py runs the shards on Dask). The shard is recorded in\n"
+    "state.json, the report and every finding's options; a folder resumes only with its own shard.\n"
     "\n"
     "Findings are grouped into bug classes (DIR/classes.json; report.md lists them first): each\n"
     "minimized program is rerun with its ops replaced by the others of their op-table family and its\n"
@@ -110,6 +119,10 @@ int cmd_fuzz(int argc, char **argv) {
       o.iterations = (int64_t)u, i++;
     } else if (!strcmp(a, "--jobs") && v && atoi(v) > 0 && atoi(v) <= 256) {
       o.jobs = atoi(v), i++;
+    } else if (!strcmp(a, "--shard") && v) {
+      af_err e;
+      if (campaign_parse_shard(v, &o.shard, &o.shards, &e)) return cli_usage_error(usage_fuzz, "fuzz: %s", e.msg);
+      i++;
     } else if (!strcmp(a, "--out") && v) {
       o.out = v, i++;
     } else if (!strcmp(a, "--deadline") && v && atof(v) > 0) {
@@ -165,8 +178,9 @@ int cmd_fuzz(int argc, char **argv) {
   }
   char rate[32];
   printf("%lld programs in %.1f s (%s/s), %d bug class(es) from %d distinct finding(s)", (long long)s.programs, s.seconds,
-         report_rate(s.seconds > 0 ? s.programs / s.seconds : 0.0, rate), s.classes - s.artifact_classes, s.findings);
+         report_rate(s.seconds > 0 ? s.programs / s.seconds : 0.0, rate), s.classes - s.artifact_classes - s.limit_classes, s.findings);
   if (s.artifact_classes) printf(" (+%d harness artifact class(es): not seen from the converter's public API)", s.artifact_classes);
+  if (s.limit_classes) printf(" (+%d class(es) the converter refuses by design: its limits, not bugs)", s.limit_classes);
   if (o.baseline) printf(" (%d new, %d also in baseline %s)", s.new_classes, s.classes - s.artifact_classes - s.new_classes, o.baseline);
   printf(", minimizing %.1f s during the search", s.search_reduce_seconds);
   if (s.finish_seconds > 0) printf(" and %.1f s after it (%d deferred program(s))", s.finish_seconds, s.finished);
@@ -180,12 +194,6 @@ int cmd_fuzz(int argc, char **argv) {
     printf(", %lld failing program(s) under %d quick key(s) NOT YET IN ANY CLASS (aliasfuzz reduce --deferred %s)",
            (long long)s.unclassified_programs, s.deferred, o.out);
   printf("; report: %s/report.md (and report.html)\n", o.out);
-  /* with a baseline only what it lacks fails the run */
-  /* with a baseline, deferred programs the baseline fails the same way are not new either */
-  if (o.baseline) return s.new_classes || s.deferred_new ? 1 : s.harness ? 5 : 0;
-  /* findings that are only worker protocol errors: the harness's trouble, not the converter's */
-  /* findings all in harness-artifact classes or the harness list: no converter bug */
-  int bugs = s.classes - s.artifact_classes;
-  return bugs || s.deferred || s.flaky ? 1 : s.harness || s.artifact_classes ? 5 : 0;
+  return campaign_exit_status(&s, o.baseline != NULL);
 }
 

@@ -15,6 +15,7 @@
 #include "annotate.h"
 #include "campaign_int.h"
 #include "confirm.h"
+#include "refusals.h"
 
 volatile sig_atomic_t campaign_stop_requested;
 void campaign_request_stop(void) { campaign_stop_requested = 1; }
@@ -25,6 +26,32 @@ uint64_t campaign_program_seed(uint64_t s, int64_t i) {
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
   return z ^ (z >> 31);
 }
+
+int campaign_parse_shard(const char *s, int *k, int *n, af_err *err) {
+  const char *slash = s ? strchr(s, '/') : NULL;
+  char *end = NULL;
+  long kk = -1, nn = -1;
+  int digits = slash && slash > s && slash[1] && strspn(s, "0123456789") == (size_t)(slash - s) &&
+               strspn(slash + 1, "0123456789") == strlen(slash + 1);
+  if (digits) {
+    kk = strtol(s, &end, 10);
+    nn = strtol(slash + 1, &end, 10);
+  }
+  if (!digits || slash - s > 6 || strlen(slash + 1) > 6)
+    return af_fail(err, "--shard '%s': expected K/N, two whole numbers (shard K of N, 1 <= K <= N), e.g. 2/4", s ? s : "");
+  if (nn < 1 || nn > CAMPAIGN_MAX_SHARDS) return af_fail(err, "--shard '%s': N must be 1 to %d", s, CAMPAIGN_MAX_SHARDS);
+  if (kk < 1 || kk > nn) return af_fail(err, "--shard '%s': K must be 1 to N (%ld); shards count from 1", s, nn);
+  *k = (int)kk;
+  *n = (int)nn;
+  return 0;
+}
+
+int64_t campaign_first_iteration(const campaign_opts *o, int j) {
+  int64_t n = o->shards > 0 ? o->shards : 1;
+  return (o->shards > 0 ? o->shard - 1 : 0) + n * j;
+}
+
+int64_t campaign_iteration_step(const campaign_opts *o) { return (int64_t)o->jobs * (o->shards > 0 ? o->shards : 1); }
 
 /* What a campaign (or reduce --deferred) allocated in its camp; k itself is the caller's. */
 static void camp_free(camp *k) {
@@ -66,6 +93,8 @@ static void end_of_run(camp *k, double elapsed, campaign_summary *sum) {
     for (int v = 0; v < V_COUNT; v++) sum->verdicts[v] += k->jobs[j].verdicts[v];
   }
   sum->findings = k->distinct_total;
+  sum->limit_classes = refusals_mark_classes(k->idx, k->c); /* what the converter refuses: apart from its bugs */
+  sum->deferred_limits = refusals_deferred_limits(k->idx, k->c);
   sum->classes = classes_index_count(k->idx);
   sum->deferred = classes_index_unclassified(k->idx);
   sum->unclassified_programs = classes_index_unclassified_programs(k->idx);
@@ -115,6 +144,7 @@ int campaign_run(campaign_opts *o, campaign_summary *sum, af_err *err) {
   char what[600];
   snprintf(what, sizeof what, "fuzz --converter %s --out %s", k.c->name, o->out);
   int rc = campaign_state_lock(&k, what, err);
+  campaign_policy_init(o, k.c, NULL); /* campaign_state_load takes the epochs of a campaign it resumes */
   if (!rc) rc = campaign_state_load(&k, err);
   if (rc) goto out;
   if (!(k.idx = classes_index_load(o->out, err))) {
@@ -194,6 +224,12 @@ int campaign_reduce_deferred(const campaign_deferred_opts *d, campaign_summary *
   o.converter = conv;
   o.out = d->dir;
   o.jobs = cJSON_GetArraySize(cJSON_GetObjectItem(st, "jobs"));
+  const char *shard = cJSON_GetStringValue(cJSON_GetObjectItem(opts, "shard"));
+  if (shard && campaign_parse_shard(shard, &o.shard, &o.shards, err)) {
+    af_err_prefix(err, "%s: options.shard", path);
+    cJSON_Delete(st);
+    return -1;
+  }
   o.fail_on_residual = cJSON_IsTrue(cJSON_GetObjectItem(opts, "fail_on_residual"));
   cJSON *x = cJSON_GetObjectItem(opts, "deadline");
   o.deadline_s = cJSON_IsNumber(x) && x->valuedouble > 0 ? x->valuedouble : 10;

@@ -28,6 +28,7 @@ typedef struct campaign_opts {
   int64_t iterations;  /* total over all jobs; 0: no limit (then time_s is required) */
   double time_s;       /* wall-clock budget of this run; 0: no limit */
   int jobs;
+  int shard, shards;   /* --shard K/N: shard = K (1..N), shards = N; 0, 0: not sharded */
   const char *out;     /* campaign folder */
   double deadline_s;   /* per program, the converter's own work only; default 10 */
   int max_reduce_tests;/* candidate tests per new finding; default 2000 */
@@ -64,6 +65,8 @@ typedef struct campaign_summary {
   int findings;      /* distinct signatures in the store */
   int classes;       /* bug classes (classes.h), harness artifacts included */
   int artifact_classes; /* of them, not seen from the converter's public API (confirm.h): not counted as bugs */
+  int limit_classes;    /* of them, what the converter refuses by design (refusals.h): not counted as bugs */
+  int deferred_limits;  /* of the deferred quick keys below, those that are such refusals */
   int deferred;      /* quick keys of deferred programs that no class has yet */
   int64_t unclassified_programs; /* the failing programs counted under those quick keys */
   int deferred_new;  /* of those quick keys, the ones no baseline converter was found to fail the same way */
@@ -86,6 +89,14 @@ typedef struct campaign_summary {
 } campaign_summary;
 
 uint64_t campaign_program_seed(uint64_t campaign_seed, int64_t iteration);
+
+/* Reads a shard "K/N" (1 <= K <= N <= CAMPAIGN_MAX_SHARDS, decimal digits only) into *k and *n;
+ * -1 with err saying what is wrong. */
+#define CAMPAIGN_MAX_SHARDS 100000
+int campaign_parse_shard(const char *s, int *k, int *n, af_err *err);
+/* The first iteration job j runs, and the step between its iterations (jobs and shards). */
+int64_t campaign_first_iteration(const campaign_opts *o, int j);
+int64_t campaign_iteration_step(const campaign_opts *o);
 
 /* Runs (or resumes) the campaign. 0 on success (findings or not), -1 on a setup error: among
  * them, the folder is locked by another process (af_dir_lock_take: its pid and command in err).
@@ -111,6 +122,13 @@ typedef struct campaign_deferred_opts {
   int no_triggers;
 } campaign_deferred_opts;
 int campaign_reduce_deferred(const campaign_deferred_opts *d, campaign_summary *sum, af_err *err);
+
+/* `aliasfuzz fuzz`'s exit status for a campaign that ended with s (cli/cli_exit.c's rows): 1 for a
+ * bug class, a flaky finding or a failing program in no class, what the converter refuses by
+ * design (refusals.h) apart; with a baseline (with_baseline) only for what it does not have, a
+ * new refusal included (the change refuses what the baseline took); else 5 for harness findings
+ * or artifact classes alone, 0 for nothing or limits alone. */
+int campaign_exit_status(const campaign_summary *s, int with_baseline);
 
 /* Asks a running campaign to stop at the next chance (signal-safe). */
 void campaign_request_stop(void);

@@ -20,7 +20,7 @@
 
 int campaign_pool_spawn(camp *k, int j, af_err *err) {
   job *jb = &k->jobs[j];
-  int64_t start = jb->watermark < 0 ? j : jb->watermark + k->o->jobs;
+  int64_t start = jb->watermark < 0 ? campaign_first_iteration(k->o, j) : jb->watermark + campaign_iteration_step(k->o);
   if (k->o->iterations && start >= k->o->iterations) {
     jb->finished = 1;
     jb->pid = -1;
@@ -86,19 +86,21 @@ static int crashes_after(camp *k, const ir_program *q, const ir_program *p) {
 
 /* A job died on iteration it, but its program does not crash a fresh process: one of the job's
  * programs before it left the process broken (a heap the converter corrupted). Of the job's last
- * few programs (iterations it - jobs, it - 2 jobs, ...), the nearest one that, judged first in a
- * fresh process, makes iteration it's program crash; NULL when none does. *culprit_it: its
- * iteration. new. */
+ * few programs (iterations it - step, it - 2 step, ...: campaign_iteration_step), the nearest one
+ * that, judged first in a fresh process, makes iteration it's program crash; NULL when none
+ * does. *culprit_it: its iteration. new. */
 #define CULPRIT_LOOKBACK 4
 static ir_program *find_culprit(camp *k, int j, int64_t it, const ir_program *p, int64_t *culprit_it) {
   for (int back = 1; back <= CULPRIT_LOOKBACK; back++) {
-    int64_t q_it = it - (int64_t)back * k->o->jobs;
-    if (q_it < j) break;
+    int64_t q_it = it - (int64_t)back * campaign_iteration_step(k->o);
+    if (q_it < campaign_first_iteration(k->o, j)) break;
     uint64_t seed = campaign_program_seed(k->o->seed, q_it);
     ir_program *q = NULL;
     af_err err;
-    if (judge_gen_program(&k->o->policy, seed, &q, &seed, NULL, &err)) continue;
-    campaign_job_stamp_meta(q, k->o, q_it, seed);
+    campaign_opts lo = *k->o; /* with the policy that iteration ran with (campaign_policy.c) */
+    campaign_policy_at(k->o, j, q_it, &lo.policy);
+    if (judge_gen_program(&lo.policy, seed, &q, &seed, NULL, &err)) continue;
+    campaign_job_stamp_meta(q, &lo, q_it, seed);
     if (crashes_after(k, q, p)) {
       *culprit_it = q_it;
       return q;
@@ -112,12 +114,14 @@ void campaign_pool_lost(camp *k, int j, int64_t it, oracle_verdict v, const char
   uint64_t seed = campaign_program_seed(k->o->seed, it);
   ir_program *p = NULL, *min = NULL;
   af_err err;
-  if (judge_gen_program(&k->o->policy, seed, &p, &seed, NULL, &err)) {
+  campaign_opts lo = *k->o; /* with the policy that iteration ran with (campaign_policy.c) */
+  campaign_policy_at(k->o, j, it, &lo.policy);
+  if (judge_gen_program(&lo.policy, seed, &p, &seed, NULL, &err)) {
     fprintf(stderr, "\naliasfuzz: job %d %s at iteration %lld and its program cannot be regenerated: %s\n", j, why,
             (long long)it, err.msg);
     return;
   }
-  campaign_job_stamp_meta(p, k->o, it, seed);
+  campaign_job_stamp_meta(p, &lo, it, seed);
   /* a crash or timeout whose quick key a class has already is counted there, not minimized
    * again: the isolated minimization below forks a child per test (a 2.13 functionalize campaign
    * spent 13 s of every 20 on re-minimizing one segfault) */

@@ -76,6 +76,11 @@ char *campaign_state_options_json(const campaign_opts *o, const conv_converter *
   char seed_text[32];
   snprintf(seed_text, sizeof seed_text, "%llu", (unsigned long long)o->seed);
   if (j) cJSON_AddStringToObject(j, "seed_text", seed_text);
+  if (j && o->shards > 0) { /* --shard K/N: which iterations ran (campaign.h); absent when not sharded */
+    char shard[48];
+    snprintf(shard, sizeof shard, "%d/%d", o->shard, o->shards);
+    cJSON_AddStringToObject(j, "shard", shard);
+  }
   if (j && o->baseline) cJSON_AddStringToObject(j, "baseline", o->baseline);
   if (j && o->other_stack) cJSON_AddStringToObject(j, "other_stack", o->other_stack);
   char *s = cJSON_PrintUnformatted(j);
@@ -120,6 +125,7 @@ int campaign_state_write(camp *k, double elapsed, af_err *err) {
     cJSON_AddItemToArray(pt, v);
     cJSON_AddItemToArray(h, pt);
   }
+  cJSON_AddItemToObject(s, "policy_epochs", campaign_policy_epochs()); /* refused constructs down-weighted (campaign_policy.c) */
   cJSON *js = cJSON_AddArrayToObject(s, "jobs");
   for (int j = 0; j < k->o->jobs; j++) {
     cJSON *x = cJSON_CreateObject();
@@ -168,6 +174,12 @@ int campaign_state_load(camp *k, af_err *err) {
       goto out;
     }
   }
+  const char *was = cJSON_GetStringValue(cJSON_GetObjectItem(opts, "shard")), *now = cJSON_GetStringValue(cJSON_GetObjectItem(mine, "shard"));
+  if (strcmp(was ? was : "none", now ? now : "none") != 0) {
+    rc = af_fail(err, "%s holds a campaign of shard %s, this one is shard %s; resume it with the same --shard or use another --out",
+                 k->o->out, was ? was : "none (not sharded)", now ? now : "none (not sharded)");
+    goto out;
+  }
   if (cJSON_GetArraySize(js) != k->o->jobs) {
     rc = af_fail(err, "%s: state has %d jobs, expected %d", path, cJSON_GetArraySize(js), k->o->jobs);
     goto out;
@@ -215,6 +227,7 @@ int campaign_state_load(camp *k, af_err *err) {
   k->deferred_seconds = cJSON_IsNumber(ds) ? ds->valuedouble : 0;
   k->deferred_done = cJSON_IsNumber(dn) ? dn->valueint : 0;
   if (k->prior_seconds != k->prior_seconds) k->prior_seconds = 0; /* NaN: absent */
+  campaign_policy_init(k->o, k->c, cJSON_GetObjectItem(s, "policy_epochs"));
   k->resumed = 1;
 out:
   cJSON_Delete(s);

@@ -89,9 +89,10 @@ void campaign_wire_finding(camp *k, int j, const char *json) {
     rs.tests = (int)cJSON_GetNumberValue(cJSON_GetObjectItem(o, "tests"));
     rs.seconds = cJSON_GetNumberValue(cJSON_GetObjectItem(o, "seconds"));
   }
-  char rerun[512];
-  snprintf(rerun, sizeof rerun, "aliasfuzz fuzz --converter %s --seed %llu --jobs %d --out %s   # the campaign", k->c->name,
-           (unsigned long long)k->o->seed, k->o->jobs, k->o->out);
+  char rerun[512], shard[48] = "";
+  if (k->o->shards > 0) snprintf(shard, sizeof shard, " --shard %d/%d", k->o->shard, k->o->shards);
+  snprintf(rerun, sizeof rerun, "aliasfuzz fuzz --converter %s --seed %llu --jobs %d%s --out %s   # the campaign", k->c->name,
+           (unsigned long long)k->o->seed, k->o->jobs, shard, k->o->out);
   finding f = {
       .converter = k->c->name,
       .converter_version = k->c->version(k->c),
@@ -168,6 +169,8 @@ void campaign_wire_read(camp *k, int j) {
       cJSON *o = cJSON_Parse(start + 2);
       if (o) (void)campaign_deferred_add(k, j, start + 2, o);
       cJSON_Delete(o);
+    } else if (start[0] == 'G') { /* the job's policy from an iteration on (campaign_policy.c) */
+      campaign_policy_record(start + 2);
     } else if (start[0] == 'E') {
       jb->finished = 1;
     } else if (start[0] == 'S' || start[0] == 'U') { /* a worker's crash being traced: its own deadline */
