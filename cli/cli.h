@@ -11,6 +11,7 @@ void cli_help(const char *usage, const char *cmd);
 void cli_exit_markdown(void);
 /* Commands (cli/cmd_*.c); each returns the process exit status. */
 int cmd_fuzz(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_reduce(int argc, char **argv);
 int cmd_repro(int argc, char **argv);
 int cmd_suite(int argc, char **argv);

@@ -37,6 +37,9 @@ static const cli_exit_row cli_exits[] = {
                 "command resumes"},
     {"fuzz", 5, "only harness findings: protocol errors, programs aliasfuzz cannot hand to the converter, classes not "
                 "seen from the converter's public API (no converter bug)"},
+    {"merge", 0, "the folders were merged into OUT (or were merged already), its report written"},
+    {"merge", 2, "usage error; a DIR that is not a campaign folder or where a campaign runs; folders of another "
+                "converter, converter version, stack or aliasfuzz version than OUT's (named); a write error"},
     {"reduce", 0, "the program was minimized into a finding folder"},
     {"reduce", 1, "the program passes: nothing to reduce"},
     {"reduce", 2, "usage or input error"},

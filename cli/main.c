@@ -34,6 +34,7 @@ static const char *usage_main =
     "  fmt FILE...         rewrite program files in canonical form (--check: only report)\n"
     "  fuzz --converter NAME [--time S | --iterations N] [--jobs J] [--out DIR]\n"
     "                      a campaign: generate, judge, minimize and store findings, report\n"
+    "  merge OUT DIR...    one campaign folder and report from several (shards, machines, days)\n"
     "  reduce FILE --converter NAME [--out DIR]\n"
     "                      minimize a failing program into a finding folder with repro.py\n"
     "  repro DIR           rerun a finding folder: does the bug still reproduce?\n"
@@ -454,6 +455,7 @@ static const struct {
     {"gen", cmd_gen},
     {"snippet", cmd_snippet},
     {"fuzz", cmd_fuzz},
+    {"merge", cmd_merge},
 };
 
 int main(int argc, char **argv) {

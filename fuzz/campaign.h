@@ -2,7 +2,10 @@
  *
  * Iteration i of a campaign with seed S always runs the program judge_gen_program(policy,
  * campaign_program_seed(S, i)) (the generator's program, passed over while its writes change
- * nothing eager can see), whatever the job count; job j of J runs iterations j, j+J, ...
+ * nothing eager can see), whatever the job count; job j of J runs iterations j, j+J, ... With
+ * --shard K/N it runs only the iterations i with i % N == K-1 (job j: K-1 + N*j, then every
+ * N*J-th), so that N campaigns of one seed, shards 1/N to N/N, together run exactly the programs
+ * one campaign of the same iterations would; `aliasfuzz merge` (merge.h) makes one folder of them.
  * Each job is a forked child that judges programs in process and reports over a pipe; the parent
  * alone writes the findings store, the class index (DIR/classes.json, classes.h) and
  * DIR/state.json. A job that dies becomes a converter-crash finding for the iteration it was

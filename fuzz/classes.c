@@ -516,16 +516,18 @@ void classes_id(const char *key, char id[64]) {
 #include "../harness/codec.h"
 #include <unistd.h>
 
+cJSON *classes_index_new(void) {
+  cJSON *idx = cJSON_CreateObject();
+  cJSON_AddStringToObject(idx, "format", "aliasfuzz-classes/1");
+  cJSON_AddArrayToObject(idx, "classes");
+  cJSON_AddObjectToObject(idx, "deferred");
+  return idx;
+}
+
 cJSON *classes_index_load(const char *dir, af_err *err) {
   char path[4096];
   snprintf(path, sizeof path, "%s/classes.json", dir);
-  if (access(path, F_OK) != 0) {
-    cJSON *idx = cJSON_CreateObject();
-    cJSON_AddStringToObject(idx, "format", "aliasfuzz-classes/1");
-    cJSON_AddArrayToObject(idx, "classes");
-    cJSON_AddObjectToObject(idx, "deferred");
-    return idx;
-  }
+  if (access(path, F_OK) != 0) return classes_index_new();
   char *text = codec_slurp(path, NULL, err);
   if (!text) return NULL;
   cJSON *idx = cJSON_Parse(text);

@@ -172,6 +172,8 @@ typedef struct classes_member {
 
 /* The index of dir (new; an empty one when dir has none); NULL with err on a malformed file. */
 cJSON *classes_index_load(const char *dir, af_err *err);
+/* An empty index (new). */
+cJSON *classes_index_new(void);
 int classes_index_save(const char *dir, const cJSON *idx, af_err *err);
 /* Adds m to its class (made when new: *is_new = 1), or a flaky m to the "flaky" list (*is_new =
  * 0). Counts it unless (job, iteration) was counted already (a resumed campaign replaying
