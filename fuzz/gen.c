@@ -312,7 +312,9 @@ static int cb_tensor(void *ctx, const ops_req *r) {
     if (g->need_exact && inexact(g, v)) continue;
     if (ops_req_accepts(r, M(g, v)) && mem_ok(g, r, v)) cand[n++] = v;
   }
-  if (n && r->near1 > 0 && g->mo.impl_of[r->near1 - 1] >= 0) { /* the values in near's storage, mostly */
+  /* the values in near's storage, mostly; with no value fitting at all, a window of that storage
+     before a new input (the optimizer's case: a foreach list of views of one flat buffer) */
+  if (r->near1 > 0 && g->mo.impl_of[r->near1 - 1] >= 0) {
     int same[256], ns = 0, st = IMPL(g, r->near1 - 1)->storage;
     for (int k = 0; k < n; k++)
       if (IMPL(g, cand[k])->storage == st) same[ns++] = cand[k];

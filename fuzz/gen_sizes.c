@@ -1,5 +1,5 @@
 /* gen_sizes.c - sizes as values (issue 15): int literals of a generated program replaced by
- * x.size(d), x.shape[d], x.numel() or x.dim() of an input that gives exactly that value where the
+ * x.size(d), x.shape[d], x.size()[d], x.numel() or x.dim() of an input that gives exactly that value where the
  * statement runs. See gen_sizes.h.
  *
  * The pass runs on a finished program (gen.c), from a stream of its own, so with the policy's
@@ -45,7 +45,7 @@ typedef struct sz_ctx {
   int npicks, cap;
   uint64_t rng;
   double pe;
-  int ops[4]; /* size, shape, numel, dim; -1 when the table lacks one */
+  int ops[5]; /* size, shape, numel, dim, size_get; -1 when the table lacks one */
 } sz_ctx;
 
 /* Picks a source for literal lit from the inputs' current shapes, or returns 0. */
@@ -64,8 +64,9 @@ static int source(sz_ctx *c, int64_t lit, sz_pick *k) {
     if (c->rank[i] < 0) continue;
     for (int d = 0; d < c->rank[i]; d++)
       if (c->shape[i * AF_MAX_RANK + d] == lit && at-- == 0) {
-        /* x.size(d) or x.shape[d], counting the dim from the end now and then */
-        k->op = c->ops[next(&c->rng) % 2];
+        /* x.size(d), x.shape[d] or x.size()[d], counting the dim from the end now and then */
+        int how = (int)(next(&c->rng) % 3);
+        k->op = c->ops[how == 2 ? 4 : how];
         k->dim = next(&c->rng) % 4 == 0 ? d - c->rank[i] : d;
         k->input = i;
         return k->op >= 0;
@@ -201,10 +202,12 @@ static ir_program *rebuild(const ir_program *p, const sz_pick *picks, int npicks
 }
 
 ir_program *gen_sizes(const ir_program *p, uint64_t seed, double p_share) {
-  static int ops[4] = {-2};
+  static int ops[5] = {-2};
   if (ops[0] == -2) {
     ops[0] = ops_find("size"), ops[1] = ops_find("shape"), ops[2] = ops_find("numel"), ops[3] = ops_find("dim");
+    ops[4] = ops_find("size_get");
     if (ops[1] < 0) ops[1] = ops[0];
+    if (ops[4] < 0) ops[4] = ops[0];
   }
   uint64_t rng = seed;
   if (p_share <= 0 || ops[0] < 0 || unit(&rng) >= p_share) return NULL; /* most programs: no dry run at all */

@@ -656,9 +656,13 @@ static int foreach_lists(void *ctx, int s, const ir_stmt *st, af_tensor *const *
 }
 
 /* Weighted by a policy, the foreach ops (torch._foreach_add_([p0, p1], ...), opt-in) are each
- * drawn; their lists hold tensors of one dtype, and some hold views of one buffer (sibling views
- * of an input or of a fresh tensor); every such program is eager-valid and ref agrees with eager
- * (script cannot: TorchScript drops the calls, corpus/known-gaps/bug-009). */
+ * drawn; their lists hold tensors of one dtype, and at least 1 in 20 hold views of one buffer
+ * (sibling views of an input or of a fresh tensor); every such program is eager-valid and ref
+ * agrees with eager (script cannot: TorchScript drops the calls, corpus/known-gaps/bug-009).
+ * Measured over 1000 programs (about 700 foreach statements, of which about 8% hold views of one
+ * buffer: 210 of 2691 over seeds 1..4000 when this was written), so that the 5% bar is a few
+ * standard deviations below the rate, not within the noise of which programs the default policy's
+ * other ops shift (400 programs gave 4.9% to 5.8% as ops were added). */
 TEST(foreach_ops_are_drawn_over_views_of_one_buffer_and_ref_agrees) {
   gen_policy q = pol;
   int nfe = 0, drawn[OPS_COUNT] = {0};
@@ -669,7 +673,7 @@ TEST(foreach_ops_are_drawn_over_views_of_one_buffer_and_ref_agrees) {
   CHECK(ref != NULL, "no ref converter");
   if (!ref) return;
   int n[3] = {0, 0, 0}, bad = 0, mism = 0;
-  for (uint64_t s = 1; s <= 400; s++) {
+  for (uint64_t s = 1; s <= 1000; s++) {
     ir_program *p = NULL;
     af_err err;
     CHECK(!gen_program(&q, s, &p, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
@@ -700,8 +704,8 @@ TEST(foreach_ops_are_drawn_over_views_of_one_buffer_and_ref_agrees) {
     ir_program_free(p);
   }
   for (int op = 0; op < OPS_COUNT; op++)
-    if (ops_get(op)->kind == OPS_FOREACH) CHECK(drawn[op] > 0, "%s never drawn in 400 programs", ops_get(op)->name);
-  CHECK(n[0] >= 100, "only %d foreach statements ran", n[0]);
+    if (ops_get(op)->kind == OPS_FOREACH) CHECK(drawn[op] > 0, "%s never drawn in 1000 programs", ops_get(op)->name);
+  CHECK(n[0] >= 250, "only %d foreach statements ran", n[0]);
   CHECK(n[1] * 20 >= n[0], "%d of %d foreach lists hold views of one buffer", n[1], n[0]);
   CHECK(n[2] == 0, "%d foreach lists mix dtypes", n[2]);
 }

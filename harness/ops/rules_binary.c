@@ -84,6 +84,27 @@ int shape_func_gt(const ir_stmt *st, const ops_env *env, const ops_meta *self, o
   return arith_func(st, env, self, 0, 1, &e->out, err);
 }
 
+/* add_/sub_/add/sub with alpha= (argument 2): eager refuses a float alpha for an integer result and
+ * takes only a bool alpha for a bool result (not modelled: the samplers never make a bool add) */
+static int alpha_ok(const ir_arg *alpha, af_dtype result, af_err *err) {
+  if (alpha->kind != IR_ARG_INT && alpha->kind != IR_ARG_FLOAT) return af_fail(err, "alpha must be a number");
+  if (result == AF_BOOL) return af_fail(err, "alpha= with a bool result is not modelled (eager takes only a bool alpha there)");
+  if (alpha->kind == IR_ARG_FLOAT && !is_float(result) && !is_complex(result))
+    return af_fail(err, "For integral input tensors, argument alpha must not be a floating point number.");
+  return 0;
+}
+
+int shape_write_arith_alpha(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)e;
+  if (alpha_ok(&st->args[2], self->dtype, err)) return -1;
+  return arith_inplace(st, env, self, 0, err);
+}
+
+int shape_func_arith_alpha(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  if (arith_func(st, env, self, 0, 0, &e->out, err)) return -1;
+  return alpha_ok(&st->args[2], e->out.dtype, err);
+}
+
 /* neg, abs, relu: self's dtype, TensorIterator's layout */
 int shape_func_not_bool(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
   (void)env;
@@ -112,6 +133,15 @@ SAMPLER(arith) {
     args[1] = a_value(v);
   }
   return n;
+}
+
+/* add_/sub_/add/sub with alpha=: add's operands, and an int alpha that keeps exact values exact */
+SAMPLER(arith_alpha) {
+  int k = sample_arith(op, p, m, storage, ch, args);
+  if (k < 0) return -1;
+  static const int64_t alphas[] = {-2, -1, 2, 3};
+  args[2] = a_int(alphas[R(0, 3)]);
+  return k;
 }
 
 SAMPLER(div) {

@@ -615,21 +615,25 @@ SAMPLER(multi_view) {
   return n;
 }
 
-/* x.view(dtype): of a float32 or float64 tensor, a dtype the generator's rules model (float32,
- * float64, int64) other than x's own. Never bool (a bool's byte must be 0 or 1, and a write through
- * another dtype's view of a bool tensor would break that), and no int tensor read as floats: a
- * negative int is a NaN there, and which NaN's bits an op keeps differs between kernels (index_put_
- * with accumulate and its functional twin keep different ones), which the int base then shows. A
- * dtype the rule accepts for x's layout, within the numel limit (x's own dtype is left to
- * hand-written cases: whether eager then gives x itself or a new tensor depends on the dispatch
- * keys) */
+/* x.view(dtype): of a float tensor (float32, float64, float16, bfloat16), any other float or integer
+ * dtype; of an integer tensor (int64, int32, int8, uint8), any other integer dtype; a dtype of any
+ * width the rule accepts for x's layout, within the numel limit. Never bool either way (a bool's byte
+ * must be 0 or 1: a write through another dtype's view of a bool tensor can break that, and a bool
+ * view of a uint8 tensor reads whatever bytes it holds), and no integer read as floats: a negative
+ * int is a NaN there, and which NaN's bits an op keeps differs between kernels (index_put_ with
+ * accumulate and its functional twin keep different ones), which the int base then shows. x's own
+ * dtype is left to hand-written cases (whether eager then gives x itself or a new tensor depends on
+ * the dispatch keys) */
 SAMPLER(view_dtype) {
   SAMPLER_BEGIN;
-  static const af_dtype dts[] = {AF_FLOAT32, AF_FLOAT64, AF_INT64};
-  if (m->dtype != AF_FLOAT32 && m->dtype != AF_FLOAT64) return -1;
-  int first = (int)R(0, 2);
-  for (int k = 0; k < 3; k++) {
-    af_dtype to = dts[(first + k) % 3];
+  static const af_dtype floats[] = {AF_FLOAT32, AF_FLOAT64, AF_FLOAT16, AF_BFLOAT16, AF_INT64, AF_INT32, AF_INT8, AF_UINT8};
+  static const af_dtype ints[] = {AF_INT64, AF_INT32, AF_INT8, AF_UINT8};
+  int from_float = is_float(m->dtype);
+  if (!from_float && !is_int(m->dtype)) return -1;
+  const af_dtype *dts = from_float ? floats : ints;
+  int nd = from_float ? 8 : 4, first = (int)R(0, nd - 1);
+  for (int k = 0; k < nd; k++) {
+    af_dtype to = dts[(first + k) % nd];
     ops_meta out;
     af_err ignored;
     if (to == m->dtype || dtype_view_layout(m, to, &out, &ignored) || ops_meta_numel(&out) > ch->max_numel) continue;
