@@ -520,9 +520,25 @@ void report_campaign_headline(af_buf *b, const char *dir, const cJSON *r) {
   const cJSON *opts = cJSON_GetObjectItem(r, "options"), *classes = cJSON_GetObjectItem(r, "classes");
   const cJSON *deferred = cJSON_GetObjectItem(r, "deferred");
   const char *conv = cJSON_GetStringValue(cJSON_GetObjectItem(opts, "converter"));
+  const cJSON *parts = cJSON_GetObjectItem(opts, "merged_parts"), *pt; /* aliasfuzz merge (fuzz/merge.h) */
+  const char *shard = cJSON_GetStringValue(cJSON_GetObjectItem(opts, "shard"));
+  if (opts && parts) {
+    af_buf_printf(b, "- aliasfuzz %s, converter %s %s, merged from %d campaign folder(s) by `aliasfuzz merge` (figures summed over "
+                     "them, times in job-seconds):\n",
+                  cJSON_GetStringValue(cJSON_GetObjectItem(opts, "aliasfuzz")), conv,
+                  cJSON_GetStringValue(cJSON_GetObjectItem(opts, "converter_version")), cJSON_GetArraySize(parts));
+    cJSON_ArrayForEach(pt, parts) {
+      const char *ps = cJSON_GetStringValue(cJSON_GetObjectItem(pt, "shard"));
+      af_buf_printf(b, "  - `%s`: seed %s%s%s, %.0f job(s), %.0f programs in %.1f s\n", cJSON_GetStringValue(cJSON_GetObjectItem(pt, "dir")),
+                    cJSON_GetStringValue(cJSON_GetObjectItem(pt, "seed")), ps ? ", shard " : "", ps ? ps : "", num_of(pt, "jobs"),
+                    num_of(pt, "programs"), num_of(pt, "seconds"));
+    }
+  } else if (opts) {
+    af_buf_printf(b, "- aliasfuzz %s, converter %s %s, seed %.0f, %.0f job(s)%s%s\n", cJSON_GetStringValue(cJSON_GetObjectItem(opts, "aliasfuzz")),
+                  conv, cJSON_GetStringValue(cJSON_GetObjectItem(opts, "converter_version")), num_of(opts, "seed"), num_of(opts, "jobs"),
+                  shard ? ", shard " : "", shard ? shard : "");
+  }
   if (opts) {
-    af_buf_printf(b, "- aliasfuzz %s, converter %s %s, seed %.0f, %.0f job(s)\n", cJSON_GetStringValue(cJSON_GetObjectItem(opts, "aliasfuzz")),
-                  conv, cJSON_GetStringValue(cJSON_GetObjectItem(opts, "converter_version")), num_of(opts, "seed"), num_of(opts, "jobs"));
     const char *torch = cJSON_GetStringValue(cJSON_GetObjectItem(opts, "torch"));
     const char *stack = cJSON_GetStringValue(cJSON_GetObjectItem(opts, "stack"));
     if (torch) af_buf_printf(b, "- PyTorch %s, stack %s\n", torch, stack ? stack : "?");
