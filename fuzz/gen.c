@@ -12,6 +12,7 @@
 #include "../harness/eager.h"
 #include "gen_model.h"
 #include "gen_sizes.h"
+#include "gen_train.h"
 #include "provider.h"
 
 typedef struct gen {
@@ -1178,6 +1179,9 @@ static int generate(const gen_policy *pol, provider *pv, const char *meta_head, 
       q = z;
     }
   }
+  /* training (issue 33) from a stream of its own: the body stays, eager decides which inputs may
+     require grad (gen_train.c) */
+  if (pol->p_train > 0) gen_train(q, ls ^ 0x7a41e533ULL, pol->p_train);
   q->meta = af_buf_take(&b);
   if (ir_validate(q, err)) {
     af_err_prefix(err, "generator bug: invalid program");

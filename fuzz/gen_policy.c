@@ -26,7 +26,8 @@ static const field chances[] = {CHANCE(p_view_of_view),     CHANCE(p_sibling),  
                                 CHANCE(p_output_view),      CHANCE(p_for),           CHANCE(p_if),
                                 CHANCE(p_else),             CHANCE(p_loop_index),    CHANCE(p_rebind),
                                 CHANCE(p_list),             CHANCE(p_module),        CHANCE(p_buffer),
-                                CHANCE(p_layout),           CHANCE(p_size_value),    CHANCE(p_factory)};
+                                CHANCE(p_layout),           CHANCE(p_size_value),    CHANCE(p_factory),
+                                CHANCE(p_train)};
 #define NLIMITS (int)(sizeof limits / sizeof limits[0])
 #define NCHANCES (int)(sizeof chances / sizeof chances[0])
 
@@ -125,6 +126,7 @@ static void policy_defaults(gen_policy *p) {
   p->p_layout = 0.15;
   p->p_size_value = 0.03; /* a dry run in eager for each program it runs on: bench_gen stays over 20000/s */
   p->p_factory = 0.02; /* about one program in four makes one */
+  p->p_train = 0;      /* issue 33: opt-in for now (bench/policy-train.json; docs/training.md) */
 }
 
 int gen_policy_check(const gen_policy *p, af_err *err) {

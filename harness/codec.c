@@ -425,8 +425,43 @@ static int read_layout(ir_program *p, int v, const cJSON *e, int base, int has_s
   return 0;
 }
 
+/* An input's "requires_grad" and "param" (issue 33): booleans; a param is module state that
+ * requires grad, so it takes neither "buffer" nor "requires_grad" besides (ir_validate checks
+ * the rest: a training program, a floating-point dtype, no layout). */
+static int read_grad(ir_input *in, const cJSON *e, af_err *err) {
+  const cJSON *rg = cJSON_GetObjectItemCaseSensitive(e, "requires_grad");
+  const cJSON *pa = cJSON_GetObjectItemCaseSensitive(e, "param");
+  if (rg && !cJSON_IsBool(rg)) return af_fail(err, "requires_grad: expected true or false");
+  if (pa && !cJSON_IsBool(pa)) return af_fail(err, "param: expected true or false");
+  if (pa && (in->buffer || rg)) return af_fail(err, "param: a parameter is module state that requires grad: give no \"buffer\" or \"requires_grad\" beside it");
+  in->grad = rg && cJSON_IsTrue(rg);
+  if (pa && cJSON_IsTrue(pa)) in->param = in->buffer = in->grad = 1;
+  return 0;
+}
+
+/* The program's "train" and "loss" (issue 33): train a boolean; loss (only with train: true) one
+ * finite weight per output; without it every weight is 1. */
+static int read_train(ir_program *p, const cJSON *root, af_err *err) {
+  const cJSON *train = cJSON_GetObjectItemCaseSensitive(root, "train");
+  const cJSON *loss = cJSON_GetObjectItemCaseSensitive(root, "loss");
+  if (train && !cJSON_IsBool(train)) return af_fail(err, "train: expected true or false");
+  p->train = train && cJSON_IsTrue(train);
+  if (!loss) return 0;
+  if (!p->train) return af_fail(err, "loss: loss weights need \"train\": true");
+  if (!cJSON_IsArray(loss) || cJSON_GetArraySize(loss) != p->noutputs)
+    return af_fail(err, "loss: expected one weight (a number) per output (%d)", p->noutputs);
+  p->loss = af_xcalloc((size_t)p->noutputs + 1, sizeof(double));
+  int k = 0;
+  for (const cJSON *w = loss->child; w; w = w->next, k++) {
+    if (!cJSON_IsNumber(w) || !isfinite(w->valuedouble)) return af_fail(err, "loss[%d]: expected a finite number", k);
+    p->loss[k] = w->valuedouble;
+  }
+  return 0;
+}
+
 static int read_inputs(ir_program *p, const cJSON *j, af_err *err) {
-  static const char *const keys[] = {"name", "shape", "dtype", "data", "buffer", "view_of", "as", "strides", "offset", "storage", NULL};
+  static const char *const keys[] = {"name",    "shape", "dtype",  "data",    "buffer",        "view_of", "as",
+                                     "strides", "offset", "storage", "param", "requires_grad", NULL};
   if (!cJSON_IsArray(j)) return af_fail(err, "inputs: expected an array");
   int k = 0;
   int64_t elements = 0;
@@ -473,6 +508,7 @@ static int read_inputs(ir_program *p, const cJSON *j, af_err *err) {
       goto bad;
     }
     in->buffer = buffer && cJSON_IsTrue(buffer);
+    if (read_grad(in, e, err)) goto bad;
     if (read_layout(p, v, e, base, shape != NULL, err)) goto bad;
     if (data) { /* an input that owns a storage fills all of it */
       const ir_base *B = in->base ? &p->bases[in->base - 1] : NULL;
@@ -645,7 +681,7 @@ static int check_tree(const cJSON *j, af_buf *path, af_err *err) {
 }
 
 int codec_read_string(const char *text, const char *where, ir_program **out, af_err *err) {
-  static const char *const keys[] = {"format", "bases", "inputs", "body", "outputs", "meta", NULL};
+  static const char *const keys[] = {"format", "bases", "inputs", "body", "outputs", "train", "loss", "meta", NULL};
   *out = NULL;
   const char *end = NULL, *why = NULL;
   int line, col;
@@ -711,6 +747,10 @@ int codec_read_string(const char *text, const char *where, ir_program **out, af_
       af_err_prefix(err, "%s: outputs[%d]", where, k);
       goto fail;
     }
+  if (read_train(p, root, err)) {
+    af_err_prefix(err, "%s", where);
+    goto fail;
+  }
   const cJSON *meta = cJSON_GetObjectItemCaseSensitive(root, "meta");
   if (meta) {
     if (!cJSON_IsObject(meta)) {
@@ -971,7 +1011,11 @@ char *codec_write_string(const ir_program *p) {
     af_buf_puts(&b, ", \"shape\": [");
     for (int d = 0; d < in->rank; d++) af_buf_printf(&b, "%s%lld", d ? ", " : "", (long long)in->shape[d]);
     af_buf_printf(&b, "], \"dtype\": \"%s\"", af_dtype_name(in->dtype));
-    if (in->buffer) af_buf_puts(&b, ", \"buffer\": true");
+    if (in->param)
+      af_buf_puts(&b, ", \"param\": true");
+    else if (in->buffer)
+      af_buf_puts(&b, ", \"buffer\": true");
+    if (in->grad && !in->param) af_buf_puts(&b, ", \"requires_grad\": true");
     if (in->base) put_layout(&b, p, i);
     if (in->ndata) {
       af_buf_puts(&b, ", \"data\": [");
@@ -992,6 +1036,14 @@ char *codec_write_string(const ir_program *p) {
     put_string(&b, p->names[p->outputs[o]]);
   }
   af_buf_puts(&b, "]");
+  if (p->train) { /* issue 33: the weights always written, so that they are recorded */
+    af_buf_puts(&b, ",\n  \"train\": true,\n  \"loss\": [");
+    for (int o = 0; o < p->noutputs; o++) {
+      if (o) af_buf_puts(&b, ", ");
+      codec_put_float(&b, ir_loss_weight(p, o));
+    }
+    af_buf_puts(&b, "]");
+  }
   if (p->meta) {
     /* meta may have been built by hand: print it compact so the file stays canonical */
     cJSON *m = cJSON_Parse(p->meta);

@@ -447,6 +447,56 @@ static int undefined_stmt(const env *e, const ir_stmt *st, af_err *err) {
   return rc;
 }
 
+/* ---- training programs (issue 33; docs/training.md) ----
+ * Autograd's in-place rules are validity rules: a program that breaks one is invalid (eager's
+ * RESULT_ERROR, the oracle's invalid-program), with the rule as the reason. Checked here on the
+ * real tensors before the statement runs: a write into a leaf that requires grad, or into an
+ * autograd view of one, in grad mode. A tensor saved for backward and modified in place since is
+ * refused by autograd's own version counters when the backward runs (train_step). */
+#define TRAIN_INVALID "invalid training program (autograd refuses it): "
+
+static int train_refuses(const env *e, const ir_stmt *st, af_err *err) {
+  if (!e->p->train || !ops_mutates(st->op) || !st->nargs) return 0;
+  const ir_arg *a = &st->args[0];
+  int n = a->kind == IR_ARG_VALUES ? a->n : 1;
+  for (int k = 0; k < n; k++) {
+    int v = a->kind == IR_ARG_VALUES ? a->values[k] : a->value;
+    if (v < 0 || !e->v[v] || !at_tensor_grad_leaf_write(e->v[v])) continue;
+    return af_fail(err, TRAIN_INVALID "%s is a leaf that requires grad, or a view of one, written in place outside torch.no_grad()",
+                   v < e->p->nvalues ? e->p->names[v] : "the value it rebinds");
+  }
+  return 0;
+}
+
+/* Before the forward: every input with grad becomes a leaf that requires grad. */
+static int train_leaves(const ir_program *p, af_tensor *const *inputs, af_err *err) {
+  for (int i = 0; p->train && i < p->ninputs; i++)
+    if (p->inputs[i].grad && at_tensor_set_requires_grad(inputs[i], 1, err)) {
+      af_err_prefix(err, "input %s: requires_grad", p->names[p->inputs[i].value]);
+      return -1;
+    }
+  return 0;
+}
+
+/* After the forward: the weighted loss backpropagated, and every input's .grad into r. */
+static void train_step(const ir_program *p, af_tensor *const *inputs, result *r) {
+  double *w = af_xcalloc((size_t)p->noutputs + 1, sizeof(double));
+  for (int o = 0; o < p->noutputs; o++) w[o] = ir_loss_weight(p, o);
+  af_err be;
+  int ran = 0;
+  if (at_backward(p->noutputs, r->outputs, w, &ran, &be)) {
+    af_err_prefix(&be, TRAIN_INVALID "loss.backward()");
+    r->status = RESULT_ERROR;
+    result_set_message(r, be.msg);
+  } else {
+    r->ngrads = p->ninputs;
+    r->grads = af_xcalloc((size_t)p->ninputs + 1, sizeof(af_tensor *));
+    for (int i = 0; i < p->ninputs; i++)
+      if (p->inputs[i].grad) r->grads[i] = at_tensor_grad(inputs[i]);
+  }
+  free(w);
+}
+
 static int exec_stmt(env *e, const ir_stmt *st, af_err *err) {
   const ops_entry *oe = ops_get(st->op);
   af_tensor *res = NULL;
@@ -614,6 +664,7 @@ static void take_results(const ir_program *p, af_tensor *const *inputs, const en
 
 static int run(const ir_program *p, af_tensor *const *inputs, eager_hook hook, void *ctx, int complex_out, result *r,
                af_err *err) {
+  if (train_leaves(p, inputs, err)) return -1;
   env e = {p, af_xcalloc((size_t)p->nvalues + 1, sizeof(af_tensor *)), af_xcalloc((size_t)p->nvalues + 1, sizeof(af_tensor **)),
            af_xcalloc((size_t)p->nvalues + 1, sizeof(int))};
   int rc = 0;
@@ -692,7 +743,7 @@ static int run(const ir_program *p, af_tensor *const *inputs, eager_hook hook, v
       else { /* an undefined statement still runs: where eager rejects it, eager's message is the reason */
         af_err ue;
         int undef = undefined_stmt(&e, &rs, &ue);
-        fail = exec_stmt(&e, &rs, &se) != 0;
+        fail = train_refuses(&e, &rs, &se) || exec_stmt(&e, &rs, &se) != 0;
         if (!fail && undef) se = ue, fail = 1;
       }
       if (!fail && hook && ops_get(st->op)->kind != OPS_INT && hook(ctx, s, &rs, e.v, err)) {
@@ -720,6 +771,7 @@ static int run(const ir_program *p, af_tensor *const *inputs, eager_hook hook, v
   free(other);
   if (!complex_out) real_outputs(p, &e, r);
   if (r->status == RESULT_OK) take_results(p, inputs, &e, r);
+  if (r->status == RESULT_OK && p->train) train_step(p, inputs, r);
   for (int v = 0; v < p->nvalues; v++) {
     at_tensor_free(e.v[v]);
     list_free(&e, v);

@@ -2,6 +2,7 @@
 #include "ir.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,7 @@ void ir_program_free(ir_program *p) {
   free(p->names);
   free(p->hash);
   free(p->meta);
+  free(p->loss);
   free(p);
 }
 
@@ -77,6 +79,8 @@ ir_program *ir_program_clone(const ir_program *p) {
   q->outputs = af_xcalloc((size_t)p->noutputs, sizeof(int));
   memcpy(q->outputs, p->outputs, sizeof(int) * (size_t)p->noutputs);
   if (p->meta) q->meta = af_xstrdup(p->meta);
+  q->train = p->train;
+  if (p->loss) q->loss = memcpy(af_xcalloc((size_t)p->noutputs + 1, sizeof(double)), p->loss, sizeof(double) * (size_t)p->noutputs);
   return q;
 }
 
@@ -174,6 +178,21 @@ int ir_add_stmt(ir_program *p, int op, int out, int nargs, const ir_arg *args) {
 void ir_set_meta(ir_program *p, const char *json) {
   free(p->meta);
   p->meta = json ? af_xstrdup(json) : NULL;
+}
+
+double ir_loss_weight(const ir_program *p, int o) { return p->loss && o >= 0 && o < p->noutputs ? p->loss[o] : 1.0; }
+
+int ir_ngrads(const ir_program *p) {
+  int n = 0;
+  for (int i = 0; p->train && i < p->ninputs; i++) n += p->inputs[i].grad != 0;
+  return n;
+}
+
+void ir_untrain(ir_program *p) {
+  p->train = 0;
+  free(p->loss);
+  p->loss = NULL;
+  for (int i = 0; i < p->ninputs; i++) p->inputs[i].grad = p->inputs[i].param = 0;
 }
 
 int ir_nbuffers(const ir_program *p) {
@@ -554,6 +573,30 @@ static int validate_stmt(const ir_program *p, int s, const char *isint, scope *s
   return validate_out(p, s, e, isint, sc, err);
 }
 
+/* ir_validate's training part (issue 33, docs/training.md): requires_grad and param only in a
+ * training program, on floating-point inputs of their own memory (no layout); a parameter is
+ * never rebound (`self.w = ...` of an nn.Parameter is a TypeError in Python); loss weights
+ * finite. */
+static int validate_train(const ir_program *p, af_err *err) {
+  for (int i = 0; i < p->ninputs; i++) {
+    const ir_input *in = &p->inputs[i];
+    const char *nm = p->names[in->value];
+    if (!in->grad && !in->param) continue;
+    if (!p->train) return af_fail(err, "inputs[%d] (%s): requires_grad/param in a program without \"train\": true", i, nm);
+    if (in->param && (!in->buffer || !in->grad)) return af_fail(err, "inputs[%d] (%s): a param is module state that requires grad", i, nm);
+    if (!af_dtype_is_float(in->dtype))
+      return af_fail(err, "inputs[%d] (%s): only floating-point tensors can require grad (%s)", i, nm, af_dtype_name(in->dtype));
+    if (in->base) return af_fail(err, "inputs[%d] (%s): an input with a layout cannot require grad (not done yet: docs/training.md)", i, nm);
+    for (int s = 0; in->param && s < p->nstmts; s++)
+      if (p->stmts[s].out == in->value)
+        return af_fail(err, "body[%d] (%s): rebinds parameter self.%s (an nn.Parameter cannot be assigned a tensor)", s,
+                       ops_get(p->stmts[s].op)->name, nm);
+  }
+  for (int o = 0; p->loss && o < p->noutputs; o++)
+    if (!isfinite(p->loss[o])) return af_fail(err, "loss[%d]: a loss weight must be finite", o);
+  return 0;
+}
+
 int ir_validate(const ir_program *p, af_err *err) {
   int rc = 0;
   scope sc;
@@ -568,6 +611,7 @@ int ir_validate(const ir_program *p, af_err *err) {
   if (rc) goto out;
   if ((rc = validate_inputs(p, isint, &sc, err))) goto out;
   if ((rc = ir_validate_layouts(p, err))) goto out;
+  if ((rc = validate_train(p, err))) goto out;
   for (int s = 0; s < p->nstmts && !rc; s++) rc = validate_stmt(p, s, isint, &sc, err);
   if (rc) goto out;
   if (sc.depth > 0) {
@@ -623,6 +667,8 @@ static ir_program *subset_impl(const ir_program *p, const char *keep_stmt, const
     int v = ir_add_input(q, p->names[in->value], in->rank, in->shape, in->dtype);
     map[in->value] = v;
     q->inputs[q->ninputs - 1].buffer = in->buffer;
+    q->inputs[q->ninputs - 1].grad = in->grad;
+    q->inputs[q->ninputs - 1].param = in->param;
     scope_define(&sc, in->value);
     if (in->ndata) {
       q->inputs[q->ninputs - 1].ndata = in->ndata;
@@ -693,9 +739,13 @@ static ir_program *subset_impl(const ir_program *p, const char *keep_stmt, const
     ir_add_stmt(q, OPS_end, -1, 0, NULL);
   }
   q->outputs = af_xcalloc((size_t)p->noutputs + 1, sizeof(int));
+  q->train = p->train;
+  if (p->loss) q->loss = af_xcalloc((size_t)p->noutputs + 1, sizeof(double));
   for (int o = 0; o < p->noutputs; o++)
-    if ((!keep_output || keep_output[o]) && sc.vis[p->outputs[o]] && map[p->outputs[o]] >= 0)
+    if ((!keep_output || keep_output[o]) && sc.vis[p->outputs[o]] && map[p->outputs[o]] >= 0) {
+      if (q->loss) q->loss[q->noutputs] = p->loss[o]; /* a kept output keeps its weight */
       q->outputs[q->noutputs++] = map[p->outputs[o]];
+    }
   if (p->meta) q->meta = af_xstrdup(p->meta);
   scope_free(&sc);
   free(map);

@@ -80,6 +80,12 @@ typedef struct ir_input {
   int buffer; /* module state: the program is the forward of an nn.Module whose buffer this is
                  (`self.NAME`); its final state is the buffer's final binding (`self.w = self.w + 1`
                  rebinds the module's buffer, unlike a rebind of an argument) */
+  /* Training (issue 33, docs/training.md): grad 1 when the input is a leaf that requires grad
+   * (`"requires_grad": true`, or a parameter); param 1 when it is an nn.Parameter of the module
+   * (`"param": true`: buffer is 1 too, it is module state `self.NAME`, and grad is 1). Only in a
+   * program with train set. */
+  int grad;
+  int param;
 } ir_input;
 
 /* A storage that inputs view (issue 16): flat, contiguous, numel elements of dtype. Either a
@@ -110,6 +116,12 @@ typedef struct ir_program {
   int nvalues;
   char **names; /* value id -> name */
   char *meta;   /* the "meta" object as compact JSON text, or NULL */
+  /* Training (issue 33): train 1 when the program is a training step: after the forward the
+   * loss sum(loss[o] * outputs[o].sum()) over the floating-point outputs is backpropagated, and
+   * the .grad of every input with grad is part of the result. loss: noutputs weights (NULL: all
+   * 1; ir_loss_weight), fixed and recorded in the program. */
+  int train;
+  double *loss;
   /* entries allocated in inputs, stmts and names: ir_add_* grow them by doubling (a program is
      built a statement at a time, by the thousand per second); code that replaces one of these
      arrays sets its cap */
@@ -186,6 +198,13 @@ int ir_layout_apply(const char *op, int nargs, const ir_arg *args, int *rank, in
                     int64_t *offset, af_err *err);
 /* Number of inputs that are module buffers (0: the program is a plain function). */
 int ir_nbuffers(const ir_program *p);
+/* Training (issue 33): output o's loss weight (1 when p->loss is NULL); the number of inputs
+ * that require grad (0 unless p->train); p made an inference program in place (train, loss,
+ * grad cleared, a parameter becomes a plain buffer): what a converter that cannot train is
+ * given instead (docs/training.md). */
+double ir_loss_weight(const ir_program *p, int o);
+int ir_ngrads(const ir_program *p);
+void ir_untrain(ir_program *p);
 
 /* The documented deterministic input value: element k (row-major) of input number i holds
  *   float/int: ((k * 7 + i * 3) % 11) - 5      (small integers: most arithmetic stays exact)

@@ -22,6 +22,7 @@ void result_clear(result *r) {
   inputs_free(r->noutputs, r->outputs);
   inputs_free(r->ninputs, r->inputs);
   inputs_free(r->nbases, r->bases);
+  inputs_free(r->ngrads, r->grads);
   result_init(r);
 }
 

@@ -31,6 +31,11 @@ typedef struct result {
   af_tensor **bases; /* final state of each storage of the program's bases (ir.h), flat; NULL
                         entries as for inputs. conv_execute fills them from the caller's storages
                         when a converter leaves them unset (it ran on the caller's tensors) */
+  /* training programs (issue 33): ngrads is ninputs when the run did the backward (0 otherwise);
+   * grads[i] is input i's .grad after it, NULL where the input does not require grad or the
+   * backward never reached it (the oracle reads NULL as zeros: docs/training.md) */
+  int ngrads;
+  af_tensor **grads;
   double converter_s; /* seconds the converter itself says it spent converting and running (a
                          worker's answer "timing"); -1 when it does not say */
 } result;

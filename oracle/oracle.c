@@ -10,6 +10,7 @@ static const char *names[V_COUNT] = {
     "pass",           "value-mismatch",        "shape-mismatch",  "dtype-mismatch",
     "input-mutation-lost", "residual-mutation", "converter-unsupported", "converter-error",
     "converter-crash", "converter-timeout",    "invalid-program", "worker-protocol-error",
+    "wrong-gradient",
 };
 
 const char *oracle_verdict_name(oracle_verdict v) { return v < V_COUNT ? names[v] : "?"; }
@@ -137,6 +138,41 @@ static int rank_of(oracle_verdict v) {
   }
 }
 
+/* A .grad that is unset (NULL) compares as zeros of its input's shape and dtype: eager and a
+ * compiled backward may differ in leaving it unset or zero, which no user can tell apart in a sum. */
+static af_tensor *grad_or_zeros(const ir_program *p, int i, const af_tensor *g) {
+  if (g) return at_tensor_ref(g);
+  const ir_input *in = &p->inputs[i];
+  int64_t n = ir_numel(in->rank, in->shape);
+  double *z = af_xcalloc((size_t)(n ? n : 1), sizeof(double));
+  af_tensor *t = NULL;
+  af_err err;
+  if (at_tensor_new(in->dtype, in->rank, in->shape, z, &t, &err)) t = NULL;
+  free(z);
+  return t;
+}
+
+/* Training programs (issue 33): every input's .grad against eager's; V_PASS or V_WRONG_GRADIENT
+ * with the first difference in d. */
+static oracle_verdict compare_grads(const ir_program *p, const result *eager, const result *conv, af_buf *d) {
+  if (!p->train || eager->ngrads != p->ninputs) return V_PASS;
+  if (conv->ngrads != p->ninputs) {
+    af_buf_puts(d, "the converter gave no gradients for a training program");
+    return V_WRONG_GRADIENT;
+  }
+  for (int i = 0; i < p->ninputs; i++) {
+    if (!p->inputs[i].grad) continue;
+    char what[300];
+    snprintf(what, sizeof what, "%s.grad", p->names[p->inputs[i].value]);
+    af_tensor *w = grad_or_zeros(p, i, eager->grads[i]), *g = grad_or_zeros(p, i, conv->grads[i]);
+    oracle_verdict v = w && g ? compare(w, g, what, d) : V_PASS;
+    at_tensor_free(w);
+    at_tensor_free(g);
+    if (v != V_PASS) return V_WRONG_GRADIENT;
+  }
+  return V_PASS;
+}
+
 oracle_verdict oracle_judge(const ir_program *p, const result *eager, const result *conv, const oracle_opts *o,
                             char **detail) {
   af_buf d = {0};
@@ -239,6 +275,7 @@ oracle_verdict oracle_judge(const ir_program *p, const result *eager, const resu
     inputs_free(ir_ntensors(p), initial);
   }
   af_buf_free(&cur);
+  if (v == V_PASS) v = compare_grads(p, eager, conv, &d); /* the forward first: a wrong value makes wrong gradients */
   if (v == V_PASS && o && o->fail_on_residual && conv->residual > 0) {
     af_buf_printf(&d, "converted graph still holds %d in-place op(s)", conv->residual);
     v = V_RESIDUAL_MUTATION;

@@ -14,6 +14,9 @@
  *   converter-crash        the converter's process died
  *   converter-timeout      the converter ran past its deadline
  *   invalid-program        eager PyTorch itself rejected the program: a generator or corpus bug
+ *   wrong-gradient         a training program (docs/training.md): outputs and final states right,
+ *                          but the .grad of an input or parameter that requires grad differs from
+ *                          eager's (an unset .grad reads as zeros), or the converter gave none
  *   worker-protocol-error  an external worker broke the aliasfuzz-worker protocol (harness/workers/
  *                          PROTOCOL.md): an answer that is not JSON, for another id, with the wrong
  *                          number of outputs or inputs, malformed tensors, a proper hello missing
@@ -43,6 +46,7 @@ typedef enum {
   V_TIMEOUT,
   V_INVALID_PROGRAM,
   V_PROTOCOL, /* appended: verdict numbers stay stable across jobs and saved states */
+  V_WRONG_GRADIENT, /* appended (issue 33) */
   V_COUNT
 } oracle_verdict;
 

@@ -65,6 +65,11 @@ int conv_compile(const ir_program *p, at_script **out, af_err *err) {
 int conv_execute(const conv_converter *c, const ir_program *p, result *r, af_err *err) {
   void *state = NULL;
   result_init(r);
+  if (p->train && !conv_worker_of(c)) { /* issue 33: no in-process converter trains (docs/training.md) */
+    result_set_message(r, RESULT_HARNESS_LIMIT "this converter does not run training programs (backward, gradients)");
+    r->status = RESULT_UNSUPPORTED;
+    return 0;
+  }
   r->status = c->convert(c, p, &state, r);
   if (r->status != RESULT_OK) {
     if (c->free_state) c->free_state(state);

@@ -537,6 +537,7 @@ static int start_worker(conv_worker *w, af_err *err, result_status *how) {
       w->module_state = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, "module_state"));
       w->layouts = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, "layouts"));
       w->caches = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, "caches"));
+      w->train = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, "train"));
       rc = 0;
     }
   }

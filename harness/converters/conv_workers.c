@@ -143,13 +143,18 @@ result_status worker_conv_convert(const conv_converter *c, const ir_program *p, 
   *state = NULL; /* a worker converts and runs in one request: see worker_conv_run */
   /* programs with layouts (issue 16) and with module state only to a worker whose hello says it
    * takes them ("layouts": true, "module_state": true) */
-  conv_worker *w = ir_has_layouts(p) || ir_nbuffers(p) ? conv_worker_of(c) : NULL;
+  conv_worker *w = ir_has_layouts(p) || ir_nbuffers(p) || p->train ? conv_worker_of(c) : NULL;
   const char *why;
   int up = w && conv_worker_available(w, &why);
   if (up && ir_has_layouts(p) && !w->layouts) {
     /* (the field unquoted: error classes normalize quoted text away) */
     result_set_message(r, RESULT_HARNESS_LIMIT "this worker does not build inputs with layouts (inputs that share memory, strides, "
                           "offsets): its hello does not say layouts: true");
+    return RESULT_UNSUPPORTED;
+  }
+  if (up && p->train && !w->train) { /* issue 33: docs/training.md */
+    result_set_message(r, RESULT_HARNESS_LIMIT "this worker does not run training programs (backward, gradients): its hello does not "
+                          "say train: true");
     return RESULT_UNSUPPORTED;
   }
   if (up && ir_nbuffers(p) && !w->module_state) {

@@ -234,6 +234,29 @@ static result_status protocol_error(result *r, const conv_worker *w, const char 
   return RESULT_PROTOCOL;
 }
 
+/* A training program's gradients (issue 33, PROTOCOL.md "Training"): "grads", one per program
+ * input, the .grad after the backward or null (no grad: the input does not require grad, or the
+ * backward never reached it). RESULT_OK, or RESULT_PROTOCOL when missing or malformed. */
+static result_status answer_grads(conv_worker *w, const cJSON *a, const ir_program *p, result *r) {
+  if (!p->train) return RESULT_OK;
+  const cJSON *gs = cJSON_GetObjectItemCaseSensitive(a, "grads");
+  if (!cJSON_IsArray(gs) || cJSON_GetArraySize(gs) != p->ninputs)
+    return protocol_error(r, w, "an ok answer to a training program needs \"grads\": one entry (a tensor or null) per program input");
+  r->grads = af_xcalloc((size_t)p->ninputs + 1, sizeof(af_tensor *));
+  r->ngrads = p->ninputs;
+  af_err err;
+  for (int k = 0; k < p->ninputs; k++) {
+    const cJSON *t = cJSON_GetArrayItem(gs, k);
+    if (cJSON_IsNull(t)) continue;
+    if (decode_tensor(t, &r->grads[k], &err)) {
+      char what[1200];
+      snprintf(what, sizeof what, "grads %d (%s): %s", k, p->names[p->inputs[k].value], err.msg);
+      return protocol_error(r, w, what);
+    }
+  }
+  return RESULT_OK;
+}
+
 /* The tensors of an ok answer into r: one output per program output, one final state (or null)
  * per program input, and the storages' final states ("bases", layouts). RESULT_OK, or
  * RESULT_PROTOCOL with r's message naming the first thing wrong. */
@@ -302,7 +325,7 @@ static result_status answer_tensors(conv_worker *w, const cJSON *a, const ir_pro
   r->inputs = in;
   r->nbases = p->nbases;
   r->bases = fb;
-  return RESULT_OK;
+  return answer_grads(w, a, p, r);
 }
 
 /* Fills r from a parsed answer. Returns the status; on a protocol error, RESULT_PROTOCOL with

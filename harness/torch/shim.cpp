@@ -149,6 +149,46 @@ extern "C" int64_t at_tensor_storage_numel(const af_tensor *t) {
 }
 extern "C" int at_tensor_same(const af_tensor *a, const af_tensor *b) { return a->t.is_same(b->t); }
 
+extern "C" int at_tensor_set_requires_grad(af_tensor *t, int on, af_err *err) {
+  AT_GUARD(err, {
+    t->t.requires_grad_(on != 0);
+    return 0;
+  })
+}
+extern "C" int at_tensor_requires_grad(const af_tensor *t) { return t->t.requires_grad(); }
+extern "C" int at_tensor_is_leaf(const af_tensor *t) { return t->t.is_leaf(); }
+extern "C" int at_tensor_grad_leaf_write(const af_tensor *t) {
+  const at::Tensor &x = t->t;
+  if (!x.requires_grad()) return 0;
+  if (x.is_leaf()) return 1;
+  return x.is_view() && x._base().is_leaf() && x._base().requires_grad();
+}
+extern "C" af_tensor *at_tensor_grad(const af_tensor *t) {
+  at::Tensor g = t->t.grad();
+  return g.defined() ? new af_tensor{g} : nullptr;
+}
+extern "C" int at_backward(int n, af_tensor *const *outs, const double *weights, int *ran, af_err *err) {
+  *ran = 0;
+  AT_GUARD(err, {
+    at::Tensor loss;
+    for (int k = 0; k < n; k++) {
+      const at::Tensor &o = outs[k]->t;
+      if (!o.is_floating_point() || !o.requires_grad()) continue;
+      at::Tensor term = o.sum() * weights[k];
+      loss = loss.defined() ? loss + term : term;
+    }
+    if (!loss.defined()) return 0;
+    loss.backward();
+    *ran = 1;
+    return 0;
+  })
+}
+extern "C" int at_grad_mode(int on) {
+  int was = c10::GradMode::is_enabled();
+  c10::GradMode::set_enabled(on != 0);
+  return was;
+}
+
 // Converts one C argument to the IValue the schema's type asks for.
 static c10::IValue to_ivalue(const at_arg &a, const c10::TypePtr &type, const std::string &argname) {
   using K = c10::TypeKind;

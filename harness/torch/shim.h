@@ -79,6 +79,26 @@ typedef struct at_arg {
 int at_call(const char *name, const char *overload, int nargs, const at_arg *args, const af_tensor *out, int max_results,
             af_tensor **results, int *nresults, af_err *err);
 
+/* ---- autograd (issue 33, training programs; docs/training.md) ---- */
+/* Makes t a leaf that requires grad (on 1) or not (0): t.requires_grad_(on). -1 when LibTorch
+ * refuses (a non-leaf, an integer dtype). */
+int at_tensor_set_requires_grad(af_tensor *t, int on, af_err *err);
+int at_tensor_requires_grad(const af_tensor *t); /* t.requires_grad() */
+int at_tensor_is_leaf(const af_tensor *t);       /* t.is_leaf() */
+/* Whether an in-place write into t is one autograd refuses in grad mode: t requires grad and is
+ * a leaf, or a view whose base is such a leaf (`.detach()` results and `.data` do not require
+ * grad: writes through them pass). */
+int at_tensor_grad_leaf_write(const af_tensor *t);
+/* t.grad() as a new reference, or NULL when t has none (never reached by the backward). */
+af_tensor *at_tensor_grad(const af_tensor *t);
+/* The training step's backward: loss = sum over k of weights[k] * outs[k].sum(), taken over the
+ * floating-point outputs that require grad (the others add nothing), then loss.backward(). When
+ * none requires grad nothing runs (*ran 0; every .grad stays unset). -1 with LibTorch's message
+ * when autograd refuses (a tensor saved for backward was modified in place since). */
+int at_backward(int n, af_tensor *const *outs, const double *weights, int *ran, af_err *err);
+/* Sets grad mode (torch.set_grad_enabled(on)); returns the previous mode. */
+int at_grad_mode(int on);
+
 /* Compiles TorchScript source and looks up function fn. new, free with at_script_free. */
 int at_script_compile(const char *source, const char *fn, at_script **out, af_err *err);
 /* Compiles source (`def forward(self, ...)`, see emit.h) as the forward method of a new module

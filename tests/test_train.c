@@ -1,0 +1,271 @@
+/* test_train.c - training programs (issue 33, docs/training.md): the codec's new fields, eager's
+ * gradients against values computed by hand, autograd's in-place rules as invalid-program, the
+ * oracle's wrong-gradient, and converters that cannot train declining. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../harness/codec.h"
+#include "../harness/converters/conv.h"
+#include "../harness/eager.h"
+#include "../oracle/oracle.h"
+#include "tap.h"
+
+/* x requires grad; y = x * x; y.add_(1) (a non-leaf written in place: allowed); r = y * 2 */
+static const char *square =
+    "{\"format\": \"aliasfuzz-program/1\",\n"
+    " \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\", \"requires_grad\": true}],\n"
+    " \"body\": [{\"out\": \"y\", \"op\": \"mul\", \"args\": [\"x\", \"x\"]}, {\"op\": \"add_\", \"args\": [\"y\", 1]},\n"
+    "          {\"out\": \"r\", \"op\": \"mul\", \"args\": [\"y\", 2]}],\n"
+    " \"outputs\": [\"r\"], \"train\": true, \"loss\": [%s]}\n";
+
+/* module state: self.w a parameter, x an input that requires grad; r = (x * x + 1) * self.w */
+static const char *with_param =
+    "{\"format\": \"aliasfuzz-program/1\",\n"
+    " \"inputs\": [{\"name\": \"w\", \"shape\": [3], \"dtype\": \"float32\", \"param\": true},\n"
+    "            {\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\", \"requires_grad\": true}],\n"
+    " \"body\": [{\"out\": \"y\", \"op\": \"mul\", \"args\": [\"x\", \"x\"]}, {\"op\": \"add_\", \"args\": [\"y\", 1]},\n"
+    "          {\"out\": \"r\", \"op\": \"mul\", \"args\": [\"y\", \"w\"]}],\n"
+    " \"outputs\": [\"r\"], \"train\": true, \"loss\": [3]}\n";
+
+static ir_program *read_text(const char *fmt, const char *arg) {
+  char text[2048];
+  snprintf(text, sizeof text, fmt, arg);
+  ir_program *p = NULL;
+  af_err err;
+  if (codec_read_string(text, "test", &p, &err)) CHECK(0, "read: %s", err.msg);
+  return p;
+}
+
+/* input i's .grad from an eager run of p into g (n values); 0 when there is one */
+static int eager_grad(const ir_program *p, int i, double *g, int n, char *why, size_t len) {
+  result r;
+  af_err err;
+  result_init(&r);
+  int rc = -1;
+  if (eager_run(p, &r, &err) || r.status != RESULT_OK)
+    snprintf(why, len, "eager: %s", r.message ? r.message : err.msg);
+  else if (r.ngrads != p->ninputs || !r.grads[i] || at_tensor_numel(r.grads[i]) != n)
+    snprintf(why, len, "no .grad of %d elements for input %d (ngrads %d)", n, i, r.ngrads);
+  else
+    rc = at_tensor_values(r.grads[i], g, &err);
+  result_clear(&r);
+  return rc;
+}
+
+TEST(codec_reads_and_writes_requires_grad_param_train_and_loss_canonically) {
+  ir_program *p = read_text(with_param, "");
+  if (!p) return;
+  CHECK(p->train == 1 && p->loss && p->loss[0] == 3, "train and its loss weight read");
+  CHECK(p->inputs[0].param && p->inputs[0].buffer && p->inputs[0].grad, "a param is module state that requires grad");
+  CHECK(p->inputs[1].grad && !p->inputs[1].param && !p->inputs[1].buffer, "x requires grad");
+  char *a = codec_write_string(p);
+  CHECK(strstr(a, "\"param\": true") && strstr(a, "\"requires_grad\": true") && strstr(a, "\"train\": true") &&
+            strstr(a, "\"loss\": [3]"),
+        "written: %s", a);
+  ir_program *q = NULL;
+  af_err err;
+  CHECK(codec_read_string(a, "again", &q, &err) == 0, "re-read: %s", err.msg);
+  if (q) {
+    char *b = codec_write_string(q);
+    CHECK(strcmp(a, b) == 0, "read-then-write is byte-identical");
+    free(b);
+    ir_program *c = ir_program_clone(q);
+    char *d = codec_write_string(c);
+    CHECK(strcmp(a, d) == 0, "a clone keeps the training fields");
+    free(d);
+    ir_untrain(c);
+    d = codec_write_string(c);
+    CHECK(!strstr(d, "train") && !strstr(d, "requires_grad") && !strstr(d, "param") && strstr(d, "\"buffer\": true"),
+          "ir_untrain: the inference form, the parameter a buffer: %s", d);
+    free(d);
+    ir_program_free(c);
+    ir_program *s = ir_subset(q, NULL, NULL, NULL);
+    CHECK(s && s->train && s->loss && s->loss[0] == 3 && s->inputs[0].param, "ir_subset keeps them");
+    ir_program_free(s);
+    ir_program_free(q);
+  }
+  free(a);
+  ir_program_free(p);
+}
+
+TEST(codec_refuses_malformed_training_fields_naming_them) {
+  static const struct {
+    const char *text, *want;
+  } bad[] = {
+      {"{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [2], \"dtype\": \"float32\"}], \"body\": [], "
+       "\"outputs\": [\"x\"], \"loss\": [1]}",
+       "loss: loss weights need \"train\": true"},
+      {"{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [2], \"dtype\": \"float32\"}], \"body\": [], "
+       "\"outputs\": [\"x\"], \"train\": true, \"loss\": [1, 2]}",
+       "loss: expected one weight (a number) per output (1)"},
+      {"{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [2], \"dtype\": \"float32\"}], \"body\": [], "
+       "\"outputs\": [\"x\"], \"train\": true, \"loss\": [\"a\"]}",
+       "loss[0]: expected a finite number"},
+      {"{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [2], \"dtype\": \"float32\"}], \"body\": [], "
+       "\"outputs\": [\"x\"], \"train\": 1}",
+       "train: expected true or false"},
+      {"{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [2], \"dtype\": \"int64\", \"requires_grad\": "
+       "true}], \"body\": [], \"outputs\": [\"x\"], \"train\": true}",
+       "only floating-point tensors can require grad"},
+      {"{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [2], \"dtype\": \"float32\", \"requires_grad\": "
+       "true}], \"body\": [], \"outputs\": [\"x\"]}",
+       "requires_grad/param in a program without \"train\": true"},
+      {"{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [2], \"dtype\": \"float32\", \"param\": true, "
+       "\"buffer\": true}], \"body\": [], \"outputs\": [\"x\"], \"train\": true}",
+       "param: a parameter is module state that requires grad"},
+      {"{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"w\", \"shape\": [2], \"dtype\": \"float32\", \"param\": true}], "
+       "\"body\": [{\"out\": \"w\", \"op\": \"mul\", \"args\": [\"w\", 2]}], \"outputs\": [\"w\"], \"train\": true}",
+       "rebinds parameter self.w"},
+  };
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    ir_program *p = NULL;
+    af_err err;
+    int rc = codec_read_string(bad[k].text, "bad.json", &p, &err);
+    CHECK(rc != 0 && strstr(err.msg, bad[k].want) && strncmp(err.msg, "bad.json", 8) == 0, "case %zu: want '%s', got '%s'", k,
+          bad[k].want, rc ? err.msg : "accepted");
+    ir_program_free(p);
+  }
+}
+
+TEST(eager_gradient_equals_the_hand_computed_one) {
+  /* loss = 2 * sum(2 * (x * x + 1)): d/dx = 8x, x = [-5, 2, -2] (ir.h's default values) */
+  ir_program *p = read_text(square, "2");
+  if (!p) return;
+  double g[3], want[3] = {-40, 16, -16};
+  char why[600] = "";
+  if (!eager_grad(p, 0, g, 3, why, sizeof why))
+    for (int k = 0; k < 3; k++) CHECK(g[k] == want[k], "x.grad[%d] is %g, by hand %g", k, g[k], want[k]);
+  else
+    CHECK(0, "%s", why);
+  ir_program_free(p);
+  /* loss = 3 * sum((x * x + 1) * w): d/dw = 3 (x * x + 1), d/dx = 6 x w; w = [-5, 2, -2], x = [-2, 5, 1] */
+  p = read_text(with_param, "");
+  if (!p) return;
+  double gw[3], gx[3], ww[3] = {15, 78, 6}, wx[3] = {60, 60, -12};
+  if (!eager_grad(p, 0, gw, 3, why, sizeof why) && !eager_grad(p, 1, gx, 3, why, sizeof why))
+    for (int k = 0; k < 3; k++)
+      CHECK(gw[k] == ww[k] && gx[k] == wx[k], "[%d]: w.grad %g (by hand %g), x.grad %g (by hand %g)", k, gw[k], ww[k], gx[k], wx[k]);
+  else
+    CHECK(0, "%s", why);
+  ir_program_free(p);
+}
+
+/* eager's verdict on p: invalid-program with the reason, the reason holding want */
+static void check_invalid(const char *text, const char *want) {
+  ir_program *p = NULL;
+  af_err err;
+  if (codec_read_string(text, "t", &p, &err)) {
+    CHECK(0, "read: %s", err.msg);
+    return;
+  }
+  result e, c;
+  result_init(&e);
+  result_init(&c);
+  CHECK(eager_run(p, &e, &err) == 0, "eager ran");
+  char *detail = NULL;
+  oracle_verdict v = oracle_judge(p, &e, &c, NULL, &detail);
+  CHECK(v == V_INVALID_PROGRAM && detail && strstr(detail, "invalid training program") && strstr(detail, want), "verdict %s: %s",
+        oracle_verdict_name(v), detail ? detail : "(none)");
+  free(detail);
+  result_clear(&e);
+  result_clear(&c);
+  ir_program_free(p);
+}
+
+TEST(a_leaf_that_requires_grad_written_in_place_is_invalid_program_with_the_reason) {
+  check_invalid("{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\", "
+                "\"requires_grad\": true}], \"body\": [{\"op\": \"add_\", \"args\": [\"x\", 1]}, {\"out\": \"r\", \"op\": \"mul\", "
+                "\"args\": [\"x\", 2]}], \"outputs\": [\"r\"], \"train\": true}",
+                "x is a leaf that requires grad, or a view of one, written in place outside torch.no_grad()");
+  /* through a view of the leaf: the same rule */
+  check_invalid("{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\", "
+                "\"requires_grad\": true}], \"body\": [{\"out\": \"v\", \"op\": \"slice\", \"args\": [\"x\", 0, 0, 2, 1]}, "
+                "{\"op\": \"mul_\", \"args\": [\"v\", 2]}, {\"out\": \"r\", \"op\": \"mul\", \"args\": [\"x\", 2]}], "
+                "\"outputs\": [\"r\"], \"train\": true}",
+                "v is a leaf that requires grad, or a view of one");
+  /* the same program without train is a plain inference program eager runs */
+  ir_program *p = NULL;
+  af_err err;
+  result e;
+  result_init(&e);
+  CHECK(codec_read_string("{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": "
+                          "\"float32\"}], \"body\": [{\"op\": \"add_\", \"args\": [\"x\", 1]}], \"outputs\": [\"x\"]}",
+                          "t", &p, &err) == 0 &&
+            eager_run(p, &e, &err) == 0 && e.status == RESULT_OK,
+        "the inference form runs");
+  result_clear(&e);
+  ir_program_free(p);
+}
+
+TEST(a_tensor_saved_for_backward_then_modified_is_invalid_program_with_the_reason) {
+  /* z = sin(y) saves y; y.add_(1) afterwards: autograd refuses the backward */
+  check_invalid("{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\", "
+                "\"requires_grad\": true}], \"body\": [{\"out\": \"y\", \"op\": \"mul\", \"args\": [\"x\", 2]}, {\"out\": \"z\", "
+                "\"op\": \"sin\", \"args\": [\"y\"]}, {\"op\": \"add_\", \"args\": [\"y\", 1]}], \"outputs\": [\"z\"], \"train\": true}",
+                "loss.backward()");
+}
+
+TEST(the_oracle_says_wrong_gradient_when_only_a_gradient_differs) {
+  ir_program *p = read_text(square, "2"), *q = read_text(square, "3"); /* same forward, other weight */
+  if (!p || !q) {
+    ir_program_free(p);
+    ir_program_free(q);
+    return;
+  }
+  result a, b;
+  af_err err;
+  result_init(&a);
+  result_init(&b);
+  CHECK(eager_run(p, &a, &err) == 0 && eager_run(q, &b, &err) == 0 && a.status == RESULT_OK && b.status == RESULT_OK, "ran");
+  char *detail = NULL;
+  oracle_verdict v = oracle_judge(p, &a, &a, NULL, &detail);
+  CHECK(v == V_PASS, "eager against itself passes: %s", detail ? detail : "");
+  free(detail);
+  v = oracle_judge(p, &a, &b, NULL, &detail);
+  CHECK(v == V_WRONG_GRADIENT && detail && strstr(detail, "x.grad: element 0 is -60, eager -40"), "verdict %s: %s",
+        oracle_verdict_name(v), detail ? detail : "");
+  free(detail);
+  CHECK(oracle_verdict_parse("wrong-gradient", &v) == 0 && v == V_WRONG_GRADIENT && oracle_verdict_is_bug(v),
+        "a stable verdict name, a bug");
+  /* a converter that gives no gradients for a training program */
+  inputs_free(b.ngrads, b.grads);
+  b.grads = NULL;
+  b.ngrads = 0;
+  v = oracle_judge(p, &a, &b, NULL, &detail);
+  CHECK(v == V_WRONG_GRADIENT && detail && strstr(detail, "no gradients"), "no gradients: %s", detail ? detail : "");
+  free(detail);
+  result_clear(&a);
+  result_clear(&b);
+  ir_program_free(p);
+  ir_program_free(q);
+}
+
+TEST(in_process_converters_decline_training_programs_as_a_harness_limit) {
+  ir_program *p = read_text(square, "1");
+  if (!p) return;
+  result r;
+  af_err err;
+  const char *names[] = {"ref", "script", "jit", "naive", "functionalize"};
+  for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+    const conv_converter *c = conv_find(names[k]);
+    if (!c) continue;
+    CHECK(conv_execute(c, p, &r, &err) == 0 && r.status == RESULT_UNSUPPORTED && r.message &&
+              strncmp(r.message, RESULT_HARNESS_LIMIT, strlen(RESULT_HARNESS_LIMIT)) == 0,
+          "%s: %s", names[k], r.message ? r.message : "no message");
+    result_clear(&r);
+  }
+  ir_program_free(p);
+}
+
+int main(void) {
+  at_init();
+  RUN(codec_reads_and_writes_requires_grad_param_train_and_loss_canonically);
+  RUN(codec_refuses_malformed_training_fields_naming_them);
+  RUN(eager_gradient_equals_the_hand_computed_one);
+  RUN(a_leaf_that_requires_grad_written_in_place_is_invalid_program_with_the_reason);
+  RUN(a_tensor_saved_for_backward_then_modified_is_invalid_program_with_the_reason);
+  RUN(the_oracle_says_wrong_gradient_when_only_a_gradient_differs);
+  RUN(in_process_converters_decline_training_programs_as_a_harness_limit);
+  return tap_done();
+}
