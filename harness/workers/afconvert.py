@@ -63,14 +63,16 @@ def wrapper_source(src, names, nout, function="program", name="af_returns_inputs
     return "%s\n\n\ndef %s(%s):\n%s\n    return %s\n" % (src.rstrip("\n"), name, params, "\n".join(body), ret)
 
 
-def program_module(ns, function, names, buffers, nout, values, returns_state=False):
+def program_module(ns, function, names, buffers, nout, values, returns_state=False, parameters=()):
     """The program as a torch.nn.Module (a new class each call). ns: python_namespace of its
     source. Module state (buffers: positions of the inputs that are buffers): the source's
     function is the module's forward and every buffer is registered under its name, holding a
     clone of values[k]. Otherwise forward(self, <inputs>) calls the program function. With
     returns_state, forward returns the program's outputs followed by the final state of every
     input, in program order (a buffer: what `self.NAME` is bound to after the call), each a clone,
-    as one flat tuple, so a functional export expresses input and buffer mutations as outputs."""
+    as one flat tuple, so a functional export expresses input and buffer mutations as outputs.
+    parameters: the positions among buffers that are nn.Parameters (training programs), registered
+    as parameters instead."""
     import torch
     params = [n for k, n in enumerate(names) if k not in buffers]
     res = fresh_name("af_result", names)
@@ -91,7 +93,10 @@ def program_module(ns, function, names, buffers, nout, values, returns_state=Fal
     exec(compile("\n".join(lines) + "\n", "<aliasfuzz forward>", "exec"), fns)
     m = type("Program", (torch.nn.Module,), {"forward": fns["forward"]})().eval()  # exporters warn about training mode
     for k in buffers:
-        m.register_buffer(names[k], values[k].clone())
+        if k in parameters:
+            m.register_parameter(names[k], torch.nn.Parameter(values[k].clone()))
+        else:
+            m.register_buffer(names[k], values[k].clone())
     return m
 
 
