@@ -15,6 +15,7 @@
 static const char *usage_gen =
     "usage: aliasfuzz gen [--seed S] [--count N] [--out DIR | -] [--emit json|torchscript]\n"
     "                     [--policy FILE] [--print-policy] [--check] [--bytes FILE]\n"
+    "                     [--coverage [--markdown]]\n"
     "\n"
     "Generates random programs with aliasing views and in-place ops that eager PyTorch accepts by\n"
     "construction. Program i of a run uses seed S+i (default S = 1, N = 1) and records it in its\n"
@@ -34,7 +35,15 @@ static const char *usage_gen =
     "                  first invalid programs, how many programs' writes change nothing eager\n"
     "                  can see and how many were passed over for that, and the pattern\n"
     "                  coverage (programs are printed only when --out is given)\n"
-    "  --bytes FILE    generate one program from the bytes of FILE (the fuzz engines' mode)\n";
+    "  --bytes FILE    generate one program from the bytes of FILE (the fuzz engines' mode)\n"
+    "  --coverage      print the coverage table: statements by op family x where their first\n"
+    "                  tensor argument lives (input, view of an input, intermediate, view of\n"
+    "                  one, buffer) x its dtype class, over the programs (no eager run; programs\n"
+    "                  are printed only when --out is given); docs/coverage.md is\n"
+    "                  `gen --coverage --count 20000 --markdown`\n"
+    "  --markdown      with --coverage: the table in Markdown\n";
+
+static const char *policy_name = "the default"; /* for the coverage table's heading */
 
 static int write_program(const ir_program *p, const char *dir, const char *stem, int ts, af_err *err) {
   char *text;
@@ -110,9 +119,9 @@ static int gen_from_bytes(const gen_policy *pol, const char *bytes_file, const c
 /* `gen` over seeds seed..seed+count-1: each program printed (print) or written into dir; with
  * check, each run in eager and the coverage report printed. The exit status. */
 static int gen_seeds(const gen_policy *pol, unsigned long long seed, unsigned long long count, const char *dir, int print,
-                     int ts, int check) {
+                     int ts, int check, int coverage, int markdown) {
   af_err err;
-  gen_cov *cov = check ? gen_cov_new() : NULL;
+  gen_cov *cov = check || coverage ? gen_cov_new() : NULL;
   unsigned long long valid = 0, shown = 0, unchanged = 0, redrawn = 0;
   int status = 0;
   for (unsigned long long k = 0; k < count; k++) {
@@ -146,8 +155,8 @@ static int gen_seeds(const gen_policy *pol, unsigned long long seed, unsigned lo
         fprintf(stdout, "invalid: seed %llu: %s\n", (unsigned long long)s, r.message ? r.message : "?");
       }
       result_clear(&r);
-      gen_cov_add(cov, p);
     }
+    if (cov) gen_cov_add(cov, p);
     redrawn += (unsigned long long)nredraws;
     ir_program_free(p);
   }
@@ -166,6 +175,14 @@ static int gen_seeds(const gen_policy *pol, unsigned long long seed, unsigned lo
     af_buf_free(&b);
     gen_cov_free(cov);
     if (!status && valid < n) status = 1;
+  } else if (coverage && !status) {
+    af_buf b = {0};
+    af_buf_printf(&b, "%sstatements of %llu programs (seeds %llu..%llu, policy: %s)%s\n\n", markdown ? "" : "# ", count, seed,
+                  seed + count - 1, policy_name, markdown ? ", by op family, where the statement's first tensor argument lives and its dtype class:" : "");
+    gen_cov_table(cov, markdown, &b);
+    fputs(b.s, stdout);
+    af_buf_free(&b);
+    gen_cov_free(cov);
   }
   return status;
 }
@@ -173,7 +190,7 @@ static int gen_seeds(const gen_policy *pol, unsigned long long seed, unsigned lo
 int cmd_gen(int argc, char **argv) {
   unsigned long long seed = 1, count = 1;
   const char *out = NULL, *policy_file = NULL, *bytes_file = NULL;
-  int ts = 0, print_policy = 0, check = 0;
+  int ts = 0, print_policy = 0, check = 0, coverage = 0, markdown = 0;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -208,6 +225,10 @@ int cmd_gen(int argc, char **argv) {
       print_policy = 1;
     } else if (!strcmp(a, "--check")) {
       check = 1;
+    } else if (!strcmp(a, "--coverage")) {
+      coverage = 1;
+    } else if (!strcmp(a, "--markdown")) {
+      markdown = 1;
     } else {
       return cli_usage_error(usage_gen, "gen: unknown option or missing value: %s", a);
     }
@@ -222,11 +243,13 @@ int cmd_gen(int argc, char **argv) {
     return 0;
   }
   const char *dir = out && strcmp(out, "-") ? out : NULL;
-  int print = !check || out;
+  if (markdown && !coverage) return cli_usage_error(usage_gen, "gen: %s goes with --coverage", "--markdown");
+  int print = (!check && !coverage) || out;
   if (dir && mkdir(dir, 0777) && errno != EEXIST) {
     fprintf(stderr, "aliasfuzz: gen: cannot create %s: %s\n", dir, strerror(errno));
     return 2;
   }
   if (bytes_file) return gen_from_bytes(&pol, bytes_file, dir, ts);
-  return gen_seeds(&pol, seed, count, dir, print, ts, check);
+  policy_name = policy_file ? policy_file : "the default";
+  return gen_seeds(&pol, seed, count, dir, print, ts, check, coverage && !check, markdown);
 }

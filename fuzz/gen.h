@@ -151,6 +151,11 @@ long gen_cov_pair_count(const gen_cov *c, int v, int m, int d, int r);
 /* Human-readable report (covered pairs per depth, roots, never-seen allowed pairs, other
  * pattern counters), appended to b. */
 void gen_cov_report(const gen_cov *c, af_buf *b);
+/* The coverage table: statements by op family x where their first tensor argument lives (input,
+ * view of an input, intermediate, view of one, buffer; factories: none) x its dtype class
+ * (float32/64, float16/bf16, int, bool, complex), control-flow and list statements left out; as a
+ * Markdown table when markdown, else aligned by two spaces. */
+void gen_cov_table(const gen_cov *c, int markdown, af_buf *b);
 
 /* Pattern features of one program as small integer ids (view op x mutating op x depth class x
  * root, plus the other counters' events), for fuzz engines that take extra coverage. Writes at

@@ -40,6 +40,14 @@ static const char *counter_names[C_COUNT] = {
 
 #define NIDX OPS_IDX_KIND_COUNT
 
+/* The coverage table (gen_cov_table): where a statement's first tensor argument lives (the target
+ * of a write, the source of a view or a functional op) and its dtype class. */
+enum { PL_INPUT, PL_INPUT_VIEW, PL_INTER, PL_INTER_VIEW, PL_BUFFER, PL_NONE, NPLACE };
+static const char *place_names[NPLACE] = {"input", "view of an input", "intermediate", "view of an intermediate",
+                                          "buffer or a view of one", "no tensor argument (factories)"};
+enum { DTC_FLOAT, DTC_HALF, DTC_INT, DTC_BOOL, DTC_COMPLEX, NDTC };
+static const char *dtc_names[NDTC] = {"float32/64", "float16/bf16", "int", "bool", "complex"};
+
 struct gen_cov {
   long programs, stmts;
   long *op_stmts;                 /* [op]: statements of each op */
@@ -48,6 +56,7 @@ struct gen_cov {
   long *pair; /* [v][m][depth class][root] */
   long idx_set[NIDX], idx_get[NIDX];
   long c[C_COUNT];
+  long *tab; /* [family][placement][dtype class]: statements (gen_cov_table) */
 };
 
 #define PAIR(c, v, m, d, r) (c)->pair[(((size_t)(v) * OPS_COUNT + (size_t)(m)) * 2 + (size_t)(d)) * 2 + (size_t)(r)]
@@ -56,6 +65,7 @@ gen_cov *gen_cov_new(void) {
   gen_cov *c = af_xcalloc(1, sizeof *c);
   c->pair = af_xcalloc((size_t)OPS_COUNT * OPS_COUNT * 4, sizeof(long));
   c->op_stmts = af_xcalloc((size_t)OPS_COUNT, sizeof(long));
+  c->tab = af_xcalloc((size_t)OPS_FAM_COUNT * NPLACE * NDTC, sizeof(long));
   return c;
 }
 
@@ -63,6 +73,7 @@ void gen_cov_free(gen_cov *c) {
   if (!c) return;
   free(c->pair);
   free(c->op_stmts);
+  free(c->tab);
   free(c);
 }
 
@@ -333,6 +344,31 @@ static int rp_hidden(replay_st *r) {
 }
 
 /* One statement of the replay. */
+static int dtype_class(af_dtype d) {
+  if (d == AF_FLOAT16 || d == AF_BFLOAT16) return DTC_HALF;
+  if (af_dtype_is_float(d)) return DTC_FLOAT;
+  if (af_dtype_is_int(d)) return DTC_INT;
+  return d == AF_BOOL ? DTC_BOOL : DTC_COMPLEX;
+}
+
+/* One statement into the coverage table, before it is applied: its family, where its first tensor
+ * argument lives and that argument's dtype class (a factory's: its result's). */
+static void rp_table(replay_st *r, const ir_stmt *st, const ops_effect *e) {
+  const ir_arg *a0 = st->nargs ? &st->args[0] : NULL;
+  int v = !a0 ? -1 : a0->kind == IR_ARG_VALUE ? a0->value : a0->kind == IR_ARG_VALUES && a0->n ? a0->values[0] : -1;
+  int pl = PL_NONE;
+  af_dtype dt = e->out.dtype;
+  if (v >= 0 && r->mo.impl_of[v] >= 0) {
+    const gen_impl *im = gen_model_impl(&r->mo, v);
+    const gen_storage *sg = &r->mo.stor[im->storage];
+    dt = im->m.dtype;
+    if (sg->input >= 0 && r->p->inputs[sg->input].buffer) pl = PL_BUFFER;
+    else if (sg->input >= 0) pl = im->depth > 0 ? PL_INPUT_VIEW : PL_INPUT;
+    else pl = im->depth > 0 ? PL_INTER_VIEW : PL_INTER;
+  }
+  r->cov->tab[((size_t)ops_shape_family(st->op) * NPLACE + (size_t)pl) * NDTC + (size_t)dtype_class(dt)]++;
+}
+
 static void rp_stmt(replay_st *r, int s) {
   const ir_stmt *st0 = &r->p->stmts[s];
   const ops_entry *oe = ops_get(st0->op);
@@ -357,7 +393,7 @@ static void rp_stmt(replay_st *r, int s) {
       rp_count(r, C_REPLAY_FAILED);
       gen_model_apply_unknown(&r->mo, s);
     } else {
-      if (r->cov) rp_cov_stmt(r, st, oe);
+      if (r->cov) rp_cov_stmt(r, st, oe), rp_table(r, st, &e);
       if (st->op == OPS_reshape) rp_count(r, e.copied ? C_RESHAPE_COPY : C_RESHAPE_VIEW);
       if (st->op == OPS_flatten) rp_count(r, e.copied ? C_FLATTEN_COPY : e.alias == OPS_ALIAS_SAME ? C_FLATTEN_SAME : C_FLATTEN_VIEW);
       if (st->op == OPS_contiguous) rp_count(r, e.alias == OPS_ALIAS_SAME ? C_CONTIG_SAME : C_CONTIG_COPY);
@@ -515,4 +551,28 @@ void gen_cov_report(const gen_cov *c, af_buf *b) {
   for (int d = 0; d < AF_DTYPE_COUNT; d++) af_buf_printf(b, " %s %ld", af_dtype_name((af_dtype)d), c->target_dtype[d]);
   af_buf_printf(b, "\n  pointwise in-place writes with a tensor operand of another dtype (promoted, cast into the target): %ld\n",
                 c->promoted);
+}
+
+void gen_cov_table(const gen_cov *c, int markdown, af_buf *b) {
+  const char *sep = markdown ? " | " : "  ";
+  af_buf_printf(b, "%s%s%s", markdown ? "| " : "", "family", sep);
+  af_buf_printf(b, "where its first tensor argument lives");
+  for (int d = 0; d < NDTC; d++) af_buf_printf(b, "%s%s", sep, dtc_names[d]);
+  af_buf_printf(b, "%s\n", markdown ? " |" : "");
+  if (markdown) {
+    af_buf_printf(b, "| --- | ---");
+    for (int d = 0; d < NDTC; d++) af_buf_printf(b, " | ---:");
+    af_buf_printf(b, " |\n");
+  }
+  for (int f = 0; f < OPS_FAM_COUNT; f++) {
+    if (f == OPS_FAM_CONTROL || f == OPS_FAM_LIST) continue; /* statements without a tensor op */
+    for (int pl = 0; pl < NPLACE; pl++) {
+      const long *row = &c->tab[((size_t)f * NPLACE + (size_t)pl) * NDTC];
+      if (pl == PL_NONE && f != OPS_FAM_CREATION) continue; /* only the factories have no tensor argument */
+      if (pl != PL_NONE && f == OPS_FAM_CREATION) continue;
+      af_buf_printf(b, "%s%s%s%s", markdown ? "| " : "", ops_family_name(f), sep, place_names[pl]);
+      for (int d = 0; d < NDTC; d++) af_buf_printf(b, "%s%ld", sep, row[d]);
+      af_buf_printf(b, "%s\n", markdown ? " |" : "");
+    }
+  }
 }

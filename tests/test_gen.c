@@ -710,6 +710,63 @@ TEST(foreach_ops_are_drawn_over_views_of_one_buffer_and_ref_agrees) {
   CHECK(n[2] == 0, "%d foreach lists mix dtypes", n[2]);
 }
 
+/* Issue 29: the default policy draws softmax, log_softmax, layer_norm, add/sub with alpha=, x.size()[d],
+ * the F.*(inplace=True) activations and dtype views across widths (int32, int8 or uint8 and a half
+ * type as targets); every program holding one is eager-valid, ref agrees with eager on it, and
+ * script agrees too on those without an OPF_TS_GAP op (dtype views are one: TorchScript cannot
+ * call aten::view.dtype, corpus/known-gaps/bug-010) and without lists (script's bug-004). */
+TEST(default_policy_draws_the_issue_29_ops_and_ref_agrees) {
+  static const char *const names[] = {"softmax", "log_softmax", "layer_norm", "add_alpha_", "sub_alpha_", "add_alpha",
+                                      "sub_alpha", "size_get", "F_relu_", "F_hardtanh_", "F_silu_", "view_dtype"};
+  enum { NN = sizeof names / sizeof names[0] };
+  int count[NN] = {0}, to_dt[AF_DTYPE_COUNT] = {0}, ran = 0, bad = 0, mism = 0, scripted = 0;
+  const conv_converter *ref = conv_find("ref"), *script = conv_find("script");
+  CHECK(ref && script, "ref and script converters");
+  if (!ref || !script) return;
+  for (uint64_t s = 1; s <= 1500; s++) {
+    ir_program *p = NULL;
+    af_err err;
+    CHECK(!gen_program(&pol, s, &p, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+    if (!p) return;
+    int has = 0, gap = 0;
+    for (int i = 0; i < p->nstmts; i++) {
+      gap |= (ops_get(p->stmts[i].op)->flags & OPF_TS_GAP) || ops_get(p->stmts[i].op)->kind == OPS_LIST;
+      for (int k = 0; k < NN; k++)
+        if (!strcmp(ops_get(p->stmts[i].op)->name, names[k])) {
+          count[k]++, has = 1;
+          if (p->stmts[i].op == OPS_view_dtype) to_dt[p->stmts[i].args[1].i]++;
+        }
+    }
+    if (has && ran < 150) {
+      ran++;
+      result eager, got;
+      result_init(&eager);
+      result_init(&got);
+      CHECK(!eager_run(p, &eager, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+      if (eager.status != RESULT_OK && bad++ < 3) CHECK(0, "seed %llu is invalid: %s", (unsigned long long)s, eager.message);
+      for (int c = 0; c < 2 && eager.status == RESULT_OK; c++) {
+        if (c == 1 && gap) break;
+        result_clear(&got);
+        CHECK(!conv_execute(c ? script : ref, p, &got, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+        char *detail = NULL;
+        oracle_verdict v = oracle_judge(p, &eager, &got, NULL, &detail);
+        if (v != V_PASS && mism++ < 3)
+          CHECK(0, "seed %llu: %s %s: %s", (unsigned long long)s, c ? "script" : "ref", oracle_verdict_name(v), detail ? detail : "");
+        scripted += c == 1 && v == V_PASS;
+        free(detail);
+      }
+      result_clear(&eager);
+      result_clear(&got);
+    }
+    ir_program_free(p);
+  }
+  for (int k = 0; k < NN; k++) CHECK(count[k] >= 3, "%s drawn %d times in 1500 default programs", names[k], count[k]);
+  CHECK(to_dt[AF_INT32] > 0 && to_dt[AF_INT8] + to_dt[AF_UINT8] > 0 && to_dt[AF_FLOAT16] + to_dt[AF_BFLOAT16] > 0,
+        "dtype views to int32 (%d), int8/uint8 (%d), float16/bfloat16 (%d)", to_dt[AF_INT32], to_dt[AF_INT8] + to_dt[AF_UINT8],
+        to_dt[AF_FLOAT16] + to_dt[AF_BFLOAT16]);
+  CHECK(ran >= 100 && scripted >= 30, "%d programs with the new ops judged, %d through script", ran, scripted);
+}
+
 /* bench/policy-dtypes.json weights int32, int8, uint8, float16 and bfloat16 (the default gives them 0):
    every one is drawn as an input dtype and as a write target, every program is eager-valid, and ref
    agrees with eager on each (the oracle compares float16/bfloat16 with their tolerances; ref's
@@ -906,6 +963,7 @@ int main(void) {
   RUN(opt_in_ops_are_drawn_valid_and_pass_ref_and_script);
   RUN(flip_and_roll_are_drawn_valid_and_ref_agrees);
   RUN(foreach_ops_are_drawn_over_views_of_one_buffer_and_ref_agrees);
+  RUN(default_policy_draws_the_issue_29_ops_and_ref_agrees);
   RUN(the_dtypes_policy_draws_every_new_dtype_valid_and_ref_agrees_with_eager);
   RUN(complex_views_are_written_never_cross_the_program_border_and_ref_and_script_agree);
   RUN(the_every_op_policy_weights_every_opt_in_op_and_dtype);
