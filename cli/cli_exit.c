@@ -28,9 +28,11 @@ static const cli_exit_row cli_exits[] = {
     {"fmt", 0, "every file is canonical (rewritten where it was not)"},
     {"fmt", 1, "with `--check`: a file is not canonical"},
     {"fmt", 2, "no file, a file that is not a valid program, or a write error"},
-    {"fuzz", 0, "no finding"},
-    {"fuzz", 1, "a bug class, a flaky finding or a failing program not yet in a class; with `--baseline`: a class or "
-                "deferred program the baseline does not fail the same way"},
+    {"fuzz", 0, "no finding, or only what the converter refuses by design (its limits: converter-unsupported programs, "
+                "documented refusals; the report's \"What this converter refuses\")"},
+    {"fuzz", 1, "a bug class, a flaky finding or a failing program not yet in a class (limits apart); with `--baseline`: "
+                "a class or deferred program the baseline does not fail the same way (a limit too: the change refuses "
+                "what the baseline took)"},
     {"fuzz", 2, "usage or setup error: an unknown converter, a bad policy, the folder locked by another campaign (its "
                 "pid is named)"},
     {"fuzz", 4, "a write error (disk full, ...) stopped the campaign: the last line names what was not written; the same "

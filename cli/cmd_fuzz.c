@@ -178,8 +178,9 @@ int cmd_fuzz(int argc, char **argv) {
   }
   char rate[32];
   printf("%lld programs in %.1f s (%s/s), %d bug class(es) from %d distinct finding(s)", (long long)s.programs, s.seconds,
-         report_rate(s.seconds > 0 ? s.programs / s.seconds : 0.0, rate), s.classes - s.artifact_classes, s.findings);
+         report_rate(s.seconds > 0 ? s.programs / s.seconds : 0.0, rate), s.classes - s.artifact_classes - s.limit_classes, s.findings);
   if (s.artifact_classes) printf(" (+%d harness artifact class(es): not seen from the converter's public API)", s.artifact_classes);
+  if (s.limit_classes) printf(" (+%d class(es) the converter refuses by design: its limits, not bugs)", s.limit_classes);
   if (o.baseline) printf(" (%d new, %d also in baseline %s)", s.new_classes, s.classes - s.artifact_classes - s.new_classes, o.baseline);
   printf(", minimizing %.1f s during the search", s.search_reduce_seconds);
   if (s.finish_seconds > 0) printf(" and %.1f s after it (%d deferred program(s))", s.finish_seconds, s.finished);
@@ -193,12 +194,6 @@ int cmd_fuzz(int argc, char **argv) {
     printf(", %lld failing program(s) under %d quick key(s) NOT YET IN ANY CLASS (aliasfuzz reduce --deferred %s)",
            (long long)s.unclassified_programs, s.deferred, o.out);
   printf("; report: %s/report.md (and report.html)\n", o.out);
-  /* with a baseline only what it lacks fails the run */
-  /* with a baseline, deferred programs the baseline fails the same way are not new either */
-  if (o.baseline) return s.new_classes || s.deferred_new ? 1 : s.harness ? 5 : 0;
-  /* findings that are only worker protocol errors: the harness's trouble, not the converter's */
-  /* findings all in harness-artifact classes or the harness list: no converter bug */
-  int bugs = s.classes - s.artifact_classes;
-  return bugs || s.deferred || s.flaky ? 1 : s.harness || s.artifact_classes ? 5 : 0;
+  return campaign_exit_status(&s, o.baseline != NULL);
 }
 

@@ -15,6 +15,7 @@
 #include "annotate.h"
 #include "campaign_int.h"
 #include "confirm.h"
+#include "refusals.h"
 
 volatile sig_atomic_t campaign_stop_requested;
 void campaign_request_stop(void) { campaign_stop_requested = 1; }
@@ -92,6 +93,8 @@ static void end_of_run(camp *k, double elapsed, campaign_summary *sum) {
     for (int v = 0; v < V_COUNT; v++) sum->verdicts[v] += k->jobs[j].verdicts[v];
   }
   sum->findings = k->distinct_total;
+  sum->limit_classes = refusals_mark_classes(k->idx, k->c); /* what the converter refuses: apart from its bugs */
+  sum->deferred_limits = refusals_deferred_limits(k->idx, k->c);
   sum->classes = classes_index_count(k->idx);
   sum->deferred = classes_index_unclassified(k->idx);
   sum->unclassified_programs = classes_index_unclassified_programs(k->idx);
@@ -141,6 +144,7 @@ int campaign_run(campaign_opts *o, campaign_summary *sum, af_err *err) {
   char what[600];
   snprintf(what, sizeof what, "fuzz --converter %s --out %s", k.c->name, o->out);
   int rc = campaign_state_lock(&k, what, err);
+  campaign_policy_init(o, k.c, NULL); /* campaign_state_load takes the epochs of a campaign it resumes */
   if (!rc) rc = campaign_state_load(&k, err);
   if (rc) goto out;
   if (!(k.idx = classes_index_load(o->out, err))) {

@@ -68,6 +68,8 @@ typedef struct campaign_summary {
   int findings;      /* distinct signatures in the store */
   int classes;       /* bug classes (classes.h), harness artifacts included */
   int artifact_classes; /* of them, not seen from the converter's public API (confirm.h): not counted as bugs */
+  int limit_classes;    /* of them, what the converter refuses by design (refusals.h): not counted as bugs */
+  int deferred_limits;  /* of the deferred quick keys below, those that are such refusals */
   int deferred;      /* quick keys of deferred programs that no class has yet */
   int64_t unclassified_programs; /* the failing programs counted under those quick keys */
   int deferred_new;  /* of those quick keys, the ones no baseline converter was found to fail the same way */
@@ -123,6 +125,13 @@ typedef struct campaign_deferred_opts {
   int no_triggers;
 } campaign_deferred_opts;
 int campaign_reduce_deferred(const campaign_deferred_opts *d, campaign_summary *sum, af_err *err);
+
+/* `aliasfuzz fuzz`'s exit status for a campaign that ended with s (cli/cli_exit.c's rows): 1 for a
+ * bug class, a flaky finding or a failing program in no class, what the converter refuses by
+ * design (refusals.h) apart; with a baseline (with_baseline) only for what it does not have, a
+ * new refusal included (the change refuses what the baseline took); else 5 for harness findings
+ * or artifact classes alone, 0 for nothing or limits alone. */
+int campaign_exit_status(const campaign_summary *s, int with_baseline);
 
 /* Asks a running campaign to stop at the next chance (signal-safe). */
 void campaign_request_stop(void);

@@ -14,6 +14,7 @@
 
 #include "../harness/codec.h"
 #include "campaign_int.h"
+#include "refusals.h"
 
 /* A program not minimized: counted in the class its quick key maps to, else kept (one per quick
  * key) under DIR/deferred/, for campaign_deferred_finish(). */
@@ -98,13 +99,15 @@ static cJSON *next_deferred(camp *k, cJSON *tried) {
     }
     e = e->next;
   }
-  /* with a baseline, the programs the baseline does not fail first: they are what a pre-merge
-   * gate is for, and the floor may not reach them all */
-  for (int pass = 0; pass < 2; pass++)
-    for (cJSON *e = d->child; e; e = e->next) {
-      if (pass == 0 && classes_quick_in_baseline(e->string) == 1) continue;
-      if (!cJSON_GetObjectItemCaseSensitive(tried, e->string) && (k->retry_failed || !cJSON_GetObjectItem(e, "failed"))) return e;
-    }
+  /* what matters first (issue 34): wrong values, then errors, then refusals (refusals_rank); of
+   * each, with a baseline, the programs the baseline does not fail first: they are what a
+   * pre-merge gate is for, and the floor may not reach them all */
+  for (int rank = 0; rank < 3; rank++)
+    for (int pass = 0; pass < 2; pass++)
+      for (cJSON *e = d->child; e; e = e->next) {
+        if ((pass == 0) != (classes_quick_in_baseline(e->string) != 1) || refusals_rank_quick(k->c, e->string) != rank) continue;
+        if (!cJSON_GetObjectItemCaseSensitive(tried, e->string) && (k->retry_failed || !cJSON_GetObjectItem(e, "failed"))) return e;
+      }
   return NULL;
 }
 
@@ -201,6 +204,9 @@ void campaign_deferred_finish(camp *k, double search_job_s) {
     if (limit < campaign_job_min_start(k->o) && !k->o->no_finish) {
       double floor_left = floor_s - (campaign_now() - t0);
       limit = campaign_job_full_limit(k->o) < floor_left ? campaign_job_full_limit(k->o) : floor_left;
+      /* and a wrong value's first program is minimized whatever the floor left (issue 34): it
+       * comes first, and the campaign does not end with a wrong value in no class */
+      if (refusals_rank_quick(k->c, e->string) == 0) limit = campaign_job_full_limit(k->o);
     }
     if (limit < campaign_job_min_start(k->o)) {
       fprintf(stderr, "aliasfuzz: the minimization budget (--reduce-share %g and the floor of %.0f s) is spent: %d deferred quick key(s) left under %s/deferred/ "

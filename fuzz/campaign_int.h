@@ -17,7 +17,8 @@
  * deadline applies), "F {json}" (a finding), "Q {json}" (a failing program counted under a quick key
  * the job minimized already), "P {json}" (deferred: over the budget), "S"/"U" (a worker's crash is
  * being traced to an earlier program / no longer), "K ..." (a native frame of the crash that kills
- * the job, crashsite.h), "E" (the job's iterations are done). */
+ * the job, crashsite.h), "G {json}" (the job's policy down-weights a refused construct from an
+ * iteration on: campaign_policy.c), "E" (the job's iterations are done). */
 #ifndef CAMPAIGN_INT_H
 #define CAMPAIGN_INT_H
 
@@ -162,5 +163,25 @@ void campaign_state_end_writes(camp *k, double elapsed, const report_campaign_fi
 cJSON *campaign_deferred_add(camp *k, int j, const char *json, cJSON *o);
 void campaign_deferred_keep(camp *k, int j, const char *pending, int crashed);
 void campaign_deferred_finish(camp *k, double search_job_s);
+
+/* campaign_policy.c: the converter-aware policy (refusals.h), by epochs. */
+/* Starts the campaign's epochs: those loaded from state.json (or NULL), then from iteration 0 for
+ * every job each refusal of c declared certain. */
+void campaign_policy_init(const campaign_opts *o, const conv_converter *c, const cJSON *loaded);
+/* The policy of iteration it of job slot j: o's, with the knob of each epoch that applies down-weighted. */
+void campaign_policy_at(const campaign_opts *o, int j, int64_t it, gen_policy *out);
+/* Job side, after judging iteration it (verdict v, detail): when it is refused by a refusal of c
+ * with a knob that job slot j does not down-weight yet, records the epoch from it + 1 and sends its
+ * G line on fd; 1 then (the caller takes campaign_policy_at for its next iteration), else 0. */
+int campaign_policy_learn(const campaign_opts *o, const conv_converter *c, int j, int64_t it, oracle_verdict v, const char *detail, int fd);
+/* Parent side: a G line's JSON. */
+void campaign_policy_record(const char *json);
+/* The epochs (state.json "policy_epochs"); new. */
+cJSON *campaign_policy_epochs(void);
+/* Minimizing what matters first: a failing program of rank (refusals_rank) 1 or 2 (an error, a
+ * refusal) is minimized only within this part of the job's --reduce-share, so that the rest stays
+ * for wrong values (rank 0), which have all of it: campaign_job_allowance with the share so cut. */
+#define CAMPAIGN_SHARE_NOT_WRONG 0.5
+double campaign_job_allowance_rank(const campaign_opts *o, double t, double reduce_s, int rank);
 
 #endif

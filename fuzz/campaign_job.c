@@ -12,6 +12,7 @@
 #include "../harness/converters/conv_worker.h"
 #include "campaign_int.h"
 #include "classes.h"
+#include "refusals.h"
 
 typedef struct pred_ctx {
   const conv_converter *c;
@@ -218,7 +219,8 @@ static void job_failing(const campaign_opts *o, const conv_converter *c, const o
   int known = 0;
   for (int q = 0; q < *nseen; q++) known |= seen[q] == h;
   double elapsed = campaign_now() - t0, share = o->reduce_share;
-  double limit = campaign_job_allowance(o, elapsed, *reduce_s);
+  /* what matters first (issue 34): errors and refusals within part of the budget, wrong values all of it */
+  double limit = campaign_job_allowance_rank(o, elapsed, *reduce_s, refusals_rank(c, j->verdict, j->detail));
   int under = limit >= campaign_job_min_start(o);
   /* room to look for another class behind a known quick key: half the budget unspent */
   int spare = under && (share >= 1 || *reduce_s <= share * 0.5 * elapsed);
@@ -281,6 +283,12 @@ void campaign_job_main(const campaign_opts *o, const conv_converter *c, int slot
    * does not depend on when a job process was replaced. */
   uint64_t seen[JOB_SEEN_MAX];
   int nseen = nseen0 < JOB_SEEN_MAX ? nseen0 : JOB_SEEN_MAX;
+  /* this job's policy: the campaign's with the constructs its converter refuses down-weighted
+   * (campaign_policy.c), from its first iteration; campaign is o as given */
+  const campaign_opts *campaign = o;
+  campaign_opts lo = *o;
+  campaign_policy_at(campaign, slot, start, &lo.policy);
+  o = &lo;
   memcpy(seen, seen0, sizeof(uint64_t) * (size_t)nseen);
   /* a worker converter's process starts and warms up (seconds, tens of seconds for Inductor)
    * before the first program's clock runs: under the worker's own start deadline, not --deadline
@@ -315,6 +323,8 @@ void campaign_job_main(const campaign_opts *o, const conv_converter *c, int slot
       if (w) send_blame(w, fd);
     }
     if (j.verdict != V_PASS && p) job_failing(o, c, &oo, it, seed, p, &j, seen, &nseen, t0, &reduce_s, fd);
+    if (j.verdict != V_PASS && campaign_policy_learn(campaign, c, slot, it, j.verdict, j.detail, fd))
+      campaign_policy_at(campaign, slot, it + 1, &lo.policy); /* refused by design: down-weighted from the next program */
     n = snprintf(line, sizeof line, "D %lld %d %.4f %.4f\n", (long long)it, (int)j.verdict, job_generalize_s, job_baseline_s);
     job_generalize_s = job_baseline_s = 0;
     campaign_wire_send(fd, line, (size_t)n);

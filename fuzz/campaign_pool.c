@@ -97,8 +97,10 @@ static ir_program *find_culprit(camp *k, int j, int64_t it, const ir_program *p,
     uint64_t seed = campaign_program_seed(k->o->seed, q_it);
     ir_program *q = NULL;
     af_err err;
-    if (judge_gen_program(&k->o->policy, seed, &q, &seed, NULL, &err)) continue;
-    campaign_job_stamp_meta(q, k->o, q_it, seed);
+    campaign_opts lo = *k->o; /* with the policy that iteration ran with (campaign_policy.c) */
+    campaign_policy_at(k->o, j, q_it, &lo.policy);
+    if (judge_gen_program(&lo.policy, seed, &q, &seed, NULL, &err)) continue;
+    campaign_job_stamp_meta(q, &lo, q_it, seed);
     if (crashes_after(k, q, p)) {
       *culprit_it = q_it;
       return q;
@@ -112,12 +114,14 @@ void campaign_pool_lost(camp *k, int j, int64_t it, oracle_verdict v, const char
   uint64_t seed = campaign_program_seed(k->o->seed, it);
   ir_program *p = NULL, *min = NULL;
   af_err err;
-  if (judge_gen_program(&k->o->policy, seed, &p, &seed, NULL, &err)) {
+  campaign_opts lo = *k->o; /* with the policy that iteration ran with (campaign_policy.c) */
+  campaign_policy_at(k->o, j, it, &lo.policy);
+  if (judge_gen_program(&lo.policy, seed, &p, &seed, NULL, &err)) {
     fprintf(stderr, "\naliasfuzz: job %d %s at iteration %lld and its program cannot be regenerated: %s\n", j, why,
             (long long)it, err.msg);
     return;
   }
-  campaign_job_stamp_meta(p, k->o, it, seed);
+  campaign_job_stamp_meta(p, &lo, it, seed);
   /* a crash or timeout whose quick key a class has already is counted there, not minimized
    * again: the isolated minimization below forks a child per test (a 2.13 functionalize campaign
    * spent 13 s of every 20 on re-minimizing one segfault) */

@@ -125,6 +125,7 @@ int campaign_state_write(camp *k, double elapsed, af_err *err) {
     cJSON_AddItemToArray(pt, v);
     cJSON_AddItemToArray(h, pt);
   }
+  cJSON_AddItemToObject(s, "policy_epochs", campaign_policy_epochs()); /* refused constructs down-weighted (campaign_policy.c) */
   cJSON *js = cJSON_AddArrayToObject(s, "jobs");
   for (int j = 0; j < k->o->jobs; j++) {
     cJSON *x = cJSON_CreateObject();
@@ -226,6 +227,7 @@ int campaign_state_load(camp *k, af_err *err) {
   k->deferred_seconds = cJSON_IsNumber(ds) ? ds->valuedouble : 0;
   k->deferred_done = cJSON_IsNumber(dn) ? dn->valueint : 0;
   if (k->prior_seconds != k->prior_seconds) k->prior_seconds = 0; /* NaN: absent */
+  campaign_policy_init(k->o, k->c, cJSON_GetObjectItem(s, "policy_epochs"));
   k->resumed = 1;
 out:
   cJSON_Delete(s);

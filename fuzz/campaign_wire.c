@@ -169,6 +169,8 @@ void campaign_wire_read(camp *k, int j) {
       cJSON *o = cJSON_Parse(start + 2);
       if (o) (void)campaign_deferred_add(k, j, start + 2, o);
       cJSON_Delete(o);
+    } else if (start[0] == 'G') { /* the job's policy from an iteration on (campaign_policy.c) */
+      campaign_policy_record(start + 2);
     } else if (start[0] == 'E') {
       jb->finished = 1;
     } else if (start[0] == 'S' || start[0] == 'U') { /* a worker's crash being traced: its own deadline */

@@ -997,6 +997,8 @@ cJSON *classes_index_count_quick(cJSON *idx, const char *qk, int job, int64_t it
   return found;
 }
 
+int classes_index_holds_quick(const cJSON *idx, const char *qk) { return holder_of_quick(idx, qk) != NULL; }
+
 int classes_index_unclassified(const cJSON *idx) {
   int n = 0;
   const cJSON *e, *def = cJSON_GetObjectItem(idx, "deferred"); /* NULL idx or no "deferred": none */

@@ -219,6 +219,8 @@ cJSON *classes_index_count_change(cJSON *idx, const char *change, int job, int64
 /* Moves the deferred entry of quick key qk into the class that has qk now, adding n programs to
  * its count; 0 (nothing done) when no class has qk. */
 int classes_index_absorb(cJSON *idx, const char *qk, int64_t n);
+/* Whether a class (or a flaky or harness finding) holds quick key qk. */
+int classes_index_holds_quick(const cJSON *idx, const char *qk);
 /* Number of deferred quick keys that no class has. */
 int classes_index_unclassified(const cJSON *idx);
 

@@ -9,6 +9,7 @@
 
 #include "../fuzz/confirm.h"
 #include "../fuzz/known.h"
+#include "../fuzz/refusals.h"
 #include "../harness/codec.h"
 #include "../oracle/oracle.h"
 #include "../oracle/signature.h"
@@ -74,6 +75,8 @@ static int by_class_order(const void *a, const void *b) {
   const cJSON *x = *(const cJSON *const *)a, *y = *(const cJSON *const *)b;
   int ax = confirm_is_artifact(x), ay = confirm_is_artifact(y); /* harness artifacts last, apart */
   if (ax != ay) return ax - ay;
+  int lx = refusals_class_is_limit(x), ly = refusals_class_is_limit(y); /* then what the converter refuses */
+  if (lx != ly) return lx - ly;
   int bx = cJSON_IsTrue(cJSON_GetObjectItem(x, "in_baseline")), by = cJSON_IsTrue(cJSON_GetObjectItem(y, "in_baseline"));
   if (bx != by) return bx - by;
   int kx = known_is_known(x), ky = known_is_known(y); /* already on a public tracker: after the new ones */
@@ -159,11 +162,20 @@ static void gen_row(af_buf *b, const cJSON *row) {
 
 report_group report_class_group(const cJSON *c) {
   if (confirm_is_artifact(c)) return REPORT_ARTIFACT;
+  if (refusals_class_is_limit(c)) return REPORT_LIMIT;
   return cJSON_IsTrue(cJSON_GetObjectItem(c, "in_baseline")) || known_is_known(c) ? REPORT_KNOWN : REPORT_NEW;
 }
 
-const char *const report_group_title[REPORT_GROUPS] = {"New classes", "Known upstream or in the baseline",
+const char *const report_group_title[REPORT_GROUPS] = {"New classes", "Known upstream or in the baseline", "What this converter refuses",
                                                        "Harness artifacts (not seen from the converter's public API)"};
+
+/* Programs counted in the classes of group g. */
+static double group_programs(const cJSON *classes, report_group g) {
+  double n = 0;
+  const cJSON *c;
+  cJSON_ArrayForEach(c, classes) if (report_class_group(c) == g) n += cJSON_GetNumberValue(cJSON_GetObjectItem(c, "count"));
+  return n;
+}
 
 const char *report_message_line(const char *msg, size_t *len) {
   static const char ts[] = "The following operation failed in the TorchScript interpreter";
@@ -275,6 +287,8 @@ void report_finding_facts(af_buf *b, const cJSON *f) {
 void report_class_facts(af_buf *b, const cJSON *c) {
   const char *known = cJSON_GetStringValue(cJSON_GetObjectItem(c, "known"));
   should_gave(b, cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict")), cJSON_GetStringValue(cJSON_GetObjectItem(c, "detail")));
+  const char *limit = cJSON_GetStringValue(cJSON_GetObjectItem(c, "limit"));
+  if (limit) af_buf_printf(b, "- refused by design: %s (a limit of the converter, not a bug)\n", limit);
   const cJSON *errs = cJSON_GetObjectItem(c, "errors"), *e;
   if (cJSON_GetArraySize(errs) > 1) {
     af_buf_printf(b, "- surfaced as %d different errors:", cJSON_GetArraySize(errs));
@@ -444,6 +458,16 @@ int report_count_group(const cJSON *classes, report_group g) {
 }
 
 void report_group_intro(af_buf *b, const cJSON *classes, report_group g, int heading) {
+  if (g == REPORT_LIMIT) {
+    if (heading)
+      af_buf_printf(b, "%s (%d class(es), %.0f program(s))", report_group_title[g], report_count_group(classes, g), group_programs(classes, g));
+    else
+      af_buf_puts(b, "Its limits, not its bugs: programs it declines (converter-unsupported) and refusals it documents "
+                     "(harness/converters/workers.def REFUSES, or its worker's hello), each class's `limit` naming which. "
+                     "Not counted in the bug classes nor in the exit status; the campaign's generator down-weights a refused "
+                     "construct it can (state.json `policy_epochs`).");
+    return;
+  }
   if (g != REPORT_ARTIFACT) {
     af_buf_puts(b, heading ? report_group_title[g]
                            : g == REPORT_NEW ? "Bugs of the converter that no baseline has and no public report names."
@@ -470,7 +494,7 @@ static void md_table(af_buf *b, const report_column *cols, const cJSON *list, in
   int n = 0;
   const cJSON *c;
   cJSON_ArrayForEach(c, list) {
-    if (skip != REPORT_GROUPS && report_class_group(c) == skip) continue;
+    if (skip != REPORT_GROUPS && report_class_group(c) >= skip) continue;
     if (numbered) af_buf_printf(b, "| %d ", ++n);
     for (int k = 0; cols[k].header; k++) {
       af_buf_puts(b, "| ");
@@ -576,9 +600,15 @@ void report_campaign_headline(af_buf *b, const char *dir, const cJSON *r) {
     af_buf_printf(b, " %s %.0f;", e->string, e->valuedouble);
   int ndef = 0;
   for (e = deferred ? deferred->child : NULL; e; e = e->next) ndef += (int)num_of(e, "count");
-  int nart = report_count_group(classes, REPORT_ARTIFACT);
-  af_buf_printf(b, "\n- **%d bug class(es)** from %d distinct finding(s)\n", cJSON_GetArraySize(classes) - nart,
+  int nart = report_count_group(classes, REPORT_ARTIFACT), nlim = report_count_group(classes, REPORT_LIMIT);
+  af_buf_printf(b, "\n- **%d bug class(es)** from %d distinct finding(s)\n", cJSON_GetArraySize(classes) - nart - nlim,
                 cJSON_GetArraySize(cJSON_GetObjectItem(r, "findings")));
+  if (nlim) {
+    double np = group_programs(classes, REPORT_LIMIT), all = num_of(r, "programs");
+    af_buf_printf(b, "- %d class(es) of what the converter refuses by design, %.0f program(s) (%.1f%% of the programs): its "
+                     "limits, listed apart under \"What this converter refuses\", not counted as bugs\n",
+                  nlim, np, all > 0 ? 100.0 * np / all : 0.0);
+  }
   if (nart)
     af_buf_printf(b, "- %d class(es) not seen from the public API the converter stands for (its repro.py in a fresh "
                      "process): harness artifacts, listed apart at the end and not counted\n",
@@ -637,6 +667,9 @@ int report_write_campaign(const char *dir, const report_campaign_figures *fig, a
   cJSON_AddNumberToObject(r, "annotate_seconds", fig->annotate_seconds);
   cJSON *deferred = NULL, *classes = load_classes(dir, &deferred);
   cJSON_AddItemToObject(r, "classes", classes);
+  cJSON *lim = cJSON_AddObjectToObject(r, "limits"); /* what the converter refuses by design: not bugs */
+  cJSON_AddNumberToObject(lim, "classes", report_count_group(classes, REPORT_LIMIT));
+  cJSON_AddNumberToObject(lim, "programs", group_programs(classes, REPORT_LIMIT));
   cJSON_AddItemToObject(r, "deferred", deferred);
   cJSON *findings = load_findings(dir);
   cJSON_AddItemToObject(r, "findings", findings);
@@ -655,17 +688,18 @@ int report_write_campaign(const char *dir, const report_campaign_figures *fig, a
   af_buf_puts(&b, "\n");
   if (cJSON_GetArraySize(classes)) {
     af_buf_puts(&b, "## Classes\n\n");
-    md_table(&b, report_class_columns, classes, 1, REPORT_ARTIFACT);
+    md_table(&b, report_class_columns, classes, 1, REPORT_LIMIT);
     int n = 0;
     cJSON *c;
-    cJSON_ArrayForEach(c, classes) if (report_class_group(c) != REPORT_ARTIFACT) class_section(&b, dir, ++n, c);
-    if (report_count_group(classes, REPORT_ARTIFACT)) {
+    cJSON_ArrayForEach(c, classes) if (report_class_group(c) < REPORT_LIMIT) class_section(&b, dir, ++n, c);
+    for (report_group g = REPORT_LIMIT; g < REPORT_GROUPS; g++) { /* the groups listed apart, not bugs */
+      if (!report_count_group(classes, g)) continue;
       af_buf_puts(&b, "## ");
-      report_group_intro(&b, classes, REPORT_ARTIFACT, 1);
+      report_group_intro(&b, classes, g, 1);
       af_buf_puts(&b, "\n\n");
-      report_group_intro(&b, classes, REPORT_ARTIFACT, 0);
+      report_group_intro(&b, classes, g, 0);
       af_buf_puts(&b, "\n\n");
-      cJSON_ArrayForEach(c, classes) if (report_class_group(c) == REPORT_ARTIFACT) class_section(&b, dir, ++n, c);
+      cJSON_ArrayForEach(c, classes) if (report_class_group(c) == g) class_section(&b, dir, ++n, c);
     }
   }
   for (int k = 0; k < 2; k++) {

@@ -34,7 +34,10 @@ struct cJSON;
  * public report), known ones (the baseline has them, or a case of corpus/known-upstream/), then
  * harness artifacts (not seen from the converter's public API, fuzz/confirm.h). The flaky and
  * harness findings of classes.json come after those, in no class. */
-typedef enum { REPORT_NEW, REPORT_KNOWN, REPORT_ARTIFACT, REPORT_GROUPS } report_group;
+/* A class's group: a bug no baseline and no public report has, a known one, what the converter
+ * refuses by design (its limits, fuzz/refusals.h: listed apart, not counted as bugs), a harness
+ * artifact. */
+typedef enum { REPORT_NEW, REPORT_KNOWN, REPORT_LIMIT, REPORT_ARTIFACT, REPORT_GROUPS } report_group;
 report_group report_class_group(const struct cJSON *cls);
 extern const char *const report_group_title[REPORT_GROUPS]; /* "New classes", ... */
 /* The line of a converter's message that says what went wrong: the last "SomethingError: ..."

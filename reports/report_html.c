@@ -65,7 +65,7 @@ static const char *style =
     "code{font-size:12px;background:#f6f8fa;padding:1px 4px;border-radius:4px}\n"
     ".charts{display:flex;flex-wrap:wrap;gap:8px 28px}figure{margin:0;max-width:520px}figcaption{font-weight:600;font-size:14px}\n"
     "table.classes td:nth-child(3){white-space:nowrap}\n"
-    "svg .ax{font-size:11px;fill:#59636e}.g0{color:#cf222e;font-weight:bold}.g1{color:#59636e}.g2{color:#8c959f}\n"
+    "svg .ax{font-size:11px;fill:#59636e}.g0{color:#cf222e;font-weight:bold}.g1{color:#59636e}.g2{color:#9a6700}.g3{color:#8c959f}\n"
     "section{border-top:1px solid #eaeef2;margin-top:14px}ul{margin:4px 0;padding-left:22px}li{margin:2px 0}\n"
     "</style>\n";
 
@@ -557,7 +557,7 @@ static void html_table(af_buf *b, const char *cls, const report_column *cols, co
     if (skip != REPORT_GROUPS && report_class_group(c) == skip) continue;
     af_buf_puts(b, "<tr>");
     if (link) {
-      static const char *const status[] = {"new", "known", "artifact"};
+      static const char *const status[] = {"new", "known", "limit", "artifact"};
       af_buf_printf(b, "<td class=\"n\"><a href=\"#");
       esc(b, s_of(c, "id"));
       af_buf_printf(b, "\">%d</a></td><td class=\"g%d\">%s</td>", ++n, (int)report_class_group(c), status[report_class_group(c)]);
@@ -709,7 +709,7 @@ static void classes_chart(af_buf *b, const cJSON *rep, const cJSON *history, dou
     const cJSON *e;
     cJSON_ArrayForEach(e, lists[k]) {
       const cJSON *first = cJSON_GetObjectItem(e, "first");
-      if (!first || (k == 1 && report_class_group(e) == REPORT_ARTIFACT)) continue;
+      if (!first || (k == 1 && report_class_group(e) >= REPORT_LIMIT)) continue; /* bug classes: no limits, no artifacts */
       t[k][n[k]++ + 1] = time_of_iteration(history, d_of(first, "iteration"), d_of(rep, "programs"), tmax);
     }
     qsort(t[k] + 1, (size_t)n[k], sizeof(double), cmp_double);
@@ -870,7 +870,7 @@ static void campaign_charts(af_buf *b, const cJSON *rep, const cJSON *state) {
   af_buf_puts(b, "</figure>\n</div>\n");
 }
 
-/* Each class, group by group (new, known, artifacts), each group with its intro. */
+/* Each class, group by group (new, known, limits, artifacts), each group with its intro. */
 static void campaign_classes(af_buf *b, const char *dir, const cJSON *classes, const cJSON *findings) {
   const cJSON *c;
   int n = 0;
@@ -977,9 +977,9 @@ int report_campaign_html(const char *dir, af_err *err) {
   report_campaign_headline(&head, dir, rep);
   md_list_html(&b, head.s ? head.s : "");
   af_buf_free(&head);
-  /* the classes first, in report.md's order (new, known, artifacts) */
-  int nart = report_count_group(classes, REPORT_ARTIFACT);
-  af_buf_printf(&b, "<h2 id=\"classes\">Bug classes (%d)</h2>\n", cJSON_GetArraySize(classes) - nart);
+  /* the classes first, in report.md's order (new, known, limits, artifacts) */
+  int nart = report_count_group(classes, REPORT_ARTIFACT), nlim = report_count_group(classes, REPORT_LIMIT);
+  af_buf_printf(&b, "<h2 id=\"classes\">Bug classes (%d)</h2>\n", cJSON_GetArraySize(classes) - nart - nlim);
   if (cJSON_GetArraySize(classes)) html_table(&b, "classes", report_class_columns, classes, 1, REPORT_GROUPS);
   else af_buf_puts(&b, "<p>No bug class.</p>\n");
   campaign_charts(&b, rep, state);

@@ -264,6 +264,7 @@ void conv_worker_free(conv_worker *w) {
   free(w->rbuf);
   free(w->why);
   free(w->version);
+  free(w->refuses);
   worker_hist_clear(w);
   free(w->tag);
   conv_worker_blame_clear(&w->blame);
@@ -538,6 +539,9 @@ static int start_worker(conv_worker *w, af_err *err, result_status *how) {
       w->layouts = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, "layouts"));
       w->caches = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, "caches"));
       w->train = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(h, "train"));
+      const cJSON *refuses = cJSON_GetObjectItemCaseSensitive(h, "refuses");
+      free(w->refuses);
+      w->refuses = cJSON_IsArray(refuses) ? cJSON_PrintUnformatted(refuses) : NULL;
       rc = 0;
     }
   }
@@ -688,6 +692,13 @@ static result_status run_locked(conv_worker *w, const ir_program *p, af_tensor *
     free(body);
   }
   return rs;
+}
+
+const char *conv_worker_refuses(conv_worker *w) {
+  pthread_mutex_lock(&w->mu);
+  const char *r = w->hello_state > 0 ? w->refuses : NULL;
+  pthread_mutex_unlock(&w->mu);
+  return r;
 }
 
 int conv_worker_caches(conv_worker *w) {

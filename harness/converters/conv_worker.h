@@ -119,6 +119,10 @@ void conv_worker_set_attribution_hook(void (*hook)(void *arg, int starting), voi
  * faulthandler dump the worker left; new, free with free(); NULL when the message has none. */
 char *conv_worker_crash_site(const char *detail);
 
+/* The worker's hello's "refuses" (what it refuses by design: [{"name", "match", "knob", "certain"}],
+ * PROTOCOL.md; fuzz/refusals.h) as compact JSON, or NULL when it says none or has not said hello
+ * yet (this does not start it). Borrowed. */
+const char *conv_worker_refuses(conv_worker *w);
 /* Whether the worker's hello says "caches": true (it keeps what it converted for the last request
  * and reuses it for a request with "again"; PROTOCOL.md "Calling again"). Reads the hello. */
 int conv_worker_caches(conv_worker *w);

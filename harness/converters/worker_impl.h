@@ -53,6 +53,7 @@ struct conv_worker {
   int layouts;      /* its hello says it builds inputs with layouts (request "bases", issue 16) */
   int caches;       /* its hello says it keeps what it converted for a request with "again" */
   int train;        /* its hello says it runs training programs: backward, "grads" (issue 33) */
+  char *refuses;    /* its hello's "refuses" (what it refuses by design, fuzz/refusals.h) as compact JSON, or NULL */
   int again;        /* the next request is a second call of the last program (conv_worker_set_again) */
   long rss_cap_mb;  /* resident memory of the worker's process tree that gets it killed (0: no cap) */
   long rss_seen_mb; /* what the tree used when it went over the cap */

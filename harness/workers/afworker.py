@@ -455,18 +455,20 @@ def count_stmts(body):
 
 
 def serve(name, versions, handle, available=True, reason=None, argv=None, module_state=False, layouts=False,
-          caches=False):
+          caches=False, refuses=()):
     """Says hello, then answers requests until end of input. handle(Request) returns an answer
     dict (ok() / fail()); the id is added here. module_state: the handler converts programs with
     module buffers (the hello says so, PROTOCOL.md "Module state"); without it such a request is
     answered unsupported here. layouts: the handler builds inputs with layouts (req.fresh(), and
     the answer's "bases": PROTOCOL.md "Input layouts"); without it such a request is answered
     unsupported here. caches: the handler keeps what it converted for the last request and
-    reuses it for a request with "again" (PROTOCOL.md "Calling again"); the hello says so."""
+    reuses it for a request with "again" (PROTOCOL.md "Calling again"); the hello says so. refuses:
+    what the converter refuses by design, [{"name", "match", "knob", "certain"}] (PROTOCOL.md
+    "Refusals"); the hello says it when there is one."""
     _protect_stdout()
     send({"protocol": PROTOCOL, "name": name, "versions": versions, "available": bool(available),
           "reason": None if available else reason, "module_state": bool(module_state), "layouts": bool(layouts),
-          "caches": bool(caches)})
+          "caches": bool(caches), **({"refuses": list(refuses)} if refuses else {})})
     for line in sys.stdin:
         line = line.strip()
         if not line:
@@ -544,7 +546,7 @@ class Worker:
         if __name__ == "__main__":
             afworker.main(MyWorker)
 
-    Class attributes say what the hello says (module_state, layouts, caches) and how it is served:
+    Class attributes say what the hello says (module_state, layouts, caches, refuses) and how it is served:
     torch2 (the converter needs PyTorch 2.x's torch.export: the hello says unavailable otherwise),
     memory_cap (AF_WORKER_MEMORY_MB applies after the warm-up, limit_memory), warm_up (names in
     WARM_UP_PROGRAMS run through handle() before the hello: a broken install shows up as
@@ -558,6 +560,7 @@ class Worker:
     module_state = False
     layouts = True
     caches = False
+    refuses = ()
     torch2 = False
     memory_cap = True
     warm_up = ("mutation",)
@@ -733,4 +736,4 @@ def main(cls, argv=None):
         if memory:
             versions["memory_mb"] = memory
     serve(worker.name, versions, worker.handle if why is None else None, available=why is None, reason=why,
-          module_state=worker.module_state, layouts=worker.layouts, caches=worker.caches)
+          module_state=worker.module_state, layouts=worker.layouts, caches=worker.caches, refuses=worker.refuses)
