@@ -173,8 +173,17 @@ class Request:
         # module state: positions of the inputs that are buffers of an nn.Module (`self.NAME`);
         # the program is then that module's forward (PROTOCOL.md, "Module state")
         specs = self.program.get("inputs", [])
-        self.buffers = [k for k, spec in enumerate(specs) if isinstance(spec, dict) and spec.get("buffer")]
+        spec_of = [spec if isinstance(spec, dict) else {} for spec in specs]
+        self.buffers = [k for k, spec in enumerate(spec_of) if spec.get("buffer") or spec.get("param")]
         self.args = [k for k in range(len(self.names)) if k not in self.buffers]  # forward's parameters
+        # training (PROTOCOL.md "Training"): the module's nn.Parameters (module state too), the
+        # inputs that require grad (parameters included), the loss weights; req.grads is set by
+        # train_backward after the call
+        self.train = bool(self.program.get("train"))
+        self.params = [k for k, spec in enumerate(spec_of) if spec.get("param")]
+        self.grad_inputs = [k for k, spec in enumerate(spec_of) if spec.get("requires_grad") or spec.get("param")]
+        self.loss = [float(w) for w in self.program.get("loss") or [1] * self.noutputs]
+        self.grads = None
 
 
     def _view(self, spec):
@@ -312,7 +321,7 @@ def program_module(req, returns_state=False):
     forward returns the outputs then every input's final state). Returns (module, [arguments]),
     the arguments laid out as the request says: inputs that share a storage still do."""
     m = afconvert.program_module(python_namespace(req.torchscript), req.function, req.names, req.buffers,
-                                 req.noutputs, req.inputs, returns_state)
+                                 req.noutputs, req.inputs, returns_state, parameters=req.params)
     inputs, _ = req.fresh()
     return m, [inputs[k] for k in req.args]
 
@@ -341,11 +350,41 @@ def module_call(m, req, forward=None):
     that writes input mutations back into its caller's tensors), a buffer's is what m's attribute
     is bound to afterwards, a storage's is the copy the inputs viewed ([] without layouts)."""
     state, bases = req.fresh()
+    state = train_leaves(req, state)
     for k in req.buffers:
         setattr(m, req.names[k], state[k])
     outs = as_list((m if forward is None else forward)(*[state[k] for k in req.args]))
     final = [getattr(m, req.names[k]) if k in req.buffers else state[k] for k in range(len(state))]
+    train_backward(req, outs, state)
     return outs, final, bases
+
+
+def train_leaves(req, state):
+    """A training request's inputs (PROTOCOL.md "Training"): every input that requires grad a leaf
+    that does, a parameter an nn.Parameter; the others as they are."""
+    import torch
+    if not req.train:
+        return state
+    return [torch.nn.Parameter(t) if k in req.params else t.requires_grad_(True) if k in req.grad_inputs else t
+            for k, t in enumerate(state)]
+
+
+def train_backward(req, outs, leaves):
+    """A training request's backward (PROTOCOL.md "Training"): loss = sum of loss[k] *
+    outs[k].sum() over the floating-point outputs that require grad (none: no backward), then
+    loss.backward(); req.grads is then each input's .grad (None where it requires none or the
+    backward never reached it). leaves: the tensors the call took, in program order."""
+    import torch
+    if not req.train:
+        return
+    loss = None
+    for o, w in zip(outs, req.loss):
+        if isinstance(o, torch.Tensor) and o.is_floating_point() and o.requires_grad:
+            term = o.sum() * w
+            loss = term if loss is None else loss + term
+    if loss is not None:
+        loss.backward()
+    req.grads = [leaves[k].grad if k in req.grad_inputs else None for k in range(len(leaves))]
 
 
 def feeds(req):
@@ -455,7 +494,7 @@ def count_stmts(body):
 
 
 def serve(name, versions, handle, available=True, reason=None, argv=None, module_state=False, layouts=False,
-          caches=False, refuses=()):
+          caches=False, refuses=(), train=False):
     """Says hello, then answers requests until end of input. handle(Request) returns an answer
     dict (ok() / fail()); the id is added here. module_state: the handler converts programs with
     module buffers (the hello says so, PROTOCOL.md "Module state"); without it such a request is
@@ -465,10 +504,12 @@ def serve(name, versions, handle, available=True, reason=None, argv=None, module
     reuses it for a request with "again" (PROTOCOL.md "Calling again"); the hello says so. refuses:
     what the converter refuses by design, [{"name", "match", "knob", "certain"}] (PROTOCOL.md
     "Refusals"); the hello says it when there is one."""
+    # train: the handler runs training programs (PROTOCOL.md "Training": the backward, and the
+    # answer's "grads"); the hello says so; without it such a request is answered unsupported here
     _protect_stdout()
     send({"protocol": PROTOCOL, "name": name, "versions": versions, "available": bool(available),
           "reason": None if available else reason, "module_state": bool(module_state), "layouts": bool(layouts),
-          "caches": bool(caches), **({"refuses": list(refuses)} if refuses else {})})
+          "caches": bool(caches), "train": bool(train), **({"refuses": list(refuses)} if refuses else {})})
     for line in sys.stdin:
         line = line.strip()
         if not line:
@@ -483,6 +524,8 @@ def serve(name, versions, handle, available=True, reason=None, argv=None, module
                 req = Request(obj)
                 if req.buffers and not module_state:
                     answer = fail("unsupported", "worker %s does not convert programs with module state (buffers)" % name)
+                elif req.train and not train:
+                    answer = fail("unsupported", "worker %s does not run training programs" % name)
                 elif req.layouts and not layouts:
                     answer = fail("unsupported", "worker %s does not build inputs with layouts" % name)
                 elif count_stmts(req.program.get("body")) > MAX_STMTS:
@@ -561,6 +604,7 @@ class Worker:
     layouts = True
     caches = False
     refuses = ()
+    train = False  # the hello's "train": run() calls module_call (or train_leaves/train_backward)
     torch2 = False
     memory_cap = True
     warm_up = ("mutation",)
@@ -641,6 +685,10 @@ class Worker:
         except Exception as e:
             return fail("error", "an output that is not a plain tensor: " + exception_message(e), graph=graph,
                         warnings=warns)
+        if req.train:  # PROTOCOL.md "Training"
+            if req.grads is None:
+                return fail("error", "worker %s: a training program ran without its backward" % self.name, graph=graph, warnings=warns)
+            extra["grads"] = encode_all(req.grads)
         extra.update(self.extra(req, converted))
         spans = (t1 - t0, t2 - t1) if len(self.timing) == 2 else (t2 - t0,)
         extra["timing"] = {k: round(v, 4) for k, v in zip(self.timing, spans)}
@@ -736,4 +784,5 @@ def main(cls, argv=None):
         if memory:
             versions["memory_mb"] = memory
     serve(worker.name, versions, worker.handle if why is None else None, available=why is None, reason=why,
-          module_state=worker.module_state, layouts=worker.layouts, caches=worker.caches, refuses=worker.refuses)
+          module_state=worker.module_state, layouts=worker.layouts, caches=worker.caches, refuses=worker.refuses,
+          train=worker.train)

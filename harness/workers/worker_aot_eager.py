@@ -56,6 +56,7 @@ class CompileWorker(afworker.Torch2Worker):
     name = "aot_eager"
     backend = "aot_eager"
     caches = True
+    train = True  # module_call runs the backward through the compiled callable (PROTOCOL.md "Training")
     warm_up = ("mutation", "buffer")
     timing = ("compile_and_run_s",)
 
@@ -90,7 +91,7 @@ class CompileWorker(afworker.Torch2Worker):
         torch = self.torch
         from torch._dynamo.utils import counters
         self.counters = counters
-        key = (req.torchscript, req.function, tuple(req.buffers))
+        key = (req.torchscript, req.function, tuple(req.buffers), tuple(req.grad_inputs), req.train)
         again = req.again and self.last is not None and self.last[0] == key
         if req.again and not again:
             warns.append("second call: this worker holds no compiled callable of this program (restarted?): "

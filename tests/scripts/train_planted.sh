@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Training programs (issue 33): a short training campaign (tests/scripts/train-policy.json: every
+# program a training program) of the aot_eager worker with one planted gradient mistake
+# (tests/workers/worker_grad_planted.py --mistake operand-grad: the .grad of an in-place op's operand
+# dropped) finds it as exactly one wrong-gradient class naming the dropped .grad; the same campaign
+# with --mistake none has no wrong-gradient class (aot_eager's own gradients agree with eager's).
+# Usage: train_planted.sh ALIASFUZZ STACK_PYTHON [ITERATIONS]
+set -u
+af=$1 py=$2 n=${3:-12}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+command -v jq >/dev/null || { echo "not ok: needs jq"; exit 1; }
+campaign() { # campaign MISTAKE
+  "$af" fuzz --converter "external:$py $(pwd)/tests/workers/worker_grad_planted.py --mistake $1" \
+    --seed 1 --iterations "$n" --deadline 60 --jobs 1 --no-triggers --policy tests/scripts/train-policy.json \
+    --out "$tmp/$1" >"$tmp/$1.log" 2>&1
+  [ -f "$tmp/$1/classes.json" ] || { echo "not ok: $1: no classes.json"; tail -5 "$tmp/$1.log" | sed 's/^/    /'; exit 1; }
+}
+check() { # check WHAT GOT WANT
+  if [ "$2" = "$3" ]; then echo "ok   $1: $2"; else echo "not ok $1: $2, expected $3"; fail=1; fi
+}
+grad_classes() { jq -c '[.classes[]? | select(.verdict == "wrong-gradient")]' "$tmp/$1/classes.json"; }
+
+campaign operand-grad
+got=$(grad_classes operand-grad)
+check "operand-grad: wrong-gradient classes" "$(jq length <<<"$got")" 1
+check "operand-grad: its finding names a dropped .grad (element is 0 where eager's is not)" \
+  "$(grep -l 'detail: .*\.grad: element [0-9]* is 0, eager' "$tmp"/operand-grad/findings/wrong-gradient-*/README.md 2>/dev/null | wc -l | tr -d ' ')" 1
+campaign none
+check "none: wrong-gradient classes" "$(jq length <<<"$(grad_classes none)")" 0
+exit $fail
