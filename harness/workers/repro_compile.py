@@ -5,10 +5,15 @@
 from repro_common import *  # aliasfuzz: inline
 
 
-def compile_program(src, m):
+def compile_program(src, m, own_cache=False):
     """A fresh torch.compile(backend=CONVERTER) of the program (TorchDynamo's caches reset first, as
-    the worker does for each program): of the module m with module state, else of the function."""
+    the worker does for each program): of the module m with module state, else of the function.
+    own_cache: a compile cache folder of its own (the program's second compile, as the worker gives
+    it: the AOTAutograd cache ignores input aliasing and would serve the first compile's graph)."""
     torch._dynamo.reset()
+    if own_cache:
+        import os, tempfile
+        os.environ['TORCHINDUCTOR_CACHE_DIR'] = tempfile.mkdtemp(prefix='aliasfuzz-inductor-')
     if BUFFERS:
         return torch.compile(m, backend=CONVERTER)
     return torch.compile(python_namespace(src)['program'], backend=CONVERTER)
@@ -44,7 +49,7 @@ def convert_and_run(src, converted, inputs):
         # compiled on the inputs as laid out (call 2, below: main() judges it)
         check_call('order 1 of 2, compiled on the inputs as laid out', m, compile_program(src, m), make_inputs(),
                    make_inputs())
-        compiled = compile_program(src, m)
+        compiled = compile_program(src, m, own_cache=True)
         plain = [t.clone(memory_format=torch.contiguous_format) for t in inputs]
         check_call('order 2 of 2, call 1 of 2 (fresh contiguous inputs)', m, compiled, plain, [t.clone() for t in plain])
         print('order 2 of 2, call 2 of 2: the inputs as laid out (LAYOUTS), the callable compiled for call 1')

@@ -68,7 +68,8 @@ class CompileWorker(afworker.Torch2Worker):
 
     def prepare(self):
         if self.args.backend == "inductor":
-            print("inductor cache: %s" % inductor_cache(self.args.cache_dir), file=sys.stderr)
+            self.cache_root = inductor_cache(self.args.cache_dir)
+            print("inductor cache: %s" % self.cache_root, file=sys.stderr)
             os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")  # no compile worker pool on shared cores
 
     def requires(self):
@@ -82,6 +83,21 @@ class CompileWorker(afworker.Torch2Worker):
             pass
         cxx = cpp_compiler() if self.args.backend == "inductor" else None
         return {"cxx": cxx} if cxx else {}
+
+    def own_cache(self, key):
+        """A program compiled afresh a second time in a row (its other calling order: PROTOCOL.md
+        "Calling again") compiles with a cache folder of its own, so that each order is judged on
+        what it says: the AOTAutograd cache's key ignores input aliasing, and the first compile's
+        entry (a synthetic-base graph) would be served to the second (docs/findings/
+        inductor-autograd-cache-ignores-input-aliasing). Other programs use the worker's folder."""
+        if self.args.backend != "inductor":
+            return
+        root, second = self.cache_root, getattr(self, "second_dir", None)
+        if second:
+            shutil.rmtree(second, True)
+        self.second_dir = tempfile.mkdtemp(prefix="order-", dir=root) if key == getattr(self, "compiled_key", None) else None
+        os.environ["TORCHINDUCTOR_CACHE_DIR"] = self.second_dir or root
+        self.compiled_key = key
 
     def settings(self):
         return {"backend": self.args.backend}
@@ -113,6 +129,7 @@ class CompileWorker(afworker.Torch2Worker):
 
         backend.__name__ = self.args.backend  # (errors name the backend: "backend='inductor' raised")
         torch._dynamo.reset()
+        self.own_cache(key)
         with afworker.step("the program as Python"):
             if req.buffers:
                 m, _ = afworker.program_module(req)
