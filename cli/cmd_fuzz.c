@@ -17,7 +17,7 @@ static const char *usage_fuzz =
     "                      [--shard K/N]\n"
     "                      [--out DIR] [--deadline SECONDS] [--policy FILE] [--no-reduce]\n"
     "                      [--max-reduce-tests N] [--reduce-share F] [--reduce-time SECONDS]\n"
-    "                      [--no-finish] [--fail-on-residual] [--quiet]\n"
+    "                      [--no-finish] [--fail-on-residual] [--quiet] [--batch K]\n"
     "                      [--baseline NAME|DIR] [--other-stack AFBIN] [--no-triggers]\n"
     "\n"
     "Runs a campaign: generated programs (iteration i always gets the same program for a seed),\n"
@@ -71,7 +71,14 @@ static const char *usage_fuzz =
     "  switches          for converters with cheap switches (functionalize's reapply_views, jit\n"
     "                    without its passes, functorch's remove= and mode, onnx's opset, export's\n"
     "                    strict), the class's program with each switch flipped: which one makes it\n"
-    "                    pass is the class's trigger (--no-triggers: skip)\n";
+    "                    pass is the class's trigger (--no-triggers: skip)\n"
+    "\n"
+    "--batch K judges a worker converter's programs K at a time, combined into one program (their\n"
+    "inputs and outputs side by side), where its fixed cost per conversion dominates: a batch that\n"
+    "passes passes each program; one that does not is split in halves down to single programs,\n"
+    "each judged alone, so findings are the same as one at a time (docs/batching.md). Programs with\n"
+    "input layouts or an if are judged alone. Default: the converter's BATCH line in\n"
+    "harness/converters/workers.def (inductor 4), else 1 (off); in-process converters always 1.\n";
 
 static int parse_u64(const char *s, uint64_t *out) {
   char *end;
@@ -131,6 +138,8 @@ int cmd_fuzz(int argc, char **argv) {
       o.max_reduce_tests = atoi(v), i++;
     } else if (!strcmp(a, "--reduce-share") && v && atof(v) > 0) {
       o.reduce_share = atof(v), i++;
+    } else if (!strcmp(a, "--batch") && v && atoi(v) >= 1 && atoi(v) <= 64) {
+      o.batch = atoi(v), i++;
     } else if (!strcmp(a, "--no-finish")) {
       o.no_finish = 1;
     } else if (!strcmp(a, "--reduce-time") && v && atof(v) > 0) {

@@ -15,10 +15,9 @@ void batch_map_clear(batch_map *m) {
 }
 
 const char *batch_alone_reason(const ir_program *p) {
-  if (ir_nbuffers(p)) return "module state (buffers)";
   if (ir_has_layouts(p) || p->nbases) return "input layouts";
   for (int s = 0; s < p->nstmts; s++)
-    if (p->stmts[s].op == OPS_if || p->stmts[s].op == OPS_for) return "control flow";
+    if (p->stmts[s].op == OPS_if) return "a data-dependent if";
   return NULL;
 }
 
@@ -46,6 +45,7 @@ static int add_input(ir_program *q, int j, const ir_program *p, int i, af_err *e
   if (ir_add_input(q, buf, in->rank, in->shape, in->dtype) < 0)
     return af_fail(err, "batch_combine: sub-program %d: input %s renamed %s is no usable name", j, p->names[in->value], buf);
   ir_input *c = &q->inputs[q->ninputs - 1];
+  c->buffer = in->buffer;
   int64_t n = ir_numel(in->rank, in->shape);
   c->ndata = n;
   c->data = af_xmalloc(sizeof(double) * (size_t)(n ? n : 1));

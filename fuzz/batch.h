@@ -18,14 +18,17 @@
  * only in the combined program is dropped (no single program shows it).
  *
  * Judged alone, never combined (batch_alone_reason says which):
- *   - module state (buffers): the combined program is one nn.Module's forward, and each part's
- *     buffers would be one module's, its state module-wide;
  *   - input layouts (inputs that alias a storage or have strides of their own): a caching
  *     converter is called twice on them, in two calling orders (judge.h), each order a
- *     compilation of its own, and a finding says which call failed;
- *   - control flow (`if`, `for`): export-based converters reject a data-dependent `if`, and Dynamo
- *     breaks the graph there: a part that fails to convert fails every batch that holds it and
- *     costs its split (k - 1 more conversions).
+ *     compilation of its own, and a finding says which call failed; a combined program would
+ *     mix their calls with the other parts';
+ *   - a data-dependent `if`: export-based converters (export-decomp, onnx-dynamo, openvino,
+ *     tvm-relax) reject it, so a part that holds one fails every batch it is in and costs its
+ *     split (about k more conversions); Dynamo breaks the graph there. `for` loops are combined
+ *     (their trip counts are known: tracing unrolls them).
+ * Module state is combined: the combined program is one nn.Module's forward whose buffers are
+ * every part's (renamed, so disjoint); a converter that refuses module state refuses the whole
+ * batch, which then splits (batching is on by default only for converters that take it).
  * What the caller does not batch at all: in-process converters (no fixed cost to save, and a
  * crash there kills the job that judges the batch). */
 #ifndef BATCH_H

@@ -58,6 +58,9 @@ typedef struct campaign_opts {
                              program is rerun there (annotate.h) */
   int no_triggers;        /* 1: do not try the converter's switches on each class */
   int progress;        /* 1: live progress line on stderr */
+  int batch;           /* --batch K: programs judged K at a time, combined (fuzz/batch.h); 0: the
+                          converter's default (its BATCH line in workers.def, else 1); 1: off.
+                          Worker converters only (campaign_batch_size) */
   gen_policy policy;
   char *policy_json;   /* the policy as JSON (recorded in every artifact) */
 } campaign_opts;

@@ -74,6 +74,8 @@ typedef struct job {
   int nseen;
   af_buf crash;   /* the K lines of a job that is dying (crashsite.h) */
   int tracing;    /* its worker traces a crash to an earlier program: the minimization deadline applies */
+  int batch;      /* judging this many programs combined: the wire's "N n" line (--batch, campaign_batch.c;
+                     B and D lines end it) makes the deadline n per-program deadlines */
 } job;
 
 typedef struct camp {
@@ -125,6 +127,14 @@ void campaign_job_stamp_meta(ir_program *p, const campaign_opts *o, int64_t it, 
 double campaign_job_full_limit(const campaign_opts *o);
 double campaign_job_min_start(const campaign_opts *o);
 double campaign_job_allowance(const campaign_opts *o, double t, double reduce_s);
+
+/* campaign_batch.c: --batch. The batch size the campaign runs with (1: off; in-process converters
+ * always 1). campaign_batch_judge: judge_inprocess of iteration it's program p (step: the job's
+ * step between iterations; tag: its worker tag), from a batch of this job's next programs when p
+ * may be combined (campaign_batch.c). */
+int campaign_batch_size(const campaign_opts *o, const conv_converter *c);
+int campaign_batch_judge(const campaign_opts *o, const conv_converter *c, const oracle_opts *oo, int64_t it, int64_t step,
+                         const char *tag, const ir_program *p, int fd, judgement *j, af_err *err);
 
 /* campaign_wire.c: the job's half (send, finding lines) and the parent's (read, findings). */
 void campaign_wire_send(int fd, const char *s, size_t n);

@@ -316,7 +316,7 @@ void campaign_job_main(const campaign_opts *o, const conv_converter *c, int slot
       char tag[64];
       snprintf(tag, sizeof tag, "%lld %llu", (long long)it, (unsigned long long)seed);
       if (w) conv_worker_set_tag(w, tag);
-      if (judge_inprocess(c, p, &oo, &j, &err)) {
+      if (campaign_batch_judge(o, c, &oo, it, campaign_iteration_step(o), tag, p, fd, &j, &err)) { /* --batch */
         j.verdict = V_INVALID_PROGRAM;
         j.detail = af_xstrdup(err.msg);
       }

@@ -30,6 +30,7 @@ int campaign_pool_spawn(camp *k, int j, af_err *err) {
   if (pipe(fd) != 0) return af_fail(err, "pipe: %s", strerror(errno));
   af_buf_free(&jb->crash);
   jb->tracing = 0;
+  jb->batch = 0;
   fflush(NULL);
   pid_t pid = fork();
   if (pid < 0) return af_fail(err, "fork: %s", strerror(errno));
@@ -307,6 +308,7 @@ int campaign_pool_run(camp *k, double t0, af_err *err) {
       job *jb = &k->jobs[j];
       /* the per-program deadline covers the converter's own work; minimizing has its own */
       double limit = jb->reducing || jb->tracing ? 1.5 * k->o->reduce_time_s + 2 * k->o->deadline_s + 5 : k->o->deadline_s;
+      if (!jb->reducing && !jb->tracing && jb->batch > 1) limit *= jb->batch; /* n programs combined (--batch) */
       if (jb->pid > 0 && jb->inflight >= 0 && t - jb->since > limit) {
         kill(jb->pid, SIGKILL);
         campaign_pool_reap(k, j, 1);

@@ -72,6 +72,7 @@ char *campaign_state_options_json(const campaign_opts *o, const conv_converter *
                 o->max_reduce_tests, o->reduce_share, o->reduce_time_s, o->policy_json ? o->policy_json : "{}");
   cJSON *j = cJSON_Parse(b.s);
   af_buf_free(&b);
+  if (j) cJSON_AddNumberToObject(j, "batch", campaign_batch_size(o, c)); /* --batch as run (1: off) */
   /* the seed again as text: a JSON number holds 53 bits, a seed 64 (reduce --deferred reads this) */
   char seed_text[32];
   snprintf(seed_text, sizeof seed_text, "%llu", (unsigned long long)o->seed);

@@ -132,6 +132,10 @@ void campaign_wire_read(camp *k, int j) {
     if (start[0] == 'B') {
       jb->inflight = strtoll(start + 2, NULL, 10);
       jb->since = campaign_now();
+      jb->batch = 0;
+    } else if (start[0] == 'N') { /* n programs combined (--batch, campaign_batch.c): n deadlines from now */
+      jb->batch = atoi(start + 2);
+      jb->since = campaign_now();
     } else if (start[0] == 'D') {
       char *end;
       int64_t it = strtoll(start + 2, &end, 10);
@@ -143,6 +147,7 @@ void campaign_wire_read(camp *k, int j) {
       jb->watermark = it;
       jb->inflight = -1;
       jb->reducing = 0;
+      jb->batch = 0;
       jb->programs++;
       if (v >= 0 && v < V_COUNT) jb->verdicts[v]++;
     } else if (start[0] == 'R') { /* minimizing: the minimization deadline applies from now */

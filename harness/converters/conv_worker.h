@@ -160,6 +160,8 @@ typedef struct conv_worker_entry {
 } conv_worker_entry;
 int conv_worker_named_count(void);
 const conv_worker_entry *conv_worker_named(int i); /* NULL out of range */
+/* `fuzz --batch`'s default for converter c: its BATCH line in workers.def, else 1 (issue 32). */
+int conv_worker_batch_default(const conv_converter *c);
 /* The workers folder: AF_WORKERS_DIR, else the source tree's harness/workers (borrowed). */
 const char *conv_worker_dir(void);
 

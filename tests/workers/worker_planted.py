@@ -229,6 +229,16 @@ class PlantedWorker(worker_functorch.FunctorchWorker):
     def settings(self):
         return dict(super().settings(), mistake=self.args.mistake)
 
+    def convert(self, req, warns):
+        # AF_PLANTED_LOG=FILE: one line per conversion, the number of programs it held (a combined
+        # program's meta says, fuzz --batch: tests/scripts/batch_same_findings.sh)
+        log = os.environ.get("AF_PLANTED_LOG")
+        if log:
+            meta = req.program.get("meta") or {}
+            with open(log, "a", encoding="utf-8") as f:
+                f.write("%d\n" % int(meta.get("batch", 1)))
+        return super().convert(req, warns)
+
 
 if __name__ == "__main__":
     afworker.main(PlantedWorker)
