@@ -51,7 +51,12 @@
  * "float32"}] (optional "data"). An input without view_of but with "strides"/"offset" (and
  * optionally "storage": its storage's size) is strided, offset or expanded in memory of its own.
  * Impossible layouts (outside the storage, negative strides or offset, another dtype, a view of a
- * later input, data on a view) are rejected with a message naming the input. */
+ * later input, data on a view) are rejected with a message naming the input. *
+ * Training programs (issue 33, docs/training.md): "train": true at the top level makes the program
+ * a training step, "loss": [w, ...] one finite weight per output (optional; always written); an
+ * input with "requires_grad": true is a leaf that requires grad, one with "param": true an
+ * nn.Parameter of the module (module state that requires grad; neither "buffer" nor
+ * "requires_grad" beside it). Both need "train": true, a floating-point dtype and no layout. */
 #ifndef CODEC_H
 #define CODEC_H
 
