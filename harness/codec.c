@@ -170,6 +170,11 @@ static int read_arg(const ir_program *p, const char *code, const cJSON *j, ir_ar
       a->i = dt;
       return 0;
     }
+    case 'r':
+      a->kind = IR_ARG_INT;
+      a->i = cJSON_IsString(j) ? ops_reduce_find(j->valuestring) : -1;
+      if (a->i < 0) return af_fail(err, "expected a reduction mode: \"sum\", \"prod\", \"mean\", \"amax\" or \"amin\"");
+      return 0;
     case 'b':
       a->kind = IR_ARG_BOOL;
       if (!cJSON_IsBool(j)) return af_fail(err, "expected true or false");
@@ -939,7 +944,10 @@ static void write_block(af_buf *b, const ir_program *p, int *s, int indent) {
     af_buf_printf(b, "\"op\": \"%s\", \"args\": [", ops_get(st->op)->name);
     for (int a = 0; a < st->nargs; a++) {
       if (a) af_buf_puts(b, ", ");
-      put_arg(b, p, &st->args[a]);
+      if (ops_get(st->op)->argk[a][0] == 'r' && ops_reduce_name(st->args[a].i)) /* a reduction mode: its name */
+        put_string(b, ops_reduce_name(st->args[a].i));
+      else
+        put_arg(b, p, &st->args[a]);
     }
     af_buf_puts(b, "]");
     (*s)++;

@@ -19,7 +19,9 @@
  * {"float": 2} is the float 2.0; true/false are bools; null is None (also inside an index list,
  * schema O, where it stands for a whole dimension: index_put(x, [null, "idx"], v, false)). Subscript elements: an int,
  * {"slice": [start|null, stop|null, step]}, null (None), "..." (Ellipsis), or a value name (an
- * integer or boolean index tensor). {"dtype": "int32"} is a dtype argument (`torch.int32`).
+ * integer or boolean index tensor). {"dtype": "int32"} is a dtype argument (`torch.int32`). A
+ * reduction mode (schema letter r: scatter_reduce's reduce=) is its name: "sum", "prod", "mean",
+ * "amax" or "amin".
  * Input values default to ir_input_default_value(); "data" gives them explicitly (row-major,
  * repeated if shorter). Dtypes: float32, float64, int64, bool, int32, int8, uint8, float16,
  * bfloat16.

@@ -518,6 +518,7 @@ static int exec_stmt(env *e, const ir_stmt *st, af_err *err) {
     for (int k = first; k < st->nargs; k++) {
       if (st->args[k].kind == IR_ARG_VALUES && st->args[k].n > 64) return af_fail(err, "tensor list longer than 64");
       to_at(e, &st->args[k], &a[k - first], scratch[k]);
+      if (oe->argk[k][0] == 'r') a[k - first].kind = AT_ARG_STR, a[k - first].s = ops_reduce_name(st->args[k].i);
       if (oe->argk[k][0] == 'S' && st->args[k].kind != IR_ARG_VALUE) scalar = 1;
     }
     const char *overload = scalar ? oe->overload_scalar : oe->overload;

@@ -107,7 +107,11 @@ void emit_stmt(af_buf *b, const ir_program *p, int s) {
         emit_arg(b, p, a);
       c += 2;
     } else if (c[0] == '$' && c[1] >= '0' && c[1] <= '9') {
-      emit_arg(b, p, &st->args[c[1] - '0']);
+      const ir_arg *a = &st->args[c[1] - '0'];
+      if (oe->argk[c[1] - '0'][0] == 'r' && ops_reduce_name(a->i)) /* a reduction mode: a string literal */
+        af_buf_printf(b, "'%s'", ops_reduce_name(a->i));
+      else
+        emit_arg(b, p, a);
       c += 1;
     } else {
       char ch[2] = {*c, 0};

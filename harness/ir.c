@@ -420,6 +420,9 @@ static int arg_ok(const ir_program *p, const char *code, const ir_arg *a, const 
     case 'b':
       if (a->kind != IR_ARG_BOOL) return af_fail(err, "expected true or false");
       break;
+    case 'r':
+      if (a->kind != IR_ARG_INT || !ops_reduce_name(a->i)) return af_fail(err, "expected a reduction mode (sum, prod, mean, amax, amin)");
+      break;
     case 'd':
       if (a->kind != IR_ARG_DTYPE || a->i < 0 || a->i >= AF_DTYPE_COUNT) return af_fail(err, "expected a dtype ({\"dtype\": \"int32\"})");
       break;

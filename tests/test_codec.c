@@ -115,6 +115,9 @@ static const struct {
     {"unknown statement field", HEAD "\"body\": [{\"op\": \"zero_\", \"args\": [\"x\"], \"comment\": 1}], \"outputs\": []}", "body[0]: unknown field \"comment\""},
     {"int list expected", HEAD "\"body\": [{\"out\": \"v\", \"op\": \"view\", \"args\": [\"x\", [2, \"a\"]]}], \"outputs\": []}", "args[1] (view): [1]: expected an integer"},
     {"meta not an object", HEAD "\"body\": [], \"outputs\": [], \"meta\": 3}", "meta: expected an object"},
+    /* a reduction mode (schema letter r, issue 29): one of the five names, nothing else */
+    {"unknown reduction mode", HEAD "\"body\": [{\"op\": \"scatter_reduce_\", \"args\": [\"x\", 0, \"x\", \"x\", \"median\", true]}], \"outputs\": []}", "args[4] (scatter_reduce_): expected a reduction mode: \"sum\", \"prod\", \"mean\", \"amax\" or \"amin\""},
+    {"reduction mode as a number", HEAD "\"body\": [{\"op\": \"scatter_reduce_\", \"args\": [\"x\", 0, \"x\", \"x\", 2, true]}], \"outputs\": []}", "expected a reduction mode"},
     /* input layouts (issue 16): impossible layouts are rejected naming the input */
     {"view past its storage", LAY "{\"name\": \"b\", \"shape\": [3, 4], \"view_of\": \"a\", \"strides\": [4, 1], \"offset\": 1}]" TAIL, "input b: shape, strides and offset 1 reach element 12 of a storage of 12 elements"},
     {"negative stride", LAY "{\"name\": \"b\", \"shape\": [2], \"view_of\": \"a\", \"strides\": [-1], \"offset\": 5}]" TAIL, "input b: negative stride -1"},

@@ -711,13 +711,15 @@ TEST(foreach_ops_are_drawn_over_views_of_one_buffer_and_ref_agrees) {
 }
 
 /* Issue 29: the default policy draws softmax, log_softmax, layer_norm, add/sub with alpha=, x.size()[d],
+ * scatter_reduce(_) (reduce= as a string),
  * the F.*(inplace=True) activations and dtype views across widths (int32, int8 or uint8 and a half
  * type as targets); every program holding one is eager-valid, ref agrees with eager on it, and
  * script agrees too on those without an OPF_TS_GAP op (dtype views are one: TorchScript cannot
  * call aten::view.dtype, corpus/known-gaps/bug-010) and without lists (script's bug-004). */
 TEST(default_policy_draws_the_issue_29_ops_and_ref_agrees) {
   static const char *const names[] = {"softmax", "log_softmax", "layer_norm", "add_alpha_", "sub_alpha_", "add_alpha",
-                                      "sub_alpha", "size_get", "F_relu_", "F_hardtanh_", "F_silu_", "view_dtype"};
+                                      "sub_alpha", "size_get", "F_relu_", "F_hardtanh_", "F_silu_", "view_dtype",
+                                      "scatter_reduce_", "scatter_reduce"};
   enum { NN = sizeof names / sizeof names[0] };
   int count[NN] = {0}, to_dt[AF_DTYPE_COUNT] = {0}, ran = 0, bad = 0, mism = 0, scripted = 0;
   const conv_converter *ref = conv_find("ref"), *script = conv_find("script");

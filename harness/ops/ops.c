@@ -120,6 +120,18 @@ int ops_twin(int op) {
   return e && e->twin[0] ? ops_find(e->twin) : -1;
 }
 
+static const char *const reduce_names[] = {"sum", "prod", "mean", "amax", "amin"};
+
+const char *ops_reduce_name(int64_t k) {
+  return k >= 0 && k < (int64_t)(sizeof reduce_names / sizeof reduce_names[0]) ? reduce_names[k] : NULL;
+}
+
+int ops_reduce_find(const char *name) {
+  for (int k = 0; name && k < (int)(sizeof reduce_names / sizeof reduce_names[0]); k++)
+    if (!strcmp(reduce_names[k], name)) return k;
+  return -1;
+}
+
 int ops_mutates(int op) {
   const ops_entry *e = ops_get(op);
   return e && (e->kind == OPS_INPLACE || e->kind == OPS_OUT || e->kind == OPS_SETITEM || e->kind == OPS_FOREACH);

@@ -55,5 +55,10 @@ int ops_twin(int op);
 /* True when the op writes into its argument 0 (in-place, out=, setitem; foreach: into every tensor
  * of the list that is its argument 0). */
 int ops_mutates(int op);
+/* Schema letter r: a reduction mode (scatter_reduce's reduce=), held in the IR as an int, written as
+ * its name in program files and spellings. The name of mode k ("sum", "prod", "mean", "amax",
+ * "amin"; borrowed), or NULL out of range; the mode of a name, or -1. */
+const char *ops_reduce_name(int64_t k);
+int ops_reduce_find(const char *name);
 
 #endif

@@ -423,8 +423,11 @@ static int check_index_more(int op, const ir_stmt *st, const ops_env *env, const
       if (ops_meta_numel(src) < ops_meta_numel(self)) return af_fail(err, "masked_scatter_: a source smaller than self (enough only for some masks) is not generated");
       return 0;
     }
-    case OPS_scatter_add_: {
+    case OPS_scatter_add_:
+    case OPS_scatter_reduce_: {
       int64_t dim;
+      if (ip == OPS_scatter_reduce_ && !ops_reduce_name(a[4].i))
+        return af_fail(err, "reduce argument must be either sum, prod, mean, amax or amin, got %lld", (long long)a[4].i);
       if (opk_wrapd(a[1].i, self->rank, &dim, err)) return -1;
       const ops_meta *ix = META(a[2].value), *src = META(a[3].value);
       if (self->rank == 0 || ix->rank != self->rank || src->rank != self->rank) return af_fail(err, "Index tensor must have the same number of dimensions as self tensor");
@@ -533,7 +536,8 @@ static int args_index_more(int op, int p, const ops_meta *m, const ops_chooser *
       args[1] = a_value(mv), args[2] = a_value(v);
       return 0;
     }
-    case OPS_scatter_add_: {
+    case OPS_scatter_add_:
+    case OPS_scatter_reduce_: {
       int64_t dim = opk_pick_dim(ch, r, 1), d = dim < 0 ? dim + r : dim, ishape[AF_MAX_RANK], data[256];
       for (int q = 0; q < r; q++) ishape[q] = R(1, m->shape[q] < 3 ? m->shape[q] : 3);
       int64_t n = ir_numel(r, ishape);
@@ -544,6 +548,7 @@ static int args_index_more(int op, int p, const ops_meta *m, const ops_chooser *
       int sv = opk_tensor(ch, &q);
       if (sv < 0) return -1;
       args[1] = a_int(dim), args[2] = a_value(iv), args[3] = a_value(sv);
+      if (ip == OPS_scatter_reduce_) args[4] = a_int(R(0, 4)), args[5] = a_bool(R(0, 1)); /* reduce=, include_self */
       return 0;
     }
     default: { /* put_ */

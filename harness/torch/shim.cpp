@@ -217,6 +217,9 @@ static c10::IValue to_ivalue(const at_arg &a, const c10::TypePtr &type, const st
     case K::BoolType:
       if (a.kind != AT_ARG_BOOL) return bad();
       return (bool)a.i;
+    case K::StringType:
+      if (a.kind != AT_ARG_STR || !a.s) return bad();
+      return c10::IValue(std::string(a.s));
     case K::ScalarTypeType:
       if (a.kind != AT_ARG_DTYPE || a.i < 0 || a.i >= AF_DTYPE_COUNT) return bad();
       return c10::IValue((int64_t)kTypes[a.i]);

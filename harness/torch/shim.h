@@ -61,7 +61,8 @@ int64_t at_tensor_storage_numel(const af_tensor *t);
 
 /* Arguments of a dispatcher call; converted to the op schema's types by position. */
 /* AT_ARG_DTYPE: a ScalarType argument (`x.view(torch.int32)`), .i is an af_dtype */
-typedef enum { AT_ARG_TENSOR, AT_ARG_INT, AT_ARG_FLOAT, AT_ARG_BOOL, AT_ARG_NONE, AT_ARG_INTS, AT_ARG_TENSORS, AT_ARG_DTYPE } at_arg_kind;
+/* AT_ARG_STR: a string argument (scatter_reduce's reduce=), .s */
+typedef enum { AT_ARG_TENSOR, AT_ARG_INT, AT_ARG_FLOAT, AT_ARG_BOOL, AT_ARG_NONE, AT_ARG_INTS, AT_ARG_TENSORS, AT_ARG_DTYPE, AT_ARG_STR } at_arg_kind;
 typedef struct at_arg {
   at_arg_kind kind;
   int64_t i;
@@ -70,6 +71,7 @@ typedef struct at_arg {
   int n;
   const int64_t *ints;
   const af_tensor *const *tensors;
+  const char *s;
 } at_arg;
 
 /* Calls the ATen op `name` (e.g. "aten::slice") with `overload` ("" for none) through the
