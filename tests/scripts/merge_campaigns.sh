@@ -30,6 +30,10 @@ grep -v ' ./parts/' "$w/sum1" > "$w/sum1p"
 cmp -s "$w/sum1p" "$w/sum3" && ok "parts merged in another order and in two runs give the same folder" ||
   bad "order changed: $(diff "$w/sum1p" "$w/sum3" | head)"
 if python3 "$here/tests/scripts/compare_campaigns.py" "$w/m" "$w/m2" > /dev/null; then ok "and the same classes"; else bad "classes differ by order"; fi
+"$af" merge "$w/m3" "$w/s1" > /dev/null 2>&1 && "$af" merge "$w/m3" "$w/m" > "$w/outn" 2>&1
+if grep -q "3 part(s) (2 new, 0 updated, 1 already merged)" "$w/outn" && python3 "$here/tests/scripts/compare_campaigns.py" "$w/m" "$w/m3" > /dev/null; then
+  ok "a merge merged into another brings its parts (the one it had already: unchanged)"
+else bad "a merge of a merge: $(cat "$w/outn")"; fi
 "$af" merge "$w/m" "$w/ref" > "$w/out3" 2>&1
 rc=$?
 sums "$w/m" > "$w/sum4"
