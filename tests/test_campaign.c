@@ -547,10 +547,12 @@ TEST(the_other_stack_says_which_classes_fail_there_too_and_which_are_new_or_fixe
           other + 6, other);
   fclose(f);
   chmod(fake, 0755);
-  /* seed 2: its 60 programs give a shape-mismatch class through unsqueeze_ and classes without it
+  /* seed 13: its 60 programs give a shape-mismatch class through unsqueeze_ and classes without it
    * (the default stream changes when an op joins the table: seed 3 stopped giving one with
-   * logaddexp and arange_float) */
-  campaign_opts o = campaign_of("naive", 2, 60, 2, d);
+   * logaddexp and arange_float, seed 2 with issue 29's ops; seeds 1..12 give none, their
+   * unsqueeze_ classes being converter-errors of later statements; weighting unsqueeze_ puts it in
+   * every class's smallest program instead) */
+  campaign_opts o = campaign_of("naive", 13, 60, 2, d);
   o.max_reduce_tests = 100;
   o.reduce_share = 1;
   o.other_stack = fake;
