@@ -17,11 +17,18 @@
  *   the same ids are guard slots of our own, registered with AFL++'s runtime through
  *   __sanitizer_cov_trace_pc_guard_init before the fork server starts, and hit with
  *   __sanitizer_cov_trace_pc_guard.
- * The same build runs without either engine through replay_main.c. */
+ * The same build runs without either engine through replay_main.c.
+ *
+ * A target that finds a runtime bundle beside its own executable (aliasfuzz-runtime/, made by
+ * .clusterfuzzlite/build.sh: a Python with this build's torch, the worker scripts) uses it for
+ * worker converters: AF_PYTHON and AF_WORKERS_DIR default to the bundle's, since OSS-Fuzz and
+ * ClusterFuzzLite runners have neither the build's Python nor the source tree and set no
+ * environment of ours. Variables set by the user still win. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../harness/converters/conv_worker.h"
 #include "target.h"
@@ -61,8 +68,28 @@ static void hit(uint32_t id) {
 }
 #endif
 
+/* AF_PYTHON and AF_WORKERS_DIR from DIR/aliasfuzz-runtime/ (DIR: this executable's folder) when
+ * they are unset and the bundle has them. */
+static void use_runtime_bundle(void) {
+  char dir[4096], path[4200];
+  ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+  if (n <= 0) return;
+  dir[n] = 0;
+  char *slash = strrchr(dir, '/');
+  if (!slash) return;
+  *slash = 0;
+  snprintf(path, sizeof path, "%s/aliasfuzz-runtime/python/bin/python3", dir);
+  if (!getenv("AF_PYTHON") && access(path, X_OK) == 0) setenv("AF_PYTHON", path, 0);
+  snprintf(path, sizeof path, "%s/aliasfuzz-runtime/workers/afworker.py", dir);
+  if (!getenv("AF_WORKERS_DIR") && access(path, R_OK) == 0) {
+    path[strlen(path) - strlen("/afworker.py")] = 0;
+    setenv("AF_WORKERS_DIR", path, 0);
+  }
+}
+
 static void setup(void) {
   if (target) return;
+  use_runtime_bundle();
   at_init();
   af_err err;
   const char *name = target_converter();

@@ -12,6 +12,9 @@
 # AF_FUZZ_SANITIZE=OFF drops ASan/UBSan (faster, e.g. for a compile-only CI check);
 # AF_FUZZ_INSTRUMENT=OFF and AF_FUZZ_ENGINE=$LIB_FUZZING_ENGINE let OSS-Fuzz / ClusterFuzzLite
 # supply instrumentation and engine (.clusterfuzzlite/build.sh).
+# AF_FUZZ_WORKER_TARGETS="functorch;export" adds fuzz_functorch, fuzz_export: fuzz_external with
+# its worker converter fixed at build time (an OSS-Fuzz runner sets no AF_CONVERTER); '-' in a
+# name becomes '_' in the target's (fuzz_export_decomp).
 
 set(AF_FUZZ_CONVERTERS jit functionalize ref naive)
 
@@ -39,18 +42,21 @@ add_executable(fuzz_seeds ${CMAKE_SOURCE_DIR}/fuzz/targets/seeds_main.c)
 target_link_libraries(fuzz_seeds af_fuzztarget)
 target_compile_options(fuzz_seeds PRIVATE ${AF_WARN})
 
+set(AF_FUZZ_WORKER_TARGETS "" CACHE STRING "With AF_FUZZ: worker converters that get a target of their own, fuzz_<name>")
+
 if(AF_FUZZ)
-  foreach(conv ${AF_FUZZ_CONVERTERS} external)
+  foreach(conv ${AF_FUZZ_CONVERTERS} external ${AF_FUZZ_WORKER_TARGETS})
+    string(REPLACE "-" "_" tname "fuzz_${conv}")
     if(conv STREQUAL "external")
-      af_fuzz_exe(fuzz_external "")
+      af_fuzz_exe(${tname} "")
     else()
-      af_fuzz_exe(fuzz_${conv} ${conv})
+      af_fuzz_exe(${tname} ${conv})
     endif()
     if(NOT AF_FUZZ_AFL)
-      target_compile_definitions(fuzz_${conv} PRIVATE AF_LIBFUZZER=1)
+      target_compile_definitions(${tname} PRIVATE AF_LIBFUZZER=1)
     endif()
     separate_arguments(engine UNIX_COMMAND "${AF_FUZZ_ENGINE}")
-    target_link_options(fuzz_${conv} PRIVATE ${engine})
+    target_link_options(${tname} PRIVATE ${engine})
   endforeach()
   # aliasfuzz too: the fuzz-engine tests compare its generator with the default build's
   add_custom_target(fuzz_targets DEPENDS fuzz_jit fuzz_functionalize fuzz_ref fuzz_naive fuzz_external aliasfuzz)
