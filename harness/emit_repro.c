@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "converters/conv.h"
 #include "converters/conv_worker.h"
 #include "emit.h"
 #include "torch/shim.h"
@@ -93,7 +94,8 @@ static const char *converter_packages(const char *converter) {
 }
 
 /* repro.py's globals that describe p's inputs and outputs, from the rows of INPUTS on: INPUTS
- * (name, shape, dtype, explicit data), LAYOUTS, BASES, BUFFERS, OUTPUT_NAMES. */
+ * (name, shape, dtype, explicit data), LAYOUTS, BASES, BUFFERS, TRAIN, GRADS, PARAMS, LOSS,
+ * OUTPUT_NAMES. */
 static void put_program_globals(af_buf *b, const ir_program *p) {
   for (int i = 0; i < p->ninputs; i++) {
     const ir_input *in = &p->inputs[i];
@@ -129,6 +131,21 @@ static void put_program_globals(af_buf *b, const ir_program *p) {
   for (int i = 0, n = 0; i < p->ninputs; i++)
     if (p->inputs[i].buffer) af_buf_printf(b, "%s%d", n++ ? ", " : "", i);
   af_buf_puts(b, "]  # inputs that are module buffers (self.NAME): the program is an nn.Module's forward");
+  /* training (issue 33, docs/training.md): which inputs require grad, which are nn.Parameters
+   * (module state too: in BUFFERS), the loss weights */
+  af_buf_printf(b, "\nTRAIN = %s  # a training step: after the forward, LOSS's weighted loss backpropagated\nGRADS = [",
+                p->train ? "True" : "False");
+  for (int i = 0, n = 0; p->train && i < p->ninputs; i++)
+    if (p->inputs[i].grad) af_buf_printf(b, "%s%d", n++ ? ", " : "", i);
+  af_buf_puts(b, "]  # inputs that require grad (leaves): their .grad is compared\nPARAMS = [");
+  for (int i = 0, n = 0; p->train && i < p->ninputs; i++)
+    if (p->inputs[i].param) af_buf_printf(b, "%s%d", n++ ? ", " : "", i);
+  af_buf_puts(b, "]  # inputs that are nn.Parameters of the module\nLOSS = [");
+  for (int o = 0; p->train && o < p->noutputs; o++) {
+    if (o) af_buf_puts(b, ", ");
+    codec_put_float(b, ir_loss_weight(p, o));
+  }
+  af_buf_puts(b, "]  # loss = sum(LOSS[k] * outputs[k].sum()) over the floating-point outputs that require grad");
   af_buf_puts(b, "\nOUTPUT_NAMES = [");
   for (int o = 0; o < p->noutputs; o++) {
     if (o) af_buf_puts(b, ", ");
@@ -138,6 +155,11 @@ static void put_program_globals(af_buf *b, const ir_program *p) {
 }
 
 char *emit_repro_py(const ir_program *p, const repro_info *info) {
+  ir_program *inference = NULL;
+  if (p->train && !conv_trains(conv_find(info->converter))) { /* as the judge gave it (conv_trains) */
+    p = inference = ir_program_clone(p);
+    ir_untrain(inference);
+  }
   af_buf b = {0};
   af_buf_puts(&b, "#!/usr/bin/env python3\n");
   af_buf_printf(&b, "# aliasfuzz %s reproducer. Converter: %s %s. Verdict when found: %s.\n", AF_VERSION,
@@ -148,6 +170,9 @@ char *emit_repro_py(const ir_program *p, const repro_info *info) {
     af_buf_puts(&b, "\n");
   }
   if (info->origin) af_buf_printf(&b, "# Origin: %s\n", info->origin);
+  if (inference)
+    af_buf_puts(&b, "# A training program, in its inference form (no backward): this converter does not train, and\n"
+                    "# aliasfuzz judged it on that form (docs/training.md)\n");
   /* the stack it was found on: repro.py refuses another torch (exit 3, not 1: 1 means "the bug
    * reproduces"), so a run on the wrong PyTorch never reads as fixed or as reproduced */
   char want[64];
@@ -219,5 +244,6 @@ char *emit_repro_py(const ir_program *p, const repro_info *info) {
   }
   af_buf_free(&seen);
   af_buf_free(&py);
+  ir_program_free(inference);
   return af_buf_take(&b);
 }

@@ -1,7 +1,10 @@
 /* emit_repro.h - repro.py: a standalone Python reproducer that needs only PyTorch. It builds the
  * inputs with the documented formula, runs the program eagerly (the TorchScript source is valid
  * Python), converts and runs it the way the converter did (the converter's repro_py snippet),
- * prints both and exits 1 while they differ (or the converter raises), 0 when they agree. */
+ * prints both and exits 1 while they differ (or the converter raises), 0 when they agree. A
+ * training program (issue 33) runs the weighted loss's backward after each run and compares every
+ * .grad too; for a converter that does not train (conv_trains) repro.py is of its inference form,
+ * as the judge gave it. */
 #ifndef EMIT_REPRO_H
 #define EMIT_REPRO_H
 

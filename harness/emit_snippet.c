@@ -8,6 +8,7 @@
 
 #include "codec.h"
 #include "converters/conv.h"
+#include "converters/conv_worker.h"
 #include "emit.h"
 #include "torch/shim.h"
 
@@ -218,12 +219,16 @@ static int contiguous_whole(const ir_program *p, const ir_input *in) {
   return 1;
 }
 
-/* The input's tensor: a literal, its base's name, or an as_strided view of it. */
+/* The input's tensor: a literal, its base's name, or an as_strided view of it; in a training
+ * program a leaf that requires grad, or an nn.Parameter (such an input has no layout). */
 static void put_input(af_buf *b, const ir_program *p, int i) {
   const ir_input *in = &p->inputs[i];
   if (!in->base) {
     source s = {p, i, -1};
+    if (p->train && in->param) af_buf_puts(b, "torch.nn.Parameter(");
     put_tensor(b, &s, in->dtype, in->rank, in->shape);
+    if (p->train && in->param) af_buf_puts(b, ")");
+    else if (p->train && in->grad) af_buf_puts(b, ".requires_grad_()");
     return;
   }
   int k = in->base - 1;
@@ -330,7 +335,8 @@ static void put_program(af_buf *b, const ir_program *p, int module, int state) {
       af_buf_puts(b, "): super().__init__()");
       for (int i = 0; i < p->ninputs; i++)
         if (p->inputs[i].buffer)
-          af_buf_printf(b, "; self.register_buffer(\"%s\", %s)", input_name(p, i), input_name(p, i));
+          af_buf_printf(b, "; self.register_%s(\"%s\", %s)", p->train && p->inputs[i].param ? "parameter" : "buffer",
+                        input_name(p, i), input_name(p, i));
       af_buf_puts(b, "\n");
     }
     af_buf_printf(b, "    def forward(self%s):\n", params.s ? params.s : "");
@@ -436,6 +442,20 @@ static int count_lines(const char *s) {
   return n;
 }
 
+/* A training program's backward (issue 33, docs/training.md): G, the weighted loss of a call's
+ * outputs (the loss weights W) backpropagated, giving the .grad of each leaf of its arguments (an
+ * unset one as zeros); one line. */
+static void put_backward(af_buf *b, const ir_program *p) {
+  af_buf_puts(b, "def G(outs, a, W=[");
+  for (int o = 0; o < p->noutputs; o++) {
+    if (o) af_buf_puts(b, ", ");
+    codec_put_float(b, ir_loss_weight(p, o));
+  }
+  af_buf_puts(b, "]): l = sum([w * o.sum() for w, o in zip(W, outs) if o.is_floating_point() and o.requires_grad], "
+                 "torch.zeros(())); l.requires_grad and l.backward(); return [torch.zeros_like(t) if t.grad is None else "
+                 "t.grad for t in a if t.requires_grad]  # loss = sum(W[k] * output k .sum()), backward: each .grad\n");
+}
+
 /* The snippet; compact puts the call that reads the converter's values on the conversion's line. */
 static char *snippet(const ir_program *p, const snippet_api *api, const char *converter, const char *verdict,
                      shape_of_call k, int hidden, int layouts, int order1, int compact) {
@@ -489,6 +509,10 @@ static char *snippet(const ir_program *p, const snippet_api *api, const char *co
     put_results(&b, &k, "got", "cf", "cf", "c");
     af_buf_puts(&b, "\n");
   }
+  if (p->train) { /* each side's gradients appended to what it compares */
+    put_backward(&b, p);
+    af_buf_printf(&b, "want += G(want[:%d], e); got += G(got[:%d], c); ", p->noutputs, p->noutputs);
+  }
   af_buf_printf(&b, "print(\"eager:\", want, \"\\n%s:\", got); "
                     "sys.exit(0 if len(want) == len(got) and all(map(same, want, got)) else 1)\n", converter);
   int lines = count_lines(b.s);
@@ -507,8 +531,8 @@ char *emit_snippet_py(const ir_program *p, const char *converter, const char *ve
   return emit_snippet_py_order(p, converter, verdict, NULL, err);
 }
 
-char *emit_snippet_py_order(const ir_program *p, const char *converter, const char *verdict, const char *detail,
-                            af_err *err) {
+static char *order_snippet(const ir_program *p, const char *converter, const char *verdict, const char *detail,
+                           af_err *err) {
   int order1 = detail && strncmp(detail, "order 1 of 2", 12) == 0;
   int major = stack_major();
   const snippet_api *api = find_api(converter, major);
@@ -538,4 +562,14 @@ char *emit_snippet_py_order(const ir_program *p, const char *converter, const ch
   if (count_lines(s) <= EMIT_SNIPPET_MAX_LINES) return s;
   free(s);
   return snippet(p, api, converter, verdict, k, hidden, layouts, order1, 1);
+}
+
+char *emit_snippet_py_order(const ir_program *p, const char *converter, const char *verdict, const char *detail,
+                            af_err *err) {
+  if (!p->train || conv_trains(conv_find(converter))) return order_snippet(p, converter, verdict, detail, err);
+  ir_program *inference = ir_program_clone(p); /* as the judge gave it (conv_worker.h conv_trains) */
+  ir_untrain(inference);
+  char *s = order_snippet(inference, converter, verdict, detail, err);
+  ir_program_free(inference);
+  return s;
 }

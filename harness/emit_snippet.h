@@ -13,7 +13,12 @@
  * TorchScript; a module buffer as the module's attribute; a hidden base the caller owns), or,
  * for a converter whose model cannot write its arguments (ONNX, TVM, OpenVINO), the outputs
  * followed by each input's final state that the program returns as extra outputs, as the
- * workers convert it. How each converter is called lives in one table in emit_snippet.c. */
+ * workers convert it. How each converter is called lives in one table in emit_snippet.c.
+ *
+ * A training program (issue 33, docs/training.md) on a converter that trains (conv_trains): the
+ * inputs that require grad are leaves (`.requires_grad_()`, parameters `torch.nn.Parameter`), and
+ * after each side's call the weighted loss is backpropagated and every .grad compared too; on one
+ * that does not, the snippet is of the program's inference form, as the judge gave it. */
 #ifndef EMIT_SNIPPET_H
 #define EMIT_SNIPPET_H
 

@@ -4,7 +4,10 @@
  *                                 packages): docs/findings' exit 1; on seed cases that fail on a
  *                                 converter (corpus/expectations), snippet.py exits as repro.py;
  *                                 the ATen-only method list agrees with PyTorch. Every script runs
- *                                 in one Python process (runpy), so PyTorch starts once. */
+ *                                 in one Python process (runpy), so PyTorch starts once.
+ *   test_snippet train PYTHON     a training program's repro.py and snippet.py on real aot_eager
+ *                                 run the backward: 0 as they are, 1 with a planted gradient
+ *                                 mistake (issue 33). */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -571,8 +574,109 @@ TEST(runtime_repro_py_writes_the_returned_states_back_and_judges_an_input_mutati
   ir_program_free(q);
 }
 
+/* A training program (docs/training.md): w an nn.Parameter (module state), x a leaf that requires
+ * grad, y = x * x written in place (a non-leaf: autograd allows it), r = y * w, loss 3 * r.sum(). */
+static const char train_program[] =
+    "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"w\", \"shape\": [3], \"dtype\": \"float32\", "
+    "\"param\": true}, {\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\", \"requires_grad\": true}], "
+    "\"body\": [{\"out\": \"y\", \"op\": \"mul\", \"args\": [\"x\", \"x\"]}, {\"op\": \"add_\", \"args\": "
+    "[\"y\", 1]}, {\"out\": \"r\", \"op\": \"mul\", \"args\": [\"y\", \"w\"]}], \"outputs\": [\"r\"], "
+    "\"train\": true, \"loss\": [3]}";
+
+/* A torch.compile backend with one gradient mistake (the test's, not a converter's): the graph
+ * runs eagerly and each output that requires grad is returned as o + (o - o.detach()): the same
+ * values, twice the gradient. */
+static const char planted_backend[] =
+    "def planted_backend(gm, example_inputs):  # test_snippet: the same values, each output's gradient doubled\n"
+    "    return lambda *a: tuple(o + (o - o.detach()) if isinstance(o, torch.Tensor) and o.requires_grad else o "
+    "for o in gm(*a))\n";
+
+/* text with its first `from` replaced by `to` (new), or NULL when text has none. */
+static char *replaced(const char *text, const char *from, const char *to) {
+  const char *at = strstr(text, from);
+  if (!at) return NULL;
+  af_buf b = {0};
+  af_buf_printf(&b, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+  return af_buf_take(&b);
+}
+
+/* Issue 33: repro.py and snippet.py of a wrong-gradient finding on aot_eager (real, torch 2.13)
+ * build the leaves and parameters, backpropagate the weighted loss and compare every .grad: on
+ * aot_eager as it is both exit 0; with planted_backend in place of aot_eager (values right, every
+ * gradient doubled) both exit 1 and repro.py names the .grad that differs. And for a converter
+ * that does not train (export), both are of the inference form: no backward. */
+TEST(a_training_findings_repro_py_and_snippet_py_run_the_backward_and_exit_1_on_a_wrong_gradient) {
+  ir_program *p = parse(train_program);
+  const conv_converter *c = conv_find("aot_eager");
+  if (!p || !c) {
+    CHECK(0, "program and aot_eager");
+    return;
+  }
+  af_err err;
+  repro_info ri = {"aot_eager", "", "wrong-gradient", NULL, c->repro_py, NULL, "test_snippet"};
+  char *repro = emit_repro_py(p, &ri), *snip = emit_snippet_py(p, "aot_eager", "wrong-gradient", &err);
+  CHECK(repro && snip, "written: %s", snip ? "" : err.msg);
+  if (!repro || !snip) return;
+  CHECK(strstr(snip, "torch.nn.Parameter(") && strstr(snip, ".requires_grad_()") && strstr(snip, "G(want[:1], e)"),
+        "snippet.py builds the leaves and runs the backward:\n%s", snip);
+  CHECK(lines(snip) <= EMIT_SNIPPET_MAX_LINES, "snippet.py: %d lines", lines(snip));
+  af_buf def = {0}, backend = {0};
+  af_buf_printf(&def, "%sCONVERTER = planted_backend\n", planted_backend);
+  char *planted_repro = replaced(repro, "CONVERTER = \"aot_eager\"\n", def.s);
+  af_buf_printf(&backend, "\n%s", planted_backend);
+  char *snip2 = replaced(snip, "\n", backend.s); /* the def after the imports (line 1) */
+  char *planted_snip = snip2 ? replaced(snip2, "backend=\"aot_eager\"", "backend=planted_backend") : NULL;
+  CHECK(planted_repro && planted_snip, "the planted backend goes in");
+  char path[4][600], *paths[4], log[600];
+  const char *names[4] = {"train-repro.py", "train-snippet.py", "train-planted-repro.py", "train-planted-snippet.py"};
+  const char *texts[4] = {repro, snip, planted_repro, planted_snip};
+  for (int i = 0; i < 4; i++) {
+    snprintf(path[i], sizeof path[i], "%s/%s", tmpdir, names[i]);
+    paths[i] = path[i];
+    CHECK(texts[i] && !write_text(path[i], texts[i]), "%s written", path[i]);
+  }
+  snprintf(log, sizeof log, "%s/train.log", tmpdir);
+  int status[4] = {-1, -1, -1, -1};
+  run_batch(python_bin, paths, 4, status, log);
+  char *out = codec_slurp(log, NULL, &err);
+  CHECK(status[0] == 0 && out && strstr(out, "x.grad: converted") && strstr(out, "w.grad: converted"),
+        "repro.py on aot_eager compares the gradients and exits 0: %d; log: %s", status[0], log);
+  CHECK(status[1] == 0, "snippet.py on aot_eager exits 0: %d; log: %s", status[1], log);
+  CHECK(status[2] == 1 && out && strstr(out, "RESULT: MISMATCH (the bug reproduces): w.grad: values differ; x.grad: values differ"),
+        "repro.py with the planted gradient mistake exits 1 naming w.grad and x.grad: %d; log: %s", status[2], log);
+  CHECK(status[3] == 1, "snippet.py with the planted gradient mistake exits 1: %d; log: %s", status[3], log);
+  /* a converter that does not train gets the inference form (the judge's, conv_trains) */
+  const conv_converter *x = conv_find("export");
+  repro_info rx = {"export", "", "value-mismatch", NULL, x ? x->repro_py : NULL, NULL, "test_snippet"};
+  char *xr = emit_repro_py(p, &rx), *xs = emit_snippet_py(p, "export", "value-mismatch", &err);
+  CHECK(xr && strstr(xr, "TRAIN = False") && strstr(xr, "in its inference form"), "export's repro.py: inference form");
+  CHECK(xs && !strstr(xs, "requires_grad_") && !strstr(xs, "G(want") && !strstr(xs, "Parameter"),
+        "export's snippet.py: inference form:\n%s", xs ? xs : err.msg);
+  free(xr);
+  free(xs);
+  free(out);
+  free(repro);
+  free(snip);
+  free(snip2);
+  free(planted_repro);
+  free(planted_snip);
+  af_buf_free(&def);
+  af_buf_free(&backend);
+  ir_program_free(p);
+}
+
 int main(int argc, char **argv) {
   at_init();
+  if (argc == 3 && strcmp(argv[1], "train") == 0) {
+    python_bin = argv[2];
+    if (!mkdtemp(tmpdir)) {
+      perror(tmpdir);
+      return 1;
+    }
+    printf("# scripts and logs in %s\n", tmpdir);
+    RUN(a_training_findings_repro_py_and_snippet_py_run_the_backward_and_exit_1_on_a_wrong_gradient);
+    return tap_done();
+  }
   if (argc == 3 && strcmp(argv[1], "python") == 0) {
     python_bin = argv[2];
     if (!mkdtemp(tmpdir)) {

@@ -706,6 +706,12 @@ int conv_worker_caches(conv_worker *w) {
   return conv_worker_available(w, &why) && w->caches;
 }
 
+int conv_trains(const conv_converter *c) {
+  conv_worker *w = c ? conv_worker_of(c) : NULL;
+  const char *why;
+  return w && conv_worker_available(w, &why) && w->train;
+}
+
 void conv_worker_set_again(conv_worker *w, int again) {
   pthread_mutex_lock(&w->mu);
   w->again = again != 0;

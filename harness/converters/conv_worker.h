@@ -126,6 +126,11 @@ const char *conv_worker_refuses(conv_worker *w);
 /* Whether the worker's hello says "caches": true (it keeps what it converted for the last request
  * and reuses it for a request with "again"; PROTOCOL.md "Calling again"). Reads the hello. */
 int conv_worker_caches(conv_worker *w);
+/* Whether converter c runs training programs (issue 33, docs/training.md): a worker whose hello says
+ * "train": true (reads the hello: starts the worker); 0 for an in-process converter and for a
+ * worker that is unavailable. A converter that does not is judged on a training program's
+ * inference form (ir_untrain; fuzz/judge.h), and its repro.py and snippet.py show that form. */
+int conv_trains(const conv_converter *c);
 /* again 1: the next request to w says "again" (a second call of the program of the request
  * before it, on its own inputs); the flag is cleared when that request is sent. 0 clears it. */
 void conv_worker_set_again(conv_worker *w, int again);

@@ -16,8 +16,10 @@ def repro_module(src, inputs, returns_state=False):
     """(nn.Module of SRC run as Python, its forward's arguments laid out as the inputs are), built
     as the worker builds it (afconvert.program_module)."""
     names = [i[0] for i in INPUTS]
+    # (a training program's parameters are nn.Parameters, as the worker registers them; the values
+    # are copied, so the leaves the caller passes stay the caller's)
     m = program_module(python_namespace(src), 'forward' if BUFFERS else 'program', names, BUFFERS,
-                       len(OUTPUT_NAMES), inputs, returns_state)
+                       len(OUTPUT_NAMES), [t.detach() for t in inputs], returns_state, parameters=PARAMS)
     fresh = make_inputs()  # another set laid out as the inputs are (LAYOUTS), as the worker's req.fresh()
     return m, [t for i, t in enumerate(fresh) if i not in BUFFERS]
 

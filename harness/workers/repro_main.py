@@ -2,8 +2,10 @@
 # documented formula (and their layouts), the eager run, the comparison with the oracle's
 # tolerances, and main(), which exits 1 while converter and eager differ. aliasfuzz inlines it when
 # it writes a repro.py (harness/emit_repro.c writes the program's globals above it: SRC, CONVERTED,
-# CONVERTER, VERDICT, INPUTS, LAYOUTS, BASES, BUFFERS, OUTPUT_NAMES, PACKAGES, and inlines
-# afconvert.py before it: as_list, aten_methods).
+# CONVERTER, VERDICT, INPUTS, LAYOUTS, BASES, BUFFERS, TRAIN, GRADS, PARAMS, LOSS, OUTPUT_NAMES,
+# PACKAGES, and inlines afconvert.py before it: as_list, aten_methods). A training program
+# (TRAIN, docs/training.md) runs the weighted loss's backward after eager and after the converter,
+# and every .grad is compared too.
 
 def default_values(i, n, dtype, data):
     """Element k of input i is ((7k + 3i) % 11) - 5 (uint8: (7k + 3i) % 11; bool: (k + i) % 3 == 0)
@@ -56,7 +58,10 @@ def module_class(src):
 def make_module(src, inputs, script):
     m = module_class(src)()
     for i in BUFFERS:
-        m.register_buffer(INPUTS[i][0], inputs[i])
+        if i in PARAMS:
+            m.register_parameter(INPUTS[i][0], inputs[i])
+        else:
+            m.register_buffer(INPUTS[i][0], inputs[i])
     return torch.jit.script(m) if script else m
 
 def module_call(m, inputs, forward=None):
@@ -66,6 +71,31 @@ def module_call(m, inputs, forward=None):
         setattr(m, INPUTS[i][0], inputs[i])
     outs = as_list((forward or m)(*[t for i, t in enumerate(inputs) if i not in BUFFERS]))
     return outs, [getattr(m, INPUTS[i][0]) if i in BUFFERS else t for i, t in enumerate(inputs)]
+
+def train_leaves(inputs):
+    """A training program's inputs (docs/training.md): an input that requires grad (GRADS) a leaf
+    that does, a parameter (PARAMS) an nn.Parameter; the others as they are. The caller keeps the
+    list: after the backward each leaf holds its .grad."""
+    if not TRAIN:
+        return inputs
+    return [torch.nn.Parameter(t) if i in PARAMS else t.requires_grad_(True) if i in GRADS else t
+            for i, t in enumerate(inputs)]
+
+def train_backward(outs, leaves):
+    """A training program's backward: loss = sum(LOSS[k] * outs[k].sum()) over the floating-point
+    outputs that require grad (none: no backward), loss.backward(). Returns the .grad of each input
+    of GRADS, in that order, an unset one as zeros (as aliasfuzz's oracle compares them); [] when
+    the program does not train."""
+    if not TRAIN:
+        return []
+    loss = None
+    for o, w in zip(outs, LOSS):
+        if isinstance(o, torch.Tensor) and o.is_floating_point() and o.requires_grad:
+            term = o.sum() * w
+            loss = term if loss is None else loss + term
+    if loss is not None:
+        loss.backward()
+    return [torch.zeros_like(leaves[i]).detach() if leaves[i].grad is None else leaves[i].grad.detach() for i in GRADS]
 
 def run_script(src, inputs):
     """SRC scripted and run: a function, or a scripted module for module state."""
@@ -112,8 +142,10 @@ def main():
     print(SRC)
     initial, initial_bases = make_inputs(True)
     e_args, e_bases = make_inputs(True)
+    e_args = train_leaves(e_args)
     try:
         e_out, e_in = run_eager(e_args)
+        e_grads = train_backward(e_out, e_args)
     except Exception as exc:
         print('RESULT: eager PyTorch itself rejects the program (invalid program): %s' % str(exc).splitlines()[0])
         return 1
@@ -124,7 +156,9 @@ def main():
         return 2
     try:
         c_args, c_bases = make_inputs(True)
+        c_args = train_leaves(c_args)
         c_out, c_in = convert_and_run(SRC, CONVERTED, c_args)
+        c_grads = train_backward(c_out, c_args)  # through what the converter returned
     except ImportError as exc:
         print('RESULT: cannot run the converter here: %s' % exc)
         return ENV_STATUS
@@ -161,6 +195,12 @@ def main():
             print('base %s after the run: eager %s' % (name, describe(e_bases[k])))
             print('base %s after the run: converted %s' % (name, describe(c_bases[k])))
             bad.append('base %s: %s' % (name, differs(e_bases[k], c_bases[k])))
+    for j, i in enumerate(GRADS):  # training: every .grad after the backward
+        d = differs(e_grads[j], c_grads[j])
+        print('%s.grad: eager %s' % (INPUTS[i][0], describe(e_grads[j])))
+        print('%s.grad: converted %s' % (INPUTS[i][0], describe(c_grads[j])))
+        if d:
+            bad.append('%s.grad: %s' % (INPUTS[i][0], d))
     if bad:
         print('RESULT: MISMATCH (the bug reproduces): ' + '; '.join(bad))
         return 1
