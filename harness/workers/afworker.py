@@ -502,8 +502,8 @@ def serve(name, versions, handle, available=True, reason=None, argv=None, module
     the answer's "bases": PROTOCOL.md "Input layouts"); without it such a request is answered
     unsupported here. caches: the handler keeps what it converted for the last request and
     reuses it for a request with "again" (PROTOCOL.md "Calling again"); the hello says so. refuses:
-    what the converter refuses by design, [{"name", "match", "knob", "certain"}] (PROTOCOL.md
-    "Refusals"); the hello says it when there is one."""
+    what the converter refuses by design, [{"name", "match", "knob", "certain"}] (PROTOCOL.md,
+    the hello's "refuses"); the hello says it when there is one."""
     # train: the handler runs training programs (PROTOCOL.md "Training": the backward, and the
     # answer's "grads"); the hello says so; without it such a request is answered unsupported here
     _protect_stdout()
