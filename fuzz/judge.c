@@ -172,6 +172,13 @@ static int judge_orders(const conv_converter *c, const ir_program *p, const orac
 int judge_inprocess_results(const conv_converter *c, const ir_program *p, const oracle_opts *o, judgement *out, result *eager,
                             result *conv, af_err *err) {
   memset(out, 0, sizeof *out);
+  if (p->train && !conv_trains(c)) { /* issue 33: a converter that cannot train gets the inference form */
+    ir_program *q = ir_program_clone(p);
+    ir_untrain(q);
+    int rc = judge_inprocess_results(c, q, o, out, eager, conv, err);
+    ir_program_free(q);
+    return rc;
+  }
   if (judge_calls_again(c, p)) return judge_orders(c, p, o, out, err);
   return judge_once_into(c, p, o, out, eager, conv, err);
 }

@@ -33,7 +33,12 @@ void judgement_clear(judgement *j);
  * contiguous inputs holding the same values (judge_plain_copy, call 1), then calls what it
  * compiled on the declared layout with "again" (call 2: its guards decide whether to recompile).
  * Each call is judged against its own eager run; the verdict is the first call's that did not
- * pass, else pass. */
+ * pass, else pass.
+ *
+ * A training program (issue 33) on a converter that does not train (conv_trains: an in-process
+ * converter, a worker whose hello lacks "train": true) is judged in its inference form
+ * (ir_untrain: no backward, no gradients, parameters plain buffers), eager included: what such a
+ * converter can be asked, never a converter-unsupported. */
 int judge_inprocess(const conv_converter *c, const ir_program *p, const oracle_opts *o, judgement *out, af_err *err);
 
 /* judge_inprocess keeping what eager and the converter gave when the program is called once

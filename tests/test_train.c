@@ -1,12 +1,15 @@
 /* test_train.c - training programs (issue 33, docs/training.md): the codec's new fields, eager's
  * gradients against values computed by hand, autograd's in-place rules as invalid-program, the
- * oracle's wrong-gradient, and converters that cannot train declining. */
+ * oracle's wrong-gradient, converters that cannot train declining, and the judge giving them the
+ * program's inference form instead. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../harness/codec.h"
 #include "../harness/converters/conv.h"
+#include "../harness/converters/conv_worker.h"
+#include "../fuzz/judge.h"
 #include "../harness/eager.h"
 #include "../oracle/oracle.h"
 #include "tap.h"
@@ -258,6 +261,37 @@ TEST(in_process_converters_decline_training_programs_as_a_harness_limit) {
   ir_program_free(p);
 }
 
+/* The judge hands a converter that cannot train (conv_trains: ref, in process) the program's
+ * inference form (ir_untrain): a verdict on what it can be asked (pass), not converter-unsupported;
+ * eager ran that form too (no backward, no gradients). In process and in a forked child. */
+TEST(the_judge_gives_a_converter_that_cannot_train_the_inference_form) {
+  const char *texts[] = {NULL, with_param};
+  for (int k = 0; k < 2; k++) {
+    ir_program *p = k ? read_text(texts[k], "") : read_text(square, "1");
+    const conv_converter *c = conv_find("ref");
+    if (!p || !c) continue;
+    CHECK(!conv_trains(c), "ref does not train");
+    judgement j;
+    result e, r;
+    result_init(&e);
+    result_init(&r);
+    af_err err;
+    CHECK(judge_inprocess_results(c, p, NULL, &j, &e, &r, &err) == 0, "judged: %s", err.msg);
+    CHECK(j.verdict == V_PASS, "program %d: ref on the inference form passes: %s (%s)", k, oracle_verdict_name(j.verdict),
+          j.detail ? j.detail : "");
+    CHECK(e.status == RESULT_OK && e.ngrads == 0 && r.ngrads == 0, "program %d: eager ran the inference form: %d grads", k,
+          e.ngrads);
+    CHECK(p->train && ir_ngrads(p) > 0, "the caller's program stays a training program");
+    judgement_clear(&j);
+    result_clear(&e);
+    result_clear(&r);
+    CHECK(judge_isolated(c, p, NULL, 60, &j, &err) == 0 && j.verdict == V_PASS, "program %d: isolated: %s", k,
+          oracle_verdict_name(j.verdict));
+    judgement_clear(&j);
+    ir_program_free(p);
+  }
+}
+
 int main(void) {
   at_init();
   RUN(codec_reads_and_writes_requires_grad_param_train_and_loss_canonically);
@@ -267,5 +301,6 @@ int main(void) {
   RUN(a_tensor_saved_for_backward_then_modified_is_invalid_program_with_the_reason);
   RUN(the_oracle_says_wrong_gradient_when_only_a_gradient_differs);
   RUN(in_process_converters_decline_training_programs_as_a_harness_limit);
+  RUN(the_judge_gives_a_converter_that_cannot_train_the_inference_form);
   return tap_done();
 }
