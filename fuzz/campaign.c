@@ -186,6 +186,7 @@ int campaign_run(campaign_opts *o, campaign_summary *sum, af_err *err) {
     sum->reduce_seconds = k.reduce_seconds;
     sum->search_reduce_seconds = k.reduce_seconds - k.finish_reduce_seconds;
     sum->finish_seconds = k.finish_seconds;
+    sum->finished = k.finished; /* the deferred programs minimized after the search (the last line said 0) */
     sum->annotate_seconds = k.annotate_seconds;
     {
       cJSON *c;

@@ -14,6 +14,7 @@
 
 #include "../fuzz/campaign.h"
 #include "../fuzz/classes.h"
+#include "../fuzz/refusals.h"
 #include <cjson/cJSON.h>
 
 #include "../harness/codec.h"
@@ -319,8 +320,24 @@ TEST(minimizing_stays_within_the_reduce_share_during_the_search_and_within_the_f
   /* one judgement (0.1 s and eager) may run past a limit */
   CHECK(share <= 0.25 + 0.06, "minimizing took %.1f s of the search's %.1f job-seconds (%.0f%%)", s.search_reduce_seconds,
         s.search_job_seconds, 100 * share);
-  CHECK(s.finish_seconds <= 0.5 * o.time_s + o.deadline_s + 1, "after the search: %.1f s, within the floor of %.1f s (and one judgement)",
-        s.finish_seconds, 0.5 * o.time_s);
+  /* the floor holds for errors; a wrong value's first program is minimized past it (issue 34: what
+   * matters first), each within the full limit (and one judgement) */
+  CHECK(s.finish_seconds <= 0.5 * o.time_s + o.deadline_s + 1 + s.finished * (1.5 * o.reduce_time_s + o.deadline_s + 2),
+        "after the search: %.1f s, within the floor of %.1f s and %d minimization(s) (and one judgement)", s.finish_seconds,
+        0.5 * o.time_s, s.finished);
+  {
+    char ipath[1024];
+    snprintf(ipath, sizeof ipath, "%s/classes.json", d);
+    char *itext = codec_slurp(ipath, NULL, NULL);
+    cJSON *idx = itext ? cJSON_Parse(itext) : NULL;
+    int wrong_left = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(idx, "deferred")) wrong_left +=
+        !classes_index_holds_quick(idx, e->string) && refusals_rank_quick(conv_find("slow-naive"), e->string) == 0;
+    CHECK(idx && wrong_left == 0, "no wrong-value quick key is left in no class (%d left)", wrong_left);
+    cJSON_Delete(idx);
+    free(itext);
+  }
   CHECK(s.verdicts[V_PASS] < s.programs, "programs failed (%lld of %lld passed)", (long long)s.verdicts[V_PASS], (long long)s.programs);
   CHECK(s.classes >= 1, "the floor minimized a representative (%d classes)", s.classes);
   char path[1024];
