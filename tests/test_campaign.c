@@ -205,6 +205,7 @@ TEST(a_converter_that_crashes_gives_one_crash_finding_and_the_campaign_goes_on) 
    * lost): each would be a finding of its own beside the planted crash */
   for (int op = 0; op < OPS_COUNT; op++)
     if (ops_get(op)->flags & OPF_TS_GAP) o.policy.op_weight[op] = 0;
+  o.policy.p_list = 0; /* nor lists: script has bug-004 with them (a write into a listed tensor lost by cat) */
   free(o.policy_json);
   o.policy_json = gen_policy_to_json(&o.policy);
   o.max_reduce_tests = 40;
