@@ -16,6 +16,7 @@ void batch_map_clear(batch_map *m) {
 
 const char *batch_alone_reason(const ir_program *p) {
   if (ir_has_layouts(p) || p->nbases) return "input layouts";
+  if (p->train) return "a training program";
   for (int s = 0; s < p->nstmts; s++)
     if (p->stmts[s].op == OPS_if) return "a data-dependent if";
   return NULL;

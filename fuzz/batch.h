@@ -26,6 +26,9 @@
  *     tvm-relax) reject it, so a part that holds one fails every batch it is in and costs its
  *     split (about k more conversions); Dynamo breaks the graph there. `for` loops are combined
  *     (their trip counts are known: tracing unrolls them).
+ *   - a training program (issue 33): the combined program would be an inference program (its
+ *     parts' requires_grad, parameters and loss weights are not carried), so its gradients would
+ *     never be compared.
  * Module state is combined: the combined program is one nn.Module's forward whose buffers are
  * every part's (renamed, so disjoint); a converter that refuses module state refuses the whole
  * batch, which then splits (batching is on by default only for converters that take it).

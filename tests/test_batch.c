@@ -89,11 +89,12 @@ TEST(combined_eager_run_gives_each_programs_own_outputs_and_final_inputs) {
   for (int i = 0; i < n; i++) ir_program_free(ps[i]);
 }
 
-TEST(programs_with_layouts_or_an_if_are_judged_alone) {
+TEST(programs_with_layouts_or_an_if_or_training_are_judged_alone) {
   gen_policy pol;
   gen_policy_default(&pol);
   pol.p_layout = 0.3;
-  int seen[3] = {0, 0, 0}; /* judged alone for layouts, for an if; combinable with buffers */
+  pol.p_train = 0.3;
+  int seen[4] = {0, 0, 0, 0}; /* judged alone for layouts, for an if; combinable with buffers; alone for training */
   for (uint64_t seed = 1; seed < 600; seed++) {
     ir_program *p = NULL;
     af_err err;
@@ -103,6 +104,7 @@ TEST(programs_with_layouts_or_an_if_are_judged_alone) {
     for (int s = 0; s < p->nstmts; s++) cond |= p->stmts[s].op == OPS_if;
     if (ir_has_layouts(p)) seen[0] += why != NULL;
     else if (cond) seen[1] += why != NULL;
+    else if (p->train) seen[3] += why != NULL && strstr(why, "training");
     else {
       CHECK(why == NULL, "seed %llu: a program without layouts or if is combinable (%s)", (unsigned long long)seed, why);
       seen[2] += ir_nbuffers(p) > 0;
@@ -116,7 +118,8 @@ TEST(programs_with_layouts_or_an_if_are_judged_alone) {
     }
     ir_program_free(p);
   }
-  CHECK(seen[0] && seen[1] && seen[2], "layouts %d, if %d programs judged alone; %d with buffers combinable", seen[0], seen[1], seen[2]);
+  CHECK(seen[0] && seen[1] && seen[2] && seen[3], "layouts %d, if %d, training %d programs judged alone; %d with buffers combinable",
+        seen[0], seen[1], seen[3], seen[2]);
 }
 
 /* The judge of the test: the real in-process converter, as the campaign judges (a harness error
@@ -185,7 +188,7 @@ TEST(a_batch_gives_each_program_the_judgement_it_gets_alone) {
 
 int main(void) {
   RUN(combined_eager_run_gives_each_programs_own_outputs_and_final_inputs);
-  RUN(programs_with_layouts_or_an_if_are_judged_alone);
+  RUN(programs_with_layouts_or_an_if_or_training_are_judged_alone);
   RUN(a_batch_gives_each_program_the_judgement_it_gets_alone);
   return tap_done();
 }
