@@ -569,8 +569,10 @@ TEST(the_other_stack_says_which_classes_fail_there_too_and_which_are_new_or_fixe
    * (the default stream changes when an op joins the table: seed 3 stopped giving one with
    * logaddexp and arange_float, seed 2 with issue 29's ops; seeds 1..12 give none, their
    * unsqueeze_ classes being converter-errors of later statements; weighting unsqueeze_ puts it in
-   * every class's smallest program instead) */
-  campaign_opts o = campaign_of("naive", 13, 60, 2, d);
+   * every class's smallest program instead). One job: with two, which program of a class is
+   * minimized first depends on the schedule, and the shape-mismatch class came out in some runs
+   * only (seen at load 15-20) */
+  campaign_opts o = campaign_of("naive", 13, 60, 1, d);
   o.max_reduce_tests = 100;
   o.reduce_share = 1;
   o.other_stack = fake;
