@@ -333,13 +333,46 @@ def state_module(req):
         return program_module(req, returns_state=True)
 
 
+def export_declines(torch):
+    """Exception classes by which torch.export declines a program (it cannot express it: a graph
+    break, torch._dynamo.exc.Unsupported or UserError; a data-dependent guard). Any other export
+    failure is an error of the converter the user runs, not a refusal."""
+    kinds = []
+    exc = getattr(getattr(torch, "_dynamo", None), "exc", None)
+    for n in ("Unsupported", "UserError"):
+        if exc is not None and hasattr(exc, n):
+            kinds.append(getattr(exc, n))
+    try:
+        from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
+        kinds.append(GuardOnDataDependentSymNode)
+    except ImportError:
+        pass
+    return tuple(kinds)
+
+
+def declined_by_export(e, torch):
+    """Whether e, or an exception it was raised from (a converter that wraps torch.export's own:
+    __cause__ / __context__), is torch.export declining the program (export_declines)."""
+    kinds, seen = export_declines(torch), set()
+    while e is not None and id(e) not in seen:
+        if isinstance(e, kinds):
+            return True
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return False
+
+
 def export_state(req):
     """torch.export.export of state_module(req), for a frontend that takes an ExportedProgram;
-    raises Failure: "unsupported" when torch.export fails (the frontend never saw the program)."""
+    raises Failure: "unsupported" when torch.export declines the program (export_declines: the
+    frontend never saw it), "error" when torch.export fails otherwise (a bug on the user's path)."""
     import torch
     m, args = state_module(req)
-    with step("torch.export.export (before the frontend)", "unsupported"):
+    try:
         return torch.export.export(m, tuple(args))
+    except Exception as e:
+        status = "unsupported" if declined_by_export(e, torch) else "error"
+        raise Failure(status, "torch.export.export (before the frontend): %s" % exception_message(e))
 
 
 def module_call(m, req, forward=None):

@@ -28,19 +28,7 @@ Options: --decompose, --strict.
 import afworker  # run as a script: its folder is first on sys.path
 
 
-def unsupported_kinds(torch):
-    """Exception classes by which torch.export declines a program."""
-    kinds = []
-    exc = getattr(getattr(torch, "_dynamo", None), "exc", None)
-    for n in ("Unsupported", "UserError"):
-        if exc is not None and hasattr(exc, n):
-            kinds.append(getattr(exc, n))
-    try:
-        from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
-        kinds.append(GuardOnDataDependentSymNode)
-    except ImportError:
-        pass
-    return tuple(kinds)
+unsupported_kinds = afworker.export_declines  # (worker_executorch and worker_iree import it from here)
 
 
 def count_inplace(gm):

@@ -13,8 +13,9 @@ With each program:
      the request's);
   3. ONNX Runtime (CPUExecutionProvider, one thread) runs the model on the non-buffer inputs
      (by name; inputs the model dropped are not fed).
-A torch.export failure under the exporter (it declines the program) and the exporter's own
-"unsupported" errors are "unsupported"; other failures are "error".
+torch.export declining the program under the exporter (afworker.declined_by_export) and the
+exporter's own "unsupported" errors are "unsupported"; other failures, another torch.export
+failure among them, are "error".
 
 Options: --opset N (env AF_ONNX_OPSET; default: the exporter's own).
 """
@@ -55,7 +56,7 @@ class OnnxDynamoWorker(afworker.Torch2Worker):
             return self.torch.onnx.export(m, tuple(args), **kw).model_proto.SerializeToString()
         except Exception as e:
             msg = afworker.exception_message(e)
-            unsupported = "UnsupportedOperatorError" in msg or "Failed to export the model with torch.export" in msg
+            unsupported = "UnsupportedOperatorError" in msg or afworker.declined_by_export(e, self.torch)
             raise afworker.Failure("unsupported" if unsupported else "error", "torch.onnx.export(dynamo=True): " + msg)
 
     def graph_text(self, model):

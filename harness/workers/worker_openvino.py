@@ -13,7 +13,7 @@ With each program:
      make OpenVINO trace it with torch.jit.trace, which hides in-place shape changes);
   3. openvino.compile_model(model, "CPU") with one inference thread and f32 precision (no bf16
      downcast on CPUs that have it), run on the non-buffer inputs in order.
-A torch.export failure is "unsupported" with the reason (the frontend never saw the program); the
+A torch.export refusal (afworker.export_declines) is "unsupported" with the reason, another torch.export failure "error"; the
 frontend's "not supported" conversion failures are "unsupported"; other failures are "error".
 """
 

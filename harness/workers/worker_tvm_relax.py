@@ -12,7 +12,7 @@ With each program:
      (the buffers become bound constants holding the request's values);
   3. tvm.compile(mod, target="llvm") (relax.build on older releases) and relax.VirtualMachine on
      tvm.cpu() with the non-buffer inputs, in order.
-A torch.export failure is "unsupported" with the reason (the frontend never saw the program); a
+A torch.export refusal (afworker.export_declines) is "unsupported" with the reason, another torch.export failure "error"; a
 frontend that does not know an op (its "Unsupported function types" / NotImplementedError /
 KeyError of the converter table) is "unsupported"; other failures are "error".
 
