@@ -69,6 +69,7 @@ class CompileWorker(afworker.Torch2Worker):
     def prepare(self):
         if self.args.backend == "inductor":
             self.cache_root = inductor_cache(self.args.cache_dir)
+            self.second_dir = self.compiled_key = None  # own_cache: the last program compiled, its second folder
             print("inductor cache: %s" % self.cache_root, file=sys.stderr)
             os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")  # no compile worker pool on shared cores
 
@@ -92,11 +93,11 @@ class CompileWorker(afworker.Torch2Worker):
         inductor-autograd-cache-ignores-input-aliasing). Other programs use the worker's folder."""
         if self.args.backend != "inductor":
             return
-        root, second = self.cache_root, getattr(self, "second_dir", None)
-        if second:
-            shutil.rmtree(second, True)
-        self.second_dir = tempfile.mkdtemp(prefix="order-", dir=root) if key == getattr(self, "compiled_key", None) else None
-        os.environ["TORCHINDUCTOR_CACHE_DIR"] = self.second_dir or root
+        if self.second_dir:
+            shutil.rmtree(self.second_dir, True)
+        again = key == self.compiled_key
+        self.second_dir = tempfile.mkdtemp(prefix="order-", dir=self.cache_root) if again else None
+        os.environ["TORCHINDUCTOR_CACHE_DIR"] = self.second_dir or self.cache_root
         self.compiled_key = key
 
     def settings(self):
