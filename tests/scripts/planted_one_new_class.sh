@@ -10,19 +10,13 @@
 # Usage: planted_one_new_class.sh ALIASFUZZ STACK_PYTHON [ITERATIONS]
 set -u
 af=$1 py=$2 n=${3:-4}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-command -v jq >/dev/null || { echo "not ok: needs jq"; exit 1; }
+. "$(dirname "$0")/script_lib.sh"  # $tmp, $fail, jq, check
 campaign() { # campaign MISTAKE: runs it, sets rc
   "$af" fuzz --converter "external:$py $(pwd)/tests/workers/worker_planted.py --mistake $1" --baseline functorch \
     --seed 1 --iterations "$n" --deadline 60 --jobs 1 --no-triggers --policy tests/scripts/planted-policy.json \
     --out "$tmp/$1" >"$tmp/$1.log" 2>&1
   rc=$?
   [ -f "$tmp/$1/classes.json" ] || { echo "not ok: $1: no classes.json"; tail -5 "$tmp/$1.log" | sed 's/^/    /'; exit 1; }
-}
-check() { # check WHAT GOT WANT
-  if [ "$2" = "$3" ]; then echo "ok   $1: $2"; else echo "not ok $1: $2, expected $3"; fail=1; fi
 }
 new_classes() { jq -c '[.classes[]? | select(.in_baseline != true)]' "$tmp/$1/classes.json"; }
 

@@ -13,13 +13,7 @@
 # Usage: refusal_policy.sh ALIASFUZZ STACK_PYTHON [ITERATIONS]
 set -u
 af=$1 py=$2 n=${3:-120}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-command -v jq >/dev/null || { echo "not ok: needs jq"; exit 1; }
-check() { # check WHAT GOT WANT
-  if [ "$2" = "$3" ]; then echo "ok   $1: $2"; else echo "not ok $1: $2, expected $3"; fail=1; fi
-}
+. "$(dirname "$0")/script_lib.sh"  # $tmp, $fail, jq, check
 d=$tmp/c
 AF_KNOWN_DIR=none "$af" fuzz --converter "external:$py $(pwd)/tests/workers/refuses_if.py" --seed 1 --iterations "$n" \
   --deadline 60 --jobs 2 --no-reduce --no-triggers --quiet --out "$d" >"$tmp/log" 2>&1

@@ -7,18 +7,12 @@
 # Usage: train_planted.sh ALIASFUZZ STACK_PYTHON [ITERATIONS]
 set -u
 af=$1 py=$2 n=${3:-12}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-command -v jq >/dev/null || { echo "not ok: needs jq"; exit 1; }
+. "$(dirname "$0")/script_lib.sh"  # $tmp, $fail, jq, check
 campaign() { # campaign MISTAKE
   "$af" fuzz --converter "external:$py $(pwd)/tests/workers/worker_grad_planted.py --mistake $1" \
     --seed 1 --iterations "$n" --deadline 60 --jobs 1 --no-triggers --policy tests/scripts/train-policy.json \
     --out "$tmp/$1" >"$tmp/$1.log" 2>&1
   [ -f "$tmp/$1/classes.json" ] || { echo "not ok: $1: no classes.json"; tail -5 "$tmp/$1.log" | sed 's/^/    /'; exit 1; }
-}
-check() { # check WHAT GOT WANT
-  if [ "$2" = "$3" ]; then echo "ok   $1: $2"; else echo "not ok $1: $2, expected $3"; fail=1; fi
 }
 grad_classes() { jq -c '[.classes[]? | select(.verdict == "wrong-gradient")]' "$tmp/$1/classes.json"; }
 
