@@ -116,10 +116,45 @@ static const char *entry_verdict(const cJSON *c) {
   return cJSON_IsString(c) ? c->valuestring : cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict"));
 }
 
+/* How a reason --update-expect took from a run's detail ends: it was not written by a person. */
+#define RUN_REASON_MARK " (the run's detail, not read case by case)"
+#define RUN_REASON_MAX 300
+
+/* The one-line reason of a failure read from the run: the detail up to its first line (a worker
+ * joins an error's lines with " | "; the oracle's detail is one line already), cut at
+ * RUN_REASON_MAX characters, then where the error was raised (" (in pkg/file.py:fn < ...)", which
+ * a worker's detail ends with) when the cut took it away, then RUN_REASON_MARK. NULL for an empty
+ * detail. new, free with free(). */
+static char *run_reason(const char *detail) {
+  if (!detail || !*detail) return NULL;
+  size_t len = strcspn(detail, "\n");
+  const char *bar = strstr(detail, " | ");
+  if (bar && (size_t)(bar - detail) < len) len = (size_t)(bar - detail);
+  const char *site = strstr(detail, " (in ");
+  for (const char *q = site; q; q = strstr(q + 1, " (in ")) site = q; /* the last one */
+  size_t dlen = strlen(detail), kept = len > RUN_REASON_MAX ? RUN_REASON_MAX : len;
+  while (kept < len && kept && ((unsigned char)detail[kept] & 0xC0) == 0x80) kept--; /* not inside a UTF-8 character */
+  if (site && (detail[dlen - 1] != ')' || (size_t)(site - detail) < kept)) site = NULL;
+  af_buf b = {0};
+  af_buf_printf(&b, "%.*s%s", (int)kept, detail, kept < len ? "..." : "");
+  while (b.len && b.s[b.len - 1] == ' ') b.s[--b.len] = 0;
+  if (site) af_buf_puts(&b, site);
+  af_buf_puts(&b, RUN_REASON_MARK);
+  return af_buf_take(&b);
+}
+
+/* Whether an entry's reason was read from a run (run_reason), not written by a person. */
+static int reason_is_from_run(const cJSON *entry) {
+  const char *r = cJSON_GetStringValue(cJSON_GetObjectItem(entry, "reason"));
+  size_t n = r ? strlen(r) : 0, m = strlen(RUN_REASON_MARK);
+  return n >= m && !strcmp(r + n - m, RUN_REASON_MARK);
+}
+
 /* What the file on disk gained while this run went on (someone added a reason by hand, or
  * another run recorded other cases): an entry this run does not have comes back (unless this run
  * dropped it as stale), and an entry with the verdict this run has takes the disk's reason and
- * issue. This run's verdicts win. A missing or unreadable file changes nothing. */
+ * issue (a person's reason on disk replaces one this run read from its detail). This run's
+ * verdicts win. A missing or unreadable file changes nothing. */
 static void expect_merge_disk(expect *x, const char *path) {
   char *text = codec_slurp(path, NULL, NULL);
   cJSON *disk = text ? cJSON_Parse(text) : NULL;
@@ -130,7 +165,10 @@ static void expect_merge_disk(expect *x, const char *path) {
     if (!dv || (x->removed && cJSON_GetObjectItem(x->removed, d->string))) continue;
     cJSON *mine = cJSON_GetObjectItem(x->cases, d->string);
     const char *mv = mine ? entry_verdict(mine) : NULL;
-    if (mine && (!mv || strcmp(mv, dv) || !cJSON_IsObject(d) || cJSON_GetArraySize(d) <= cJSON_GetArraySize(mine))) continue;
+    int disk_reason_by_hand = cJSON_GetObjectItem(d, "reason") && !reason_is_from_run(d);
+    if (mine && (!mv || strcmp(mv, dv) || !cJSON_IsObject(d) ||
+                 (cJSON_GetArraySize(d) <= cJSON_GetArraySize(mine) && !(disk_reason_by_hand && reason_is_from_run(mine)))))
+      continue;
     cJSON_DeleteItemFromObject(x->cases, d->string);
     cJSON_AddItemToObject(x->cases, d->string, cJSON_Duplicate(d, 1));
   }
@@ -196,13 +234,25 @@ static int expect_save(expect *x, const char *path, const conv_converter *conv, 
   return rc;
 }
 
-/* The expectation of one case after a run: keeps reason/issue when the verdict is unchanged. */
-static void expect_set(expect *x, const char *id, const char *verdict) {
+/* The expectation of one case after a run: keeps reason/issue when the verdict is unchanged; a
+ * failure left without a reason gets the run's (run_reason of detail). */
+static void expect_set(expect *x, const char *id, const char *verdict, const char *detail) {
   cJSON *old = cJSON_GetObjectItem(x->cases, id);
   const char *ov = !old ? NULL : cJSON_IsString(old) ? old->valuestring : cJSON_GetStringValue(cJSON_GetObjectItem(old, "verdict"));
-  if (ov && !strcmp(ov, verdict)) return;
-  cJSON_DeleteItemFromObject(x->cases, id);
-  cJSON_AddStringToObject(x->cases, id, verdict);
+  if (!ov || strcmp(ov, verdict)) {
+    cJSON_DeleteItemFromObject(x->cases, id);
+    old = cJSON_AddStringToObject(x->cases, id, verdict);
+  }
+  char *reason = strcmp(verdict, oracle_verdict_name(V_PASS)) && !cJSON_GetObjectItem(old, "reason") ? run_reason(detail) : NULL;
+  if (!reason) return;
+  if (cJSON_IsString(old)) {
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "verdict", verdict);
+    cJSON_ReplaceItemInObject(x->cases, id, e);
+    old = e;
+  }
+  cJSON_AddStringToObject(old, "reason", reason);
+  free(reason);
 }
 
 /* ---- the run ---- */
@@ -285,7 +335,7 @@ static void charge_blame(const conv_worker_blame *b, cJSON *jcases, expect *x, i
     cJSON_AddStringToObject(jc, "source", src);
     free(src);
   }
-  if (update) expect_set(x, b->tag, oracle_verdict_name(V_CRASH));
+  if (update) expect_set(x, b->tag, oracle_verdict_name(V_CRASH), b->detail);
   print_case(st, b->tag, exp, V_CRASH, b->detail, reason, quiet);
 }
 
@@ -465,7 +515,7 @@ static void judge_case(run *r, int i) {
     free(src);
   }
   cJSON_AddItemToArray(r->jcases, jc);
-  if (o->update) expect_set(&r->x, cs->id, got);
+  if (o->update) expect_set(&r->x, cs->id, got, j.detail);
   conv_worker_blame blame;
   if (r->worker && conv_worker_take_blame(r->worker, &blame)) { /* this case's crash, traced to an earlier one */
     charge_blame(&blame, r->jcases, &r->x, o->update, o->quiet, sum->counts, sum->verdicts);
@@ -585,6 +635,13 @@ static void print_summary(run *r, int stale_removed) {
   }
 }
 
+/* Whether --resume skips a case of this entry (NULL: none): a pass, or a failure with its reason
+ * (a failure without one is run again for the reason its detail gives, expect_set). */
+static int recorded(const cJSON *entry) {
+  const char *v = entry ? entry_verdict(entry) : NULL;
+  return v && (!strcmp(v, oracle_verdict_name(V_PASS)) || cJSON_GetObjectItem(entry, "reason"));
+}
+
 int check_run(const check_opts *o, check_summary *sum, af_err *err) {
   memset(sum, 0, sizeof *sum);
   run r = {.o = o, .sum = sum};
@@ -612,7 +669,7 @@ int check_run(const check_opts *o, check_summary *sum, af_err *err) {
   int ntodo = 0, skipped = 0;
   for (int i = 0; i < r.ncs; i++) {
     if (!in_selection(r.cs[i].id, o->shard_k, o->shard_n, o->only)) continue;
-    if (o->resume && cJSON_GetObjectItem(r.x.cases, r.cs[i].id)) {
+    if (o->resume && recorded(cJSON_GetObjectItem(r.x.cases, r.cs[i].id))) {
       skipped++;
       continue;
     }

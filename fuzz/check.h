@@ -17,7 +17,9 @@
  *       "mx-slice-add_-through": {"verdict": "input-mutation-lost", "reason": "why", "issue": "URL"}
  *     }
  *   }
- * A case missing from the file is expected to pass. */
+ * A case missing from the file is expected to pass. --update-expect gives a failure that has no
+ * reason the first line of the run's detail, ending " (the run's detail, not read case by case)";
+ * a reason already in the file is kept while the verdict stays. */
 #ifndef CHECK_H
 #define CHECK_H
 
@@ -34,7 +36,8 @@ typedef struct check_opts {
   int shard_k, shard_n;   /* run the cases whose id's FNV-1a is shard_k - 1 mod shard_n (1/1: all) */
   const char *only;       /* NULL or comma-separated shell patterns of case ids */
   int update;             /* rewrite the expectation file with this run's verdicts */
-  int resume;             /* with update: skip the cases the file has an entry for */
+  int resume;             /* with update: skip the cases the file has an entry for (a failure
+                             without a reason is run again, for the reason its detail gives) */
   int isolate;            /* each case judged in a forked child ... */
   double deadline_s;      /* ... with this deadline */
   int quiet;              /* print only regressions and the summary */

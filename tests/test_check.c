@@ -245,15 +245,16 @@ TEST(flipping_a_known_failure_to_pass_makes_check_exit_1_and_name_the_case) {
   CHECK(rc == 0, "update: exit %d %s", rc, o);
   free(o);
   char *t = read_file(path);
-  CHECK(t && strstr(t, "\"mx-slice-add_-through\": \"value-mismatch\""), "%s", t ? t : "(none)");
+  const char *entry = "\"mx-slice-add_-through\": {\"verdict\": \"value-mismatch\"";
+  CHECK(t && strstr(t, entry), "%s", t ? t : "(none)");
   snprintf(args, sizeof args, "check %s/suite --converter naive", tmp);
   rc = af(args, &o);
   CHECK(rc == 0, "unchanged: exit %d %s", rc, o);
   free(o);
   if (t) {
-    char *at = strstr(t, "\"mx-slice-add_-through\": \"value-mismatch\"");
+    char *at = strstr(t, entry);
     if (at) {
-      at += strlen("\"mx-slice-add_-through\": ");
+      at += strlen(entry) - strlen("\"value-mismatch\"");
       memmove(at + 6, at + 16, strlen(at + 16) + 1);
       memcpy(at, "\"pass\"", 6);
     }
@@ -349,8 +350,37 @@ TEST(update_expect_keeps_the_reason_of_an_unchanged_verdict) {
   CHECK(t && strstr(t, "\"mx-slice-add_-through\": {\"verdict\": \"value-mismatch\", \"reason\": \"drops writes through views\", "
                        "\"issue\": \"DESIGN.md\"}"),
         "%s", t ? t : "(none)");
-  CHECK(t && strstr(t, "\"hand-003-unsqueeze-inplace-then-use\": \"shape-mismatch\""), "%s", t ? t : "(none)");
+  CHECK(t && strstr(t, "\"hand-003-unsqueeze-inplace-then-use\": {\"verdict\": \"shape-mismatch\", \"reason\": \"output 0 (r)"),
+        "a changed verdict drops its old reason: %s", t ? t : "(none)");
   CHECK(t && !strstr(t, "gone-case"), "stale entry removed: %s", t ? t : "(none)");
+  free(t);
+  rm_tmp();
+}
+
+/* Every failure in an expectation file has a one-line reason: --update-expect gives one that has
+ * none the first line of the run's detail (here the oracle's first differing value), marked as
+ * read from the run; --resume runs again a failure recorded without a reason to get it. */
+TEST(update_expect_gives_a_failure_without_a_reason_the_first_line_of_the_runs_detail) {
+  small_suite();
+  char args[1024], path[512], *o = NULL;
+  snprintf(path, sizeof path, "%s/expectations/%s/naive.json", tmp, at_stack());
+  write_file(path, "{\"format\": \"aliasfuzz-expectations/1\", \"converter\": \"naive\", \"cases\": {\n"
+                   "  \"mx-slice-add_-through\": \"value-mismatch\",\n"
+                   "  \"mx-select-fill_-input\": {\"verdict\": \"value-mismatch\", \"reason\": \"by hand\"},\n"
+                   "  \"hand-003-unsqueeze-inplace-then-use\": {\"verdict\": \"shape-mismatch\", \"issue\": \"URL\"}\n}}\n");
+  snprintf(args, sizeof args, "check %s/suite --converter naive --update-expect --resume", tmp);
+  int rc = af(args, &o);
+  CHECK(rc == 0 && strstr(o, "--resume: 1 cases already in") && strstr(o, ": 2 cases in"), "exit %d %s", rc, o);
+  free(o);
+  char *t = read_file(path);
+  CHECK(t && strstr(t, "\"mx-slice-add_-through\": {\"verdict\": \"value-mismatch\", \"reason\": \"output 0 (b): element 6 is 4, "
+                       "eager 2 (the run's detail, not read case by case)\"}"),
+        "the run's first differing value: %s", t ? t : "(none)");
+  CHECK(t && strstr(t, "\"mx-select-fill_-input\": {\"verdict\": \"value-mismatch\", \"reason\": \"by hand\"}"),
+        "a reason in the file is kept: %s", t ? t : "(none)");
+  CHECK(t && strstr(t, "\"hand-003-unsqueeze-inplace-then-use\": {\"verdict\": \"shape-mismatch\", \"issue\": \"URL\", "
+                       "\"reason\": \"output 0 (r): shape [5, 5], eager [5, 5, 1] (the run's detail, not read case by case)\"}"),
+        "an entry with an issue gains the reason: %s", t ? t : "(none)");
   free(t);
   rm_tmp();
 }
@@ -743,6 +773,7 @@ int main(void) {
   RUN(a_verdict_that_changes_class_is_a_regression_and_a_newly_passing_case_is_not);
   RUN(check_run_returns_the_counts_the_cli_exits_on_and_refuses_what_it_cannot_start);
   RUN(update_expect_keeps_the_reason_of_an_unchanged_verdict);
+  RUN(update_expect_gives_a_failure_without_a_reason_the_first_line_of_the_runs_detail);
   RUN(update_expect_keeps_what_the_file_gained_while_the_check_ran);
   RUN(the_newly_passing_hint_runs_as_printed_and_updates_only_the_file_and_cases_it_checked);
   RUN(update_expect_keeps_the_entries_of_another_suite);

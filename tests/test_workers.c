@@ -255,7 +255,7 @@ TEST(run_and_check_charge_a_worker_crash_to_the_file_that_left_the_worker_broken
            ">/dev/null && cat exp.json",
            dir, AF_BINARY_DIR);
   rc = sh_out(cmd, &out);
-  CHECK(rc == 0 && strstr(out, "\"a\": \"pass\"") && strstr(out, "\"b\": \"converter-crash\"") &&
+  CHECK(rc == 0 && strstr(out, "\"a\": \"pass\"") && strstr(out, "\"b\": {\"verdict\": \"converter-crash\"") &&
             strstr(out, "\"c\": \"pass\"") && strstr(out, "\"d\": \"pass\""),
         "check records the crash for b, pass for c: %s", out);
   free(out);
