@@ -122,7 +122,7 @@ static int gen_seeds(const gen_policy *pol, unsigned long long seed, unsigned lo
                      int ts, int check, int coverage, int markdown) {
   af_err err;
   gen_cov *cov = check || coverage ? gen_cov_new() : NULL;
-  unsigned long long valid = 0, shown = 0, unchanged = 0, redrawn = 0;
+  unsigned long long valid = 0, shown = 0, unchanged = 0, redrawn = 0, nonfinite = 0;
   int status = 0;
   for (unsigned long long k = 0; k < count; k++) {
     uint64_t s = seed + k;
@@ -150,6 +150,7 @@ static int gen_seeds(const gen_policy *pol, unsigned long long seed, unsigned lo
         fprintf(stderr, "aliasfuzz: gen: seed %llu: %s\n", (unsigned long long)s, err.msg);
       } else if (r.status == RESULT_OK) {
         valid++;
+        nonfinite += r.nonfinite_at > 0;
         unchanged += judge_writes_change_nothing(p);
       } else if (shown++ < 5) {
         fprintf(stdout, "invalid: seed %llu: %s\n", (unsigned long long)s, r.message ? r.message : "?");
@@ -168,6 +169,8 @@ static int gen_seeds(const gen_policy *pol, unsigned long long seed, unsigned lo
     /* a write that changes nothing proves nothing: such programs test only the ops around it */
     af_buf_printf(&b, "writes change nothing: %llu/%llu valid programs (%.2f%%: they have writes, and eager's result is the same without them)\n",
                   unchanged, valid, valid ? 100.0 * (double)unchanged / (double)valid : 0.0);
+    af_buf_printf(&b, "non-finite: %llu/%llu valid programs (%.2f%%: eager made an infinity or a NaN, which the oracle takes as equal to any other)\n",
+                  nonfinite, valid, valid ? 100.0 * (double)nonfinite / (double)valid : 0.0);
     af_buf_printf(&b, "passed over: %llu programs whose writes changed nothing, each redrawn (limits.noop_redraws %d)\n", redrawn,
                   pol->noop_redraws);
     gen_cov_report(cov, &b);

@@ -491,10 +491,26 @@ static void train_step(const ir_program *p, af_tensor *const *inputs, result *r)
   } else {
     r->ngrads = p->ninputs;
     r->grads = af_xcalloc((size_t)p->ninputs + 1, sizeof(af_tensor *));
-    for (int i = 0; i < p->ninputs; i++)
+    for (int i = 0; i < p->ninputs; i++) {
       if (p->inputs[i].grad) r->grads[i] = at_tensor_grad(inputs[i]);
+      if (r->grads[i] && !r->nonfinite_at && at_tensor_nonfinite(r->grads[i])) r->nonfinite_at = p->nstmts + 1; /* the backward */
+    }
   }
   free(w);
+}
+
+/* Whether statement st (just run) left a non-finite float value in its result or in a tensor it
+ * wrote (result.h nonfinite_at). */
+static int stmt_nonfinite(const env *e, const ir_stmt *st) {
+  if (st->out >= 0 && e->v[st->out] && at_tensor_nonfinite(e->v[st->out])) return 1;
+  if (!ops_mutates(st->op) || !st->nargs) return 0;
+  const ir_arg *a = &st->args[0];
+  int n = a->kind == IR_ARG_VALUES ? a->n : a->kind == IR_ARG_VALUE ? 1 : 0;
+  for (int k = 0; k < n; k++) {
+    int v = a->kind == IR_ARG_VALUES ? a->values[k] : a->value;
+    if (v >= 0 && e->v[v] && at_tensor_nonfinite(e->v[v])) return 1;
+  }
+  return 0;
 }
 
 static int exec_stmt(env *e, const ir_stmt *st, af_err *err) {
@@ -746,6 +762,7 @@ static int run(const ir_program *p, af_tensor *const *inputs, eager_hook hook, v
         int undef = undefined_stmt(&e, &rs, &ue);
         fail = train_refuses(&e, &rs, &se) || exec_stmt(&e, &rs, &se) != 0;
         if (!fail && undef) se = ue, fail = 1;
+        if (!fail && !r->nonfinite_at && stmt_nonfinite(&e, &rs)) r->nonfinite_at = s + 1;
       }
       if (!fail && hook && ops_get(st->op)->kind != OPS_INT && hook(ctx, s, &rs, e.v, err)) {
         if (copy) ir_stmt_clear(&rs);

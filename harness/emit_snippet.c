@@ -472,8 +472,9 @@ static char *snippet(const ir_program *p, const snippet_api *api, const char *co
   put_program(&b, p, k.module, k.state);
   int program_lines = count_lines(b.s + before);
   put_args(&b, p, hidden);
-  af_buf_puts(&b, "def same(a, b): return a.shape == b.shape and a.dtype == b.dtype and torch.allclose(a, b, "
-                  "*TOL.get(a.dtype, (0, 0)), equal_nan=True)\n"
+  /* any two non-finite values equal, as in the oracle (oracle.h) */
+  af_buf_puts(&b, "def same(a, b): return a.shape == b.shape and a.dtype == b.dtype and torch.allclose(*[t.masked_fill("
+                  "~(a.isfinite() | b.isfinite()), 0) for t in (a, b)], *TOL.get(a.dtype, (0, 0)))\n"
                   "TOL = {torch.float32: (1e-5, 1e-5), torch.float64: (1e-10, 1e-10), torch.float16: (2e-3, 1e-5), "
                   "torch.bfloat16: (1.6e-2, 1e-5)}  # (rtol, atol) of aliasfuzz's oracle\n");
   /* eager: the same callable on its own copy of the arguments */

@@ -1,5 +1,6 @@
 /* oracle.c - verdicts from two results. */
 #include "oracle.h"
+#include "../harness/ops/ops.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -48,8 +49,10 @@ static int same_shape(const af_tensor *a, const af_tensor *b) {
 }
 
 static int close_enough(double a, double b, int dt) {
-  if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
-  if (isinf(a) || isinf(b)) return a == b;
+  /* two non-finite values are equal whatever they are: which of NaN, +inf and -inf IEEE arithmetic
+     gives from an infinity or a NaN depends on the order of operations ((a*b)/c or a*(b/c), the
+     sign of a zero, inf - inf), which equivalent formulas and a converter's decompositions change */
+  if (!isfinite(a) || !isfinite(b)) return !isfinite(a) && !isfinite(b);
   if (dt == AF_FLOAT32) return fabs(a - b) <= 1e-5 + 1e-5 * fabs(b);
   if (dt == AF_FLOAT64) return fabs(a - b) <= 1e-10 + 1e-10 * fabs(b);
   /* half precision: about two units in the last place (float16 has 11 significant bits,
@@ -276,6 +279,14 @@ oracle_verdict oracle_judge(const ir_program *p, const result *eager, const resu
   }
   af_buf_free(&cur);
   if (v == V_PASS) v = compare_grads(p, eager, conv, &d); /* the forward first: a wrong value makes wrong gradients */
+  if ((v == V_VALUE_MISMATCH || v == V_WRONG_GRADIENT) && eager->nonfinite_at > 0) {
+    /* a maintainer reading "is nan, eager 38" wants to know where the NaN came from (result.h) */
+    int s = eager->nonfinite_at - 1;
+    if (s < p->nstmts)
+      af_buf_printf(&d, " (eager's values hold an infinity or a NaN from body[%d] (%s) on)", s, ops_get(p->stmts[s].op)->name);
+    else
+      af_buf_puts(&d, " (eager's gradients hold an infinity or a NaN)");
+  }
   if (v == V_PASS && o && o->fail_on_residual && conv->residual > 0) {
     af_buf_printf(&d, "converted graph still holds %d in-place op(s)", conv->residual);
     v = V_RESIDUAL_MUTATION;

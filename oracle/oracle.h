@@ -25,8 +25,10 @@
  *
  * Comparison: integers (uint8, int8, int32, int64) and bools exactly; floats with
  * |a - b| <= atol + rtol * |b| (float32: rtol 1e-5, atol 1e-5; float64: 1e-10, 1e-10; float16:
- * 2e-3, 1e-5; bfloat16: 1.6e-2, 1e-5: about two units in the last place of each), NaN equals
- * NaN, infinities equal by sign.
+ * 2e-3, 1e-5; bfloat16: 1.6e-2, 1e-5: about two units in the last place of each), any two
+ * non-finite values are equal (NaN, +inf, -inf: which one IEEE arithmetic gives from an infinity
+ * or a NaN depends on the order of operations, which a converter may change), a finite value
+ * never equals a non-finite one.
  * Benign causes ruled out before reporting: differences within that tolerance (summation order). */
 #ifndef ORACLE_H
 #define ORACLE_H

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../harness/codec.h"
+#include "../harness/eager.h"
 #include "../oracle/oracle.h"
 #include "tap.h"
 
@@ -62,6 +63,44 @@ TEST(nan_equals_nan_but_not_a_number) {
   double a[3] = {NAN, 1, 2}, b[3] = {0, 1, 2};
   CHECK(judge(a, X0, a, 3, X0, AF_FLOAT32) == V_PASS, "NaN == NaN");
   CHECK(judge(a, X0, b, 3, X0, AF_FLOAT32) == V_VALUE_MISMATCH, "NaN != 0");
+}
+
+/* Which non-finite value IEEE arithmetic gives from an infinity or a NaN depends on the order of
+ * operations (export-decomp's addcdiv_ then clamp_: eager inf, the converter NaN), so any two are
+ * equal; a finite value against a non-finite one still differs. A value mismatch in a program whose
+ * eager run made one names the statement. */
+TEST(any_two_non_finite_values_are_equal_and_the_detail_names_where_eager_made_one) {
+  double e[3] = {INFINITY, -INFINITY, NAN}, c[3] = {NAN, INFINITY, -INFINITY}, f[3] = {INFINITY, 0, NAN};
+  CHECK(judge(e, X0, c, 3, X0, AF_FLOAT32) == V_PASS, "inf == NaN, -inf == inf, NaN == -inf");
+  CHECK(judge(e, X0, f, 3, X0, AF_FLOAT32) == V_VALUE_MISMATCH, "-inf != 0");
+  CHECK(judge(f, X0, e, 3, X0, AF_FLOAT32) == V_VALUE_MISMATCH, "0 != -inf");
+  ir_program *p = prog();
+  result er, cr;
+  fill(&er, e, 3, X0, AF_FLOAT32);
+  fill(&cr, f, 3, X0, AF_FLOAT32);
+  er.nonfinite_at = 1;
+  char *d = NULL;
+  CHECK(oracle_judge(p, &er, &cr, NULL, &d) == V_VALUE_MISMATCH && d && strstr(d, "element 1 is 0, eager -inf") &&
+            strstr(d, "infinity or a NaN from body[0] (add)"),
+        "detail: %s", d ? d : "(none)");
+  free(d);
+  result_clear(&er);
+  result_clear(&cr);
+  /* eager marks the first statement that made one: sqrt of x = [-5, 2, -2], not the add before */
+  const char *t = "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": "
+                  "\"float32\"}], \"body\": [{\"out\": \"a\", \"op\": \"add\", \"args\": [\"x\", 1]}, {\"out\": \"r\", \"op\": "
+                  "\"sqrt\", \"args\": [\"x\"]}], \"outputs\": [\"r\", \"a\"]}";
+  ir_program *q = NULL;
+  af_err err;
+  CHECK(codec_read_string(t, "t", &q, &err) == 0, "%s", err.msg);
+  result_init(&er);
+  result_init(&cr);
+  CHECK(q && eager_run(q, &er, &err) == 0 && er.status == RESULT_OK && er.nonfinite_at == 2, "nonfinite_at %d", er.nonfinite_at);
+  CHECK(eager_run(p, &cr, &err) == 0 && cr.nonfinite_at == 0, "x + 1: nonfinite_at %d", cr.nonfinite_at);
+  result_clear(&er);
+  result_clear(&cr);
+  ir_program_free(q);
+  ir_program_free(p);
 }
 
 TEST(value_shape_and_dtype_differences_get_their_verdicts) {
@@ -147,6 +186,7 @@ int main(void) {
   at_init();
   RUN(equal_results_pass_and_small_float_differences_are_tolerated);
   RUN(nan_equals_nan_but_not_a_number);
+  RUN(any_two_non_finite_values_are_equal_and_the_detail_names_where_eager_made_one);
   RUN(value_shape_and_dtype_differences_get_their_verdicts);
   RUN(int64_values_past_2_pow_53_that_differ_by_one_mismatch);
   RUN(input_mutation_lost_when_the_converter_leaves_a_mutated_input_unchanged);

@@ -148,6 +148,15 @@ extern "C" int64_t at_tensor_storage_numel(const af_tensor *t) {
   return (int64_t)(t->t.storage().nbytes() / t->t.element_size());
 }
 extern "C" int at_tensor_same(const af_tensor *a, const af_tensor *b) { return a->t.is_same(b->t); }
+extern "C" int at_tensor_nonfinite(const af_tensor *t) {
+  if (!t->t.defined() || !(t->t.is_floating_point() || t->t.is_complex()) || t->t.numel() == 0) return 0;
+  try {
+    at::NoGradGuard ng;
+    return at::isfinite(t->t).all().item<bool>() ? 0 : 1;
+  } catch (const std::exception &) {
+    return 0; /* a tensor isfinite cannot read has no values the oracle compares either */
+  }
+}
 
 extern "C" int at_tensor_set_requires_grad(af_tensor *t, int on, af_err *err) {
   AT_GUARD(err, {

@@ -52,6 +52,8 @@ int at_tensor_shares_storage(const af_tensor *a, const af_tensor *b);
  * through one is seen through the other). Ops can return their argument itself: contiguous() of a
  * contiguous tensor, flatten(d, d), aten::copy(a, b) when b needs no conversion. */
 int at_tensor_same(const af_tensor *a, const af_tensor *b);
+/* 1 when t is a float or complex tensor holding an infinity or a NaN, else 0 (integers, bools). */
+int at_tensor_nonfinite(const af_tensor *t);
 /* Strides (rank entries, in elements) and storage offset (in elements) of the tensor's view of its
  * storage, as eager PyTorch has them. */
 void at_tensor_strides(const af_tensor *t, int64_t *strides);
