@@ -179,13 +179,48 @@ static void loop_index(gen *g, int s) {
   }
 }
 
+/* What a dtype's bits are, for reinterpretations (dtype views): 0 bool, 1 integer, 2 float or complex. */
+static int bits_kind(af_dtype d) { return d == AF_BOOL ? 0 : af_dtype_is_int(d) ? 1 : 2; }
+
+/* The kind of bits v's storage holds: its base's dtype's (a dtype view reinterprets them). */
+static int storage_kind(gen *g, int v) {
+  int b = gen_model_storage(&g->mo, v)->base;
+  return b >= 0 ? bits_kind(g->mo.impls[b].m.dtype) : bits_kind(M(g, v)->dtype);
+}
+
+/* Whether target t of a write keeps its storage's bits what eager defines: a bool or integer
+ * storage is written only through views of its own kind (a byte but 0 or 1 in a bool is undefined;
+ * a float computed into an integer storage brings NaN bits, which kernels keep differently, and
+ * subnormals, which some flush). A float storage keeps the integer writes it always had. */
+static int write_kind_ok(gen *g, int t) {
+  int sk = storage_kind(g, t);
+  return sk == 2 || bits_kind(M(g, t)->dtype) == sk;
+}
+
+/* Whether statement (op, args) with effect e keeps every reinterpreted storage defined
+ * (rules_views.c's view_dtype sampler says which dtype views it draws): a bool view only of a
+ * storage whose base is bool, and each write as write_kind_ok says. */
+static int reinterpret_ok(gen *g, const ops_entry *oe, int nargs, const ir_arg *args, const ops_effect *e) {
+  if (!nargs) return 1;
+  if (args[0].kind == IR_ARG_VALUE && e->alias == OPS_ALIAS_VIEW && e->out.dtype == AF_BOOL &&
+      M(g, args[0].value)->dtype != AF_BOOL && storage_kind(g, args[0].value) != 0)
+    return 0;
+  if (!e->writes) return 1;
+  if (oe->kind == OPS_FOREACH && args[0].kind == IR_ARG_VALUES) {
+    for (int k = 0; k < args[0].n; k++)
+      if (args[0].values[k] >= 0 && !write_kind_ok(g, args[0].values[k])) return 0;
+    return 1;
+  }
+  return args[0].kind != IR_ARG_VALUE || write_kind_ok(g, args[0].value);
+}
+
 /* Checks statement (op, args) against the rules, appends it and applies it to the model.
  * Returns the statement's result value (or its target for mutations), -1 when refused. */
 static int emit(gen *g, int op, int nargs, ir_arg *args, int bind) {
   ir_stmt st = {.op = op, .out = -1, .nargs = nargs, .args = args};
   ops_effect e;
   af_err err;
-  if (ops_shape_infer(&st, &g->mo.env, &e, &err)) return -1;
+  if (ops_shape_infer(&st, &g->mo.env, &e, &err) || !reinterpret_ok(g, ops_get(op), nargs, args, &e)) return -1;
   int inx = stmt_inexact(g, op, nargs, args);
   if (inx < 0) return -1;
   if (ops_shape_exactness_dt(op, e.out.dtype) == OPS_EX_INEXACT) inx = 1; /* float16/bfloat16 results round */
@@ -208,6 +243,11 @@ static int emit(gen *g, int op, int nargs, ir_arg *args, int bind) {
   int s = ir_add_stmt(g->p, op, out, nargs, args);
   gen_model_apply(&g->mo, s, &e);
   if (discont_view) g->mo.stor[IMPL(g, args[0].value)->storage].keep_exact = 1;
+  /* floats read from integer or bool bits: NaNs whose bits kernels keep differently, subnormals some
+     executors flush; the storage's float views count as inexact (no discontinuous op reads them,
+     no later dtype view re-reads the storage), its integer names stay exact */
+  if (discont_view && af_dtype_is_float(e.out.dtype) && storage_kind(g, args[0].value) != 2)
+    g->mo.stor[IMPL(g, args[0].value)->storage].inexact = 1;
   if (inx && e.writes && args[0].kind == IR_ARG_VALUE) g->mo.stor[IMPL(g, args[0].value)->storage].inexact = 1;
   if (inx && e.writes && oe->kind == OPS_FOREACH) /* every element of the list is written */
     for (int k = 0; k < args[0].n; k++) g->mo.stor[IMPL(g, args[0].values[k])->storage].inexact = 1;

@@ -1,5 +1,5 @@
 /* gen_sizes.c - sizes as values (issue 15): int literals of a generated program replaced by
- * x.size(d), x.shape[d], x.size()[d], x.numel() or x.dim() of an input that gives exactly that value where the
+ * x.size(d), x.shape[d], x.size()[d], a name of `a, b = x.size()`, x.numel() or x.dim() of an input that gives exactly that value where the
  * statement runs. See gen_sizes.h.
  *
  * The pass runs on a finished program (gen.c), from a stream of its own, so with the policy's
@@ -33,6 +33,7 @@ typedef struct sz_pick {
   int stmt, arg, elem, where;
   int op, input;  /* the int op (size, shape, numel, dim) and the input it reads */
   int64_t dim;    /* size/shape: the dim */
+  int unpack;     /* size_unpack: the input's rank (one name per dim, the dim's one used) */
 } sz_pick;
 
 typedef struct sz_ctx {
@@ -45,7 +46,7 @@ typedef struct sz_ctx {
   int npicks, cap;
   uint64_t rng;
   double pe;
-  int ops[5]; /* size, shape, numel, dim, size_get; -1 when the table lacks one */
+  int ops[6]; /* size, shape, numel, dim, size_get, size_unpack; -1 when the table lacks one */
 } sz_ctx;
 
 /* Picks a source for literal lit from the inputs' current shapes, or returns 0. */
@@ -64,10 +65,13 @@ static int source(sz_ctx *c, int64_t lit, sz_pick *k) {
     if (c->rank[i] < 0) continue;
     for (int d = 0; d < c->rank[i]; d++)
       if (c->shape[i * AF_MAX_RANK + d] == lit && at-- == 0) {
-        /* x.size(d), x.shape[d] or x.size()[d], counting the dim from the end now and then */
+        /* x.size(d), x.shape[d], x.size()[d] or `a, b = x.size()` (rank >= 2), counting the dim
+           from the end now and then (not in an unpacking, whose names are in dim order) */
         int how = (int)(next(&c->rng) % 3);
         k->op = c->ops[how == 2 ? 4 : how];
         k->dim = next(&c->rng) % 4 == 0 ? d - c->rank[i] : d;
+        if (how == 2 && c->rank[i] >= 2 && c->ops[5] >= 0 && next(&c->rng) % 2 == 0)
+          k->op = c->ops[5], k->dim = d, k->unpack = c->rank[i];
         k->input = i;
         return k->op >= 0;
       }
@@ -188,9 +192,15 @@ static ir_program *rebuild(const ir_program *p, const sz_pick *picks, int npicks
     for (int a = 0; a < st->nargs; a++) ir_arg_copy(&args[a], &st->args[a]);
     for (; k < npicks && picks[k].stmt == s; k++) {
       const sz_pick *pk = &picks[k];
-      int v = new_int_name(q, &counter);
-      ir_arg ia[2] = {{.kind = IR_ARG_VALUE, .value = pk->input}, {.kind = IR_ARG_INT, .i = pk->dim, .value = -1}};
-      ir_add_stmt(q, pk->op, v, ops_get(pk->op)->nargs, ia);
+      int v = -1;
+      for (int m = 0; m < (pk->unpack ? pk->unpack : 1); m++) { /* an unpacking: one statement per name */
+        int u = new_int_name(q, &counter);
+        ir_arg ia[3] = {{.kind = IR_ARG_VALUE, .value = pk->input},
+                        {.kind = IR_ARG_INT, .i = pk->unpack ? m : pk->dim, .value = -1},
+                        {.kind = IR_ARG_INT, .i = pk->unpack, .value = -1}};
+        ir_add_stmt(q, pk->op, u, ops_get(pk->op)->nargs, ia);
+        if (!pk->unpack || m == pk->dim) v = u;
+      }
       ir_arg old = args[pk->arg];
       apply(args, pk, v);
       if (pk->where == SZ_ARG || pk->where == SZ_TRIPS) ir_arg_free(&old);
@@ -202,10 +212,10 @@ static ir_program *rebuild(const ir_program *p, const sz_pick *picks, int npicks
 }
 
 ir_program *gen_sizes(const ir_program *p, uint64_t seed, double p_share) {
-  static int ops[5] = {-2};
+  static int ops[6] = {-2};
   if (ops[0] == -2) {
     ops[0] = ops_find("size"), ops[1] = ops_find("shape"), ops[2] = ops_find("numel"), ops[3] = ops_find("dim");
-    ops[4] = ops_find("size_get");
+    ops[4] = ops_find("size_get"), ops[5] = ops_find("size_unpack");
     if (ops[1] < 0) ops[1] = ops[0];
     if (ops[4] < 0) ops[4] = ops[0];
   }

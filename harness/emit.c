@@ -84,10 +84,25 @@ static void emit_arg(af_buf *b, const ir_program *p, const ir_arg *a) {
   }
 }
 
+/* Whether statement s is a later member of a tuple unpacking (OPF_UNPACK): its name is spelled on
+ * member 0's line, and it has no line of its own. */
+static int unpack_later(const ir_program *p, int s) {
+  const ir_stmt *st = &p->stmts[s];
+  return (ops_get(st->op)->flags & OPF_UNPACK) && st->nargs > 1 && st->args[1].i > 0;
+}
+
 void emit_stmt(af_buf *b, const ir_program *p, int s) {
   const ir_stmt *st = &p->stmts[s];
   const ops_entry *oe = ops_get(st->op);
-  if (st->out >= 0 && oe->kind != OPS_CTRL) {
+  if (unpack_later(p, s)) return;
+  if (oe->flags & OPF_UNPACK) { /* `a, b = x.size()`: every member's name (`a, = ...` for one) */
+    int64_t n = st->nargs > 2 ? st->args[2].i : 1;
+    for (int64_t k = 0; k < n && s + k < p->nstmts; k++) {
+      if (k) af_buf_puts(b, ", ");
+      emit_name(b, p, p->stmts[s + k].out);
+    }
+    af_buf_puts(b, n == 1 ? ", = " : " = ");
+  } else if (st->out >= 0 && oe->kind != OPS_CTRL) {
     emit_name(b, p, st->out);
     af_buf_puts(b, " = ");
   }
@@ -143,6 +158,7 @@ char *emit_torchscript(const ir_program *p, const char *fn) {
   for (int s = 0; s < p->nstmts; s++) {
     int op = p->stmts[s].op;
     if (op == OPS_else && s + 1 < p->nstmts && p->stmts[s + 1].op == OPS_end) continue; /* an empty else */
+    if (unpack_later(p, s)) continue; /* spelled on its member 0's line */
     if (op == OPS_else || op == OPS_end) {
       if (empty) af_buf_printf(&b, "%*spass\n", 4 * depth, "");
       depth--;

@@ -12,7 +12,9 @@
  * at_script_compile_module, repro.py). new, free with free(). */
 char *emit_torchscript(const ir_program *p, const char *fn);
 
-/* One statement's Python text (no indentation, no newline), appended to b. */
+/* One statement's Python text (no indentation, no newline), appended to b. The members of a
+ * tuple unpacking (OPF_UNPACK, ops.def) are one line: member 0 spells it (`a, b = x.size()`), the
+ * later members append nothing (emit_torchscript gives them no line). */
 void emit_stmt(af_buf *b, const ir_program *p, int s);
 
 /* A number as Python source: ints as ints, floats always with a '.' or exponent. */

@@ -269,6 +269,9 @@ int ir_stmt_reads_int(const ir_stmt *st, const char *isint) {
 int ir_int_op_value(const ir_stmt *st, int rank, const int64_t *shape, int64_t *out, af_err *err) {
   const ops_entry *oe = ops_get(st->op);
   if (!oe || oe->kind != OPS_INT) return af_fail(err, "not an int op");
+  if ((oe->flags & OPF_UNPACK) && st->nargs > 2 && st->args[2].i != rank) /* `a, b = x.size()`: Python's ValueError */
+    return af_fail(err, "%s values to unpack (expected %lld, got %d)", st->args[2].i < rank ? "too many" : "not enough",
+                   (long long)st->args[2].i, rank);
   if (strcmp(oe->aten, "aten::size") == 0) {
     int64_t d = st->nargs > 1 && st->args[1].kind == IR_ARG_INT ? st->args[1].i : 0;
     if (rank == 0 || d < -rank || d >= rank)
@@ -528,6 +531,35 @@ static int validate_out(const ir_program *p, int s, const ops_entry *e, const ch
   return 0;
 }
 
+/* Whether statement t is member k of an unpacking of n ints of value x (OPF_UNPACK, ops.def). */
+static int unpack_member(const ir_program *p, int t, int x, int64_t k, int64_t n) {
+  if (t < 0 || t >= p->nstmts) return 0;
+  const ir_stmt *u = &p->stmts[t];
+  const ops_entry *e = ops_get(u->op);
+  return e && (e->flags & OPF_UNPACK) && u->nargs == 3 && u->args[0].kind == IR_ARG_VALUE && u->args[0].value == x &&
+         u->args[1].kind == IR_ARG_INT && u->args[1].i == k && u->args[2].kind == IR_ARG_INT && u->args[2].i == n;
+}
+
+/* ir_validate's check of an OPF_UNPACK statement s: literal member index k and count n, and the
+ * members 0..n-1 in a row, each reading the same value (one Python statement `a, b = x.size()`). */
+static int validate_unpack(const ir_program *p, int s, af_err *err) {
+  const ir_stmt *st = &p->stmts[s];
+  const char *name = ops_get(st->op)->name;
+  if (st->args[1].kind != IR_ARG_INT || st->args[2].kind != IR_ARG_INT)
+    return af_fail(err, "body[%d] (%s): the member index and the count must be integer literals", s, name);
+  int64_t k = st->args[1].i, n = st->args[2].i;
+  if (n < 1 || n > AF_MAX_RANK || k < 0 || k >= n)
+    return af_fail(err, "body[%d] (%s): member %lld of an unpacking of %lld (the count must be 1..%d, the member 0..count-1)",
+                   s, name, (long long)k, (long long)n, AF_MAX_RANK);
+  int x = st->args[0].value;
+  if ((k > 0 && !unpack_member(p, s - 1, x, k - 1, n)) || (k + 1 < n && !unpack_member(p, s + 1, x, k + 1, n)))
+    return af_fail(err, "body[%d] (%s): member %lld of an unpacking of %lld without member %lld right %s it (the members "
+                   "0..%lld of one `a, b = x.size()` stand in a row, reading the same tensor)", s, name, (long long)k,
+                   (long long)n, (long long)(k > 0 && !unpack_member(p, s - 1, x, k - 1, n) ? k - 1 : k + 1),
+                   k > 0 && !unpack_member(p, s - 1, x, k - 1, n) ? "before" : "after", (long long)(n - 1));
+  return 0;
+}
+
 /* ir_validate's statement s: its op and arguments, block structure (for/if/else/end, with the
  * scope), then its out name (validate_out). */
 static int validate_stmt(const ir_program *p, int s, const char *isint, scope *sc, af_err *err) {
@@ -556,6 +588,7 @@ static int validate_stmt(const ir_program *p, int s, const char *isint, scope *s
   for (const char *c = e->spelling; (c = strstr(c, "$:")) != NULL; c += 2) /* `x[:, :, a:b]`: a dim count */
     if (c[2] >= '0' && c[2] <= '9' && c[2] - '0' < st->nargs && st->args[c[2] - '0'].kind != IR_ARG_INT)
       return af_fail(err, "body[%d].args[%d] (%s): must be an integer literal (it is spelled as a count of \":, \")", s, c[2] - '0', e->name);
+  if ((e->flags & OPF_UNPACK) && validate_unpack(p, s, err)) return -1;
   if (st->op == OPS_for) {
     if (st->args[0].kind != IR_ARG_VALUE && (st->args[0].kind != IR_ARG_INT || st->args[0].i < 0 || st->args[0].i > IR_MAX_TRIPS))
       return af_fail(err, "body[%d].args[0] (for): the trip count must be an integer literal 0..%d or an int value", s, IR_MAX_TRIPS);

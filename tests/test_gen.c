@@ -769,6 +769,157 @@ TEST(default_policy_draws_the_issue_29_ops_and_ref_agrees) {
   CHECK(ran >= 100 && scripted >= 30, "%d programs with the new ops judged, %d through script", ran, scripted);
 }
 
+/* Issue 29, second part: `a, b = x.size()` (size_unpack, one statement with several names) is one
+ * line of the emitted source, binds x.size(k) to member k in eager, and a broken row or a count
+ * that is not x's rank is refused with the reason. */
+TEST(size_unpack_is_one_statement_with_several_names) {
+  static const char *const json =
+      "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3, 4], \"dtype\": \"float32\"}],"
+      " \"body\": [{\"out\": \"n\", \"op\": \"size_unpack\", \"args\": [\"x\", 0, 2]},"
+      " {\"out\": \"m\", \"op\": \"size_unpack\", \"args\": [\"x\", 1, 2]},"
+      " {\"out\": \"y\", \"op\": \"view\", \"args\": [\"x\", [\"m\", \"n\"]]}, {\"op\": \"add_\", \"args\": [\"y\", 1]}],"
+      " \"outputs\": [\"y\", \"x\"]}";
+  ir_program *p = NULL;
+  af_err err;
+  CHECK(!codec_read_string(json, "size_unpack", &p, &err), "read: %s", err.msg);
+  if (!p) return;
+  char *src = emit_torchscript(p, "program");
+  CHECK(strstr(src, "\n    n, m = x.size()\n    y = x.view([m, n])\n") != NULL, "emitted:\n%s", src);
+  free(src);
+  result r;
+  result_init(&r);
+  CHECK(!eager_run(p, &r, &err) && r.status == RESULT_OK, "eager: %s %s", err.msg, r.message ? r.message : "");
+  CHECK(r.noutputs == 2 && at_tensor_rank(r.outputs[0]) == 2, "outputs");
+  if (r.noutputs == 2) {
+    int64_t sh[AF_MAX_RANK];
+    at_tensor_shape(r.outputs[0], sh);
+    CHECK(sh[0] == 4 && sh[1] == 3, "y's shape %lldx%lld, not [m, n] = [4, 3]", (long long)sh[0], (long long)sh[1]);
+  }
+  result_clear(&r);
+  ir_program *q = ir_program_clone(p); /* member 1 gone: the row is broken */
+  ir_stmt_clear(&q->stmts[1]);
+  memmove(&q->stmts[1], &q->stmts[2], sizeof(ir_stmt) * (size_t)(q->nstmts - 2));
+  q->nstmts--;
+  q->stmts[1].args[1].values[0] = q->stmts[0].out;
+  CHECK(ir_validate(q, &err) && strstr(err.msg, "without member 1 right after it"), "broken row: %s", err.msg);
+  ir_program_free(q);
+  q = ir_program_clone(p); /* two one-name unpackings (`n, = x.size()`) of a rank-2 tensor: Python's ValueError */
+  q->stmts[0].args[2].i = q->stmts[1].args[2].i = 1;
+  q->stmts[1].args[1].i = 0;
+  CHECK(!ir_validate(q, &err), "two one-name unpackings: %s", err.msg);
+  result_init(&r);
+  CHECK(!eager_run(q, &r, &err) && r.status != RESULT_OK && r.message && strstr(r.message, "too many values to unpack (expected 1, got 2)"),
+        "eager on a one-name unpacking of a rank-2 tensor: %s", r.message ? r.message : err.msg);
+  result_clear(&r);
+  ir_program_free(q);
+  ir_program_free(p);
+}
+
+/* Reads a policy file of the source tree into q (0), or fails the test (-1). */
+static int policy_file(const char *rel, gen_policy *q) {
+  char path[512], text[4096] = {0};
+  snprintf(path, sizeof path, "%s/%s", AF_SOURCE_DIR, rel);
+  FILE *f = fopen(path, "r");
+  CHECK(f != NULL, "cannot open %s", rel);
+  if (!f) return -1;
+  size_t len = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  af_err err;
+  int bad = len == 0 || gen_policy_from_json(text, q, &err);
+  CHECK(!bad, "%s: %s", rel, len ? err.msg : "empty");
+  return bad ? -1 : 0;
+}
+
+typedef struct dtv_ctx {
+  int pairs[AF_DTYPE_COUNT][AF_DTYPE_COUNT]; /* view_dtype from -> to */
+  int unpack, judged, bad, mism;
+} dtv_ctx;
+
+static int dtv_hook(void *ctx, int s, const ir_stmt *st, af_tensor *const *values, af_err *err) {
+  dtv_ctx *c = ctx;
+  (void)s, (void)err;
+  if (st->op == OPS_view_dtype && values[st->args[0].value]) {
+    int from = at_tensor_dtype(values[st->args[0].value]);
+    if (from >= 0 && from < AF_DTYPE_COUNT) c->pairs[from][st->args[1].i]++;
+  }
+  return 0;
+}
+
+/* Programs 1..n of policy q holding a dtype view or `a, b = x.size()`: counted (the dtype views by
+ * their source and target dtypes, as eager runs them), eager-valid, and ref agrees with eager (NaNs an
+ * integer's float view reads included: fuzz/gen.c keeps their bits from reaching an exact value). */
+static void reinterpret_run(const gen_policy *q, uint64_t n, dtv_ctx *c) {
+  const conv_converter *ref = conv_find("ref");
+  CHECK(ref != NULL, "no ref converter");
+  for (uint64_t s = 1; ref && s <= n; s++) {
+    ir_program *p = NULL;
+    af_err err;
+    CHECK(!gen_program(q, s, &p, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+    if (!p) return;
+    int has = 0;
+    for (int i = 0; i < p->nstmts; i++) {
+      c->unpack += p->stmts[i].op == OPS_size_unpack && p->stmts[i].args[1].i == 0;
+      has |= p->stmts[i].op == OPS_size_unpack || p->stmts[i].op == OPS_view_dtype;
+    }
+    af_tensor **in = NULL;
+    result eager, got;
+    result_init(&eager);
+    result_init(&got);
+    if (has && !inputs_new(p, &in, &err) && !eager_run_traced(p, in, dtv_hook, c, &eager, &err) && eager.status != RESULT_OK &&
+        c->bad++ < 3)
+      CHECK(0, "seed %llu is invalid: %s", (unsigned long long)s, eager.message);
+    if (has && eager.status == RESULT_OK) {
+      c->judged++;
+      result_clear(&eager);
+      CHECK(!eager_run(p, &eager, &err) && !conv_execute(ref, p, &got, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+      char *detail = NULL;
+      oracle_verdict v = oracle_judge(p, &eager, &got, NULL, &detail);
+      if (v != V_PASS && c->mism++ < 3)
+        CHECK(0, "seed %llu: ref %s: %s", (unsigned long long)s, oracle_verdict_name(v), detail ? detail : "");
+      free(detail);
+    }
+    if (in) inputs_free(ir_ntensors(p), in);
+    result_clear(&eager);
+    result_clear(&got);
+    ir_program_free(p);
+  }
+}
+
+static int int_to_float(const dtv_ctx *c) {
+  int n = 0;
+  for (int f = 0; f < AF_DTYPE_COUNT; f++)
+    for (int t = 0; t < AF_DTYPE_COUNT; t++) n += af_dtype_is_int((af_dtype)f) && af_dtype_is_float((af_dtype)t) ? c->pairs[f][t] : 0;
+  return n;
+}
+
+/* Issue 29, second part: the default policy draws `a, b = x.size()` and the dtype views it left out
+ * before (bool as uint8 or int8, integers read as floats), and bench/policies-i29/reinterpret.json
+ * (dtype views weighted, bool and the small integer inputs) every direction, uint8/int8 back to bool
+ * included (only of a bool storage: fuzz/gen.c reinterpret_ok); every such program is eager-valid
+ * and ref agrees with eager on it. */
+TEST(size_unpack_and_bool_and_int_to_float_dtype_views_are_drawn_valid_and_ref_agrees) {
+  dtv_ctx c = {0}, w = {0};
+  reinterpret_run(&pol, 2500, &c);
+  gen_policy q;
+  if (policy_file("bench/policies-i29/reinterpret.json", &q)) return;
+  reinterpret_run(&q, 800, &w);
+  printf("# default: size_unpack %d, int->float %d, bool->uint8/int8 %d, judged %d; reinterpret.json: int->float %d, "
+         "bool->uint8/int8 %d, uint8/int8->bool %d, judged %d\n", c.unpack, int_to_float(&c),
+         c.pairs[AF_BOOL][AF_UINT8] + c.pairs[AF_BOOL][AF_INT8], c.judged, int_to_float(&w),
+         w.pairs[AF_BOOL][AF_UINT8] + w.pairs[AF_BOOL][AF_INT8], w.pairs[AF_UINT8][AF_BOOL] + w.pairs[AF_INT8][AF_BOOL], w.judged);
+  CHECK(c.unpack >= 5, "`a, b = x.size()` drawn %d times in 2500 default programs", c.unpack);
+  CHECK(int_to_float(&c) >= 5 && c.pairs[AF_BOOL][AF_UINT8] + c.pairs[AF_BOOL][AF_INT8] >= 3,
+        "default dtype views: int->float %d, bool->uint8/int8 %d", int_to_float(&c), c.pairs[AF_BOOL][AF_UINT8] + c.pairs[AF_BOOL][AF_INT8]);
+  CHECK(w.pairs[AF_BOOL][AF_UINT8] > 0 && w.pairs[AF_BOOL][AF_INT8] > 0 && w.pairs[AF_UINT8][AF_BOOL] + w.pairs[AF_INT8][AF_BOOL] >= 2,
+        "reinterpret.json: bool->uint8 %d, bool->int8 %d, uint8/int8->bool %d", w.pairs[AF_BOOL][AF_UINT8],
+        w.pairs[AF_BOOL][AF_INT8], w.pairs[AF_UINT8][AF_BOOL] + w.pairs[AF_INT8][AF_BOOL]);
+  for (int t = 0; t < AF_DTYPE_COUNT; t++)
+    if (af_dtype_is_float((af_dtype)t))
+      CHECK(w.pairs[AF_INT32][t] + w.pairs[AF_INT64][t] + w.pairs[AF_INT8][t] + w.pairs[AF_UINT8][t] > 0,
+            "reinterpret.json: no integer viewed as %s", af_dtype_name((af_dtype)t));
+  CHECK(c.judged >= 60 && w.judged >= 300, "judged %d default and %d reinterpret.json programs", c.judged, w.judged);
+}
+
 /* bench/policy-dtypes.json weights int32, int8, uint8, float16 and bfloat16 (the default gives them 0):
    every one is drawn as an input dtype and as a write target, every program is eager-valid, and ref
    agrees with eager on each (the oracle compares float16/bfloat16 with their tolerances; ref's
@@ -777,18 +928,9 @@ TEST(the_dtypes_policy_draws_every_new_dtype_valid_and_ref_agrees_with_eager) {
   static const af_dtype fresh[] = {AF_INT32, AF_INT8, AF_UINT8, AF_FLOAT16, AF_BFLOAT16};
   for (size_t k = 0; k < sizeof fresh / sizeof fresh[0]; k++)
     CHECK(pol.dtype_weight[fresh[k]] == 0, "%s: default weight %g", af_dtype_name(fresh[k]), pol.dtype_weight[fresh[k]]);
-  char *text = NULL;
-  size_t len = 0;
-  FILE *f = fopen(AF_SOURCE_DIR "/bench/policy-dtypes.json", "r");
-  CHECK(f != NULL, "cannot open bench/policy-dtypes.json");
-  if (!f) return;
-  text = af_xcalloc(1, 4096);
-  len = fread(text, 1, 4095, f);
-  fclose(f);
   gen_policy q;
   af_err err;
-  CHECK(len > 0 && !gen_policy_from_json(text, &q, &err), "bench/policy-dtypes.json: %s", err.msg);
-  free(text);
+  if (policy_file("bench/policy-dtypes.json", &q)) return;
   const conv_converter *ref = conv_find("ref");
   CHECK(ref != NULL, "no ref converter");
   if (!ref) return;
@@ -966,6 +1108,8 @@ int main(void) {
   RUN(flip_and_roll_are_drawn_valid_and_ref_agrees);
   RUN(foreach_ops_are_drawn_over_views_of_one_buffer_and_ref_agrees);
   RUN(default_policy_draws_the_issue_29_ops_and_ref_agrees);
+  RUN(size_unpack_is_one_statement_with_several_names);
+  RUN(size_unpack_and_bool_and_int_to_float_dtype_views_are_drawn_valid_and_ref_agrees);
   RUN(the_dtypes_policy_draws_every_new_dtype_valid_and_ref_agrees_with_eager);
   RUN(complex_views_are_written_never_cross_the_program_border_and_ref_and_script_agree);
   RUN(the_every_op_policy_weights_every_opt_in_op_and_dtype);

@@ -615,23 +615,25 @@ SAMPLER(multi_view) {
   return n;
 }
 
-/* x.view(dtype): of a float tensor (float32, float64, float16, bfloat16), any other float or integer
- * dtype; of an integer tensor (int64, int32, int8, uint8), any other integer dtype; a dtype of any
- * width the rule accepts for x's layout, within the numel limit. Never bool either way (a bool's byte
- * must be 0 or 1: a write through another dtype's view of a bool tensor can break that, and a bool
- * view of a uint8 tensor reads whatever bytes it holds), and no integer read as floats: a negative
- * int is a NaN there, and which NaN's bits an op keeps differs between kernels (index_put_ with
- * accumulate and its functional twin keep different ones), which the int base then shows. x's own
- * dtype is left to hand-written cases (whether eager then gives x itself or a new tensor depends on
- * the dispatch keys) */
+/* x.view(dtype): of a float or integer tensor (float32, float64, float16, bfloat16, int64, int32, int8,
+ * uint8), any other of those dtypes of any width the rule accepts for x's layout, within the numel
+ * limit; of a bool tensor, uint8 or int8; of a uint8 or int8 tensor, bool too. What the bits then
+ * mean is the generator's to keep defined (fuzz/gen.c reinterpret_ok): a bool view only of a
+ * storage whose base is bool (its bytes are 0 or 1), and no write through a view of another kind
+ * than its storage's base (no float computed into an integer storage, no byte but 0 or 1 into a
+ * bool one). An integer read as floats may be a NaN or an infinity (a negative int) or a subnormal
+ * (a small positive one): eager marks where a non-finite value appears and the oracle judges no
+ * value past it (ORACLE_NONFINITE), so a NaN's bits, which kernels keep differently, never make a
+ * finding. x's own dtype is left to hand-written cases (whether eager then gives x itself or a new
+ * tensor depends on the dispatch keys) */
 SAMPLER(view_dtype) {
   SAMPLER_BEGIN;
-  static const af_dtype floats[] = {AF_FLOAT32, AF_FLOAT64, AF_FLOAT16, AF_BFLOAT16, AF_INT64, AF_INT32, AF_INT8, AF_UINT8};
-  static const af_dtype ints[] = {AF_INT64, AF_INT32, AF_INT8, AF_UINT8};
-  int from_float = is_float(m->dtype);
-  if (!from_float && !is_int(m->dtype)) return -1;
-  const af_dtype *dts = from_float ? floats : ints;
-  int nd = from_float ? 8 : 4, first = (int)R(0, nd - 1);
+  static const af_dtype nums[] = {AF_FLOAT32, AF_FLOAT64, AF_FLOAT16, AF_BFLOAT16, AF_INT64, AF_INT32, AF_INT8, AF_UINT8, AF_BOOL};
+  static const af_dtype bytes[] = {AF_UINT8, AF_INT8};
+  int from_bool = m->dtype == AF_BOOL, byte = m->dtype == AF_UINT8 || m->dtype == AF_INT8;
+  if (!from_bool && !is_float(m->dtype) && !is_int(m->dtype)) return -1;
+  const af_dtype *dts = from_bool ? bytes : nums;
+  int nd = from_bool ? 2 : byte ? 9 : 8, first = (int)R(0, nd - 1);
   for (int k = 0; k < nd; k++) {
     af_dtype to = dts[(first + k) % nd];
     ops_meta out;
