@@ -529,15 +529,36 @@ TEST(an_order_1_finding_of_aot_eager_exits_1_in_repro_py_and_snippet_py) {
   ir_program_free(p);
 }
 
-/* The runtime workers whose model returns every input's final state instead of writing it (onnx,
- * onnx-dynamo, tvm-relax, openvino): repro.py writes the returned states back into the caller's
- * tensors as the worker does (afconvert.write_states), so the storage an input views holds what
- * the caller has. x is buf[1:5] of a hidden buffer, x.add_(1): each converter returns x's state
- * right and the worker passes; repro.py used to compare buf untouched with eager's and exit 1.
- * And an input-mutation finding (onnx drops the write through x.unfold(...).abs_()): repro.py
- * exits 1 because the input differs. */
+/* text with its first `from` replaced by `to` (new), or NULL when text has none. */
+static char *replaced(const char *text, const char *from, const char *to) {
+  const char *at = strstr(text, from);
+  if (!at) return NULL;
+  af_buf b = {0};
+  af_buf_printf(&b, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+  return af_buf_take(&b);
+}
+/* The text between "=== path" and "STATUS" of run_batch's log (new), or NULL. */
+static char *segment(const char *log, const char *path) {
+  char head[700];
+  snprintf(head, sizeof head, "=== %s\n", path);
+  const char *at = log ? strstr(log, head) : NULL, *end = at ? strstr(at, "\nSTATUS ") : NULL;
+  if (!at || !end) return NULL;
+  af_buf b = {0};
+  af_buf_printf(&b, "%.*s", (int)(end - at), at);
+  return af_buf_take(&b);
+}
+
+/* The runtime workers whose model returns every input's final state instead of writing it into the
+ * caller's tensors (onnx, onnx-dynamo, tvm-relax, openvino, executorch, iree, torchax): repro.py
+ * writes the returned states back into the caller's tensors as the worker does
+ * (afconvert.write_states), so the storage an input views holds what the caller has. x is buf[1:5]
+ * of a hidden buffer, x.add_(1): each converter returns x's state right and the worker passes;
+ * repro.py used to compare buf untouched with eager's and exit 1. And for each, repro.py of an
+ * input-mutation finding exits 1 because the input differs: the real one of onnx (it drops the
+ * write through x.unfold(...).abs_()), and for every runtime the same program converted without its
+ * write (planted in repro.py: `r = torch.mul(x + 1, 2)`, the same output), so only x's state tells. */
 TEST(runtime_repro_py_writes_the_returned_states_back_and_judges_an_input_mutation) {
-  static const char *const runtimes[] = {"onnx", "onnx-dynamo", "tvm-relax", "openvino"};
+  static const char *const runtimes[] = {"onnx", "onnx-dynamo", "tvm-relax", "openvino", "executorch", "iree", "torchax"};
   enum { N = sizeof runtimes / sizeof runtimes[0] };
   ir_program *p = parse("{\"format\": \"aliasfuzz-program/1\", \"bases\": [{\"name\": \"buf\", \"size\": 6, "
                         "\"dtype\": \"float32\"}], \"inputs\": [{\"name\": \"x\", \"shape\": [4], \"dtype\": "
@@ -548,27 +569,39 @@ TEST(runtime_repro_py_writes_the_returned_states_back_and_judges_an_input_mutati
   af_err err;
   CHECK(codec_read_file("corpus/conformance/hand/hand-011-unfold-abs-input.json", &q, &err) == 0, "%s", err.msg);
   if (!p || !q) return;
-  char path[N + 1][600], *paths[N + 1], log[600];
-  int status[N + 1];
-  for (int i = 0; i <= N; i++) {
-    const char *name = i < N ? runtimes[i] : "onnx";
+  /* per runtime: the program it passes, then the same converted without its write; then onnx's real finding */
+  char path[2 * N + 1][600], *paths[2 * N + 1], log[600];
+  int status[2 * N + 1];
+  for (int i = 0; i <= 2 * N; i++) {
+    const char *name = i < 2 * N ? runtimes[i / 2] : "onnx";
     const conv_converter *c = conv_find(name);
-    repro_info ri = {name, "", i < N ? "value-mismatch" : "input-mutation-lost", NULL, c ? c->repro_py : NULL, NULL,
+    repro_info ri = {name, "", i < 2 * N ? "value-mismatch" : "input-mutation-lost", NULL, c ? c->repro_py : NULL, NULL,
                      "test_snippet"};
-    char *repro = emit_repro_py(i < N ? p : q, &ri);
-    snprintf(path[i], sizeof path[i], "%s/%s-%s.py", tmpdir, i < N ? "writeback" : "input-mutation", name);
+    char *repro = emit_repro_py(i < 2 * N ? p : q, &ri), *text = repro;
+    if (i < 2 * N && i % 2 && repro) /* planted: the converter gets the program without the write */
+      text = replaced(repro, "convert_and_run(SRC, ",
+                      "convert_and_run(SRC.replace('    x.add_(1)\\n    r = torch.mul(x, 2)', '    r = torch.mul(x + 1, 2)'), ");
+    snprintf(path[i], sizeof path[i], "%s/%s-%s.py", tmpdir, i == 2 * N ? "input-mutation" : i % 2 ? "planted" : "writeback", name);
     paths[i] = path[i];
-    CHECK(repro && !write_text(path[i], repro), "%s written", path[i]);
+    CHECK(text && !write_text(path[i], text), "%s written (planted: %d)", path[i], i % 2);
+    if (text != repro) free(text);
     free(repro);
   }
   snprintf(log, sizeof log, "%s/writeback.log", tmpdir);
-  run_batch(python_bin, paths, N + 1, status, log);
-  for (int i = 0; i < N; i++)
-    CHECK(status[i] == 0, "%s: repro.py of a program the worker passes exits %d (0 wanted); log: %s", runtimes[i],
-          status[i], log);
+  run_batch(python_bin, paths, 2 * N + 1, status, log);
   char *out = codec_slurp(log, NULL, &err);
-  CHECK(status[N] == 1 && out && strstr(out, "RESULT: MISMATCH (the bug reproduces): input x: values differ"),
-        "onnx: repro.py of an input-mutation finding exits 1 on the input (%d); log: %s", status[N], log);
+  for (int i = 0; i < 2 * N; i += 2) {
+    CHECK(status[i] == 0, "%s: repro.py of a program the worker passes exits %d (0 wanted); log: %s", runtimes[i / 2], status[i],
+          log);
+    char *seg = segment(out, path[i + 1]), *res = seg ? strstr(seg, "RESULT: ") : NULL;
+    CHECK(status[i + 1] == 1 && res && !strncmp(res, "RESULT: MISMATCH (the bug reproduces): input x: values differ", 61) &&
+              !strstr(res, "output"),
+          "%s: repro.py of the program converted without its write exits %d (1 wanted, on the input alone): %.300s; log: %s",
+          runtimes[i / 2], status[i + 1], res ? res : "(no RESULT line)", log);
+    free(seg);
+  }
+  CHECK(status[2 * N] == 1 && out && strstr(out, "RESULT: MISMATCH (the bug reproduces): input x: values differ"),
+        "onnx: repro.py of an input-mutation finding exits 1 on the input (%d); log: %s", status[2 * N], log);
   free(out);
   ir_program_free(p);
   ir_program_free(q);
@@ -590,15 +623,6 @@ static const char planted_backend[] =
     "def planted_backend(gm, example_inputs):  # test_snippet: the same values, each output's gradient doubled\n"
     "    return lambda *a: tuple(o + (o - o.detach()) if isinstance(o, torch.Tensor) and o.requires_grad else o "
     "for o in gm(*a))\n";
-
-/* text with its first `from` replaced by `to` (new), or NULL when text has none. */
-static char *replaced(const char *text, const char *from, const char *to) {
-  const char *at = strstr(text, from);
-  if (!at) return NULL;
-  af_buf b = {0};
-  af_buf_printf(&b, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
-  return af_buf_take(&b);
-}
 
 /* Issue 33: repro.py and snippet.py of a wrong-gradient finding on aot_eager (real, torch 2.13)
  * build the leaves and parameters, backpropagate the weighted loss and compare every .grad: on

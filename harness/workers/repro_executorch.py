@@ -1,6 +1,7 @@
 # repro_executorch.py - how `executorch` converts, for its repro.py (inlined by aliasfuzz):
 # torch.export -> to_edge -> to_executorch, run by the portable runtime; a mutated input comes back
-# as an extra output, a mutated buffer is read with get_attribute (worker_executorch.py).
+# as an extra output, a mutated buffer is read with get_attribute (worker_executorch.py); the final
+# states are written back into the caller's storages as the worker does (written_back).
 # Install: pip install --no-deps executorch (its metadata pulls torchao, coremltools, tokenizers...
 # and no torch pin), after its run-time dependencies (PACKAGES).
 from repro_common import *  # aliasfuzz: inline
@@ -31,4 +32,4 @@ def convert_and_run(src, converted, inputs):
             outs.append(v)
     final = [(method._method.get_attribute(n) if n in mutated else inputs[i].clone()) if i in BUFFERS
              else returned.get(n, args[params.index(i)]) for i, n in enumerate(names)]
-    return outs, final
+    return outs, written_back(inputs, final)  # the states a caller applies (ExecuTorch writes none back)

@@ -1,6 +1,7 @@
 # repro_iree.py - how `iree` converts, for its repro.py (inlined by aliasfuzz): iree.turbine.aot.export,
 # compiled for llvm-cpu, the IREE runtime (local-sync); an input mutation is read back from the
-# argument's device array, a buffer's final state is an extra output of the module (worker_iree.py).
+# argument's device array, a buffer's final state is an extra output of the module (worker_iree.py);
+# the final states are written back into the caller's storages as the worker does (written_back).
 # Install: pip install --no-deps iree-turbine iree-base-compiler iree-base-runtime, after their
 # run-time dependencies (PACKAGES).
 from repro_common import *  # aliasfuzz: inline
@@ -24,4 +25,4 @@ def convert_and_run(src, converted, inputs):
     vals = [torch.from_numpy(np.array(v.to_host())) for v in (r if isinstance(r, (list, tuple)) else [r])]
     after = [torch.from_numpy(np.array(a.to_host())) for a in arrays]
     n = len(OUTPUT_NAMES)
-    return vals[:n], [vals[n + i] if i in BUFFERS else after[params.index(i)] for i in range(len(INPUTS))]
+    return vals[:n], written_back(inputs, [vals[n + i] if i in BUFFERS else after[params.index(i)] for i in range(len(INPUTS))])
