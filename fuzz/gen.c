@@ -189,12 +189,17 @@ static int storage_kind(gen *g, int v) {
 }
 
 /* Whether target t of a write keeps its storage's bits what eager defines: a bool or integer
- * storage is written only through views of its own kind (a byte but 0 or 1 in a bool is undefined;
- * a float computed into an integer storage brings NaN bits, which kernels keep differently, and
- * subnormals, which some flush). A float storage keeps the integer writes it always had. */
+ * storage is written only through views of its own kind, every view between t and the base
+ * included (a byte but 0 or 1 in a bool is undefined, and ref declines a write through a chain that
+ * crosses bool; a float computed into an integer storage brings NaN bits, which kernels keep
+ * differently, and subnormals, which some flush). A float storage keeps the integer writes it
+ * always had. */
 static int write_kind_ok(gen *g, int t) {
   int sk = storage_kind(g, t);
-  return sk == 2 || bits_kind(M(g, t)->dtype) == sk;
+  if (sk == 2) return 1;
+  for (int i = g->mo.impl_of[t]; i >= 0; i = g->mo.impls[i].parent)
+    if (bits_kind(g->mo.impls[i].m.dtype) != sk) return 0;
+  return 1;
 }
 
 /* Whether statement (op, args) with effect e keeps every reinterpreted storage defined
