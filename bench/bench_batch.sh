@@ -4,7 +4,8 @@
 # the same campaign (seed 1, ITERATIONS programs, one job, --no-reduce: judging only, no
 # minimization, --no-triggers) run REPEAT times each way, off and on alternating, and the medians.
 # Each run's verdict counts must be the same both ways (batching changes no verdict): the table
-# says whether they were. The load average is read before and after each converter. Writes its
+# says whether they were. The 1-minute load average is read before each run and after the last
+# (the table lists them in run order: off, on, off, on, ...). Writes its
 # section of bench/RESULTS.md. Run on demand, not in CI:
 #   bash bench/bench_batch.sh [ITERATIONS] [CONVERTER...]
 # Env: AF_BENCH_BUILD (default build), AF_BENCH_BATCH (K, default 4), AF_BENCH_REPEAT (runs each
@@ -40,16 +41,17 @@ verdicts() { jq -cS '[.jobs[].verdicts] | add' "$prefix$1-b$2-r$3/state.json" 2>
 
 rows=""
 for c in "${convs[@]}"; do
-  l0=$(load)
-  off=() on=() same=yes
+  loads=() off=() on=() same=yes
   for r in $(seq 1 "$repeat"); do
+    loads+=("$(load)")
     off+=("$(run "$c" 1 "$r")")
+    loads+=("$(load)")
     on+=("$(run "$c" "$k" "$r")")
     [ "$(verdicts "$c" 1 "$r")" = "$(verdicts "$c" "$k" "$r")" ] || same="no: $(verdicts "$c" 1 "$r") vs $(verdicts "$c" "$k" "$r")"
   done
-  l1=$(load)
+  loads+=("$(load)")
   moff=$(printf '%s\n' "${off[@]}" | median) mon=$(printf '%s\n' "${on[@]}" | median)
-  row=$(awk -v c="$c" -v n="$n" -v a="$moff" -v b="$mon" -v ao="${off[*]}" -v bo="${on[*]}" -v s="$same" -v l="$l0 / $l1" \
+  row=$(awk -v c="$c" -v n="$n" -v a="$moff" -v b="$mon" -v ao="${off[*]}" -v bo="${on[*]}" -v s="$same" -v l="${loads[*]}" \
     'BEGIN {printf "| %s | %d | %.1f (%s) | %.2f | %.1f (%s) | %.2f | %.2f | %s | %s |", c, n, a, ao, n / a, b, bo, n / b, a / b, s, l}')
   echo "$row"
   rows+="$row"$'\n'
@@ -58,8 +60,8 @@ done
 text="<!-- batch:begin -->
 ## Batched conversion (issue 32): programs/s per core, --batch 1 and --batch $k
 
-\`bash bench/bench_batch.sh $n ${convs[*]}\` ($(date -u +%Y-%m-%d), $(nproc) cores shared with other work: the load
-average before / after each converter is in the last column). Each converter: the campaign \`fuzz --converter C
+\`AF_BENCH_REPEAT=$repeat bash bench/bench_batch.sh $n ${convs[*]}\` ($(date -u +%Y-%m-%d), $(nproc) cores shared with other work: the
+last column is the 1-minute load average before each run, in run order (off, on, off, on, ...), and after the last). Each converter: the campaign \`fuzz --converter C
 --seed 1 --iterations $n --jobs 1 --no-reduce --no-triggers\` with \`--batch 1\` and with \`--batch $k\`, alternating,
 $repeat time(s) each; seconds are the campaign's wall time (worker start included; each run's seconds in
 parentheses, the median first); programs/s = $n / median. One job: programs/s per core.

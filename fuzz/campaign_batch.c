@@ -12,9 +12,13 @@
  * every finding is the judgement of its own program, made by the same loop as with --batch 1.
  *
  * The parent's per-program deadline is n times --deadline while the job judges n programs
- * combined ("N n" lines, campaign_int.h). A job killed during a combined judgement is charged to
- * the iteration it was on (its B line). A combined request carries no iteration tag, so a worker
- * crash traced back to it is not charged to any program (conv_worker.h, crash attribution). */
+ * combined ("N n LAST" lines, LAST the batch's last iteration; "N 0" when the batch is judged;
+ * campaign_int.h). A job killed (deadline) or dead (a crash of the job's own process) inside a
+ * batch is charged to no program: the parent starts the next job process at the same iteration
+ * with every program up to LAST judged alone (campaign_batch_alone_before), so that the program
+ * that hangs or crashes is charged by the per-program path, as with --batch 1, and not the
+ * batch's first program. A combined request carries no iteration tag, so a worker crash traced
+ * back to it is not charged to any program (conv_worker.h, crash attribution). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +34,11 @@ int campaign_batch_size(const campaign_opts *o, const conv_converter *c) {
   if (k < 1) k = 1;
   return k > BATCH_MAX ? BATCH_MAX : k;
 }
+
+/* Iterations before this one are judged alone (campaign_pool.c, after a job died inside a batch). */
+static int64_t alone_before;
+
+void campaign_batch_alone_before(int64_t it) { alone_before = it; }
 
 /* The judgements of later iterations this job judged in a batch (one job per process). */
 typedef struct cached {
@@ -53,14 +62,15 @@ typedef struct judge_ctx {
   const oracle_opts *oo;
   int fd;
   const char *const *tags; /* each program's iteration tag ("it seed") */
+  int64_t last;            /* the batch's last iteration */
 } judge_ctx;
 
 /* batch_judge's judge: the parent's deadline for n programs, the worker's tag (none for a
  * combined program), the judgement (a harness error is an invalid program, as in the job). */
 static void judge_one(void *vctx, const ir_program *p, int n, int idx, judgement *out) {
   judge_ctx *x = vctx;
-  char line[32];
-  int len = snprintf(line, sizeof line, "N %d\n", n);
+  char line[64];
+  int len = snprintf(line, sizeof line, "N %d %lld\n", n, (long long)x->last);
   campaign_wire_send(x->fd, line, (size_t)len);
   conv_worker *w = conv_worker_of(x->c);
   if (w) conv_worker_set_tag(w, n == 1 ? x->tags[idx] : NULL);
@@ -75,7 +85,7 @@ int campaign_batch_judge(const campaign_opts *o, const conv_converter *c, const 
                          const char *tag0, const ir_program *p, int fd, judgement *j, af_err *err) {
   int k = campaign_batch_size(o, c);
   memset(j, 0, sizeof *j);
-  if (k <= 1 || batch_alone_reason(p)) return judge_inprocess(c, p, oo, j, err);
+  if (k <= 1 || batch_alone_reason(p) || it < alone_before) return judge_inprocess(c, p, oo, j, err);
   char *text = codec_write_string(p);
   for (int i = 0; i < ncache; i++)
     if (cache[i].it == it && !strcmp(cache[i].text, text)) {
@@ -114,9 +124,9 @@ int campaign_batch_judge(const campaign_opts *o, const conv_converter *c, const 
     its[n++] = q;
   }
   judgement js[BATCH_MAX];
-  judge_ctx x = {c, oo, fd, (const char *const *)tags};
+  judge_ctx x = {c, oo, fd, (const char *const *)tags, its[n - 1]};
   batch_judge(ps, n, judge_one, &x, js, NULL);
-  campaign_wire_send(fd, "N 1\n", 4); /* the per-program deadline again */
+  campaign_wire_send(fd, "N 0 0\n", 6); /* the batch is judged: the per-program deadline again */
   if (conv_worker_of(c)) conv_worker_set_tag(conv_worker_of(c), tags[0]);
   *j = js[0];
   for (int i = 1; i < n; i++) {

@@ -74,8 +74,14 @@ typedef struct job {
   int nseen;
   af_buf crash;   /* the K lines of a job that is dying (crashsite.h) */
   int tracing;    /* its worker traces a crash to an earlier program: the minimization deadline applies */
-  int batch;      /* judging this many programs combined: the wire's "N n" line (--batch, campaign_batch.c;
-                     B and D lines end it) makes the deadline n per-program deadlines */
+  int batch;      /* > 0 while the job judges a batch (--batch, campaign_batch.c): the wire's "N n" line
+                     (n programs combined, 1: one of them alone) makes the deadline n per-program
+                     deadlines; "N 0", B and D lines end it */
+  int64_t batch_last;   /* the last iteration of that batch (the "N n LAST" line) */
+  int64_t alone_before; /* a job killed or crashed inside a batch: its next process judges every
+                           program before this iteration (that batch's last + 1) alone, so that
+                           the per-program path charges the kill or crash to the program that
+                           makes it (campaign_batch_alone_before); 0: none */
 } job;
 
 typedef struct camp {
@@ -133,6 +139,9 @@ double campaign_job_allowance(const campaign_opts *o, double t, double reduce_s)
  * step between iterations; tag: its worker tag), from a batch of this job's next programs when p
  * may be combined (campaign_batch.c). */
 int campaign_batch_size(const campaign_opts *o, const conv_converter *c);
+/* In a job process, before campaign_job_main: its programs of iterations before it are judged
+ * alone (job.alone_before; 0: none). */
+void campaign_batch_alone_before(int64_t it);
 int campaign_batch_judge(const campaign_opts *o, const conv_converter *c, const oracle_opts *oo, int64_t it, int64_t step,
                          const char *tag, const ir_program *p, int fd, judgement *j, af_err *err);
 

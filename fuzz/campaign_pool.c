@@ -42,6 +42,7 @@ int campaign_pool_spawn(camp *k, int j, af_err *err) {
     signal(SIGINT, SIG_IGN); /* the parent decides when to stop */
     signal(SIGTERM, SIG_DFL);
     crashsite_install(fd[1]); /* a crash sends its native frames: each crash state its own class */
+    campaign_batch_alone_before(jb->alone_before);
     campaign_job_main(k->o, k->c, j, start, fd[1], k->search_t0, jb->reduce_s, jb->seen, jb->nseen);
     _exit(0);
   }
@@ -241,6 +242,15 @@ void campaign_pool_reap(camp *k, int j, int killed_for_timeout) {
     campaign_deferred_keep(k, j, pending, !killed_for_timeout);
     fprintf(stderr, "\naliasfuzz: job %d: minimizing the finding of iteration %lld %s; the program is kept under %s/deferred/\n", j,
             (long long)it, killed_for_timeout ? "ran past its deadline" : "crashed the job", k->o->out);
+  } else if (jb->inflight >= 0 && jb->batch > 0) {
+    /* killed or crashed inside a batch (--batch): which of its programs did it is not known here,
+     * and charging iteration inflight would make a finding of a program that may pass alone. The
+     * next process starts at inflight again and judges the batch's programs alone: one that hangs
+     * or crashes again is charged to itself by the branch below, as with --batch 1. */
+    fprintf(stderr, "\naliasfuzz: job %d %s inside a batch of iterations %lld to %lld; judging them alone\n", j,
+            killed_for_timeout ? "ran past its deadline" : "died", (long long)jb->inflight, (long long)jb->batch_last);
+    if (jb->batch_last + 1 > jb->alone_before) jb->alone_before = jb->batch_last + 1;
+    jb->inflight = -1;
   } else if (jb->inflight >= 0) {
     char why[600];
     oracle_verdict v = killed_for_timeout ? V_TIMEOUT : V_CRASH;

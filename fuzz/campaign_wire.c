@@ -133,8 +133,12 @@ void campaign_wire_read(camp *k, int j) {
       jb->inflight = strtoll(start + 2, NULL, 10);
       jb->since = campaign_now();
       jb->batch = 0;
-    } else if (start[0] == 'N') { /* n programs combined (--batch, campaign_batch.c): n deadlines from now */
-      jb->batch = atoi(start + 2);
+    } else if (start[0] == 'N') { /* "N n LAST": inside a batch ending at iteration LAST (--batch,
+                                     campaign_batch.c), n programs combined: n deadlines from now;
+                                     "N 0": the batch is judged */
+      char *end;
+      jb->batch = (int)strtol(start + 2, &end, 10);
+      jb->batch_last = strtoll(end, NULL, 10);
       jb->since = campaign_now();
     } else if (start[0] == 'D') {
       char *end;

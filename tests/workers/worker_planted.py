@@ -27,6 +27,9 @@ gets exactly the functorch worker's graph and answer):
   none             no mistake (the functorch worker's own answers)
 
 Options: --mistake NAME (env AF_PLANTED_MISTAKE), and worker_functorch's --mode and --remove.
+--hang-on OP (env AF_PLANTED_HANG): a request whose program holds a statement of op OP (in a
+block too) never gets an answer (a planted hang: fuzz --batch must charge the converter-timeout
+to that program, not to its batch's first, tests/scripts/batch_same_findings.sh).
 The hello's versions name the mistake; the answer's graph text is the edited graph.
 
 Use: aliasfuzz fuzz --converter 'external:.venv/bin/python tests/workers/worker_planted.py
@@ -35,6 +38,7 @@ Use: aliasfuzz fuzz --converter 'external:.venv/bin/python tests/workers/worker_
 
 import os
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "harness", "workers"))
@@ -203,6 +207,11 @@ def planted(make_fx, mistake):
     return traced
 
 
+def _holds_op(body, op):
+    """Whether a statement of body (a program's "body", blocks included) is op."""
+    return any(st.get("op") == op or any(_holds_op(st.get(b) or [], op) for b in ("body", "then", "else")) for st in body)
+
+
 class PlantedWorker(worker_functorch.FunctorchWorker):
     """The functorch worker whose make_fx plants the mistake. Its warm-up runs one program with an
     input mutation through the whole path (script, functionalize, make_fx, the edit, a run) before
@@ -215,6 +224,7 @@ class PlantedWorker(worker_functorch.FunctorchWorker):
     def options(cls, ap):
         super().options(ap)
         ap.add_argument("--mistake", choices=sorted(MISTAKES), default=os.environ.get("AF_PLANTED_MISTAKE", "none"))
+        ap.add_argument("--hang-on", default=os.environ.get("AF_PLANTED_HANG", ""))
 
     def prepare(self):
         if self.args.mistake not in MISTAKES:
@@ -237,6 +247,9 @@ class PlantedWorker(worker_functorch.FunctorchWorker):
             meta = req.program.get("meta") or {}
             with open(log, "a", encoding="utf-8") as f:
                 f.write("%d\n" % int(meta.get("batch", 1)))
+        if self.args.hang_on and _holds_op(req.program.get("body", []), self.args.hang_on):
+            while True:
+                time.sleep(60)
         return super().convert(req, warns)
 
 
