@@ -81,6 +81,24 @@ static int pass_drop_outputs(rstate *r) {
   return 0;
 }
 
+/* Training (issue 33): a finding that a training program's inference form (ir_untrain: no
+ * requires_grad, no backward, no_grad blocks unwrapped) shows too is no training bug, and goes
+ * untrained; else each input's requires_grad goes alone (a gradient bug needs only the inputs its
+ * gradient flows to). */
+static int pass_untrain(rstate *r) {
+  if (!r->cur->train) return 0;
+  ir_program *c = ir_program_clone(r->cur);
+  ir_untrain(c);
+  if (try_cand(r, c)) return 1;
+  for (int i = 0; i < r->cur->ninputs; i++) {
+    if (!r->cur->inputs[i].grad) continue;
+    c = ir_program_clone(r->cur);
+    c->inputs[i].grad = c->inputs[i].param = 0;
+    if (try_cand(r, c)) return 1;
+  }
+  return 0;
+}
+
 /* ddmin over statements: remove chunks (and their dependents), halving the chunk size. */
 static int pass_ddmin(rstate *r) {
   int changed = 0;
@@ -492,6 +510,7 @@ static const struct {
   int (*run)(rstate *r);
 } passes[] = {
     {"drop-outputs", pass_drop_outputs},
+    {"untrain", pass_untrain},
     {"ddmin-statements", pass_ddmin},
     {"unwrap-block", pass_unwrap_block},
     {"resolve-lists", pass_resolve_lists},
@@ -507,7 +526,7 @@ static const struct {
 };
 #define NPASSES ((int)(sizeof passes / sizeof passes[0]))
 
-const char *const reduce_pass_names[] = {"drop-outputs", "ddmin-statements", "unwrap-block", "resolve-lists", "drop-statement", "use-base", "operand-as-output", "use-input",
+const char *const reduce_pass_names[] = {"drop-outputs", "untrain", "ddmin-statements", "unwrap-block", "resolve-lists", "drop-statement", "use-base", "operand-as-output", "use-input",
                                          "value-as-input", "drop-inputs", "shrink-shapes", "simplify-literals", "rename", NULL};
 
 int reduce_program(const ir_program *p, reduce_pred pred, void *ctx, int max_tests, ir_program **out, reduce_stats *st) {

@@ -231,6 +231,37 @@ TEST(unused_inputs_go_in_one_test) {
   ir_program_free(p);
 }
 
+/* Issue 33: a finding that the inference form shows too loses its training; a gradient finding
+ * keeps it, with only the inputs that need requires_grad. */
+static int adds_in_place(const ir_program *cand, void *train) {
+  int adds = 0;
+  for (int s = 0; s < cand->nstmts; s++) adds |= cand->stmts[s].op == ops_find("add_");
+  return adds && (!*(int *)train || (cand->train && ir_ngrads(cand) >= 1));
+}
+
+TEST(a_training_program_reduces_untrained_unless_the_bug_needs_gradients) {
+  const char *t = "{\"format\": \"aliasfuzz-program/1\", \"train\": true, \"inputs\": [{\"name\": \"a\", \"shape\": [2], "
+                  "\"dtype\": \"float32\", \"requires_grad\": true}, {\"name\": \"b\", \"shape\": [2], \"dtype\": \"float32\", "
+                  "\"requires_grad\": true}], \"body\": [{\"out\": \"t\", \"op\": \"mul\", \"args\": [\"a\", 2]}, "
+                  "{\"op\": \"add_\", \"args\": [\"t\", \"b\"]}], \"outputs\": [\"t\"]}";
+  ir_program *p = NULL;
+  af_err err;
+  CHECK(codec_read_string(t, "t", &p, &err) == 0, "%s", err.msg);
+  if (!p) return;
+  for (int train = 0; train < 2; train++) {
+    ir_program *min = NULL;
+    reduce_stats st;
+    reduce_program(p, adds_in_place, &train, 500, &min, &st);
+    if (!train)
+      CHECK(min && !min->train && ir_ngrads(min) == 0, "an inference bug: untrained (train %d)", min ? min->train : -1);
+    else
+      CHECK(min && min->train && ir_ngrads(min) == 1, "a gradient bug: train %d, %d inputs with grad", min ? min->train : -1,
+            min ? ir_ngrads(min) : -1);
+    if (min != p) ir_program_free(min);
+  }
+  ir_program_free(p);
+}
+
 /* Adds a value-mismatch member of finding f with pattern pat (job 0, iteration it) to idx; the
  * class it went to, borrowed. */
 static cJSON *add_member(cJSON *idx, const char *f, const char *pat, int64_t it, int *is_new) {
@@ -614,6 +645,7 @@ int main(void) {
   RUN(error_keys_of_one_message_cut_at_different_points_are_one_key);
   RUN(a_view_with_no_valid_variant_keeps_its_name_in_the_class_pattern);
   RUN(unused_inputs_go_in_one_test);
+  RUN(a_training_program_reduces_untrained_unless_the_bug_needs_gradients);
   RUN(findings_are_deduplicated_and_a_replayed_iteration_is_not_counted_twice);
   RUN(a_finding_that_matches_several_classes_joins_the_most_specific_one);
   RUN(a_finding_recorded_again_with_another_pattern_stays_in_its_class);
