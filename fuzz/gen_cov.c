@@ -135,6 +135,7 @@ static void rp_ctrl(replay_st *r, const ir_stmt *st0) {
     r->opener[r->depth++] = s;
     if (st0->op == OPS_for && st0->out >= 0) r->born[st0->out] = r->depth + 1;
   }
+  if (st0->op == OPS_no_grad) r->opener[r->depth++] = s; /* a block, not counted as control flow */
   if (st0->op == OPS_end && r->depth) r->depth--;
   if (r->cov) r->cov->op_stmts[st0->op]++;
 }

@@ -1,9 +1,12 @@
 /* gen_train.c - see gen_train.h */
 #include "gen_train.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../harness/eager.h"
+#include "../harness/ops/ops.h"
 
 static uint64_t mix(uint64_t *s) { /* splitmix64 */
   uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
@@ -12,16 +15,25 @@ static uint64_t mix(uint64_t *s) { /* splitmix64 */
   return z ^ (z >> 31);
 }
 
-/* Whether eager runs q to the end, backward included, under autograd's rules; *reached: whether
- * the backward gave some input a .grad. */
-static int eager_accepts(const ir_program *q, int *reached) {
+static double unit(uint64_t *s) { return (double)(mix(s) >> 11) / 9007199254740992.0; }
+
+/* What eager says about q, backward included, under autograd's rules: 1 it runs (*reached:
+ * whether the backward gave some input a .grad), 0 it refuses; *leaf_at: the body index of the
+ * statement refused as a write in grad mode into a leaf that requires grad, a view of one, or a
+ * view made under no_grad (eager.c train_refuses), else -1. */
+static int eager_accepts(const ir_program *q, int *reached, int *leaf_at) {
   af_err err;
   result r;
   *reached = 0;
+  *leaf_at = -1;
   if (ir_validate(q, &err)) return 0;
   result_init(&r);
   int ok = eager_run(q, &r, &err) == 0 && r.status == RESULT_OK;
   for (int i = 0; ok && i < r.ngrads; i++) *reached |= r.grads[i] != NULL;
+  int s;
+  if (!ok && r.message && strstr(r.message, "written in place outside torch.no_grad()") && sscanf(r.message, "body[%d]", &s) == 1 && s >= 0 &&
+      s < q->nstmts)
+    *leaf_at = s;
   result_clear(&r);
   return ok;
 }
@@ -30,32 +42,132 @@ static int is_candidate(const ir_input *in) {
   return (in->dtype == AF_FLOAT32 || in->dtype == AF_FLOAT64) && !in->base && !in->ndata;
 }
 
+/* Inserts statement (op, out, args) at body index at (the later ones move down one). */
+static void insert_stmt(ir_program *p, int at, int op, int out, int nargs, const ir_arg *args) {
+  ir_add_stmt(p, op, out, nargs, args);
+  ir_stmt st = p->stmts[p->nstmts - 1];
+  memmove(&p->stmts[at + 1], &p->stmts[at], sizeof(ir_stmt) * (size_t)(p->nstmts - 1 - at));
+  p->stmts[at] = st;
+}
+
+/* Statements from..to (a whole block when one opens it) inside `with torch.no_grad():`. */
+static void wrap_no_grad(ir_program *p, int from, int to) {
+  if (ir_block_opener(p->stmts[to].op)) to = ir_block_end(p, to);
+  insert_stmt(p, to + 1, OPS_end, -1, 0, NULL);
+  insert_stmt(p, from, OPS_no_grad, -1, 0, NULL);
+}
+
+/* A new value name `stem`, `stem1`, ... not yet in p; its id. */
+static int fresh_value(ir_program *p, const char *stem) {
+  char nm[64];
+  for (int k = 0;; k++) {
+    snprintf(nm, sizeof nm, k ? "%s%d" : "%s", stem, k);
+    if (ir_find_value(p, nm) < 0) return ir_add_value(p, nm);
+  }
+}
+
+/* Routes statement s's write through `t_det = t.detach()` made right before it (a write autograd
+ * does not see; the values change all the same). 0 when s writes a list. */
+static int route_write(ir_program *p, int s) {
+  if (p->stmts[s].nargs < 1 || p->stmts[s].args[0].kind != IR_ARG_VALUE) return 0;
+  int t = p->stmts[s].args[0].value;
+  char stem[64];
+  snprintf(stem, sizeof stem, "%s_det", p->names[t]);
+  int v = fresh_value(p, stem);
+  ir_arg a = {.kind = IR_ARG_VALUE, .value = t};
+  insert_stmt(p, s, ops_find("detach"), v, 1, &a);
+  p->stmts[s + 1].args[0].value = v;
+  return 1;
+}
+
+/* A training step's own parameter update, at the top of the forward: `with torch.no_grad():
+ * self.w.mul_(c)` or `self.w.add_(c)` (an nn.Parameter written in place under no_grad). */
+static void update_param(ir_program *p, int w, uint64_t *s) {
+  static const double by[] = {0.5, 2, -1};
+  int mul = mix(s) & 1;
+  ir_arg a[2] = {{.kind = IR_ARG_VALUE, .value = w}, {.kind = IR_ARG_FLOAT, .f = mul ? by[mix(s) % 3] : (double)(mix(s) % 2 ? 1 : -1)}};
+  insert_stmt(p, 0, ops_find(mul ? "mul_" : "add_"), -1, 2, a);
+  wrap_no_grad(p, 0, 0);
+}
+
+/* A top-level statement drawn from s, or -1 (none). */
+static int top_level_stmt(const ir_program *p, uint64_t *s) {
+  int n = 0, pick = -1;
+  for (int k = 0; k < p->nstmts; k = ir_block_opener(p->stmts[k].op) ? ir_block_end(p, k) + 1 : k + 1)
+    if (mix(s) % (uint64_t)++n == 0) pick = k; /* reservoir: uniform over the top-level statements */
+  return pick;
+}
+
+/* Input i made to require grad in q: when eager refuses a write into it (or a view of it), the
+ * write is put under no_grad or routed through .detach() (a fix drawn from s) and eager
+ * asked again, up to GEN_TRAIN_FIXES times. 1 when eager accepts q in the end (q changed), else 0
+ * (q as it was). */
+#define GEN_TRAIN_FIXES 3
+static int make_leaf(ir_program **qp, int i, uint64_t *s, int *reached) {
+  ir_program *q = ir_program_clone(*qp);
+  q->inputs[i].grad = 1;
+  q->inputs[i].param = q->inputs[i].buffer;
+  for (int tries = 0;; tries++) {
+    int leaf_at, r;
+    if (eager_accepts(q, &r, &leaf_at)) {
+      *reached |= r;
+      ir_program_free(*qp);
+      *qp = q;
+      return 1;
+    }
+    if (leaf_at < 0 || tries == GEN_TRAIN_FIXES) break;
+    if (mix(s) % 2 || !route_write(q, leaf_at)) wrap_no_grad(q, leaf_at, leaf_at);
+  }
+  ir_program_free(q);
+  return 0;
+}
+
+/* With chance p (drawn from s), `edit` applied to a copy of *qp, kept when eager accepts it. */
+static void maybe(ir_program **qp, double p, uint64_t *s, int (*edit)(ir_program *q, uint64_t *s)) {
+  if (unit(s) >= p) return;
+  ir_program *q = ir_program_clone(*qp);
+  int r, leaf_at;
+  if (edit(q, s) && eager_accepts(q, &r, &leaf_at) && r) {
+    ir_program_free(*qp);
+    *qp = q;
+  } else {
+    ir_program_free(q);
+  }
+}
+
+static int edit_update_param(ir_program *q, uint64_t *s) {
+  int n = 0, w = -1;
+  for (int i = 0; i < q->ninputs; i++)
+    if (q->inputs[i].param && mix(s) % (uint64_t)++n == 0) w = i;
+  if (w >= 0) update_param(q, w, s);
+  return w >= 0;
+}
+
+static int edit_wrap_run(ir_program *q, uint64_t *s) {
+  int from = top_level_stmt(q, s);
+  if (from < 0) return 0;
+  int to = ir_block_opener(q->stmts[from].op) ? ir_block_end(q, from) : from;
+  if (mix(s) % 2 && to + 1 < q->nstmts) to++; /* two statements (the second may open a block) */
+  wrap_no_grad(q, from, to);
+  return 1;
+}
+
 int gen_train(ir_program *p, uint64_t seed, double p_share) {
   uint64_t s = seed;
-  if (p_share <= 0 || p->train || (double)(mix(&s) >> 11) / 9007199254740992.0 >= p_share) return 0;
+  if (p_share <= 0 || p->train || unit(&s) >= p_share) return 0;
   int kept = 0, reached = 0;
   ir_program *q = ir_program_clone(p);
   q->train = 1;
   q->loss = af_xcalloc((size_t)q->noutputs + 1, sizeof(double));
   for (int o = 0; o < q->noutputs; o++) q->loss[o] = (double)(1 + mix(&s) % 3);
-  for (int i = 0; i < q->ninputs; i++) {
-    ir_input *in = &q->inputs[i];
-    if (!is_candidate(in)) continue;
-    in->grad = 1;
-    in->param = in->buffer;
-    int r;
-    if (eager_accepts(q, &r)) {
-      kept++;
-      reached |= r;
-    } else {
-      in->grad = in->param = 0;
-    }
-  }
+  for (int i = 0; i < q->ninputs; i++)
+    if (is_candidate(&q->inputs[i])) kept += make_leaf(&q, i, &s, &reached);
   if (kept && reached) {
-    p->train = 1;
-    p->loss = q->loss;
-    q->loss = NULL;
-    for (int i = 0; i < p->ninputs; i++) p->inputs[i].grad = q->inputs[i].grad, p->inputs[i].param = q->inputs[i].param;
+    maybe(&q, GEN_TRAIN_P_UPDATE, &s, edit_update_param);
+    maybe(&q, GEN_TRAIN_P_WRAP, &s, edit_wrap_run);
+    ir_program tmp = *p; /* p takes q's contents, q p's old ones (freed with q) */
+    *p = *q;
+    *q = tmp;
   }
   ir_program_free(q);
   return kept && reached;

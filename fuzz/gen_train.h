@@ -8,9 +8,18 @@
  * in place: "train": true, a loss weight per output (1, 2 or 3, drawn from seed), and of its
  * float32/float64 inputs without a layout, each in turn, the data inputs made leaves that require
  * grad and the module buffers made nn.Parameters, each kept only where eager (autograd's in-place
- * rules, eager.c, and the backward) still accepts the program: valid by that check, one eager run
- * per candidate. The body is never changed. Returns 1 when p became a training program; 0 when
- * the draw said no, or no candidate was kept or none got a gradient (p unchanged). */
+ * rules, eager.c, and the backward) accepts the program: valid by that check, one eager run per
+ * candidate and fix. Autograd's rules shape the body: a write eager refuses (into a leaf that
+ * requires grad, a view of one, or a view made under no_grad) is put under `with
+ * torch.no_grad():` or routed through `t.detach()` made right before it (one of the two drawn from
+ * seed; up to 3 fixes per input). Then, each kept only where eager accepts it and some input still gets a gradient:
+ * with chance GEN_TRAIN_P_UPDATE a parameter updated in place under no_grad at the top of the
+ * forward (`self.w.mul_(0.5)`), and with chance GEN_TRAIN_P_WRAP one or two top-level statements
+ * put under no_grad (views made there, writes autograd does not see). Returns 1 when p became a
+ * training program; 0 when the draw said no, or no candidate was kept or none got a gradient (p
+ * unchanged). docs/training.md. */
+#define GEN_TRAIN_P_UPDATE 0.3
+#define GEN_TRAIN_P_WRAP 0.3
 int gen_train(ir_program *p, uint64_t seed, double p_share);
 
 #endif

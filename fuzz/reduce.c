@@ -455,7 +455,9 @@ static ir_program *unwrap(const ir_program *p, int s, int which, int64_t iter) {
 static int pass_unwrap_block(rstate *r) {
   for (int s = 0; s < r->cur->nstmts; s++) {
     int op = r->cur->stmts[s].op;
-    if (op == OPS_if) {
+    if (op == OPS_no_grad) { /* its statements in grad mode (issue 33) */
+      if (try_cand(r, unwrap(r->cur, s, 0, 0))) return 1;
+    } else if (op == OPS_if) {
       for (int which = 0; which < (ir_block_else(r->cur, s) >= 0 ? 2 : 1); which++)
         if (try_cand(r, unwrap(r->cur, s, which, 0))) return 1;
     } else if (op == OPS_for) {

@@ -551,7 +551,8 @@ static int read_stmt(ir_program *p, const cJSON *e, int depth, af_err *err) {
   int op = ops_find(opj->valuestring);
   if (op < 0 || op == OPS_else || op == OPS_end)
     return af_fail(err, "op: unknown op \"%s\" (see `aliasfuzz ops`; blocks nest: \"then\"/\"else\"/\"body\")", opj->valuestring);
-  if (check_keys(e, op == OPS_if ? if_keys : op == OPS_for ? for_keys : keys, err)) return -1;
+  static const char *const with_keys[] = {"op", "args", "body", NULL}; /* no_grad (issue 33) */
+  if (check_keys(e, op == OPS_if ? if_keys : op == OPS_for ? for_keys : op == OPS_no_grad ? with_keys : keys, err)) return -1;
   const ops_entry *oe = ops_get(op);
   if (!cJSON_IsArray(argsj)) return af_fail(err, "args: expected an array");
   int n = cJSON_GetArraySize(argsj);
@@ -562,12 +563,12 @@ static int read_stmt(ir_program *p, const cJSON *e, int depth, af_err *err) {
       af_err_prefix(err, "args[%d] (%s)", nargs - 1, oe->name);
       goto bad;
     }
-  int need = 1 + (op == OPS_if || op == OPS_for) + (op == OPS_if && cJSON_GetObjectItemCaseSensitive(e, "else") != NULL);
+  int need = 1 + ir_block_opener(op) + (op == OPS_if && cJSON_GetObjectItemCaseSensitive(e, "else") != NULL);
   if (p->nstmts + need > CODEC_MAX_STMTS) { /* (a block's else and end markers count) */
     af_fail(err, "more than %d statements (the limit of a program, if/for/else/end counted)", CODEC_MAX_STMTS);
     goto bad;
   }
-  if ((op == OPS_if || op == OPS_for) && depth >= CODEC_MAX_DEPTH) {
+  if (ir_block_opener(op) && depth >= CODEC_MAX_DEPTH) {
     af_fail(err, "%s: blocks nested more than %d deep (the limit of a program)", oe->name, CODEC_MAX_DEPTH);
     goto bad;
   }
@@ -597,7 +598,7 @@ static int read_stmt(ir_program *p, const cJSON *e, int depth, af_err *err) {
       if (read_block(p, elsej, "else", depth + 1, err)) return -1;
     }
     ir_add_stmt(p, OPS_end, -1, 0, NULL);
-  } else if (op == OPS_for) {
+  } else if (op == OPS_for || op == OPS_no_grad) {
     if (read_block(p, cJSON_GetObjectItemCaseSensitive(e, "body"), "body", depth + 1, err)) return -1;
     ir_add_stmt(p, OPS_end, -1, 0, NULL);
   }
@@ -951,7 +952,7 @@ static void write_block(af_buf *b, const ir_program *p, int *s, int indent) {
     }
     af_buf_puts(b, "]");
     (*s)++;
-    if (st->op == OPS_if || st->op == OPS_for) {
+    if (ir_block_opener(st->op)) {
       af_buf_puts(b, st->op == OPS_if ? ", \"then\": [" : ", \"body\": [");
       size_t mark = b->len;
       write_block(b, p, s, indent + 2);

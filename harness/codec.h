@@ -37,7 +37,8 @@
  * Control flow nests: {"op": "if", "args": ["c"], "then": [...], "else": [...]} ("else" optional;
  * c a one-element tensor, `if bool(c):`), {"out": "i", "op": "for", "args": [3], "body": [...]}
  * (`for i in range(3):`; i is an int: an int argument or an int subscript element inside the
- * body). A statement whose "out" names a value in scope rebinds it (`s = torch.add(s, 1)`);
+ * body), {"op": "no_grad", "args": [], "body": [...]} (`with torch.no_grad():`, training programs
+ * only; names defined inside stay visible after it). A statement whose "out" names a value in scope rebinds it (`s = torch.add(s, 1)`);
  * names defined in a block are visible to its end. Lists: {"out": "l", "op": "list", "args":
  * [["a", "b"]]} and list_append/list_get/list_set/cat_list/stack_list (`aliasfuzz ops`). An
  * input with "buffer": true is module state: the program is an nn.Module's forward, the input is

@@ -450,20 +450,24 @@ static int undefined_stmt(const env *e, const ir_stmt *st, af_err *err) {
 /* ---- training programs (issue 33; docs/training.md) ----
  * Autograd's in-place rules are validity rules: a program that breaks one is invalid (eager's
  * RESULT_ERROR, the oracle's invalid-program), with the rule as the reason. Checked here on the
- * real tensors before the statement runs: a write into a leaf that requires grad, or into an
- * autograd view of one, in grad mode. A tensor saved for backward and modified in place since is
+ * real tensors before the statement runs: a write in grad mode into a leaf that requires grad, an
+ * autograd view of one, or a view made under no_grad of a tensor that requires grad (`with
+ * torch.no_grad():` blocks switch grad mode off: writes there pass). A tensor saved for backward and modified in place since is
  * refused by autograd's own version counters when the backward runs (train_step). */
 #define TRAIN_INVALID "invalid training program (autograd refuses it): "
 
 static int train_refuses(const env *e, const ir_stmt *st, af_err *err) {
-  if (!e->p->train || !ops_mutates(st->op) || !st->nargs) return 0;
+  if (!e->p->train || !ops_mutates(st->op) || !st->nargs || !at_grad_enabled()) return 0; /* under no_grad any write passes */
   const ir_arg *a = &st->args[0];
   int n = a->kind == IR_ARG_VALUES ? a->n : 1;
   for (int k = 0; k < n; k++) {
     int v = a->kind == IR_ARG_VALUES ? a->values[k] : a->value;
-    if (v < 0 || !e->v[v] || !at_tensor_grad_leaf_write(e->v[v])) continue;
-    return af_fail(err, TRAIN_INVALID "%s is a leaf that requires grad, or a view of one, written in place outside torch.no_grad()",
-                   v < e->p->nvalues ? e->p->names[v] : "the value it rebinds");
+    int why = v >= 0 && e->v[v] ? at_tensor_grad_leaf_write(e->v[v]) : 0;
+    if (!why) continue;
+    return af_fail(err, TRAIN_INVALID "%s %s, written in place outside torch.no_grad()",
+                   v < e->p->nvalues ? e->p->names[v] : "the value it rebinds",
+                   why == 2 ? "is a view made under torch.no_grad() of a tensor that requires grad"
+                            : "is a leaf that requires grad, or a view of one");
   }
   return 0;
 }
@@ -610,7 +614,7 @@ static void link_blocks(const ir_program *p, int *match, int *other) {
   for (int s = 0; s < p->nstmts; s++) {
     int op = p->stmts[s].op;
     other[s] = -1;
-    if (op == OPS_if || op == OPS_for) stack[depth++] = s;
+    if (ir_block_opener(op)) stack[depth++] = s;
     if (op == OPS_else && depth) other[stack[depth - 1]] = s, match[s] = stack[depth - 1];
     if (op == OPS_end && depth) match[s] = stack[--depth], match[match[s]] = s;
   }
@@ -692,6 +696,8 @@ static int run(const ir_program *p, af_tensor *const *inputs, eager_hook hook, v
   int *match = af_xcalloc((size_t)p->nstmts + 1, sizeof(int)); /* opener <-> end; else -> its if */
   int *other = af_xcalloc((size_t)p->nstmts + 1, sizeof(int));  /* if -> its else, or -1 */
   link_blocks(p, match, other);
+  int grad0 = at_grad_enabled();                               /* restored when the run ends */
+  int *was = af_xcalloc((size_t)p->nstmts + 1, sizeof(int));  /* no_grad -> the grad mode it left */
   long steps = 0;
   for (int s = 0; s < p->nstmts;) {
     const ir_stmt *st = &p->stmts[s];
@@ -711,8 +717,13 @@ static int run(const ir_program *p, af_tensor *const *inputs, eager_hook hook, v
         s = match[s] + 1;
       }
       continue;
+    } else if (st->op == OPS_no_grad) { /* `with torch.no_grad():` (issue 33) */
+      was[s] = at_grad_mode(0);
+      s++;
+      continue;
     } else if (st->op == OPS_end) {
       int o = match[s];
+      if (p->stmts[o].op == OPS_no_grad) at_grad_mode(was[o]);
       if (p->stmts[o].op == OPS_for && ++ints[p->stmts[o].out] < ir_for_trips(&p->stmts[o], ints)) {
         s = o + 1;
       } else {
@@ -783,6 +794,8 @@ static int run(const ir_program *p, af_tensor *const *inputs, eager_hook hook, v
     }
     s++;
   }
+  at_grad_mode(grad0); /* a run that stopped inside a no_grad block */
+  free(was);
   free(isint);
   free(ints);
   free(match);

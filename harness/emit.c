@@ -168,7 +168,7 @@ char *emit_torchscript(const ir_program *p, const char *fn) {
     af_buf_printf(&b, "%*s", 4 * depth, "");
     emit_stmt(&b, p, s);
     af_buf_puts(&b, "\n");
-    empty = op == OPS_if || op == OPS_for || op == OPS_else;
+    empty = ir_block_opener(op) || op == OPS_else;
     if (empty) depth++;
   }
   if (p->noutputs == 0) {

@@ -193,7 +193,19 @@ void ir_untrain(ir_program *p) {
   free(p->loss);
   p->loss = NULL;
   for (int i = 0; i < p->ninputs; i++) p->inputs[i].grad = p->inputs[i].param = 0;
+  /* no grad mode without training: a no_grad block's statements join the enclosing body */
+  char *drop = af_xcalloc((size_t)p->nstmts + 1, 1);
+  int n = 0;
+  for (int s = 0; s < p->nstmts; s++)
+    if (p->stmts[s].op == OPS_no_grad) drop[s] = 1, drop[ir_block_end(p, s)] = 1;
+  for (int s = 0; s < p->nstmts; s++)
+    if (drop[s]) ir_stmt_clear(&p->stmts[s]);
+    else p->stmts[n++] = p->stmts[s];
+  p->nstmts = n;
+  free(drop);
 }
+
+int ir_block_opener(int op) { return op == OPS_if || op == OPS_for || op == OPS_no_grad; }
 
 int ir_nbuffers(const ir_program *p) {
   int n = 0;
@@ -304,7 +316,7 @@ int ir_block_end(const ir_program *p, int s) {
   int depth = 0;
   for (int k = s; k < p->nstmts; k++) {
     int op = p->stmts[k].op;
-    if (op == OPS_if || op == OPS_for) depth++;
+    if (ir_block_opener(op)) depth++;
     if (op == OPS_end && --depth == 0) return k;
   }
   return p->nstmts;
@@ -314,7 +326,7 @@ int ir_block_else(const ir_program *p, int s) {
   int depth = 0;
   for (int k = s; k < p->nstmts; k++) {
     int op = p->stmts[k].op;
-    if (op == OPS_if || op == OPS_for) depth++;
+    if (ir_block_opener(op)) depth++;
     if (op == OPS_else && depth == 1) return k;
     if (op == OPS_end && --depth == 0) return -1;
   }
@@ -366,6 +378,13 @@ static void scope_open(scope *sc, int s) {
 static void scope_close(scope *sc) {
   sc->depth--;
   while (sc->ndefs > sc->mark[sc->depth]) sc->vis[sc->defs[--sc->ndefs]] = 0;
+}
+
+/* `end`: a no_grad block's definitions stay in sight (Python's `with` opens no scope); an if's or
+ * a for's go out of it. */
+static void scope_end(const ir_program *p, scope *sc) {
+  if (p->stmts[sc->open[sc->depth - 1]].op == OPS_no_grad) sc->depth--;
+  else scope_close(sc);
 }
 
 /* `else`: the then-body's definitions go out of sight; the else-body starts. */
@@ -577,7 +596,7 @@ static int validate_stmt(const ir_program *p, int s, const char *isint, scope *s
     if (st->op == OPS_else)
       scope_else(sc);
     else
-      scope_close(sc);
+      scope_end(p, sc);
     return 0;
   }
   for (int a = 0; a < st->nargs; a++)
@@ -598,9 +617,11 @@ static int validate_stmt(const ir_program *p, int s, const char *isint, scope *s
     scope_define(sc, st->out);
     return 0;
   }
-  if (st->op == OPS_if) {
+  if (st->op == OPS_if || st->op == OPS_no_grad) {
     if (st->out >= 0)
-      return af_fail(err, "body[%d].out: if defines no value", s);
+      return af_fail(err, "body[%d].out: %s defines no value", s, e->name);
+    if (st->op == OPS_no_grad && !p->train)
+      return af_fail(err, "body[%d] (no_grad): a torch.no_grad() block in a program without \"train\": true", s);
     scope_open(sc, s);
     return 0;
   }
@@ -738,7 +759,7 @@ static ir_program *subset_impl(const ir_program *p, const char *keep_stmt, const
   int skipping = 0; /* depth inside a dropped block */
   for (int s = 0; s < p->nstmts; s++) {
     const ir_stmt *st = &p->stmts[s];
-    int opener = st->op == OPS_if || st->op == OPS_for;
+    int opener = ir_block_opener(st->op);
     if (skipping) {
       if (opener) skipping++;
       if (st->op == OPS_end) skipping--;
@@ -749,7 +770,7 @@ static ir_program *subset_impl(const ir_program *p, const char *keep_stmt, const
       if (st->op == OPS_else)
         scope_else(&sc);
       else
-        scope_close(&sc);
+        scope_end(p, &sc);
       ir_add_stmt(q, st->op, -1, 0, NULL);
       continue;
     }
@@ -799,7 +820,7 @@ ir_program *ir_value_as_input(const ir_program *p, int s, const ir_input *as) {
     return NULL;
   for (int k = 0; k < p->nstmts; k++) {
     int op = p->stmts[k].op;
-    if (k < s) depth += (op == OPS_if || op == OPS_for) - (op == OPS_end);
+    if (k < s) depth += ir_block_opener(op) - (op == OPS_end);
     if (k != s && p->stmts[k].out == v) return NULL; /* bound elsewhere too */
   }
   if (depth != 0) return NULL; /* inside a block: it may run more than once, or not at all */

@@ -200,8 +200,8 @@ int ir_layout_apply(const char *op, int nargs, const ir_arg *args, int *rank, in
 int ir_nbuffers(const ir_program *p);
 /* Training (issue 33): output o's loss weight (1 when p->loss is NULL); the number of inputs
  * that require grad (0 unless p->train); p made an inference program in place (train, loss,
- * grad cleared, a parameter becomes a plain buffer): what a converter that cannot train is
- * given instead (docs/training.md). */
+ * grad cleared, a parameter becomes a plain buffer, no_grad blocks unwrapped): what a converter
+ * that cannot train is given instead (docs/training.md). */
 double ir_loss_weight(const ir_program *p, int o);
 int ir_ngrads(const ir_program *p);
 void ir_untrain(ir_program *p);
@@ -226,9 +226,12 @@ ir_program *ir_subset(const ir_program *p, const char *keep_stmt, const char *ke
  * not the only statement binding its value, or binds an input. new, free with ir_program_free. */
 ir_program *ir_value_as_input(const ir_program *p, int s, const ir_input *as);
 
-/* ---- control flow: flat blocks `if` ... [`else` ...] `end`, `for` ... `end` (see ops.def) ---- */
+/* ---- control flow: flat blocks `if` ... [`else` ...] `end`, `for` ... `end`, `no_grad` ... `end` (see ops.def) ---- */
 #define IR_MAX_TRIPS 64 /* largest literal `for` trip count (an int value's is checked when it runs) */
-/* Index of the `end` closing the block opened at statement s (if/for). */
+/* Whether op opens a block closed by `end`: if, for, no_grad (`with torch.no_grad():`, issue 33;
+ * unlike if/for it opens no scope). */
+int ir_block_opener(int op);
+/* Index of the `end` closing the block opened at statement s (if/for/no_grad). */
 int ir_block_end(const ir_program *p, int s);
 /* Index of the `else` of the `if` at s, or -1. */
 int ir_block_else(const ir_program *p, int s);

@@ -10,7 +10,10 @@
 #include "../harness/converters/conv.h"
 #include "../harness/converters/conv_worker.h"
 #include "../fuzz/judge.h"
+#include "../fuzz/gen.h"
 #include "../harness/eager.h"
+#include "../harness/emit.h"
+#include "../harness/ops/ops.h"
 #include "../oracle/oracle.h"
 #include "tap.h"
 
@@ -292,6 +295,149 @@ TEST(the_judge_gives_a_converter_that_cannot_train_the_inference_form) {
   }
 }
 
+/* ---- no_grad blocks and .detach() writes (issue 33's second slice) ---- */
+
+/* self.w a parameter, x a leaf that requires grad: under no_grad the parameter and the leaf are
+ * written in place and a view v is made; v stays visible after the block (s = v.sum(), read
+ * before x changes again: a view made under no_grad whose base is written in grad mode later is
+ * an error to read); a write through x.detach(); r = x * self.w + s (the loss weight %s) */
+static const char *with_no_grad =
+    "{\"format\": \"aliasfuzz-program/1\",\n"
+    " \"inputs\": [{\"name\": \"w\", \"shape\": [3], \"dtype\": \"float32\", \"param\": true},\n"
+    "            {\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\", \"requires_grad\": true}],\n"
+    " \"body\": [{\"op\": \"no_grad\", \"args\": [], \"body\": [{\"op\": \"mul_\", \"args\": [\"w\", 2]},\n"
+    "            {\"op\": \"add_\", \"args\": [\"x\", 1]}, {\"out\": \"v\", \"op\": \"slice\", \"args\": [\"x\", 0, 0, 2, 1]}]},\n"
+    "          {\"out\": \"s\", \"op\": \"sum\", \"args\": [\"v\"]}, {\"out\": \"d\", \"op\": \"detach\", \"args\": [\"x\"]},\n"
+    "          {\"op\": \"add_\", \"args\": [\"d\", 1]}, {\"out\": \"r\", \"op\": \"mul\", \"args\": [\"x\", \"w\"]},\n"
+    "          {\"out\": \"r\", \"op\": \"add\", \"args\": [\"r\", \"s\"]}],\n"
+    " \"outputs\": [\"r\"], \"train\": true, \"loss\": [%s]}\n";
+
+TEST(a_no_grad_block_reads_writes_and_emits_as_a_with_block_whose_names_stay_visible) {
+  ir_program *p = read_text(with_no_grad, "1");
+  if (!p) return;
+  char *text = codec_write_string(p), *src = emit_torchscript(p, "f");
+  ir_program *q = NULL;
+  af_err err;
+  CHECK(text && strstr(text, "\"op\": \"no_grad\", \"args\": [], \"body\": [") && codec_read_string(text, "again", &q, &err) == 0,
+        "written with its body and read back: %s", text ? text : "");
+  char *again = q ? codec_write_string(q) : NULL;
+  CHECK(again && strcmp(text, again) == 0, "canonical: the same text twice");
+  CHECK(src && strstr(src, "    with torch.no_grad():\n        self.w.mul_(2)\n        x.add_(1)\n        v = x[0:2:1]\n    s = torch.sum(v)\n    d = x.detach()\n"),
+        "emitted: %s", src ? src : "");
+  free(text);
+  free(again);
+  free(src);
+  ir_program_free(q);
+  /* the inference form: the block's statements in the enclosing body, no no_grad left */
+  ir_untrain(p);
+  int left = 0;
+  for (int s = 0; s < p->nstmts; s++) left += p->stmts[s].op == OPS_no_grad || p->stmts[s].op == OPS_end;
+  CHECK(left == 0 && p->nstmts == 8 && ir_validate(p, &err) == 0, "untrained: %d block markers left, %d statements", left, p->nstmts);
+  ir_program_free(p);
+  /* no_grad needs a training program */
+  q = NULL;
+  CHECK(codec_read_string("{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}], "
+                          "\"body\": [{\"op\": \"no_grad\", \"args\": [], \"body\": [{\"op\": \"add_\", \"args\": [\"x\", 1]}]}], "
+                          "\"outputs\": [\"x\"]}", "t", &q, &err) != 0 &&
+            strstr(err.msg, "body[0] (no_grad): a torch.no_grad() block in a program without \"train\": true"),
+        "refused: %s", err.msg);
+  ir_program_free(q);
+}
+
+/* w = [-5, 2, -2] -> [-10, 4, -4] under no_grad; x = [-2, 5, 1] -> [-1, 6, 2] under no_grad, then
+ * [0, 7, 3] through x.detach(); v = x[0:2] (made under no_grad: no gradient flows through it),
+ * s = -1 + 6; loss = 2 * sum(x * w + s): x.grad = 2 w = [-20, 8, -8], w.grad = 2 x = [0, 14, 6];
+ * r = [0 * -10 + 5, .., 3 * -4 + 5]. */
+TEST(writes_under_no_grad_and_through_detach_change_values_but_not_gradients) {
+  ir_program *p = read_text(with_no_grad, "2");
+  if (!p) return;
+  double gw[3], gx[3], ww[3] = {0, 14, 6}, wx[3] = {-20, 8, -8};
+  char why[600] = "";
+  if (!eager_grad(p, 0, gw, 3, why, sizeof why) && !eager_grad(p, 1, gx, 3, why, sizeof why))
+    for (int k = 0; k < 3; k++)
+      CHECK(gw[k] == ww[k] && gx[k] == wx[k], "[%d]: w.grad %g (by hand %g), x.grad %g (by hand %g)", k, gw[k], ww[k], gx[k], wx[k]);
+  else
+    CHECK(0, "%s", why);
+  result r;
+  af_err err;
+  result_init(&r);
+  double x[3], w[3], o[3];
+  CHECK(eager_run(p, &r, &err) == 0 && r.status == RESULT_OK && !at_tensor_values(r.inputs[0], w, &err) &&
+            !at_tensor_values(r.inputs[1], x, &err) && !at_tensor_values(r.outputs[0], o, &err) && w[0] == -10 && w[1] == 4 &&
+            x[0] == 0 && x[1] == 7 && x[2] == 3 && o[0] == 5 && o[2] == -7,
+        "final w [%g %g], x [%g %g %g], r [%g .. %g]", w[0], w[1], x[0], x[1], x[2], o[0], o[2]);
+  CHECK(at_grad_enabled(), "grad mode is on again after the run");
+  result_clear(&r);
+  ir_program_free(p);
+}
+
+TEST(a_view_made_under_no_grad_and_written_in_grad_mode_is_invalid_program) {
+  /* of a leaf */
+  check_invalid("{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\", "
+                "\"requires_grad\": true}], \"body\": [{\"op\": \"no_grad\", \"args\": [], \"body\": [{\"out\": \"v\", \"op\": \"slice\", "
+                "\"args\": [\"x\", 0, 0, 2, 1]}]}, {\"op\": \"add_\", \"args\": [\"v\", 1]}, {\"out\": \"r\", \"op\": \"mul\", "
+                "\"args\": [\"x\", 2]}], \"outputs\": [\"r\"], \"train\": true}",
+                "v is a view made under torch.no_grad() of a tensor that requires grad, written in place outside torch.no_grad()");
+  /* of a non-leaf that requires grad */
+  check_invalid("{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\", "
+                "\"requires_grad\": true}], \"body\": [{\"out\": \"y\", \"op\": \"mul\", \"args\": [\"x\", 2]}, {\"op\": \"no_grad\", "
+                "\"args\": [], \"body\": [{\"out\": \"v\", \"op\": \"slice\", \"args\": [\"y\", 0, 0, 2, 1]}]}, {\"op\": \"add_\", "
+                "\"args\": [\"v\", 1]}], \"outputs\": [\"y\"], \"train\": true}",
+                "v is a view made under torch.no_grad()");
+  /* a write through .detach() passes, its base's values change */
+  ir_program *p = NULL;
+  af_err err;
+  result e;
+  result_init(&e);
+  double x[3];
+  CHECK(codec_read_string("{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": "
+                          "\"float32\", \"requires_grad\": true}], \"body\": [{\"out\": \"d\", \"op\": \"detach\", \"args\": [\"x\"]}, "
+                          "{\"op\": \"mul_\", \"args\": [\"d\", 3]}, {\"out\": \"r\", \"op\": \"mul\", \"args\": [\"x\", 2]}], "
+                          "\"outputs\": [\"r\"], \"train\": true}", "t", &p, &err) == 0 &&
+            eager_run(p, &e, &err) == 0 && e.status == RESULT_OK && !at_tensor_values(e.inputs[0], x, &err) && x[0] == -15,
+        "through detach(): x[0] %g, %s", x[0], e.message ? e.message : "");
+  result_clear(&e);
+  ir_program_free(p);
+}
+
+/* The training policy's programs use no_grad blocks, writes routed through .detach() and
+ * parameter updates under no_grad, and eager accepts every training program it makes (backward
+ * included). */
+TEST(the_generator_makes_no_grad_detach_and_parameter_update_forms_eager_accepts) {
+  gen_policy pol;
+  af_err err;
+  gen_policy_default(&pol);
+  CHECK(gen_policy_from_json("{\"chances\": {\"train\": 1.0}}", &pol, &err) == 0, "%s", err.msg);
+  int ntrain = 0, nograd = 0, data = 0, update = 0, bad = 0;
+  for (uint64_t seed = 1; seed <= 120; seed++) {
+    ir_program *p = NULL;
+    if (gen_program(&pol, seed, &p, &err)) {
+      CHECK(0, "seed %llu: %s", (unsigned long long)seed, err.msg);
+      continue;
+    }
+    if (p->train) {
+      ntrain++;
+      int ng = 0, dt = 0;
+      for (int s = 0; s < p->nstmts; s++) {
+        ng |= p->stmts[s].op == OPS_no_grad;
+        dt |= p->stmts[s].op == ops_find("detach") && p->stmts[s].out >= 0 && strstr(p->names[p->stmts[s].out], "_det");
+      }
+      nograd += ng;
+      data += dt;
+      update += p->nstmts > 2 && p->stmts[0].op == OPS_no_grad && p->stmts[1].args[0].kind == IR_ARG_VALUE &&
+                p->inputs[p->stmts[1].args[0].value].param;
+      result r;
+      result_init(&r);
+      if (eager_run(p, &r, &err) || r.status != RESULT_OK) bad++, CHECK(0, "seed %llu: eager: %s", (unsigned long long)seed, r.message ? r.message : err.msg);
+      result_clear(&r);
+    }
+    ir_program_free(p);
+  }
+  CHECK(ntrain >= 30 && nograd >= 5 && data >= 3 && update >= 1 && !bad,
+        "%d training programs: %d with no_grad, %d with a write routed through .detach(), %d with a parameter update, %d eager refuses", ntrain, nograd, data,
+        update, bad);
+}
+
 int main(void) {
   at_init();
   RUN(codec_reads_and_writes_requires_grad_param_train_and_loss_canonically);
@@ -302,5 +448,9 @@ int main(void) {
   RUN(the_oracle_says_wrong_gradient_when_only_a_gradient_differs);
   RUN(in_process_converters_decline_training_programs_as_a_harness_limit);
   RUN(the_judge_gives_a_converter_that_cannot_train_the_inference_form);
+  RUN(a_no_grad_block_reads_writes_and_emits_as_a_with_block_whose_names_stay_visible);
+  RUN(writes_under_no_grad_and_through_detach_change_values_but_not_gradients);
+  RUN(a_view_made_under_no_grad_and_written_in_grad_mode_is_invalid_program);
+  RUN(the_generator_makes_no_grad_detach_and_parameter_update_forms_eager_accepts);
   return tap_done();
 }

@@ -4,6 +4,7 @@
 
 #include <ATen/Parallel.h>
 #include <ATen/core/dispatch/Dispatcher.h>
+#include <torch/csrc/autograd/variable.h>
 #include <torch/csrc/jit/frontend/resolver.h>
 #include <torch/csrc/jit/frontend/sugared_value.h>
 #include <torch/csrc/jit/ir/constants.h>
@@ -169,8 +170,12 @@ extern "C" int at_tensor_is_leaf(const af_tensor *t) { return t->t.is_leaf(); }
 extern "C" int at_tensor_grad_leaf_write(const af_tensor *t) {
   const at::Tensor &x = t->t;
   if (!x.requires_grad()) return 0;
-  if (x.is_leaf()) return 1;
-  return x.is_view() && x._base().is_leaf() && x._base().requires_grad();
+  if (x.is_view()) { /* a view made under no_grad has no grad_fn: is_leaf() says true of it too */
+    auto *vm = torch::autograd::impl::get_view_autograd_meta(x);
+    if (vm && vm->has_bw_view() && vm->get_creation_meta() == torch::autograd::CreationMeta::NO_GRAD_MODE) return 2;
+    return x.is_leaf() || (x._base().is_leaf() && x._base().requires_grad());
+  }
+  return x.is_leaf();
 }
 extern "C" af_tensor *at_tensor_grad(const af_tensor *t) {
   at::Tensor g = t->t.grad();
@@ -192,6 +197,7 @@ extern "C" int at_backward(int n, af_tensor *const *outs, const double *weights,
     return 0;
   })
 }
+extern "C" int at_grad_enabled(void) { return c10::GradMode::is_enabled(); }
 extern "C" int at_grad_mode(int on) {
   int was = c10::GradMode::is_enabled();
   c10::GradMode::set_enabled(on != 0);

@@ -89,9 +89,11 @@ int at_call(const char *name, const char *overload, int nargs, const at_arg *arg
 int at_tensor_set_requires_grad(af_tensor *t, int on, af_err *err);
 int at_tensor_requires_grad(const af_tensor *t); /* t.requires_grad() */
 int at_tensor_is_leaf(const af_tensor *t);       /* t.is_leaf() */
-/* Whether an in-place write into t is one autograd refuses in grad mode: t requires grad and is
- * a leaf, or a view whose base is such a leaf (`.detach()` results and `.data` do not require
- * grad: writes through them pass). */
+/* Whether an in-place write into t is one autograd refuses in grad mode: 1 when t requires grad
+ * and is a leaf, or a view whose base is such a leaf; 2 when t is a view made in no_grad mode of
+ * a tensor that requires grad (PyTorch: "A view was created in no_grad mode and is being modified
+ * inplace with grad mode enabled"); else 0 (`.detach()` results and `.data` do not require grad:
+ * writes through them pass). */
 int at_tensor_grad_leaf_write(const af_tensor *t);
 /* t.grad() as a new reference, or NULL when t has none (never reached by the backward). */
 af_tensor *at_tensor_grad(const af_tensor *t);
@@ -102,6 +104,7 @@ af_tensor *at_tensor_grad(const af_tensor *t);
 int at_backward(int n, af_tensor *const *outs, const double *weights, int *ran, af_err *err);
 /* Sets grad mode (torch.set_grad_enabled(on)); returns the previous mode. */
 int at_grad_mode(int on);
+int at_grad_enabled(void); /* torch.is_grad_enabled() */
 
 /* Compiles TorchScript source and looks up function fn. new, free with at_script_free. */
 int at_script_compile(const char *source, const char *fn, at_script **out, af_err *err);
