@@ -17,4 +17,10 @@ if(Torch_VERSION VERSION_GREATER_EQUAL 2)
     set_tests_properties(conformance_gate_holds_for_${conv}_on_seed_shard_1_of_${every} PROPERTIES
                          LABELS "workers;conformance;converters-next" TIMEOUT 1800 SKIP_RETURN_CODE 77)
   endforeach()
+  # what ExecuTorch's portable runtime refuses by design (a strided input, a missing kernel: 0x14) is unsupported
+  add_test(NAME executorch_runtime_refusals_are_unsupported
+           COMMAND bash ${CMAKE_SOURCE_DIR}/tests/scripts/executorch_refusals.sh $<TARGET_FILE:aliasfuzz> ${AF_STACK_PYTHON}
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(executorch_runtime_refusals_are_unsupported PROPERTIES
+                       LABELS "workers;converters-next" TIMEOUT 300 SKIP_RETURN_CODE 77)
 endif()

@@ -23,11 +23,13 @@ With each program, as ExecuTorch's users convert a module with state:
 The graph text is the ExecuTorch program's graph signature and graph.
 
 torch.export's refusals (as the export worker's) and to_edge's (an op outside the Edge dialect:
-SpecViolationError) are "unsupported", as is a kernel the portable runtime lacks ("Missing
-operator"); any other failure is "error".
+SpecViolationError) are "unsupported", as are a kernel the portable runtime lacks ("Missing
+operator", Error::OperatorMissing 0x14 when the method loads) and an input that is neither
+contiguous nor channels-last (the runtime refuses it by design); any other failure is "error".
 """
 
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -99,13 +101,19 @@ class ExecuTorchWorker(afworker.Torch2Worker):
             method = self.runtime.load_program(et.buffer).load_method("forward")
         except Exception as e:
             msg = afworker.exception_message(e)
-            status = "unsupported" if "Missing operator" in msg or "missing operator" in msg else "error"
-            raise afworker.Failure(status, "loading the program in the portable runtime: " + msg)
+            # a kernel the portable runtime lacks: "Missing operator" goes to the runtime's log, the
+            # exception says only "Failed to load method forward, error: 0x:14" (Error::OperatorMissing)
+            missing = "issing operator" in msg or re.search(r"error: 0x:?14\b", msg)
+            raise afworker.Failure("unsupported" if missing else "error", "loading the program in the portable runtime: " + msg)
         inputs = afworker.feeds(req)
         try:
             res = list(method.execute(inputs))
         except Exception as e:
-            raise afworker.Failure("error", "executing the method: " + afworker.exception_message(e))
+            msg = afworker.exception_message(e)
+            # the runtime takes contiguous or channels-last inputs only (by design: it reads data_ptr in
+            # the planned order; pytorch/executorch#18562): a strided input is a limit, not a bug
+            status = "unsupported" if "should be contiguous or channels-last" in msg else "error"
+            raise afworker.Failure(status, "executing the method: " + msg)
         return self.unpack(req, et, method, res)
 
     def unpack(self, req, et, method, res):

@@ -1,0 +1,12 @@
+import sys, torch; from executorch.exir import to_edge, ExecutorchBackendConfig as C; from executorch.exir.passes.init_mutable_pass import InitializedMutableBufferPass as I; from executorch.runtime import Runtime  # executorch vs eager, PyTorch 2.13.0 (aliasfuzz: converter-error): exits 1 while the bug is there
+class M(torch.nn.Module):
+    def forward(self, x0, x1):
+        torch.cumsum(x1, 0, out=x0)
+        return (x0.clone(), x1.clone())
+def args(): return [torch.tensor(-5.0), torch.tensor(-2.0)]
+def same(a, b): return a.shape == b.shape and a.dtype == b.dtype and torch.allclose(a, b, *TOL.get(a.dtype, (0, 0)), equal_nan=True)
+TOL = {torch.float32: (1e-5, 1e-5), torch.float64: (1e-10, 1e-10), torch.float16: (2e-3, 1e-5), torch.bfloat16: (1.6e-2, 1e-5)}  # (rtol, atol) of aliasfuzz's oracle
+e = args(); m = M(); want = list(m(*e))  # outputs, then each input after the call
+c = args(); p = to_edge(torch.export.export(M(), tuple(c))).to_executorch(C(passes=[I(["b_"])])).buffer
+r = Runtime.get().load_program(p).load_method("forward").execute(list(c)); got = list(r)[len(r) - len(want):]
+print("eager:", want, "\nexecutorch:", got); sys.exit(0 if len(want) == len(got) and all(map(same, want, got)) else 1)
