@@ -749,6 +749,100 @@ static void fam_foreach(gen *g) {
   }
 }
 
+/* Training patterns (issue 33, docs/training.md): programs whose inputs require grad, valid by
+ * autograd's rules, with fixed loss weights, so a converter that trains is judged on every
+ * gradient too (one that cannot is judged on the inference form). Family "training", a "mode":
+ *   tr-V-W-through  x requires grad; b = x * 2; v = V(b); W(v); return b, v    (a view of a
+ *                   differentiable op's result written: the write's gradient reaches x through b)
+ *   tr-V-W-base     the same with W(b): the view v sees the write of its base
+ *   tr-V-W-input    x does not require grad; v = V(x); W(v) with a value o that does; return x, v
+ *                   (an input mutated through a view with data that requires grad: x is no longer
+ *                   a leaf's plain value after the call, and o's gradient comes through x and v)
+ *   tr-V-out        x requires grad; b = x * 2; v = V(b); return v, b   (an output aliasing an
+ *                   intermediate that requires grad, returned beside its base)
+ *   tr-V-param      w is an nn.Parameter; v = V(w); return v * v   (a parameter read through a view)
+ * W: add_ and copy_ of an input o that requires grad (o's shape is the target's), mul_ by 3. The
+ * loss weights differ per output (2 and 3), so a gradient routed to the wrong output shows. */
+static const char *const tr_views[] = {"slice", "select", "transpose", "diagonal", "unfold", "as_strided", "detach", NULL};
+static const char *const tr_writes[] = {"add_", "mul_", "copy_", NULL};
+
+/* W(t) as above. 0, or -1 with why. */
+static int tr_write(cb *b, const char *W, int t, af_err *why) {
+  int rank;
+  int64_t shape[AF_MAX_RANK];
+  if (cb_shape(b, t, &rank, shape, why)) return -1;
+  ir_arg a[2] = {A_V(t), A_I(3)};
+  if (strcmp(W, "mul_")) {
+    int o = cb_input(b, "o", rank, shape, AF_FLOAT32);
+    b->v[o].grad = 1;
+    a[1] = A_V(o);
+  }
+  cb_stmt(b, NULL, ops_find(W), 2, a);
+  return 0;
+}
+
+static void fam_train(gen *g) {
+  static const char *const modes[] = {"through", "base", "input", "out", "param"};
+  int64_t shape[2] = {4, 6};
+  for (int vi = 0; tr_views[vi]; vi++)
+    for (int m = 0; m < 5; m++)
+      for (int wi = 0; m < 3 ? tr_writes[wi] != NULL : wi < 1; wi++) {
+        const char *V = tr_views[vi], *W = m < 3 ? tr_writes[wi] : NULL, *mode = modes[m];
+        char id[128], fields[256], note[512];
+        if (W) snprintf(id, sizeof id, "tr-%s-%s-%s", V, W, mode);
+        else snprintf(id, sizeof id, "tr-%s-%s", V, mode);
+        if ((m == 2 && !strcmp(W, "mul_")) || (m == 4 && !strcmp(V, "detach")))
+          continue; /* no gradient reaches an input: nothing to train */
+        cb b = {.train = 1, .loss = {2, 3}};
+        af_err why;
+        int x = cb_input(&b, m == 4 ? "w" : "x", 2, shape, AF_FLOAT32);
+        b.v[x].grad = m != 2 && m != 4;
+        b.v[x].param = m == 4;
+        int base = x;
+        if (m != 2 && m != 4) {
+          ir_arg a[2] = {A_V(x), A_I(2)};
+          base = cb_stmt(&b, "b", OPS_mul, 2, a);
+        }
+        int v = cb_view(&b, V, base, 2, shape, 24, "v", &why);
+        if (v < 0 || (W && tr_write(&b, W, m == 1 ? base : v, &why))) {
+          add_skip(g, id, why.msg);
+          cb_clear(&b);
+          continue;
+        }
+        if (m == 4) {
+          ir_arg a[2] = {A_V(v), A_V(v)};
+          b.outs[0] = cb_stmt(&b, "r", OPS_mul, 2, a), b.nouts = 1, b.loss[0] = 3;
+        } else if (m == 3) {
+          b.outs[0] = v, b.outs[1] = base, b.nouts = 2, b.loss[0] = 3, b.loss[1] = 2;
+        } else {
+          b.outs[0] = base, b.outs[1] = v, b.nouts = 2;
+        }
+        const char *wv = m == 1 ? "b" : "v";
+        char wtext[64] = "";
+        if (W) snprintf(wtext, sizeof wtext, " %s.%s(%s);", wv, W, strcmp(W, "mul_") ? "o" : "3");
+        static const char *const what[] = {
+            "a view of a differentiable op's result written: the write's gradient reaches x through b",
+            "the view sees its base's write; both outputs' gradients reach x",
+            "an input that does not require grad mutated through a view with data that does: o's gradient comes through x and v",
+            "an output aliasing an intermediate that requires grad, returned beside its base",
+            "a parameter read through a view"};
+        if (m == 4)
+          snprintf(note, sizeof note, "training: w is an nn.Parameter; v = %s(w); return v * v; loss = 3 * (v * v).sum() (%s)", V, what[m]);
+        else
+          snprintf(note, sizeof note, "training: x %s%s; %sv = %s(%s);%s return %s; loss = %s (%s)",
+                   m == 2 ? "does not require grad" : "requires grad", W && strcmp(W, "mul_") ? ", o requires grad" : "",
+                   m == 2 ? "" : "b = x * 2; ", V, m == 2 ? "x" : "b", wtext, m == 3 ? "v, b" : m == 2 ? "x, v" : "b, v",
+                   m == 3 ? "3 * v.sum() + 2 * b.sum()" : m == 2 ? "2 * x.sum() + 3 * v.sum()" : "2 * b.sum() + 3 * v.sum()",
+                   what[m]);
+        if (!strcmp(V, "detach") && m != 3)
+          snprintf(note + strlen(note), sizeof note - strlen(note), "; v is a detach(): autograd does not see it");
+        snprintf(fields, sizeof fields, ", \"family\": \"training\", \"mode\": \"%s\", \"view\": \"%s\"%s%s%s", mode, V,
+                 W ? ", \"write\": \"" : "", W ? W : "", W ? "\"" : "");
+        finish(g, &b, id, fields, note);
+        cb_clear(&b);
+      }
+}
+
 int suite_generate(suite **out, af_err *err) {
   gen g = {af_xcalloc(1, sizeof(suite))};
   for (int op = 0; op < OPS_COUNT; op++) {
@@ -785,6 +879,7 @@ int suite_generate(suite **out, af_err *err) {
   fam_maybe_view(&g);
   fam_aliased(&g);
   fam_foreach(&g);
+  fam_train(&g);
   g.s->ndata = g.changed_data;
   *out = g.s;
   return 0;

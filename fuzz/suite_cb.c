@@ -66,6 +66,11 @@ ir_program *cb_build(const cb *b, int nouts, const int *outs) {
         in->data = af_xmalloc(sizeof(double) * (size_t)in->ndata);
         memcpy(in->data, b->v[i].data, sizeof(double) * (size_t)in->ndata);
       }
+      if (b->train) {
+        ir_input *in = &p->inputs[p->ninputs - 1];
+        in->grad = b->v[i].grad || b->v[i].param;
+        in->param = in->buffer = b->v[i].param;
+      }
     }
   for (int s = 0; s < b->ns; s++) {
     const bstmt *st = &b->s[s];
@@ -86,6 +91,11 @@ ir_program *cb_build(const cb *b, int nouts, const int *outs) {
   p->noutputs = nouts;
   p->outputs = af_xcalloc((size_t)(nouts ? nouts : 1), sizeof(int));
   for (int o = 0; o < nouts; o++) p->outputs[o] = map[outs[o]];
+  if (b->train) {
+    p->train = 1;
+    p->loss = af_xcalloc((size_t)nouts + 1, sizeof(double));
+    for (int o = 0; o < nouts; o++) p->loss[o] = o < 4 && b->loss[o] ? b->loss[o] : 1;
+  }
   return p;
 }
 
@@ -240,7 +250,7 @@ int cb_view(cb *b, const char *recipe, int src, int rank, const int64_t *s, int6
   } else if (cb_same(recipe, "unfold") || cb_same(recipe, "unfold.overlap")) {
     if (rank < 1 || last < 2) return af_fail(why, "%s: needs a last dim of size >= 2", recipe);
     a[n++] = A_I(rank - 1), a[n++] = A_I(2), a[n++] = A_I(cb_same(recipe, "unfold") ? 2 : 1);
-  } else if (cb_same(recipe, "detach") || cb_same(recipe, "alias") || cb_same(recipe, "squeeze_all")) {
+  } else if (cb_same(recipe, "detach") || cb_same(recipe, "data") || cb_same(recipe, "alias") || cb_same(recipe, "squeeze_all")) {
   } else if (cb_same(recipe, "getitem")) {
     /* v[1:, None] */
     if (rank < 1 || s[0] < 2) return af_fail(why, "getitem: needs a dim 0 of size >= 2");

@@ -26,6 +26,8 @@ typedef struct bval {
   af_dtype dt;
   int ndata;
   double data[64];
+  int grad;  /* training (cb.train): an input that is a leaf requiring grad */
+  int param; /* training: an input that is an nn.Parameter of the module (requires grad) */
 } bval;
 
 typedef struct bstmt {
@@ -42,6 +44,8 @@ typedef struct cb {
   int ns;
   int outs[4];
   int nouts;
+  int train;      /* a training program (docs/training.md): cb_build sets train, grads and loss */
+  double loss[4]; /* training: output k's loss weight (0: 1) */
 } cb;
 
 

@@ -10,6 +10,7 @@
 #include "../fuzz/check.h"
 #include "../fuzz/judge.h"
 #include "../harness/codec.h"
+#include "../harness/eager.h"
 #include "../harness/ops/ops.h"
 #include "../harness/torch/shim.h"
 #include "tap.h"
@@ -762,6 +763,47 @@ TEST(no_case_has_writes_that_change_nothing_and_rounding_writes_get_fractional_d
   CHECK(n > 100 && noop == 0, "%d of %d matrix-through cases change nothing", noop, n);
 }
 
+/* The training family (issue 33, fuzz/suite.c fam_train): tr-* cases are training programs that
+ * eager runs with a backward pass giving some input a gradient, in every mode, each view of the
+ * family through each write (or a line of SKIPPED.md saying why not). */
+TEST(the_training_cases_train_in_eager_in_every_mode) {
+  static const char *const modes[] = {"-through", "-base", "-input", "-out", "-param"};
+  int per_mode[5] = {0}, n = 0;
+  DIR *d = opendir("corpus/conformance");
+  CHECK(d != NULL, "corpus/conformance");
+  if (!d) return;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (strncmp(e->d_name, "tr-", 3) != 0 || !strstr(e->d_name, ".json")) continue;
+    char path[512], id[256];
+    snprintf(path, sizeof path, "corpus/conformance/%s", e->d_name);
+    snprintf(id, sizeof id, "%.*s", (int)(strlen(e->d_name) - 5), e->d_name);
+    for (int m = 0; m < 5; m++) {
+      size_t k = strlen(id), l = strlen(modes[m]);
+      per_mode[m] += k > l && !strcmp(id + k - l, modes[m]);
+    }
+    n++;
+    ir_program *p = NULL;
+    af_err err;
+    if (codec_read_file(path, &p, &err)) {
+      CHECK(0, "%s: %s", path, err.msg);
+      continue;
+    }
+    CHECK(p->train && p->loss, "%s: not a training program with loss weights", id);
+    result r;
+    result_init(&r);
+    int ok = eager_run(p, &r, &err) == 0 && r.status == RESULT_OK;
+    int grads = 0;
+    for (int i = 0; ok && i < r.ngrads; i++) grads += r.grads[i] != NULL;
+    CHECK(ok && grads > 0, "%s: eager %s, %d input(s) with a gradient", id, ok ? "ran" : "failed", grads);
+    result_clear(&r);
+    ir_program_free(p);
+  }
+  closedir(d);
+  CHECK(n >= 60, "%d training cases", n);
+  for (int m = 0; m < 5; m++) CHECK(per_mode[m] >= 5, "%d training cases of mode %s", per_mode[m], modes[m] + 1);
+}
+
 int main(void) {
   RUN(the_committed_suite_is_what_the_generator_makes_from_the_op_table);
   RUN(the_suite_covers_every_view_and_write_op_and_the_core_matrix_in_under_4000_cases);
@@ -785,5 +827,6 @@ int main(void) {
   RUN(check_refuses_a_missing_expectation_file_and_duplicate_ids);
   RUN(the_html_report_shows_the_matrix_and_loads_nothing_from_elsewhere);
   RUN(a_campaign_folder_renders_with_a_rate_chart_and_links_to_repro_py);
+  RUN(the_training_cases_train_in_eager_in_every_mode);
   return tap_done();
 }
