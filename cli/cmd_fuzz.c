@@ -78,7 +78,7 @@ static const char *usage_fuzz =
     "passes passes each program; one that does not is split in halves down to single programs,\n"
     "each judged alone, so findings are the same as one at a time (docs/batching.md). Programs with\n"
     "input layouts or an if are judged alone. Default: the converter's BATCH line in\n"
-    "harness/converters/workers.def (inductor 4), else 1 (off); in-process converters always 1.\n";
+    "harness/converters/workers.def (none on today), else 1 (off); in-process converters always 1.\n";
 
 static int parse_u64(const char *s, uint64_t *out) {
   char *end;
