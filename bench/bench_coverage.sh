@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Coverage of torch 2.13's mutation and aliasing code by aliasfuzz's aot_eager programs (issue 33):
+# the aot_eager worker run under coverage.py, line coverage of the six files where AOTAutograd and
+# functionalization handle mutation and aliasing (bench/coverage/report.py FILES), counting only
+# the lines that importing them does not already run. Phases, each in its own data folder, every
+# process of a phase combined (parallel mode + combine):
+#   import    python imports torch, TorchDynamo, AOTAutograd and the six modules (the baseline);
+#   hello     one aot_eager worker started and stopped (its warm-up programs, nothing else);
+#   seed      `aliasfuzz check corpus/seed --converter aot_eager`;
+#   campaign  `aliasfuzz fuzz --converter aot_eager --policy bench/policy-train.json --time TIME
+#             --jobs 1 --deadline 60 --seed 1` (training programs; minimization and repro.py
+#             confirmation included: their processes are measured too);
+# and seed+campaign, the figure the issue asks for (60%). coverage.py is installed with .venv's
+# Python into a folder of its own (pip --target, not .venv; git-ignored), and reaches the workers
+# through PYTHONPATH: bench/coverage/sitecustomize.py starts it in every Python process that has
+# COVERAGE_PROCESS_START set, so the tool starts its workers as it always does. .venv's torch is
+# checked before and after. Writes its section of bench/RESULTS.md. Run on demand, not in CI:
+#   bash bench/bench_coverage.sh [TIME]        (TIME: the campaign's seconds, default 300)
+# Env: AF_BENCH_BUILD (default build), AF_BENCH_OUT (work folder, default a new /tmp/coverage-*;
+#      kept), AF_COVERAGE_LIB (where coverage.py is installed, default bench/.coverage-lib).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+time_s=${1:-300}
+bin=${AF_BENCH_BUILD:-build}/aliasfuzz
+py=.venv/bin/python
+lib=${AF_COVERAGE_LIB:-bench/.coverage-lib}
+pin=7.17.3
+torch_want=2.13.0+cpu
+work=${AF_BENCH_OUT:-$(mktemp -d /tmp/coverage-XXXXXX)}
+[ -x "$bin" ] || { echo "bench_coverage: build first ($bin is missing)" >&2; exit 2; }
+[ -x "$py" ] || { echo "bench_coverage: .venv is missing (scripts/setup.sh)" >&2; exit 2; }
+. bench/section.sh
+case $lib in /*) ;; *) lib=$root/$lib ;; esac
+mkdir -p "$work"
+
+torch_version() { "$py" -c 'import importlib.metadata as m; print(m.version("torch"))'; }
+check_torch() {
+  local v
+  v=$(torch_version)
+  [ "$v" = "$torch_want" ] || { echo "bench_coverage: .venv's torch is $v, not $torch_want ($1)" >&2; exit 1; }
+}
+check_torch "before installing coverage.py"
+if [ "$(PYTHONPATH=$lib "$py" -c 'import coverage; print(coverage.__version__)' 2>/dev/null)" != "$pin" ]; then
+  rm -rf "$lib"
+  "$py" -m pip install --quiet --no-deps --target "$lib" "coverage==$pin"
+fi
+check_torch "after installing coverage.py into $lib"
+
+# rc PHASE: the coverage configuration of one phase (its own data folder)
+rc() {
+  mkdir -p "$work/$1"
+  {
+    printf '[run]\nparallel = True\ndata_file = %s/%s/cov\ninclude =\n' "$work" "$1"
+    "$py" -c 'import sys; sys.path.insert(0, "bench/coverage"); import report; print("\n".join("    */" + f for f in report.FILES))'
+  } >"$work/$1.rc"
+  echo "$work/$1.rc"
+}
+# measured PHASE CMD...: runs CMD with every Python process under coverage.py into PHASE's folder
+measured() {
+  local phase=$1
+  shift
+  PYTHONPATH=$root/bench/coverage:$lib${PYTHONPATH:+:$PYTHONPATH} COVERAGE_PROCESS_START=$(rc "$phase") "$@"
+}
+load() { cut -d' ' -f1 /proc/loadavg; }
+
+modules=$("$py" -c 'import sys; sys.path.insert(0, "bench/coverage"); import report
+print(", ".join(f[:-3].replace("/", ".") for f in report.FILES))')
+echo "bench_coverage: import" >&2
+measured import "$py" -c "import torch, torch._dynamo, torch._functorch.aot_autograd, $modules"
+echo "bench_coverage: hello" >&2
+measured hello "$py" -u harness/workers/worker_aot_eager.py </dev/null >/dev/null
+echo "bench_coverage: seed corpus (load $(load))" >&2
+measured seed "$bin" check corpus/seed --converter aot_eager --quiet >"$work/seed.log" 2>&1 || true
+echo "bench_coverage: $time_s-s campaign (load $(load))" >&2
+rm -rf "$work/campaign-out"
+measured campaign "$bin" fuzz --converter aot_eager --policy bench/policy-train.json --time "$time_s" --jobs 1 \
+  --deadline 60 --seed 1 --quiet --out "$work/campaign-out" >"$work/campaign.log" 2>&1 || true
+load_after=$(load)
+check_torch "after the runs"
+programs=$(jq "[.jobs[].programs] | add" "$work/campaign-out/state.json" 2>/dev/null || echo "?")
+
+table=$(PYTHONPATH=$lib "$py" bench/coverage/report.py "$work" "$work/import.rc" hello seed campaign seed+campaign)
+echo "$table"
+bench_write_section coverage "<!-- coverage:begin -->
+## Coverage of torch's mutation and aliasing code by aot_eager programs (bench/bench_coverage.sh, issue 33)
+
+\`bash bench/bench_coverage.sh $time_s\` on $(date -u +%Y-%m-%d) (coverage.py $pin, torch $torch_want; load $load_after
+after the campaign, $programs programs judged in it): lines of each file reached, among those that importing it
+does not already run. Written by the script; the reading is below its end marker.
+
+$table
+<!-- coverage:end -->"
+echo "bench_coverage: written to bench/RESULTS.md (work folder $work)" >&2
