@@ -858,7 +858,7 @@ static cJSON *place(const cJSON *idx, const classes_member *m, char **key, char 
 }
 
 int classes_member_harness(const classes_member *m) {
-  return m->verdict == V_PROTOCOL ||
+  return m->verdict == V_PROTOCOL || m->verdict == V_INVALID_PROGRAM || /* eager rejected what aliasfuzz made */
          (m->verdict == V_UNSUPPORTED && m->detail && strstr(m->detail, RESULT_HARNESS_LIMIT) == m->detail);
 }
 

@@ -196,7 +196,8 @@ int classes_quick_in_baseline(const char *qk);
 /* Whether m is a harness finding: a worker protocol error (V_PROTOCOL), or a program aliasfuzz
  * itself cannot hand to this converter (converter-unsupported whose message starts with
  * RESULT_HARNESS_LIMIT: a worker whose hello lacks module_state or layouts, a resize of an input
- * the in-process functionalization cannot give back). Such findings are listed under "harness",
+ * the in-process functionalization cannot give back), or a program eager rejected (invalid-program:
+ * aliasfuzz made it, a generator bug or its statement limit). Such findings are listed under "harness",
  * in no class: they say nothing of the converter. */
 int classes_member_harness(const classes_member *m);
 /* Number of harness findings (classes_member_harness). */

@@ -447,8 +447,9 @@ const char report_flaky_intro[] =
     "besides the program: timing, memory, an earlier program). They are in no class.";
 const char report_harness_intro[] =
     "The worker broke the protocol (a wrong number of outputs, an answer that is not one), or aliasfuzz cannot hand the "
-    "program to this converter (a worker whose hello lacks module_state or layouts, a resize of an input): aliasfuzz's or "
-    "the worker's limits, not bugs of the converter.";
+    "program to this converter (a worker whose hello lacks module_state or layouts, a resize of an input), or eager "
+    "PyTorch rejected a program aliasfuzz made (invalid-program: a generator bug, or aliasfuzz's statement limit): "
+    "aliasfuzz's or the worker's faults and limits, not bugs of the converter.";
 
 int report_count_group(const cJSON *classes, report_group g) {
   int n = 0;
@@ -635,8 +636,9 @@ void report_campaign_headline(af_buf *b, const char *dir, const cJSON *r) {
   if (other) af_buf_printf(b, "- other stack: each class's program rerun with `%s run repro.json --converter %s --json`\n", other, conv);
   int nh = cJSON_GetArraySize(cJSON_GetObjectItem(r, "harness")), nf = cJSON_GetArraySize(cJSON_GetObjectItem(r, "flaky"));
   if (nh)
-    af_buf_printf(b, "- %d harness finding(s): the worker broke the protocol, or aliasfuzz cannot hand the program to "
-                     "this converter (not the converter's bugs; listed under \"Harness findings\", not counted)\n",
+    af_buf_printf(b, "- %d harness finding(s): the worker broke the protocol, aliasfuzz cannot hand the program to "
+                     "this converter, or eager rejected a program aliasfuzz made (not the converter's bugs; listed under "
+                     "\"Harness findings\", not counted)\n",
                   nh);
   if (nf)
     af_buf_printf(b, "- %d flaky finding(s): did not reproduce on every rerun of their minimized program, so they found "

@@ -592,6 +592,10 @@ TEST(class_membership_rules_of_issue_25) {
   classes_index_add(idx, &hl, &is_new);
   CHECK(!is_new && classes_index_count(idx) == before && classes_index_harness_count(idx) == 2,
         "a program aliasfuzz cannot hand to the converter is a harness finding too");
+  classes_member ip = {"naive", V_INVALID_PROGRAM, "body[3] (atanh_): eager rejected it", NULL, "f-i", 1, NULL, 0, 0, 1, 9, 0, "q9"};
+  classes_index_add(idx, &ip, &is_new);
+  CHECK(!is_new && classes_index_count(idx) == before && classes_index_harness_count(idx) == 3,
+        "a program eager rejects (aliasfuzz made it) is a harness finding, not a class of the converter's");
   cJSON_Delete(idx);
 }
 
