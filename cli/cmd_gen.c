@@ -150,7 +150,7 @@ static int gen_seeds(const gen_policy *pol, unsigned long long seed, unsigned lo
         fprintf(stderr, "aliasfuzz: gen: seed %llu: %s\n", (unsigned long long)s, err.msg);
       } else if (r.status == RESULT_OK) {
         valid++;
-        nonfinite += r.nonfinite_at > 0;
+        nonfinite += eager_nonfinite_at(p) >= 0;
         unchanged += judge_writes_change_nothing(p);
       } else if (shown++ < 5) {
         fprintf(stdout, "invalid: seed %llu: %s\n", (unsigned long long)s, r.message ? r.message : "?");

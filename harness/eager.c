@@ -495,26 +495,10 @@ static void train_step(const ir_program *p, af_tensor *const *inputs, result *r)
   } else {
     r->ngrads = p->ninputs;
     r->grads = af_xcalloc((size_t)p->ninputs + 1, sizeof(af_tensor *));
-    for (int i = 0; i < p->ninputs; i++) {
+    for (int i = 0; i < p->ninputs; i++)
       if (p->inputs[i].grad) r->grads[i] = at_tensor_grad(inputs[i]);
-      if (r->grads[i] && !r->nonfinite_at && at_tensor_nonfinite(r->grads[i])) r->nonfinite_at = p->nstmts + 1; /* the backward */
-    }
   }
   free(w);
-}
-
-/* Whether statement st (just run) left a non-finite float value in its result or in a tensor it
- * wrote (result.h nonfinite_at). */
-static int stmt_nonfinite(const env *e, const ir_stmt *st) {
-  if (st->out >= 0 && e->v[st->out] && at_tensor_nonfinite(e->v[st->out])) return 1;
-  if (!ops_mutates(st->op) || !st->nargs) return 0;
-  const ir_arg *a = &st->args[0];
-  int n = a->kind == IR_ARG_VALUES ? a->n : a->kind == IR_ARG_VALUE ? 1 : 0;
-  for (int k = 0; k < n; k++) {
-    int v = a->kind == IR_ARG_VALUES ? a->values[k] : a->value;
-    if (v >= 0 && e->v[v] && at_tensor_nonfinite(e->v[v])) return 1;
-  }
-  return 0;
 }
 
 static int exec_stmt(env *e, const ir_stmt *st, af_err *err) {
@@ -773,7 +757,6 @@ static int run(const ir_program *p, af_tensor *const *inputs, eager_hook hook, v
         int undef = undefined_stmt(&e, &rs, &ue);
         fail = train_refuses(&e, &rs, &se) || exec_stmt(&e, &rs, &se) != 0;
         if (!fail && undef) se = ue, fail = 1;
-        if (!fail && !r->nonfinite_at && stmt_nonfinite(&e, &rs)) r->nonfinite_at = s + 1;
       }
       if (!fail && hook && ops_get(st->op)->kind != OPS_INT && hook(ctx, s, &rs, e.v, err)) {
         if (copy) ir_stmt_clear(&rs);
@@ -819,4 +802,35 @@ int eager_run(const ir_program *p, result *r, af_err *err) {
   int rc = eager_run_on(p, in, r, err);
   inputs_free(ir_ntensors(p), in);
   return rc;
+}
+
+/* eager_nonfinite_at's hook: stops the run at the first statement whose result
+ * or written tensor holds an infinity or a NaN, its index in *ctx. */
+static int nonfinite_hook(void *ctx, int s, const ir_stmt *st, af_tensor *const *values, af_err *err) {
+  int hit = st->out >= 0 && values[st->out] && at_tensor_nonfinite(values[st->out]);
+  const ir_arg *a = &st->args[0];
+  int n = !ops_mutates(st->op) || !st->nargs ? 0 : a->kind == IR_ARG_VALUES ? a->n : a->kind == IR_ARG_VALUE ? 1 : 0;
+  for (int k = 0; k < n && !hit; k++) {
+    int v = a->kind == IR_ARG_VALUES ? a->values[k] : a->value;
+    hit = v >= 0 && values[v] && at_tensor_nonfinite(values[v]);
+  }
+  if (!hit) return 0;
+  *(int *)ctx = s;
+  return af_fail(err, "body[%d]: a non-finite value", s);
+}
+
+int eager_nonfinite_at(const ir_program *p) {
+  af_tensor **in;
+  af_err err;
+  if (inputs_new(p, &in, &err)) return -1;
+  int at = -1;
+  result r;
+  result_init(&r);
+  eager_run_traced(p, in, nonfinite_hook, &at, &r, &err);
+  if (at < 0 && r.status == RESULT_OK)
+    for (int i = 0; i < r.ngrads && at < 0; i++)
+      if (r.grads[i] && at_tensor_nonfinite(r.grads[i])) at = p->nstmts; /* the backward */
+  result_clear(&r);
+  inputs_free(ir_ntensors(p), in);
+  return at;
 }

@@ -46,6 +46,13 @@ typedef int (*eager_hook)(void *ctx, int s, const ir_stmt *st, af_tensor *const 
 int eager_truth(const af_tensor *t, af_err *err);
 int eager_run_traced(const ir_program *p, af_tensor *const *inputs, eager_hook hook, void *ctx, result *r, af_err *err);
 
+/* The body index of the first statement whose result, or a tensor it wrote, holds an infinity or a
+ * NaN in an eager run of p on its default inputs; p->nstmts when only the gradients of a training
+ * program do; -1 when none does (or eager cannot run p). A run of its own, made only for a value
+ * mismatch's detail (oracle.c) and `gen --check`'s count: which non-finite value IEEE arithmetic
+ * gives past it depends on the order of operations, so the oracle takes any two as equal. */
+int eager_nonfinite_at(const ir_program *p);
+
 /* Undefined programs (docs/undefined.md): every run above refuses, as RESULT_ERROR with "body[N]
  * (op): undefined program (...): <reason>", a statement whose result eager leaves to the order its
  * kernel writes in, as the op table's validity rules (ops_shape_infer, the generator's) tell on

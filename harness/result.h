@@ -36,12 +36,6 @@ typedef struct result {
    * backward never reached it (the oracle reads NULL as zeros: docs/training.md) */
   int ngrads;
   af_tensor **grads;
-  /* eager's runs only: 1 + the body index of the first statement after which a float value of the
-   * program (its result, or the tensor it wrote) held an infinity or a NaN; 0 when none did (and
-   * for every converter's result). Which non-finite value IEEE arithmetic gives past it depends on
-   * the order of operations, so the oracle takes any two non-finite values as equal, and names
-   * this statement in the detail of a value mismatch */
-  int nonfinite_at;
   double converter_s; /* seconds the converter itself says it spent converting and running (a
                          worker's answer "timing"); -1 when it does not say */
 } result;

@@ -1,5 +1,6 @@
 /* oracle.c - verdicts from two results. */
 #include "oracle.h"
+#include "../harness/eager.h"
 #include "../harness/ops/ops.h"
 
 #include <math.h>
@@ -279,9 +280,9 @@ oracle_verdict oracle_judge(const ir_program *p, const result *eager, const resu
   }
   af_buf_free(&cur);
   if (v == V_PASS) v = compare_grads(p, eager, conv, &d); /* the forward first: a wrong value makes wrong gradients */
-  if ((v == V_VALUE_MISMATCH || v == V_WRONG_GRADIENT) && eager->nonfinite_at > 0) {
-    /* a maintainer reading "is nan, eager 38" wants to know where the NaN came from (result.h) */
-    int s = eager->nonfinite_at - 1;
+  int s = v == V_VALUE_MISMATCH || v == V_WRONG_GRADIENT ? eager_nonfinite_at(p) : -1;
+  if (s >= 0) {
+    /* a maintainer reading "is nan, eager 38" wants to know where the NaN came from (eager.h) */
     if (s < p->nstmts)
       af_buf_printf(&d, " (eager's values hold an infinity or a NaN from body[%d] (%s) on)", s, ops_get(p->stmts[s].op)->name);
     else

@@ -622,9 +622,9 @@ SAMPLER(multi_view) {
  * storage whose base is bool (its bytes are 0 or 1), and no write through a view of another kind
  * than its storage's base (no float computed into an integer storage, no byte but 0 or 1 into a
  * bool one). An integer read as floats may be a NaN or an infinity (a negative int) or a subnormal
- * (a small positive one): eager marks where a non-finite value appears and the oracle judges no
- * value past it (ORACLE_NONFINITE), so a NaN's bits, which kernels keep differently, never make a
- * finding. x's own dtype is left to hand-written cases (whether eager then gives x itself or a new
+ * (a small positive one): the generator counts such a float view inexact (no discontinuous op and
+ * no later dtype view reads it), and the oracle takes any two non-finite values as equal
+ * (oracle.h), so a NaN's bits, which kernels keep differently, never make a finding. x's own dtype is left to hand-written cases (whether eager then gives x itself or a new
  * tensor depends on the dispatch keys) */
 SAMPLER(view_dtype) {
   SAMPLER_BEGIN;
