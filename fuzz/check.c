@@ -238,7 +238,7 @@ static int expect_save(expect *x, const char *path, const conv_converter *conv, 
  * failure left without a reason gets the run's (run_reason of detail). */
 static void expect_set(expect *x, const char *id, const char *verdict, const char *detail) {
   cJSON *old = cJSON_GetObjectItem(x->cases, id);
-  const char *ov = !old ? NULL : cJSON_IsString(old) ? old->valuestring : cJSON_GetStringValue(cJSON_GetObjectItem(old, "verdict"));
+  const char *ov = old ? entry_verdict(old) : NULL;
   if (!ov || strcmp(ov, verdict)) {
     cJSON_DeleteItemFromObject(x->cases, id);
     old = cJSON_AddStringToObject(x->cases, id, verdict);
