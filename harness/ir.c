@@ -570,13 +570,11 @@ static int validate_unpack(const ir_program *p, int s, af_err *err) {
   if (n < 1 || n > AF_MAX_RANK || k < 0 || k >= n)
     return af_fail(err, "body[%d] (%s): member %lld of an unpacking of %lld (the count must be 1..%d, the member 0..count-1)",
                    s, name, (long long)k, (long long)n, AF_MAX_RANK);
-  int x = st->args[0].value;
-  if ((k > 0 && !unpack_member(p, s - 1, x, k - 1, n)) || (k + 1 < n && !unpack_member(p, s + 1, x, k + 1, n)))
-    return af_fail(err, "body[%d] (%s): member %lld of an unpacking of %lld without member %lld right %s it (the members "
-                   "0..%lld of one `a, b = x.size()` stand in a row, reading the same tensor)", s, name, (long long)k,
-                   (long long)n, (long long)(k > 0 && !unpack_member(p, s - 1, x, k - 1, n) ? k - 1 : k + 1),
-                   k > 0 && !unpack_member(p, s - 1, x, k - 1, n) ? "before" : "after", (long long)(n - 1));
-  return 0;
+  int x = st->args[0].value, before = k == 0 || unpack_member(p, s - 1, x, k - 1, n);
+  if (before && (k + 1 == n || unpack_member(p, s + 1, x, k + 1, n))) return 0;
+  return af_fail(err, "body[%d] (%s): member %lld of an unpacking of %lld without member %lld right %s it (the members "
+                 "0..%lld of one `a, b = x.size()` stand in a row, reading the same tensor)", s, name, (long long)k, (long long)n,
+                 (long long)(before ? k + 1 : k - 1), before ? "after" : "before", (long long)(n - 1));
 }
 
 /* ir_validate's statement s: its op and arguments, block structure (for/if/else/end, with the
