@@ -31,7 +31,7 @@ static int eager_accepts(const ir_program *q, int *reached, int *leaf_at) {
   int ok = eager_run(q, &r, &err) == 0 && r.status == RESULT_OK;
   for (int i = 0; ok && i < r.ngrads; i++) *reached |= r.grads[i] != NULL;
   int s;
-  if (!ok && r.message && strstr(r.message, "written in place outside torch.no_grad()") && sscanf(r.message, "body[%d]", &s) == 1 && s >= 0 &&
+  if (!ok && r.message && strstr(r.message, EAGER_GRAD_WRITE_REFUSED) && sscanf(r.message, "body[%d]", &s) == 1 && s >= 0 &&
       s < q->nstmts)
     *leaf_at = s;
   result_clear(&r);

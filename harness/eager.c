@@ -464,7 +464,7 @@ static int train_refuses(const env *e, const ir_stmt *st, af_err *err) {
     int v = a->kind == IR_ARG_VALUES ? a->values[k] : a->value;
     int why = v >= 0 && e->v[v] ? at_tensor_grad_leaf_write(e->v[v]) : 0;
     if (!why) continue;
-    return af_fail(err, TRAIN_INVALID "%s %s, written in place outside torch.no_grad()",
+    return af_fail(err, TRAIN_INVALID "%s %s" EAGER_GRAD_WRITE_REFUSED,
                    v < e->p->nvalues ? e->p->names[v] : "the value it rebinds",
                    why == 2 ? "is a view made under torch.no_grad() of a tensor that requires grad"
                             : "is a leaf that requires grad, or a view of one");

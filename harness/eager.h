@@ -41,6 +41,11 @@ int eager_run_any_dtype(const ir_program *p, result *r, af_err *err);
  * (shapes, strides, storage sharing) is eager's own. A hook returning non-zero stops the run:
  * eager_run_traced then returns -1 with the hook's message in err. Otherwise as eager_run_on. */
 #define EAGER_MAX_STEPS 100000
+
+/* How the message of a training program's in-place write refused in grad mode (a leaf that requires
+ * grad, a view of one, a view made under no_grad) ends, after "body[N] (op): ...": the generator
+ * (gen_train.c) finds the statement to put under no_grad by it. */
+#define EAGER_GRAD_WRITE_REFUSED ", written in place outside torch.no_grad()"
 typedef int (*eager_hook)(void *ctx, int s, const ir_stmt *st, af_tensor *const *values, af_err *err);
 /* bool(t) of a one-element tensor t: 0 or 1, or -1 with err. */
 int eager_truth(const af_tensor *t, af_err *err);
