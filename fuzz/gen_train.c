@@ -7,6 +7,7 @@
 
 #include "../harness/eager.h"
 #include "../harness/ops/ops.h"
+#include "../harness/ops/ops_shape.h"
 
 static uint64_t mix(uint64_t *s) { /* splitmix64 */
   uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
@@ -80,14 +81,26 @@ static int route_write(ir_program *p, int s) {
   return 1;
 }
 
-/* A training step's own parameter update, at the top of the forward: `with torch.no_grad():
- * self.w.mul_(c)` or `self.w.add_(c)` (an nn.Parameter written in place under no_grad). */
-static void update_param(ir_program *p, int w, uint64_t *s) {
+/* Module state w written in place at body index 0 (`self.w.mul_(c)`, `self.w.add_(c)`, c drawn
+ * from s); a parameter under `with torch.no_grad():` or through `w_data = self.w.data` (drawn: the
+ * optimizer's two idioms), a buffer as it is. Returns the statements inserted. */
+static int write_state(ir_program *p, int w, uint64_t *s) {
   static const double by[] = {0.5, 2, -1};
   int mul = mix(s) & 1;
   ir_arg a[2] = {{.kind = IR_ARG_VALUE, .value = w}, {.kind = IR_ARG_FLOAT, .f = mul ? by[mix(s) % 3] : (double)(mix(s) % 2 ? 1 : -1)}};
-  insert_stmt(p, 0, ops_find(mul ? "mul_" : "add_"), -1, 2, a);
-  wrap_no_grad(p, 0, 0);
+  insert_stmt(p, 0, mul ? OPS_mul_ : OPS_add_, -1, 2, a);
+  if (!p->inputs[w].param) return 1;
+  if (mix(s) & 1) {
+    wrap_no_grad(p, 0, 0);
+    return 3;
+  }
+  char stem[64];
+  snprintf(stem, sizeof stem, "%s_data", p->names[w]);
+  int d = fresh_value(p, stem);
+  ir_arg b = {.kind = IR_ARG_VALUE, .value = w};
+  insert_stmt(p, 0, OPS_data, d, 1, &b);
+  p->stmts[1].args[0].value = d;
+  return 2;
 }
 
 /* A top-level statement drawn from s, or -1 (none). */
@@ -139,7 +152,7 @@ static int edit_update_param(ir_program *q, uint64_t *s) {
   int n = 0, w = -1;
   for (int i = 0; i < q->ninputs; i++)
     if (q->inputs[i].param && mix(s) % (uint64_t)++n == 0) w = i;
-  if (w >= 0) update_param(q, w, s);
+  if (w >= 0) write_state(q, w, s);
   return w >= 0;
 }
 
@@ -150,6 +163,60 @@ static int edit_wrap_run(ir_program *q, uint64_t *s) {
   if (mix(s) % 2 && to + 1 < q->nstmts) to++; /* two statements (the second may open a block) */
   wrap_no_grad(q, from, to);
   return 1;
+}
+
+/* A module's state written in place at the top of the forward, then read with an input that
+ * requires grad (the shape of docs/findings/aot_eager-buffer-mutated-then-read-doubles-input-grad):
+ * `self.b.mul_(2)` (a parameter: under no_grad), then `st = torch.mul(y, self.b)` (or of
+ * `self.b.sum()` where the shapes do not broadcast), st a new output. b is drawn from the
+ * module's float state; where there is none, from the other inputs that require grad, made a
+ * plain buffer or kept a parameter (drawn). */
+static int edit_state_read(ir_program *q, uint64_t *s) {
+  int ny = 0, y = -1;
+  for (int i = 0; i < q->ninputs; i++)
+    if (q->inputs[i].grad && mix(s) % (uint64_t)++ny == 0) y = i;
+  if (y < 0) return 0;
+  int nb = 0, b = -1;
+  for (int i = 0; i < q->ninputs; i++)
+    if (i != y && q->inputs[i].buffer && is_candidate(&q->inputs[i]) && mix(s) % (uint64_t)++nb == 0) b = i;
+  if (b < 0) { /* no module state: another input that requires grad becomes it */
+    for (int i = 0; i < q->ninputs; i++)
+      if (i != y && q->inputs[i].grad && is_candidate(&q->inputs[i]) && mix(s) % (uint64_t)++nb == 0) b = i;
+    if (b < 0) return 0;
+    q->inputs[b].buffer = 1;
+    q->inputs[b].param = q->inputs[b].grad = (int)(mix(s) & 1);
+  }
+  int at = write_state(q, b, s);
+  const ir_input *Y = &q->inputs[y], *B = &q->inputs[b];
+  int r;
+  int64_t sh[AF_MAX_RANK];
+  ir_arg m[2] = {{.kind = IR_ARG_VALUE, .value = y}, {.kind = IR_ARG_VALUE, .value = b}};
+  if (ops_broadcast(Y->rank, Y->shape, B->rank, B->shape, &r, sh) < 0) {
+    int t = fresh_value(q, "st_sum");
+    insert_stmt(q, at++, OPS_sum, t, 1, &m[1]);
+    m[1].value = t;
+  }
+  if (mix(s) & 1) m[0].value = m[1].value, m[1].value = y; /* torch.mul(self.b, y) */
+  int out = fresh_value(q, "st");
+  insert_stmt(q, at, OPS_mul, out, 2, m);
+  q->outputs = af_xrealloc(q->outputs, sizeof(int) * (size_t)(q->noutputs + 1));
+  q->loss = af_xrealloc(q->loss, sizeof(double) * (size_t)(q->noutputs + 1));
+  q->outputs[q->noutputs] = out;
+  q->loss[q->noutputs++] = (double)(1 + mix(s) % 3);
+  return 1;
+}
+
+/* One `v = t.detach()` (drawn) made `v = t.data`: the same view, autograd blind to it the same way,
+ * but with a version counter of its own, so a write through it would hide even from autograd's
+ * saved-tensor check. The program was accepted with `.detach()`, whose writes that check sees: no
+ * write through the `.data` changes a tensor the backward saved, and the gradients stay defined
+ * (PyTorch documents them as wrong after such a write). */
+static int edit_data(ir_program *q, uint64_t *s) {
+  int n = 0, d = -1;
+  for (int k = 0; k < q->nstmts; k++)
+    if (q->stmts[k].op == OPS_detach && mix(s) % (uint64_t)++n == 0) d = k;
+  if (d >= 0) q->stmts[d].op = OPS_data;
+  return d >= 0;
 }
 
 int gen_train(ir_program *p, uint64_t seed, double p_share) {
@@ -165,6 +232,8 @@ int gen_train(ir_program *p, uint64_t seed, double p_share) {
   if (kept && reached) {
     maybe(&q, GEN_TRAIN_P_UPDATE, &s, edit_update_param);
     maybe(&q, GEN_TRAIN_P_WRAP, &s, edit_wrap_run);
+    maybe(&q, GEN_TRAIN_P_STATE_READ, &s, edit_state_read);
+    maybe(&q, GEN_TRAIN_P_DATA, &s, edit_data);
     ir_program tmp = *p; /* p takes q's contents, q p's old ones (freed with q) */
     *p = *q;
     *q = tmp;

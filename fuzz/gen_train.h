@@ -15,11 +15,21 @@
  * seed; up to 3 fixes per input). Then, each kept only where eager accepts it and some input still gets a gradient:
  * with chance GEN_TRAIN_P_UPDATE a parameter updated in place under no_grad at the top of the
  * forward (`self.w.mul_(0.5)`), and with chance GEN_TRAIN_P_WRAP one or two top-level statements
- * put under no_grad (views made there, writes autograd does not see). Returns 1 when p became a
+ * put under no_grad (views made there, writes autograd does not see), and with chance
+ * GEN_TRAIN_P_STATE_READ module state written in place at the top of the forward and read at once
+ * with an input that requires grad (`self.b.mul_(2)`, a parameter's under no_grad; then `st =
+ * torch.mul(y, self.b)`, a new output): where the program has no float module state, another input
+ * that requires grad becomes a buffer or a parameter for it (a parameter written under no_grad or
+ * through `self.w.data`, drawn, in both edits), and with chance GEN_TRAIN_P_DATA one `.detach()`
+ * made `.data` (after eager accepted the program with `.detach()`, whose writes autograd's
+ * saved-tensor check sees: a write through `.data` never changes a tensor the backward saved).
+ * Returns 1 when p became a
  * training program; 0 when the draw said no, or no candidate was kept or none got a gradient (p
  * unchanged). docs/training.md. */
 #define GEN_TRAIN_P_UPDATE 0.3
 #define GEN_TRAIN_P_WRAP 0.3
+#define GEN_TRAIN_P_STATE_READ 0.35
+#define GEN_TRAIN_P_DATA 0.5
 int gen_train(ir_program *p, uint64_t seed, double p_share);
 
 #endif

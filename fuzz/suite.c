@@ -847,7 +847,7 @@ int suite_generate(suite **out, af_err *err) {
   gen g = {af_xcalloc(1, sizeof(suite))};
   for (int op = 0; op < OPS_COUNT; op++) {
     const ops_entry *e = ops_get(op);
-    if (e->kind == OPS_VIEW || e->kind == OPS_GETITEM) g.views[g.nviews++] = op;
+    if ((e->kind == OPS_VIEW || e->kind == OPS_GETITEM) && !(e->flags & OPF_NO_SUITE)) g.views[g.nviews++] = op; /* ops.def says why */
     if (e->kind == OPS_INPLACE || e->kind == OPS_SETITEM || e->kind == OPS_OUT) g.writes[g.nwrites++] = op;
     if (e->kind == OPS_INPLACE && (e->flags & OPF_META)) g.metas[g.nmetas++] = op;
     if (e->flags & OPF_MAYBE_VIEW) g.maybes[g.nmaybes++] = op;

@@ -438,6 +438,108 @@ TEST(the_generator_makes_no_grad_detach_and_parameter_update_forms_eager_accepts
         update, bad);
 }
 
+/* ---- .data and module state written then read (issue 33's third slice) ---- */
+
+/* x a leaf that requires grad; y = x * x saves x; d = x.data; d.add_(1): a write autograd does not
+ * see, with a version counter of its own (through x.detach() the backward refuses: x was saved and
+ * modified); the backward then reads the saved x as written: x.grad = 2 * (x + 1) */
+static const char *through_data =
+    "{\"format\": \"aliasfuzz-program/1\",\n"
+    " \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\", \"requires_grad\": true, \"data\": [1, 2, 3]}],\n"
+    " \"body\": [{\"out\": \"y\", \"op\": \"mul\", \"args\": [\"x\", \"x\"]}, {\"out\": \"d\", \"op\": \"%s\", \"args\": [\"x\"]},\n"
+    "          {\"op\": \"add_\", \"args\": [\"d\", 1]}],\n"
+    " \"outputs\": [\"y\"], \"train\": true, \"loss\": [1]}\n";
+
+static const char *through_data_detach(void) {
+  static char text[1024];
+  snprintf(text, sizeof text, through_data, "detach");
+  return text;
+}
+
+TEST(a_write_through_data_hides_from_autograds_saved_tensor_check_unlike_detach) {
+  ir_program *p = read_text(through_data, "data");
+  if (!p) return;
+  double g[3];
+  char why[600] = "";
+  if (!eager_grad(p, 0, g, 3, why, sizeof why))
+    CHECK(g[0] == 4 && g[1] == 6 && g[2] == 8, "x.grad [%g %g %g], by hand [4 6 8]", g[0], g[1], g[2]);
+  else
+    CHECK(0, "through .data: %s", why);
+  char *ts = emit_torchscript(p, "program");
+  CHECK(ts && strstr(ts, "d = x.data\n"), "the spelling: %s", ts ? ts : "(none)");
+  free(ts);
+  /* the inference form through TorchScript (prim::data) and ref agrees with eager */
+  const char *convs[] = {"ref", "script"};
+  for (int k = 0; k < 2; k++) {
+    const conv_converter *c = conv_find(convs[k]);
+    judgement j;
+    af_err err;
+    CHECK(c && judge_isolated(c, p, NULL, 60, &j, &err) == 0 && j.verdict == V_PASS, "%s on .data: %s (%s)", convs[k],
+          c ? oracle_verdict_name(j.verdict) : "no converter", c && j.detail ? j.detail : "");
+    if (c) judgement_clear(&j);
+  }
+  ir_program_free(p);
+  /* the same write through x.detach(): the backward refuses it (x saved, then modified) */
+  ir_program *q = NULL;
+  af_err err;
+  result e;
+  result_init(&e);
+  CHECK(codec_read_string(through_data_detach(), "t", &q, &err) == 0 && eager_run(q, &e, &err) == 0 && e.status != RESULT_OK &&
+            e.message && strstr(e.message, "modified by an inplace operation"),
+        "through .detach(): eager %s", e.message ? e.message : "accepts it");
+  result_clear(&e);
+  ir_program_free(q);
+}
+
+/* The training policy draws module state written in place and then read with an input that
+ * requires grad (docs/findings/aot_eager-buffer-mutated-then-read-doubles-input-grad), and .data
+ * views, every program eager-valid. */
+TEST(the_generator_writes_module_state_then_reads_it_with_a_grad_input_and_draws_data) {
+  gen_policy pol;
+  af_err err;
+  gen_policy_default(&pol);
+  CHECK(gen_policy_from_json("{\"chances\": {\"train\": 1.0}}", &pol, &err) == 0, "%s", err.msg);
+  int ntrain = 0, state_read = 0, data = 0, data_param = 0, bad = 0;
+  for (uint64_t seed = 1; seed <= 120; seed++) {
+    ir_program *p = NULL;
+    if (gen_program(&pol, seed, &p, &err)) {
+      CHECK(0, "seed %llu: %s", (unsigned long long)seed, err.msg);
+      continue;
+    }
+    if (p->train) {
+      ntrain++;
+      int written = -1; /* module state written in place at the top, then read with a grad input */
+      for (int s = 0; s < p->nstmts; s++) {
+        const ir_stmt *st = &p->stmts[s];
+        if (st->op == OPS_data) {
+          data++;
+          data_param += p->inputs[st->args[0].value].param && st->args[0].value < p->ninputs;
+        }
+        if (ops_mutates(st->op) && st->args[0].kind == IR_ARG_VALUE) {
+          int v = st->args[0].value;
+          if (v >= p->ninputs && p->stmts[s - 1].op == OPS_data) v = p->stmts[s - 1].args[0].value;
+          if (v < p->ninputs && p->inputs[v].buffer && written < 0) written = v;
+        }
+        if (st->op == OPS_mul && written >= 0 && st->out >= 0 && !strncmp(p->names[st->out], "st", 2)) {
+          int a = st->args[0].value, b = st->args[1].value;
+          int y = a == written || (a >= p->ninputs) ? b : a;
+          state_read += y < p->ninputs && p->inputs[y].grad && y != written;
+          break;
+        }
+      }
+      result r;
+      result_init(&r);
+      if (eager_run(p, &r, &err) || r.status != RESULT_OK) bad++, CHECK(0, "seed %llu: eager: %s", (unsigned long long)seed, r.message ? r.message : err.msg);
+      result_clear(&r);
+    }
+    ir_program_free(p);
+  }
+  CHECK(ntrain >= 30 && state_read >= 8 && data >= 5 && data_param >= 1 && !bad,
+        "%d training programs: %d write module state then read it with an input that requires grad, %d .data views (%d of a "
+        "parameter), %d eager refuses",
+        ntrain, state_read, data, data_param, bad);
+}
+
 int main(void) {
   at_init();
   RUN(codec_reads_and_writes_requires_grad_param_train_and_loss_canonically);
@@ -452,5 +554,7 @@ int main(void) {
   RUN(writes_under_no_grad_and_through_detach_change_values_but_not_gradients);
   RUN(a_view_made_under_no_grad_and_written_in_grad_mode_is_invalid_program);
   RUN(the_generator_makes_no_grad_detach_and_parameter_update_forms_eager_accepts);
+  RUN(a_write_through_data_hides_from_autograds_saved_tensor_check_unlike_detach);
+  RUN(the_generator_writes_module_state_then_reads_it_with_a_grad_input_and_draws_data);
   return tap_done();
 }
