@@ -672,19 +672,72 @@ static int generalizes(const char *g, const char *s) {
 /* Whether every token of small matches a token of big, in order (a family matches its ops). */
 static int tokens_within(const char *small, const char *big) { return classes_pattern_within(small, big, 1); }
 
-void classes_specificity(const char *pattern, int *names, int *tokens) {
+/* Whether name (a token without its placement) is a family name, not an op's. */
+static int is_family(const char *name) {
   static const char *const families[] = {"view", "write", "shape-write", "setitem", "out=", "op", "list", NULL};
+  for (int f = 0; families[f]; f++)
+    if (!strcmp(name, families[f])) return 1;
+  return 0;
+}
+
+void classes_specificity(const char *pattern, int *names, int *tokens) {
   *names = *tokens = 0;
   char *a = af_xstrdup(pattern ? pattern : ""), *sa = NULL;
   for (char *t = strtok_r(a, " ", &sa); t; t = strtok_r(NULL, " ", &sa)) {
     char *at = strchr(t, '@');
     if (at) *at = 0;
-    int family = 0;
-    for (int f = 0; families[f]; f++) family |= !strcmp(t, families[f]);
-    *names += !family;
+    *names += !is_family(t);
     ++*tokens;
   }
   free(a);
+}
+
+/* Whether token t of a cover stands for token u of a pattern: the same, or t a family at u's
+ * placement and u an op of that family. Never the other way round: a cover that names an op
+ * does not stand for a family. */
+static int covers_token(const char *t, const char *u) {
+  if (!strcmp(t, u)) return 1;
+  const char *pt = strchr(t, '@'), *pu = strchr(u, '@');
+  if ((pt == NULL) != (pu == NULL) || (pt && strcmp(pt, pu) != 0)) return 0;
+  char nt[64], nu[64];
+  snprintf(nt, sizeof nt, "%.*s", (int)(pt ? pt - t : (long)strlen(t)), t);
+  snprintf(nu, sizeof nu, "%.*s", (int)(pu ? pu - u : (long)strlen(u)), u);
+  int ou = ops_find(nu);
+  return is_family(nt) && ou >= 0 && classes_family(ou) && !strcmp(classes_family(ou), nt);
+}
+
+static int count_writes(const char *pattern) {
+  int n = 0;
+  for (const char *t = pattern; *t; t += strcspn(t, " "), t += *t == ' ') n += memchr(t, '@', strcspn(t, " ")) != NULL;
+  return n;
+}
+
+int classes_pattern_covers(const char *cover, const char *pattern) {
+  if (!cover || !pattern || !*cover || count_writes(cover) != count_writes(pattern)) return 0;
+  char *a = af_xstrdup(cover), *b = af_xstrdup(pattern), *sa = NULL, *sb = NULL;
+  int ok = 1;
+  char *u = strtok_r(b, " ", &sb);
+  for (char *t = strtok_r(a, " ", &sa); t && ok; t = strtok_r(NULL, " ", &sa)) {
+    while (u && !covers_token(t, u)) u = strtok_r(NULL, " ", &sb);
+    if (!u) ok = 0;
+    else u = strtok_r(NULL, " ", &sb);
+  }
+  free(a);
+  free(b);
+  return ok;
+}
+
+const char *classes_cover_bad_token(const char *cover, char *tok, size_t n) {
+  const char *t = cover;
+  for (; *t; t += strcspn(t, " "), t += *t == ' ') {
+    size_t l = strcspn(t, " "), ln = strcspn(t, " @");
+    snprintf(tok, n, "%.*s", (int)ln, t);
+    if (ln == 0 || (ops_find(tok) < 0 && !is_family(tok))) {
+      snprintf(tok, n, "%.*s", (int)l, t);
+      return tok;
+    }
+  }
+  return NULL;
 }
 
 /* 1 when pattern a is more specific than pattern b (classes.h: more op names, then more tokens). */
@@ -907,6 +960,66 @@ static cJSON *add_apart(cJSON *idx, const char *list, const classes_member *m) {
   return e;
 }
 
+/* Moves class e's members into class c and removes e from idx: findings, quick keys, verdicts,
+ * errors and count; e's smallest program when it is smaller; e's id (and those e had taken) under
+ * c's "absorbed", so a finding whose README names e's id finds its class. */
+static void fold_into(cJSON *idx, cJSON *c, cJSON *e) {
+  static const char *const lists[] = {"findings", "quick_keys", "verdicts", "errors", NULL};
+  for (int l = 0; lists[l]; l++) {
+    cJSON *to = cJSON_GetObjectItem(c, lists[l]), *x;
+    if (!to) to = cJSON_AddArrayToObject(c, lists[l]);
+    cJSON_ArrayForEach(x, cJSON_GetObjectItem(e, lists[l])) {
+      if (cJSON_IsString(x) && !has_string(to, x->valuestring) && (strcmp(lists[l], "errors") || cJSON_GetArraySize(to) < 50))
+        cJSON_AddItemToArray(to, cJSON_CreateString(x->valuestring));
+    }
+  }
+  cJSON *n = cJSON_GetObjectItem(c, "count");
+  cJSON_SetNumberValue(n, n->valuedouble + cJSON_GetNumberValue(cJSON_GetObjectItem(e, "count")));
+  cJSON *cu = cJSON_GetObjectItem(c, "counted_upto"), *j;
+  if (!cJSON_IsObject(cu)) cu = cJSON_AddObjectToObject(c, "counted_upto");
+  cJSON_ArrayForEach(j, cJSON_GetObjectItem(e, "counted_upto")) {
+    cJSON *mine = cJSON_GetObjectItem(cu, j->string);
+    if (!mine) cJSON_AddNumberToObject(cu, j->string, j->valuedouble);
+    else if (j->valuedouble > mine->valuedouble) cJSON_SetNumberValue(mine, j->valuedouble);
+  }
+  const cJSON *fe = cJSON_GetObjectItem(e, "first"), *fc = cJSON_GetObjectItem(c, "first");
+  if (fe && (!fc || cJSON_GetNumberValue(cJSON_GetObjectItem(fe, "iteration")) < cJSON_GetNumberValue(cJSON_GetObjectItem(fc, "iteration"))))
+    cJSON_ReplaceItemInObject(c, "first", cJSON_Duplicate(fe, 1));
+  if (cJSON_GetNumberValue(cJSON_GetObjectItem(e, "statements")) < cJSON_GetNumberValue(cJSON_GetObjectItem(c, "statements"))) {
+    static const char *const example[] = {"smallest", "statements", "detail", "pattern", "generalization", "reruns", "reproduced", NULL};
+    for (int f = 0; example[f]; f++) {
+      cJSON_DeleteItemFromObject(c, example[f]);
+      const cJSON *x = cJSON_GetObjectItem(e, example[f]);
+      if (x) cJSON_AddItemToObject(c, example[f], cJSON_Duplicate(x, 1));
+    }
+  }
+  cJSON *ab = cJSON_GetObjectItem(c, "absorbed"), *x;
+  if (!ab) ab = cJSON_AddArrayToObject(c, "absorbed");
+  cJSON_AddItemToArray(ab, cJSON_CreateString(cJSON_GetStringValue(cJSON_GetObjectItem(e, "id"))));
+  cJSON_ArrayForEach(x, cJSON_GetObjectItem(e, "absorbed")) cJSON_AddItemToArray(ab, cJSON_Duplicate(x, 1));
+  cJSON_Delete(cJSON_DetachItemViaPointer(cJSON_GetObjectItem(idx, "classes"), e));
+}
+
+/* After member m (key `key`, pattern-keyed) joined class c whose pattern holds its own: every other class of the same
+ * converter and verdict group whose key's pattern contains m's pattern (a family where it names
+ * an op counts: m's "op@state" is in "sub@state") and that shows the same bug as m folds into c.
+ * m is a minimized program failing with what both classes' programs hold: the two were one bug
+ * whose programs did not contain one another (a "sub@state" class, and another whose member then
+ * minimized to "op@state"), and would be one class had m come first. */
+static void fold_contained(cJSON *idx, cJSON *c, const classes_member *m, const char *key) {
+  const char *bar = strrchr(key, '|'), *ck = cJSON_GetStringValue(cJSON_GetObjectItem(c, "key")), *cbar = ck ? strrchr(ck, '|') : NULL;
+  /* only a member c holds by its pattern: one recorded before stays in its class whatever its pattern */
+  if (!bar || !cbar || !classes_pattern_writes(bar + 1) || !tokens_within(bar + 1, cbar + 1)) return;
+  for (cJSON *e = cJSON_GetObjectItem(idx, "classes")->child, *next; e; e = next) {
+    next = e->next;
+    const char *k = cJSON_GetStringValue(cJSON_GetObjectItem(e, "key")), *kb = k ? strrchr(k, '|') : NULL;
+    if (e == c || !kb || kb - k != bar - key || strncmp(k, key, (size_t)(bar - key)) != 0 || cJSON_GetObjectItem(e, "graph_change") ||
+        !classes_pattern_writes(kb + 1) || !tokens_within(bar + 1, kb + 1) || !shows_its_bug(e, m))
+      continue;
+    fold_into(idx, c, e);
+  }
+}
+
 cJSON *classes_index_add(cJSON *idx, const classes_member *m, int *is_new) {
   *is_new = 0;
   if (classes_member_harness(m)) return add_apart(idx, "harness", m);
@@ -948,6 +1061,7 @@ cJSON *classes_index_add(cJSON *idx, const classes_member *m, int *is_new) {
         classes_pattern_writes(nbar + 1) && generalizes(nbar + 1, kbar + 1) && shows_its_bug(c, m) && !class_where(idx, "key", key))
       cJSON_SetValuestring(ck, key);
   }
+  if (!classes_keyed_by_error(m->verdict, m->pattern) && !keyed_by_locus(m)) fold_contained(idx, c, m, key);
   free(key);
   cJSON *fs = cJSON_GetObjectItem(c, "findings");
   if (m->finding && !has_string(fs, m->finding)) cJSON_AddItemToArray(fs, cJSON_CreateString(m->finding));

@@ -49,6 +49,12 @@
  * same converter and verdict group whose pattern contains its pattern or is contained in it, the
  * most specific one (classes_specificity: more op names, then more tokens; of equals, the
  * earliest class); otherwise a new class. An error-keyed finding never joins by pattern.
+ * Classes fold: when a pattern-keyed finding joins a class, every other class of the same
+ * converter and verdict group whose pattern contains the finding's (by family) and that has its
+ * verdict moves into that class (its findings, count and, when smaller, its example), and its id
+ * is listed under the class's "absorbed": the minimized program fails with what both classes'
+ * programs hold, so they were one bug whose first programs did not contain one another (a
+ * "sub@state" class and a class whose later member minimized to "op@state").
  *
  * Before minimizing. The quick key (verdict, error key, which output differs and what kind of
  * value it is; with a baseline, whether the baseline fails the same way) is known as soon as a
@@ -115,6 +121,14 @@ void classes_specificity(const char *pattern, int *names, int *tokens);
 /* Whether every token of pattern small stands, in order, in pattern big: spelled the same, or
  * with by_family also a family token matching an op of it at the same placement. */
 int classes_pattern_within(const char *small, const char *big, int by_family);
+/* Whether pattern is an instance of cover (a known case's meta.known.covers, known.h): every token
+ * of cover stands, in order, for a token of pattern (the same token, or a family at the same
+ * placement standing for an op of it: "unfold write@view-of-in" covers "unfold masked_fill_@view-of-in"
+ * and "view unfold add_@view-of-in", not "write@view-of-in"), and both hold as many writes. */
+int classes_pattern_covers(const char *cover, const char *pattern);
+/* The first token of cover (copied into tok, n bytes) whose name is neither an op nor a family,
+ * or NULL when every token is one. */
+const char *classes_cover_bad_token(const char *cover, char *tok, size_t n);
 /* Whether a pattern holds a write (a token with a placement). */
 int classes_pattern_writes(const char *pattern);
 
@@ -147,7 +161,7 @@ void classes_id(const char *key, char id[64]);
  *  "classes": [{"id", "key", "converter", "verdict", "pattern", "detail", "count", "findings": [ids],
  *               "smallest": finding id, "statements", "first": {"seed", "iteration", "job"},
  *               "generalization": [rows], "reruns", "reproduced", "quick_keys": [...],
- *               "counted_upto": {job: iteration}}, ...],
+ *               "counted_upto": {job: iteration}, "absorbed": [ids of classes folded in]}, ...],
  *  "deferred": {"<quick key>": {"count": n, "file": "deferred/<iteration>.json"}}}
  * One process writes it (the campaign parent); it is rewritten atomically. */
 #include <cjson/cJSON.h>

@@ -44,6 +44,7 @@ static void case_clear(known_case *k) {
   free(k->url);
   ir_program_free(k->p);
   cJSON_Delete(k->expect);
+  cJSON_Delete(k->covers);
   memset(k, 0, sizeof *k);
 }
 
@@ -70,6 +71,30 @@ static int check_expect(const cJSON *expect, const char *path, af_err *err) {
     }
   }
   return 0;
+}
+
+/* covers, when given, must be a non-empty list of patterns whose tokens name ops or families, one
+ * of which at least has the case's own pattern as an instance (else it is not this case's bug). */
+static int check_covers(const cJSON *covers, const ir_program *p, const char *path, af_err *err) {
+  if (!covers) return 0;
+  if (!cJSON_IsArray(covers) || !cJSON_GetArraySize(covers))
+    return af_fail(err, "%s: meta.known.covers: expected a non-empty list of class patterns (\"unfold write@view-of-in\")", path);
+  char *own = classes_plain_pattern(p), tok[128];
+  int i = 0, rc = 0, holds = 0;
+  const cJSON *c;
+  cJSON_ArrayForEach(c, covers) {
+    const char *bad = cJSON_IsString(c) && *c->valuestring ? classes_cover_bad_token(c->valuestring, tok, sizeof tok) : "";
+    if (bad) {
+      rc = af_fail(err, "%s: meta.known.covers[%d]: %s%s%s", path, i, *bad ? "token `" : "expected a non-empty pattern string", bad,
+                   *bad ? "` names neither an op nor a family (view, write, shape-write, op, list)" : "");
+      break;
+    }
+    holds |= classes_pattern_covers(c->valuestring, own);
+    i++;
+  }
+  if (!rc && !holds) rc = af_fail(err, "%s: meta.known.covers: no pattern there covers the case's own pattern `%s`", path, own);
+  free(own);
+  return rc;
 }
 
 /* Fills k from the file at path; -1 with err. */
@@ -99,12 +124,14 @@ static int case_read(const char *path, known_case *k, af_err *err) {
       goto out;
     }
   if (check_expect(cJSON_GetObjectItem(known, "expect"), path, err)) goto out;
+  if (check_covers(cJSON_GetObjectItem(known, "covers"), k->p, path, err)) goto out;
   k->id = af_xstrdup(id);
   k->tracker = af_xstrdup(str_of(known, "tracker"));
   k->state = af_xstrdup(str_of(known, "state"));
   k->mechanism = af_xstrdup(str_of(known, "mechanism"));
   if (str_of(known, "url")) k->url = af_xstrdup(str_of(known, "url"));
   k->expect = cJSON_Duplicate(cJSON_GetObjectItem(known, "expect"), 1);
+  if (cJSON_GetObjectItem(known, "covers")) k->covers = cJSON_Duplicate(cJSON_GetObjectItem(known, "covers"), 1);
   rc = 0;
 out:
   cJSON_Delete(meta);
@@ -257,7 +284,15 @@ static int same_writes(const char *a, const char *b) {
   }
 }
 
-static int class_fails_like(const cJSON *cls, const char *case_key, const char *case_ek) {
+/* Whether the pattern of class key `key` is an instance of one of covers' patterns. */
+static int covered(const cJSON *covers, const char *key) {
+  const char *kb = strrchr(key, '|');
+  const cJSON *c;
+  cJSON_ArrayForEach(c, covers) if (kb && cJSON_IsString(c) && classes_pattern_covers(c->valuestring, kb + 1)) return 1;
+  return 0;
+}
+
+static int class_fails_like(const cJSON *cls, const char *case_key, const char *case_ek, const cJSON *covers) {
   const char *key = str_of(cls, "key"), *conv = str_of(cls, "converter");
   if (!key || !conv) return 0;
   if (case_ek) {
@@ -281,8 +316,11 @@ static int class_fails_like(const cJSON *cls, const char *case_key, const char *
    * same writes are the same bug. A class marked known is read as that upstream bug, so it must
    * be the case's bug */
   const char *kb = strrchr(key, '|'), *cb = strrchr(case_key, '|');
-  if (!kb || !cb || !classes_pattern_within(cb + 1, kb + 1, 0) || !same_writes(cb + 1, kb + 1) ||
-      !classes_keys_match(key, conv, case_key, conv))
+  int op_for_op = kb && cb && classes_pattern_within(cb + 1, kb + 1, 0) && same_writes(cb + 1, kb + 1);
+  /* or a report whose mechanism is a family's, as its case says (known.h) */
+  if (!kb || !cb) return 0;
+  if (op_for_op ? !classes_keys_match(key, conv, case_key, conv)
+                : !(covered(covers, key) && kb - key == cb - case_key && !strncmp(key, case_key, (size_t)(kb - key))))
     return 0;
   const cJSON *vs = cJSON_GetObjectItem(cls, "verdicts"), *e;
   const char *one = str_of(cls, "verdict");
@@ -334,7 +372,7 @@ int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir
     if (!cv || strcmp(cv, c->name) != 0) continue;
     unmark(cls);
     for (int i = 0; i < kc.n && key; i++) {
-      if (!keys[i] || !class_fails_like(cls, keys[i], eks[i])) continue;
+      if (!keys[i] || !class_fails_like(cls, keys[i], eks[i], kc.cases[i].covers)) continue;
       cJSON_AddStringToObject(cls, "known", kc.cases[i].tracker);
       cJSON_AddStringToObject(cls, "known_case", kc.cases[i].id);
       cJSON_AddStringToObject(cls, "known_state", kc.cases[i].state);

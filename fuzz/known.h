@@ -27,6 +27,14 @@
  * class seen giving wrong values. A converter error downstream of a write
  * keys on its pattern (classes.h), so without the last two conditions a refused case would mark
  * a class of wrong values and the other way round.
+ * A report whose mechanism holds for a whole family of ops says so in "covers": ["unfold
+ * write@view-of-in"] (patterns of fuzz/classes.h, a family standing for any of its ops; the
+ * case's own pattern an instance of one at least): a class of wrong values whose key's pattern is
+ * an instance of one of them (classes_pattern_covers: "unfold masked_fill_@view-of-in", or the
+ * class widened to "unfold write@view-of-in") fails like the case. Without it a class more general
+ * than the case is not the case's bug (`write@in` is not the TorchScript gap `setitem_or@in`), so
+ * covers is for reports whose mechanism is the family's (a write through a gapped unfold, any
+ * write), written by the person who reads the report, never derived from one campaign's classes.
  * Each applicable case is judged once per campaign folder; the judgements are kept in
  * DIR/known.json (a case edited since is judged again). */
 #ifndef KNOWN_H
@@ -49,6 +57,7 @@ typedef struct known_case {
   uint64_t digest; /* of the file's text: a cached judgement of another text is stale */
   ir_program *p;   /* new */
   cJSON *expect;   /* meta.known.expect, new: {stack: {converter: verdict name}} */
+  cJSON *covers;   /* meta.known.covers, new: [patterns], or NULL (the case's own pattern, op for op) */
 } known_case;
 
 typedef struct known_corpus {

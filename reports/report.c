@@ -311,6 +311,12 @@ void report_class_facts(af_buf *b, const cJSON *c) {
     af_buf_printf(b, " (%s; fails the same way as corpus/known-upstream's `%s`)\n",
                   cJSON_GetStringValue(cJSON_GetObjectItem(c, "known_state")), cJSON_GetStringValue(cJSON_GetObjectItem(c, "known_case")));
   }
+  const cJSON *ab = cJSON_GetObjectItem(c, "absorbed");
+  if (cJSON_GetArraySize(ab)) { /* classes folded into this one (classes.h): their findings' READMEs name those ids */
+    af_buf_puts(b, "- also seen as:");
+    cJSON_ArrayForEach(e, ab) af_buf_printf(b, " `%s`", e->valuestring);
+    af_buf_puts(b, " (classes a later finding showed to be this bug)\n");
+  }
   const char *gc = cJSON_GetStringValue(cJSON_GetObjectItem(c, "graph_change"));
   if (gc) /* a regression's key: what its graph changed against the baseline's (classes.h) */
     af_buf_printf(b, "- graph change: against the baseline, the converted graph of each program of this class differs in the "

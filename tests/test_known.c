@@ -71,6 +71,16 @@ TEST(loader_reads_the_corpus_and_refuses_malformed_cases) {
        " \"expect\": {\"torch-2.13\": {\"script\": \"broken\"}}}}",
        "meta.known.expect.torch-2.13.script"},
       {"{\"known\": {\"tracker\": \"a/b#1\", \"state\": \"open\", \"mechanism\": \"m\", \"expect\": {}}}", "meta.id"},
+      {"{\"id\": \"k\", \"known\": {\"tracker\": \"a/b#1\", \"state\": \"open\", \"mechanism\": \"m\", \"expect\": {},"
+       " \"covers\": \"write@in\"}}",
+       "meta.known.covers"},
+      {"{\"id\": \"k\", \"known\": {\"tracker\": \"a/b#1\", \"state\": \"open\", \"mechanism\": \"m\", \"expect\": {},"
+       " \"covers\": [\"frobnicate@in\"]}}",
+       "meta.known.covers[0]: token `frobnicate@in`"},
+      /* a cover that does not hold the case's own add_@in */
+      {"{\"id\": \"k\", \"known\": {\"tracker\": \"a/b#1\", \"state\": \"open\", \"mechanism\": \"m\", \"expect\": {},"
+       " \"covers\": [\"unfold write@view-of-in\"]}}",
+       "meta.known.covers: no pattern there covers"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     char *d = tmpdir();
@@ -183,6 +193,37 @@ TEST(known_annotate_marks_the_class_that_fails_like_a_known_case_and_no_other) {
   cJSON_Delete(idx);
   judgement_clear(&j47);
   known_corpus_clear(&kc);
+  unsetenv("AF_KNOWN_DIR");
+  rmrf(d);
+  free(d);
+}
+
+/* A report whose mechanism is a family's says so in meta.known.covers (pytorch/pytorch#198102: any
+ * write through a gapped unfold; #197448: any write through expand): a class of another write
+ * there, or widened to the family, is that report's bug; a class broader than the cover (a write
+ * through any view), through another view, or with more writes is not. Judged on functionalize,
+ * where both cases give wrong values. */
+TEST(a_class_of_a_write_the_case_covers_is_known_and_one_broader_is_not) {
+  char *d = tmpdir();
+  setenv("AF_KNOWN_DIR", corpus_dir(), 1);
+  const conv_converter *fz = conv_find("functionalize");
+  CHECK(classes_pattern_covers("unfold write@view-of-in", "view unfold masked_fill_@view-of-in") &&
+            !classes_pattern_covers("unfold add_@view-of-in", "unfold write@view-of-in") &&
+            !classes_pattern_covers("unfold write@view-of-in", "unfold add_@view-of-in fill_@in"),
+        "a family covers its ops, an op never a family, and the writes are as many");
+  cJSON *idx = cJSON_CreateObject();
+  cJSON *arr = cJSON_AddArrayToObject(idx, "classes");
+  static const char *const pats[] = {"unfold write@view-of-in", "unfold masked_fill_@view-of-in", "expand_as mul_@view-of-in",
+                                     "write@view-of-in", "diagonal write@view-of-in", "unfold add_@view-of-in fill_@view-of-in", NULL};
+  for (int i = 0; pats[i]; i++) cJSON_AddItemToArray(arr, class_entry("functionalize", V_VALUE_MISMATCH, "", pats[i]));
+  af_err err;
+  CHECK(fz && known_annotate(idx, fz, d, 60, &err) == 0, "known_annotate runs on functionalize (%s)", fz ? err.msg : "no converter");
+  static const char *const want[] = {"pytorch/pytorch#198102", "pytorch/pytorch#198102", "pytorch/pytorch#197448", NULL, NULL, NULL};
+  for (int i = 0; pats[i]; i++) {
+    const char *m = mark_of(idx, i);
+    CHECK(want[i] ? m && !strcmp(m, want[i]) : !m, "%s: %s (want %s)", pats[i], m ? m : "not known", want[i] ? want[i] : "not known");
+  }
+  cJSON_Delete(idx);
   unsetenv("AF_KNOWN_DIR");
   rmrf(d);
   free(d);
@@ -314,6 +355,7 @@ int main(int argc, char **argv) {
   }
   RUN(loader_reads_the_corpus_and_refuses_malformed_cases);
   RUN(known_annotate_marks_the_class_that_fails_like_a_known_case_and_no_other);
+  RUN(a_class_of_a_write_the_case_covers_is_known_and_one_broader_is_not);
   RUN(a_campaign_class_that_fails_like_a_known_case_says_known);
   return tap_done();
 }

@@ -17,6 +17,7 @@
 #include "../harness/ops/ops.h"
 #include "../harness/result.h"
 #include "../oracle/signature.h"
+#include "../reports/report.h"
 #include "tap.h"
 
 static ir_program *load(const char *path) {
@@ -291,6 +292,39 @@ TEST(a_finding_that_matches_several_classes_joins_the_most_specific_one) {
   CHECK(names == 0 && tokens == 2, "families are not names (%d names, %d tokens)", names, tokens);
   classes_specificity("unfold fill_@view-of-in", &names, &tokens);
   CHECK(names == 2 && tokens == 2, "ops are names (%d names, %d tokens)", names, tokens);
+  cJSON_Delete(idx);
+}
+
+/* Two classes whose first programs did not contain one another, then a finding that minimized to
+ * what both hold ("op@state" is in "sub@state" and in "t_@in masked_fill_@in mul@state"): one bug,
+ * so one class (an export-decomp campaign listed a buffer rebound after a view as two). A class
+ * of another verdict, or whose pattern does not hold the finding's, stays apart. */
+TEST(a_finding_that_both_classes_hold_folds_them_into_one) {
+  af_err err;
+  cJSON *idx = classes_index_load("/nonexistent-af-dir", &err);
+  int is_new;
+  cJSON *sub = add_member(idx, "f-sub", "sub@state", 1, &is_new);
+  char sub_id[64];
+  snprintf(sub_id, sizeof sub_id, "%s", cJSON_GetStringValue(cJSON_GetObjectItem(sub, "id")));
+  cJSON *mul = add_member(idx, "f-mul", "t_@in masked_fill_@in mul@state", 2, &is_new);
+  CHECK(is_new && mul != sub, "sub@state and t_@in masked_fill_@in mul@state are two classes at first");
+  add_member(idx, "f-add", "add_@in", 3, &is_new);
+  classes_member other = {"naive", V_SHAPE_MISMATCH, "output 0: shape [2], eager [3]", "add@state", "f-shape", 2, NULL, 0, 0, 1, 4, 0, NULL};
+  classes_index_add(idx, &other, &is_new);
+  CHECK(classes_index_count(idx) == 4, "4 classes before the fold (%d)", classes_index_count(idx));
+  cJSON *c = add_member(idx, "f-op", "op@state", 5, &is_new);
+  CHECK(!is_new && classes_index_count(idx) == 3, "op@state founds no class and folds two into one: %d classes", classes_index_count(idx));
+  CHECK(findings_in(c) == 3 && cJSON_GetNumberValue(cJSON_GetObjectItem(c, "count")) == 3, "the class holds the 3 findings (%d) and counts 3",
+        findings_in(c));
+  const cJSON *ab = cJSON_GetObjectItem(c, "absorbed");
+  CHECK(cJSON_GetArraySize(ab) == 1 && !strcmp(cJSON_GetStringValue(cJSON_GetArrayItem(ab, 0)), sub_id),
+        "it lists the folded class's id under absorbed");
+  CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(c, "first"), "iteration")) == 1,
+        "its first occurrence is the folded class's (iteration 1)");
+  af_buf b = {0};
+  report_class_facts(&b, c);
+  CHECK(b.s && strstr(b.s, sub_id), "the report's class facts name the folded id: %s", b.s ? b.s : "");
+  free(b.s);
   cJSON_Delete(idx);
 }
 
@@ -652,6 +686,7 @@ int main(void) {
   RUN(a_training_program_reduces_untrained_unless_the_bug_needs_gradients);
   RUN(findings_are_deduplicated_and_a_replayed_iteration_is_not_counted_twice);
   RUN(a_finding_that_matches_several_classes_joins_the_most_specific_one);
+  RUN(a_finding_that_both_classes_hold_folds_them_into_one);
   RUN(a_finding_recorded_again_with_another_pattern_stays_in_its_class);
   RUN(reruns_the_judge_could_not_run_do_not_count_as_not_reproducing);
   RUN(variants_not_run_are_counted_apart_from_those_eager_rejects);
