@@ -24,11 +24,12 @@ void judgement_clear(judgement *j) {
   memset(j, 0, sizeof *j);
 }
 
-/* One call: eager into *e, the converter into *r (when eager ran), the oracle's verdict. */
+/* One call: eager into *e, the converter into *r (when eager ran, or its autograd refused a training
+ * program: the converter may run what eager refuses, oracle.h autograd-accepts), the oracle's verdict. */
 static int judge_once_into(const conv_converter *c, const ir_program *p, const oracle_opts *o, judgement *out, result *e, result *r,
                            af_err *err) {
   int rc = eager_run(p, e, err);
-  if (!rc && e->status == RESULT_OK) rc = conv_execute(c, p, r, err);
+  if (!rc && (e->status == RESULT_OK || oracle_eager_autograd_refusal(p, e))) rc = conv_execute(c, p, r, err);
   if (!rc) {
     out->verdict = oracle_judge(p, e, r, o, &out->detail);
     out->residual = r->residual;
@@ -287,6 +288,10 @@ int judge_isolated(const conv_converter *c, const ir_program *p, const oracle_op
 
 int judge_same_bug(const judgement *a, oracle_verdict v, const char *detail) {
   if (a->verdict != v) return 0;
+  if (v == V_AUTOGRAD_REJECTS || v == V_AUTOGRAD_ACCEPTS) { /* the same rule of autograd's (its message is in both details) */
+    const char *x = oracle_autograd_refusal(a->detail), *y = oracle_autograd_refusal(detail);
+    return x && y && strcmp(x, y) == 0;
+  }
   if (v == V_ERROR || v == V_UNSUPPORTED || v == V_INVALID_PROGRAM) {
     char *x = sig_error_class(a->detail), *y = sig_error_class(detail);
     int same = strcmp(x, y) == 0;

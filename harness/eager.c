@@ -466,8 +466,7 @@ static int train_refuses(const env *e, const ir_stmt *st, af_err *err) {
     if (!why) continue;
     return af_fail(err, TRAIN_INVALID "%s %s" EAGER_GRAD_WRITE_REFUSED,
                    v < e->p->nvalues ? e->p->names[v] : "the value it rebinds",
-                   why == 2 ? "is a view made under torch.no_grad() of a tensor that requires grad"
-                            : "is a leaf that requires grad, or a view of one");
+                   why == 2 ? EAGER_GRAD_NOGRAD_VIEW : EAGER_GRAD_LEAF);
   }
   return 0;
 }

@@ -46,6 +46,10 @@ int eager_run_any_dtype(const ir_program *p, result *r, af_err *err);
  * grad, a view of one, a view made under no_grad) ends, after "body[N] (op): ...": the generator
  * (gen_train.c) finds the statement to put under no_grad by it. */
 #define EAGER_GRAD_WRITE_REFUSED ", written in place outside torch.no_grad()"
+/* What it says of the tensor written, for each of autograd's rules it checks before the statement
+ * (the oracle's table of autograd's refusals quotes them: oracle_autograd_refusal). */
+#define EAGER_GRAD_LEAF "is a leaf that requires grad, or a view of one"
+#define EAGER_GRAD_NOGRAD_VIEW "is a view made under torch.no_grad() of a tensor that requires grad"
 typedef int (*eager_hook)(void *ctx, int s, const ir_stmt *st, af_tensor *const *values, af_err *err);
 /* bool(t) of a one-element tensor t: 0 or 1, or -1 with err. */
 int eager_truth(const af_tensor *t, af_err *err);

@@ -8,6 +8,7 @@
 #include "codec.h"
 #include "converters/conv.h"
 #include "converters/conv_worker.h"
+#include "../oracle/oracle.h"
 #include "emit.h"
 #include "torch/shim.h"
 
@@ -146,6 +147,18 @@ static void put_program_globals(af_buf *b, const ir_program *p) {
     codec_put_float(b, ir_loss_weight(p, o));
   }
   af_buf_puts(b, "]  # loss = sum(LOSS[k] * outputs[k].sum()) over the floating-point outputs that require grad");
+  /* autograd's own refusals (oracle.h oracle_autograd_refusal: the oracle's table), for the verdicts
+   * autograd-rejects and autograd-accepts */
+  af_buf_puts(b, "\nAUTOGRAD_REFUSALS = [");
+  const char *rule, *text;
+  for (int k = 0; p->train && (text = oracle_autograd_refusal_text(k, &rule)); k++) {
+    af_buf_puts(b, k ? ", (" : "(");
+    py_str(b, rule);
+    af_buf_puts(b, ", ");
+    py_str(b, text);
+    af_buf_puts(b, ")");
+  }
+  af_buf_puts(b, "]  # (rule, text its error message holds): autograd's own refusals of a training program");
   af_buf_puts(b, "\nOUTPUT_NAMES = [");
   for (int o = 0; o < p->noutputs; o++) {
     if (o) af_buf_puts(b, ", ");

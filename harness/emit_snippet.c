@@ -9,6 +9,7 @@
 #include "codec.h"
 #include "converters/conv.h"
 #include "converters/conv_worker.h"
+#include "../oracle/oracle.h"
 #include "emit.h"
 #include "torch/shim.h"
 
@@ -457,9 +458,39 @@ static void put_backward(af_buf *b, const ir_program *p) {
 }
 
 /* The snippet; compact puts the call that reads the converter's values on the conversion's line. */
+/* Whether the snippet judges a refusal by autograd (oracle.h autograd-accepts, autograd-rejects):
+ * SN_AG_ACCEPTS, SN_AG_REJECTS or 0. */
+enum { SN_AG_ACCEPTS = 1, SN_AG_REJECTS = 2 };
+static int autograd_kind(const ir_program *p, const char *verdict) {
+  if (!p->train) return 0;
+  return !strcmp(verdict, "autograd-accepts") ? SN_AG_ACCEPTS : !strcmp(verdict, "autograd-rejects") ? SN_AG_REJECTS : 0;
+}
+
+/* The text of autograd's check (the oracle's table) that a finding's detail quotes, or NULL. */
+static const char *autograd_text(const char *detail) {
+  const char *t;
+  for (int k = 0; detail && (t = oracle_autograd_refusal_text(k, NULL)); k++)
+    if (strstr(detail, t)) return t;
+  return NULL;
+}
+
+/* Python's test that exception x is that refusal (any exception without a text). */
+static void put_refusal_test(af_buf *b, const char *text) {
+  if (!text) {
+    af_buf_puts(b, "True");
+    return;
+  }
+  af_buf_puts(b, "\"");
+  for (const char *c = text; *c; c++) af_buf_printf(b, "%s%c", *c == '"' || *c == '\\' ? "\\" : "", *c);
+  af_buf_puts(b, "\" in str(x)");
+}
+
 static char *snippet(const ir_program *p, const snippet_api *api, const char *converter, const char *verdict,
-                     shape_of_call k, int hidden, int layouts, int order1, int compact) {
+                     shape_of_call k, int hidden, int layouts, int order1, int compact, const char *ag_text) {
   int crash = strcmp(verdict, "converter-crash") == 0 || strcmp(verdict, "converter-timeout") == 0;
+  /* autograd-accepts / -rejects: G first; eager's refusal caught (R), the converter's too, each
+     side's backward on its own line */
+  int ag = autograd_kind(p, verdict);
   af_buf b = {0};
   af_buf_printf(&b, "import %ssys, torch%s%s  # %s vs eager, PyTorch %.*s (aliasfuzz: %s): "
                     "exits 1 while the bug is there\n",
@@ -477,6 +508,8 @@ static char *snippet(const ir_program *p, const snippet_api *api, const char *co
                   "~(a.isfinite() | b.isfinite()), 0) for t in (a, b)], *TOL.get(a.dtype, (0, 0)))\n"
                   "TOL = {torch.float32: (1e-5, 1e-5), torch.float64: (1e-10, 1e-10), torch.float16: (2e-3, 1e-5), "
                   "torch.bfloat16: (1.6e-2, 1e-5)}  # (rtol, atol) of aliasfuzz's oracle\n");
+  if (ag) put_backward(&b, p);
+  if (ag == SN_AG_ACCEPTS) af_buf_puts(&b, "try: R = None; ");  /* R: eager's autograd refusal (the finding: the converter runs it) */
   /* eager: the same callable on its own copy of the arguments */
   af_buf_puts(&b, "e = args(); ");
   if (k.module) {
@@ -490,11 +523,15 @@ static char *snippet(const ir_program *p, const snippet_api *api, const char *co
   if (k.state) {
     af_buf_puts(&b, "want = list(m(*");
     put_slice(&b, "e", k.nb, k.nb + k.np, k.total);
-    af_buf_puts(&b, "))  # outputs, then each input after the call\n");
+    af_buf_puts(&b, "))");
   } else {
     put_results(&b, &k, "want", k.module ? "m" : "f", "m", "e");
-    af_buf_puts(&b, "  # outputs, then each input after the call\n");
   }
+  if (ag) af_buf_printf(&b, "; want += G(want[:%d], e)\n", p->noutputs);
+  else af_buf_puts(&b, "  # outputs, then each input after the call\n");
+  if (ag == SN_AG_ACCEPTS) af_buf_puts(&b, "except RuntimeError as x: R = x; print(\"eager's autograd refuses it:\", x)\n");
+  af_buf outer = b; /* autograd verdicts: the converter's lines are indented under try: */
+  if (ag) b = (af_buf){0};
   af_buf_puts(&b, "c = args(); ");
   put_convert(&b, api, &k);
   if (!k.state) {
@@ -510,12 +547,45 @@ static char *snippet(const ir_program *p, const snippet_api *api, const char *co
     put_results(&b, &k, "got", "cf", "cf", "c");
     af_buf_puts(&b, "\n");
   }
-  if (p->train) { /* each side's gradients appended to what it compares */
+  if (p->train && !ag) { /* each side's gradients appended to what it compares */
     put_backward(&b, p);
     af_buf_printf(&b, "want += G(want[:%d], e); got += G(got[:%d], c); ", p->noutputs, p->noutputs);
   }
-  af_buf_printf(&b, "print(\"eager:\", want, \"\\n%s:\", got); "
-                    "sys.exit(0 if len(want) == len(got) and all(map(same, want, got)) else 1)\n", converter);
+  if (ag) { /* the converter's backward on its got line, the comparison after it, all under try: */
+    b.s[--b.len] = 0;
+    af_buf_printf(&b, "; got += G(got[:%d], c)\n", p->noutputs);
+  }
+  /* autograd-accepts: eager's refusal (R) with the converter's run is the bug */
+  af_buf_printf(&b, "print(\"eager:\", %s, \"\\n%s:\", got); sys.exit(%s0 if len(want) == len(got) and all(map(same, want, got)) else 1)\n",
+                ag == SN_AG_ACCEPTS ? "R or want" : "want", converter, ag == SN_AG_ACCEPTS ? "1 if R else " : "");
+  if (ag) {
+    af_buf conv = {0};
+    size_t first = strcspn(b.s, "\n");
+    if (count_lines(b.s) == 2) /* the conversion on one line: the comparison joins it */
+      af_buf_printf(&conv, "%.*s; %s", (int)first, b.s, b.s + first + 1);
+    else
+      af_buf_puts(&conv, b.s);
+    af_buf_free(&b);
+    b = outer;
+    if (count_lines(conv.s) == 1) {
+      af_buf_printf(&b, "try: %s", conv.s);
+    } else {
+      af_buf_puts(&b, "try:\n");
+      for (const char *line = conv.s; *line;) {
+        size_t n = strcspn(line, "\n");
+        af_buf_printf(&b, "    %.*s\n", (int)n, line);
+        line += n + (line[n] == '\n');
+      }
+    }
+    af_buf_free(&conv);
+    if (ag == SN_AG_ACCEPTS) { /* the converter refusing too: eager and it agree */
+      af_buf_printf(&b, "except Exception as x: sys.exit(print(\"%s raised:\", x))\n", converter);
+    } else { /* its autograd refusing: the bug */
+      af_buf_printf(&b, "except Exception as x: sys.exit(print(\"%s raised:\", x) or int(", converter);
+      put_refusal_test(&b, ag_text);
+      af_buf_puts(&b, "))  # autograd's refusal, where eager's accepts: the bug\n");
+    }
+  }
   int lines = count_lines(b.s);
   if (compact && lines > EMIT_SNIPPET_MAX_LINES) { /* say so on the first line, where a reader starts */
     af_buf out = {0};
@@ -559,10 +629,11 @@ static char *order_snippet(const ir_program *p, const char *converter, const cha
   for (int i = 0; i < p->ninputs; i++) layouts |= p->inputs[i].base != 0;
   if (k.state) hidden = 0; /* its values are what the model returns */
   k.total = p->ninputs + hidden;
-  char *s = snippet(p, api, converter, verdict, k, hidden, layouts, order1, 0);
+  const char *ag_text = autograd_text(detail);
+  char *s = snippet(p, api, converter, verdict, k, hidden, layouts, order1, 0, ag_text);
   if (count_lines(s) <= EMIT_SNIPPET_MAX_LINES) return s;
   free(s);
-  return snippet(p, api, converter, verdict, k, hidden, layouts, order1, 1);
+  return snippet(p, api, converter, verdict, k, hidden, layouts, order1, 1, ag_text);
 }
 
 char *emit_snippet_py_order(const ir_program *p, const char *converter, const char *verdict, const char *detail,

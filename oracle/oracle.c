@@ -12,7 +12,7 @@ static const char *names[V_COUNT] = {
     "pass",           "value-mismatch",        "shape-mismatch",  "dtype-mismatch",
     "input-mutation-lost", "residual-mutation", "converter-unsupported", "converter-error",
     "converter-crash", "converter-timeout",    "invalid-program", "worker-protocol-error",
-    "wrong-gradient",
+    "wrong-gradient", "autograd-rejects", "autograd-accepts",
 };
 
 const char *oracle_verdict_name(oracle_verdict v) { return v < V_COUNT ? names[v] : "?"; }
@@ -156,6 +156,65 @@ static af_tensor *grad_or_zeros(const ir_program *p, int i, const af_tensor *g) 
   return t;
 }
 
+/* Autograd's refusals (oracle.h): the fixed text of each check, as PyTorch 1.13 and 2.x word it
+ * (torch/csrc/autograd/saved_variable.cpp, VariableTypeUtils.h check_inplace, variable.cpp
+ * handle_view_on_rebase, ...), and eager.c's own pre-check (eager.h). The first text a message
+ * holds names the rule: view-base-modified before multi-output-view-write, whose sentence its
+ * message repeats. */
+static const struct {
+  const char *rule, *text;
+} refusals[] = {
+    {"saved-modified", "one of the variables needed for gradient computation has been modified by an inplace operation"},
+    {"leaf-write", "a leaf Variable that requires grad is being used in an in-place operation"},
+    {"leaf-write", "a view of a leaf Variable that requires grad is being used in an in-place operation"},
+    {"leaf-write", EAGER_GRAD_LEAF EAGER_GRAD_WRITE_REFUSED},
+    {"no-grad-view-write", "A view was created in no_grad mode and is being modified inplace"},
+    {"no-grad-view-write", EAGER_GRAD_NOGRAD_VIEW EAGER_GRAD_WRITE_REFUSED},
+    {"view-base-modified", "is a view and its base or another view of its base has been modified inplace"},
+    {"multi-output-view-write", "This view is the output of a function that returns multiple views"},
+    {"custom-function-view-write", "This view was created inside a custom Function"},
+    {"resize-requires-grad", "cannot resize variables that require grad"},
+};
+
+const char *oracle_autograd_refusal_text(int k, const char **rule) {
+  if (k < 0 || k >= (int)(sizeof refusals / sizeof refusals[0])) return NULL;
+  if (rule) *rule = refusals[k].rule;
+  return refusals[k].text;
+}
+
+const char *oracle_autograd_refusal(const char *message) {
+  for (size_t k = 0; message && k < sizeof refusals / sizeof refusals[0]; k++)
+    if (strstr(message, refusals[k].text)) return refusals[k].rule;
+  return NULL;
+}
+
+const char *oracle_eager_autograd_refusal(const ir_program *p, const result *e) {
+  return p->train && e->status == RESULT_ERROR ? oracle_autograd_refusal(e->message) : NULL;
+}
+
+/* A training program where one side's autograd refuses it by its own rules and the other runs it
+ * (oracle.h autograd-rejects, autograd-accepts): the verdict and its detail, "RULE: ..."; V_PASS
+ * when both refuse so; V_COUNT when neither does (judged as any program). */
+static oracle_verdict autograd_verdict(const ir_program *p, const result *eager, const result *conv, char **detail) {
+  const char *er = oracle_eager_autograd_refusal(p, eager);
+  const char *cr = p->train && conv->status == RESULT_ERROR ? oracle_autograd_refusal(conv->message) : NULL;
+  af_buf d = {0};
+  oracle_verdict v = V_COUNT;
+  if (er && cr) {
+    v = V_PASS;
+  } else if (er && conv->status == RESULT_OK) {
+    af_buf_printf(&d, "%s: eager's autograd refuses the program, the converter ran it and its backward (eager: %s)", er,
+                  eager->message);
+    v = V_AUTOGRAD_ACCEPTS;
+  } else if (cr && eager->status == RESULT_OK) {
+    af_buf_printf(&d, "%s: the converter's autograd refuses the program, eager ran it and its backward (converter: %s)",
+                  cr, conv->message);
+    v = V_AUTOGRAD_REJECTS;
+  }
+  *detail = d.s ? af_buf_take(&d) : NULL;
+  return v;
+}
+
 /* Training programs (issue 33): every input's .grad against eager's; V_PASS or V_WRONG_GRADIENT
  * with the first difference in d. */
 static oracle_verdict compare_grads(const ir_program *p, const result *eager, const result *conv, af_buf *d) {
@@ -182,6 +241,9 @@ oracle_verdict oracle_judge(const ir_program *p, const result *eager, const resu
   af_buf d = {0};
   oracle_verdict v = V_PASS;
   *detail = NULL;
+  v = autograd_verdict(p, eager, conv, detail);
+  if (v != V_COUNT) return v;
+  v = V_PASS;
   if (eager->status != RESULT_OK) {
     *detail = af_xstrdup(eager->message ? eager->message : "eager failed");
     return V_INVALID_PROGRAM;

@@ -17,6 +17,15 @@
  *   wrong-gradient         a training program (docs/training.md): outputs and final states right,
  *                          but the .grad of an input or parameter that requires grad differs from
  *                          eager's (an unset .grad reads as zeros), or the converter gave none
+ *   autograd-rejects       a training program (docs/training.md) eager's autograd accepts (forward and
+ *                          backward run) while the converter raises one of autograd's own refusals
+ *                          (oracle_autograd_refusal: a tensor saved for backward modified in place, a
+ *                          leaf that requires grad written in place, the view + in-place rules);
+ *                          the detail starts with the rule's name
+ *   autograd-accepts       the reverse: eager's autograd refuses the training program (one of those
+ *                          rules), the converter runs it, backward included, and gives gradients
+ *                          (both refusing by autograd's rules is a pass: the converter tells the user
+ *                          what eager tells them)
  *   worker-protocol-error  an external worker broke the aliasfuzz-worker protocol (harness/workers/
  *                          PROTOCOL.md): an answer that is not JSON, for another id, with the wrong
  *                          number of outputs or inputs, malformed tensors, a proper hello missing
@@ -49,6 +58,8 @@ typedef enum {
   V_INVALID_PROGRAM,
   V_PROTOCOL, /* appended: verdict numbers stay stable across jobs and saved states */
   V_WRONG_GRADIENT, /* appended (issue 33) */
+  V_AUTOGRAD_REJECTS, /* appended (issue 33) */
+  V_AUTOGRAD_ACCEPTS, /* appended (issue 33) */
   V_COUNT
 } oracle_verdict;
 
@@ -66,6 +77,20 @@ int oracle_verdict_is_bug(oracle_verdict v);
  * they differ in one line ("output 0 (r): shape [5, 5] vs eager [5, 5, 1]"), or NULL on pass. */
 oracle_verdict oracle_judge(const ir_program *p, const result *eager, const result *conv, const oracle_opts *o,
                             char **detail);
+
+/* Autograd's own refusals of a training program (issue 33, docs/training.md): the name of the rule
+ * whose error message holds (saved-modified, leaf-write, no-grad-view-write, view-base-modified,
+ * multi-output-view-write, custom-function-view-write, resize-requires-grad), or NULL for any other
+ * error. Autograd raises no exception type of its own (every check is a RuntimeError from
+ * TORCH_CHECK in torch/csrc/autograd/), so a rule is known by its check's fixed text, quoted from
+ * PyTorch's sources (and eager.c's own pre-check, eager.h EAGER_GRAD_*), in one table. */
+const char *oracle_autograd_refusal(const char *message);
+/* The table: text k of it (the substring a message holds) and its rule, for k = 0.. until NULL
+ * (emit_repro.c writes it into repro.py). */
+const char *oracle_autograd_refusal_text(int k, const char **rule);
+/* The rule of eager's refusal of training program p (result e), or NULL (e ran, or failed otherwise):
+ * where the judge runs the converter although eager failed, to judge autograd-accepts. */
+const char *oracle_eager_autograd_refusal(const ir_program *p, const result *e);
 
 /* "[5, 5, 1]" for a tensor, appended to b. */
 void oracle_put_shape(af_buf *b, const af_tensor *t);

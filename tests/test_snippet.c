@@ -628,7 +628,7 @@ static const char planted_backend[] =
  * build the leaves and parameters, backpropagate the weighted loss and compare every .grad: on
  * aot_eager as it is both exit 0; with planted_backend in place of aot_eager (values right, every
  * gradient doubled) both exit 1 and repro.py names the .grad that differs. And for a converter
- * that does not train (export), both are of the inference form: no backward. */
+ * that does not train (onnx-dynamo), both are of the inference form: no backward. */
 TEST(a_training_findings_repro_py_and_snippet_py_run_the_backward_and_exit_1_on_a_wrong_gradient) {
   ir_program *p = parse(train_program);
   const conv_converter *c = conv_find("aot_eager");
@@ -670,12 +670,12 @@ TEST(a_training_findings_repro_py_and_snippet_py_run_the_backward_and_exit_1_on_
         "repro.py with the planted gradient mistake exits 1 naming w.grad and x.grad: %d; log: %s", status[2], log);
   CHECK(status[3] == 1, "snippet.py with the planted gradient mistake exits 1: %d; log: %s", status[3], log);
   /* a converter that does not train gets the inference form (the judge's, conv_trains) */
-  const conv_converter *x = conv_find("export");
-  repro_info rx = {"export", "", "value-mismatch", NULL, x ? x->repro_py : NULL, NULL, "test_snippet"};
-  char *xr = emit_repro_py(p, &rx), *xs = emit_snippet_py(p, "export", "value-mismatch", &err);
-  CHECK(xr && strstr(xr, "TRAIN = False") && strstr(xr, "in its inference form"), "export's repro.py: inference form");
+  const conv_converter *x = conv_find("onnx-dynamo");
+  repro_info rx = {"onnx-dynamo", "", "value-mismatch", NULL, x ? x->repro_py : NULL, NULL, "test_snippet"};
+  char *xr = emit_repro_py(p, &rx), *xs = emit_snippet_py(p, "onnx-dynamo", "value-mismatch", &err);
+  CHECK(xr && strstr(xr, "TRAIN = False") && strstr(xr, "in its inference form"), "onnx-dynamo's repro.py: inference form");
   CHECK(xs && !strstr(xs, "requires_grad_") && !strstr(xs, "G(want") && !strstr(xs, "Parameter"),
-        "export's snippet.py: inference form:\n%s", xs ? xs : err.msg);
+        "onnx-dynamo's snippet.py: inference form:\n%s", xs ? xs : err.msg);
   free(xr);
   free(xs);
   free(out);
@@ -689,6 +689,93 @@ TEST(a_training_findings_repro_py_and_snippet_py_run_the_backward_and_exit_1_on_
   ir_program_free(p);
 }
 
+/* Issue 33, autograd verdicts (oracle.h): a program eager's autograd refuses (y saved by y * y, then
+ * y.add_(1): "modified by an inplace operation" in the backward). */
+static const char refused_program[] =
+    "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\", "
+    "\"requires_grad\": true}], \"body\": [{\"out\": \"y\", \"op\": \"mul\", \"args\": [\"x\", 2]}, {\"out\": \"z\", "
+    "\"op\": \"mul\", \"args\": [\"y\", \"y\"]}, {\"op\": \"add_\", \"args\": [\"y\", 1]}], \"outputs\": [\"z\"], "
+    "\"train\": true, \"loss\": [1]}";
+
+/* torch.compile backends with an autograd mistake (the test's): the backward refuses (each output
+ * that requires grad also flows, with zero weight, through s * s, s a copy written in place after the
+ * product saved it), or accepts (the graph functionalized: the write into a saved tensor is a new
+ * tensor autograd never sees modified). */
+static const char refusing_backend[] =
+    "def planted_backend(gm, example_inputs):  # test_snippet: the backward refuses (a saved tensor modified)\n"
+    "    def refuse(o):\n"
+    "        s = o.clone(); t = s * s; s.add_(0)\n"
+    "        return torch.where(torch.zeros_like(o, dtype=torch.bool), t, o)\n"
+    "    return lambda *a: tuple(refuse(o) if isinstance(o, torch.Tensor) and o.requires_grad else o for o in gm(*a))\n";
+static const char accepting_backend[] =
+    "def planted_backend(gm, example_inputs):  # test_snippet: functionalized, the saved tensor's write unseen\n"
+    "    return torch.func.functionalize(gm)\n";
+
+/* repro.py and snippet.py of program text found as verdict (detail) on aot_eager, as they are and with
+ * backend in place of aot_eager: as they are both exit 0 (aot_eager's autograd agrees with eager's);
+ * planted both exit 1, repro.py saying `said`. */
+static void autograd_case(const char *text, const char *verdict, const char *detail, const char *backend,
+                          const char *said) {
+  ir_program *p = parse(text);
+  const conv_converter *c = conv_find("aot_eager");
+  if (!p || !c) {
+    CHECK(0, "program and aot_eager");
+    return;
+  }
+  af_err err;
+  repro_info ri = {"aot_eager", "", verdict, NULL, c->repro_py, NULL, "test_snippet"};
+  char *repro = emit_repro_py(p, &ri), *snip = emit_snippet_py_order(p, "aot_eager", verdict, detail, &err);
+  CHECK(repro && snip && lines(snip) <= EMIT_SNIPPET_MAX_LINES, "%s: written, %d lines: %s", verdict, snip ? lines(snip) : 0,
+        snip ? snip : err.msg);
+  af_buf def = {0}, after = {0};
+  af_buf_printf(&def, "%sCONVERTER = planted_backend\n", backend);
+  af_buf_printf(&after, "\n%s", backend);
+  char *prepro = repro ? replaced(repro, "CONVERTER = \"aot_eager\"\n", def.s) : NULL;
+  char *snip2 = snip ? replaced(snip, "\n", after.s) : NULL;
+  char *psnip = snip2 ? replaced(snip2, "backend=\"aot_eager\"", "backend=planted_backend") : NULL;
+  char path[4][600], *paths[4], log[600];
+  const char *names[4] = {"repro.py", "snippet.py", "planted-repro.py", "planted-snippet.py"};
+  const char *texts[4] = {repro, snip, prepro, psnip};
+  for (int i = 0; i < 4; i++) {
+    snprintf(path[i], sizeof path[i], "%s/%s-%s", tmpdir, verdict, names[i]);
+    paths[i] = path[i];
+    CHECK(texts[i] && !write_text(path[i], texts[i]), "%s written", path[i]);
+  }
+  snprintf(log, sizeof log, "%s/%s.log", tmpdir, verdict);
+  int status[4] = {-1, -1, -1, -1};
+  run_batch(python_bin, paths, 4, status, log);
+  char *out = codec_slurp(log, NULL, &err);
+  char *seg = out ? segment(out, path[2]) : NULL;
+  CHECK(status[0] == 0 && status[1] == 0, "%s: repro.py and snippet.py on aot_eager exit 0: %d %d; log: %s", verdict,
+        status[0], status[1], log);
+  CHECK(status[2] == 1 && seg && strstr(seg, said), "%s: repro.py with the planted backend exits 1 saying %s: %d; log: %s",
+        verdict, said, status[2], log);
+  CHECK(status[3] == 1, "%s: snippet.py with the planted backend exits 1: %d; log: %s", verdict, status[3], log);
+  free(seg);
+  free(out);
+  free(repro);
+  free(snip);
+  free(snip2);
+  free(prepro);
+  free(psnip);
+  af_buf_free(&def);
+  af_buf_free(&after);
+  ir_program_free(p);
+}
+
+TEST(autograd_rejects_and_accepts_findings_repro_py_and_snippet_py_exit_1_while_one_side_refuses) {
+  autograd_case(train_program, "autograd-rejects",
+                "saved-modified: the converter's autograd refuses the program, eager ran it and its backward (converter: "
+                "loss.backward(): RuntimeError: one of the variables needed for gradient computation has been modified by "
+                "an inplace operation: [torch.FloatTensor [3]])",
+                refusing_backend, "RESULT: AUTOGRAD REJECTS (the bug reproduces)");
+  autograd_case(refused_program, "autograd-accepts",
+                "saved-modified: eager's autograd refuses the program, the converter ran it and its backward (eager: "
+                "loss.backward(): one of the variables needed for gradient computation has been modified by an inplace "
+                "operation)",
+                accepting_backend, "RESULT: AUTOGRAD ACCEPTS (the bug reproduces)");
+}
+
 int main(int argc, char **argv) {
   at_init();
   if (argc == 3 && strcmp(argv[1], "train") == 0) {
@@ -699,6 +786,7 @@ int main(int argc, char **argv) {
     }
     printf("# scripts and logs in %s\n", tmpdir);
     RUN(a_training_findings_repro_py_and_snippet_py_run_the_backward_and_exit_1_on_a_wrong_gradient);
+    RUN(autograd_rejects_and_accepts_findings_repro_py_and_snippet_py_exit_1_while_one_side_refuses);
     return tap_done();
   }
   if (argc == 3 && strcmp(argv[1], "python") == 0) {

@@ -416,7 +416,8 @@ def train_backward(req, outs, leaves):
             term = o.sum() * w
             loss = term if loss is None else loss + term
     if loss is not None:
-        loss.backward()
+        with step("loss.backward()"):  # the phase, in the message: autograd's refusals come from here or the forward
+            loss.backward()
     req.grads = [leaves[k].grad if k in req.grad_inputs else None for k in range(len(leaves))]
 
 

@@ -5,7 +5,8 @@
 # CONVERTER, VERDICT, INPUTS, LAYOUTS, BASES, BUFFERS, TRAIN, GRADS, PARAMS, LOSS, OUTPUT_NAMES,
 # PACKAGES, and inlines afconvert.py before it: as_list, aten_methods). A training program
 # (TRAIN, docs/training.md) runs the weighted loss's backward after eager and after the converter,
-# and every .grad is compared too.
+# and every .grad is compared too; for autograd-accepts / autograd-rejects (oracle.h) it says whether
+# exactly one side's autograd refuses the program (exit 1) or both agree (exit 0).
 
 def default_values(i, n, dtype, data):
     """Element k of input i is ((7k + 3i) % 11) - 5 (uint8: (7k + 3i) % 11; bool: (k + i) % 3 == 0)
@@ -97,6 +98,15 @@ def train_backward(outs, leaves):
         loss.backward()
     return [torch.zeros_like(leaves[i]).detach() if leaves[i].grad is None else leaves[i].grad.detach() for i in GRADS]
 
+def autograd_refusal(exc):
+    """The rule of autograd's own refusal of a training program that exc is (AUTOGRAD_REFUSALS: the
+    oracle's table, by the fixed text of autograd's check), or None."""
+    text = str(exc)
+    for rule, t in AUTOGRAD_REFUSALS if TRAIN else ():
+        if t in text:
+            return rule
+    return None
+
 def run_script(src, inputs):
     """SRC scripted and run: a function, or a scripted module for module state."""
     if BUFFERS:
@@ -145,12 +155,17 @@ def main():
     initial, initial_bases = make_inputs(True)
     e_args, e_bases = make_inputs(True)
     e_args = train_leaves(e_args)
+    refused = None  # (rule, message) of eager's autograd refusing the program (autograd-accepts)
     try:
         e_out, e_in = run_eager(e_args)
         e_grads = train_backward(e_out, e_args)
     except Exception as exc:
-        print('RESULT: eager PyTorch itself rejects the program (invalid program): %s' % str(exc).splitlines()[0])
-        return 1
+        rule = autograd_refusal(exc)
+        if VERDICT != 'autograd-accepts' or not rule:
+            print('RESULT: eager PyTorch itself rejects the program (invalid program): %s' % str(exc).splitlines()[0])
+            return 1
+        refused = (rule, str(exc).splitlines()[0])
+        print("eager's autograd refuses the program (%s): %s" % refused)
     if 'convert_and_run' not in globals():
         print('this converter has no Python reproduction; eager outputs:')
         for k, t in enumerate(e_out):
@@ -168,10 +183,23 @@ def main():
         import traceback
         traceback.print_exc()
         print('RESULT: the converter raised %s: %s' % (type(exc).__name__, str(exc).splitlines()[0] if str(exc) else ''))
+        rule = autograd_refusal(exc)
+        if refused and rule:
+            print("RESULT: the converter's autograd refuses it too (%s), as eager's does (%s): they agree" % (rule, refused[0]))
+            return 0
+        if VERDICT == 'autograd-rejects' and rule:
+            print("RESULT: AUTOGRAD REJECTS (the bug reproduces): the converter's autograd refuses the program (%s), "
+                  "eager runs it and its backward" % rule)
+            return 1
         if VERDICT in ('converter-error', 'converter-crash', 'converter-unsupported', 'converter-timeout'):
             return 1
         print('(found as %s: this is a different failure)' % VERDICT)
         return 2
+    if refused:
+        print("RESULT: AUTOGRAD ACCEPTS (the bug reproduces): eager's autograd refuses the program (%s), the converter "
+              "ran it and its backward; its gradients: %s" % (refused[0], ', '.join(
+                  '%s.grad %s' % (INPUTS[i][0], describe(c_grads[j])) for j, i in enumerate(GRADS))))
+        return 1
     bad = []
     if len(c_out) != len(e_out):
         bad.append('converter returned %d outputs, eager %d' % (len(c_out), len(e_out)))
@@ -206,7 +234,7 @@ def main():
     if bad:
         print('RESULT: MISMATCH (the bug reproduces): ' + '; '.join(bad))
         return 1
-    if VERDICT in ('converter-error', 'converter-crash', 'converter-unsupported', 'converter-timeout'):
+    if VERDICT in ('converter-error', 'converter-crash', 'converter-unsupported', 'converter-timeout', 'autograd-rejects'):
         print('RESULT: the converter no longer fails: converter and eager agree')
         return 0
     print('RESULT: converter and eager agree (the bug does not reproduce)')
