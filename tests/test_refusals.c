@@ -64,6 +64,10 @@ TEST(limits) {
                      "torch.compile(backend='inductor'): BackendCompilerFailed: backend='inductor' raised: | AssertionError: "
                      "aot_autograd() does not yet handle non-differentiable view input mutations.");
   CHECK(l && strstr(l, "non-differentiable view"), "AOTAutograd's not-yet-handled input mutation is a limit: %s", l ? l : "(none)");
+  l = refusals_limit(ae, V_ERROR,
+                     "torch.compile(backend='aot_eager'): BackendCompilerFailed: backend='aot_eager' raised: | AssertionError: "
+                     "aot_autograd() does not yet handle input mutations on views with different dtypes.");
+  CHECK(l && strstr(l, "another dtype"), "AOTAutograd's not-yet-handled dtype-view input mutation is a limit: %s", l ? l : "(none)");
   CHECK(!refusals_limit(ae, V_ERROR, "torch.compile(backend='aot_eager'): IndexError: Dimension out of range"), "another error is a bug");
   CHECK(!refusals_limit(ae, V_VALUE_MISMATCH, "output 0 (v1): element 0 is -5, eager 4"), "a wrong value is a bug");
   l = refusals_limit(ae, V_UNSUPPORTED, "torch.compile(backend='aot_eager'): Unsupported: some construct");
