@@ -202,7 +202,7 @@ static oracle_verdict autograd_verdict(const ir_program *p, const result *eager,
   oracle_verdict v = V_COUNT;
   if (er && cr) {
     v = V_PASS;
-  } else if (er && conv->status == RESULT_OK) {
+  } else if (er && conv->status == RESULT_OK && conv->ngrads > 0) { /* it ran, backward included (a run gives grads) */
     af_buf_printf(&d, "%s: eager's autograd refuses the program, the converter ran it and its backward (eager: %s)", er,
                   eager->message);
     v = V_AUTOGRAD_ACCEPTS;

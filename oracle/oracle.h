@@ -24,6 +24,8 @@
  *                          the detail starts with the rule's name
  *   autograd-accepts       the reverse: eager's autograd refuses the training program (one of those
  *                          rules), the converter runs it, backward included, and gives gradients
+ *                          (a converter that never ran, a result without gradients, leaves eager's
+ *                          invalid-program)
  *                          (both refusing by autograd's rules is a pass: the converter tells the user
  *                          what eager tells them)
  *   worker-protocol-error  an external worker broke the aliasfuzz-worker protocol (harness/workers/
