@@ -47,6 +47,7 @@ static int add_input(ir_program *q, int j, const ir_program *p, int i, af_err *e
     return af_fail(err, "batch_combine: sub-program %d: input %s renamed %s is no usable name", j, p->names[in->value], buf);
   ir_input *c = &q->inputs[q->ninputs - 1];
   c->buffer = in->buffer;
+  c->attr = in->attr;
   int64_t n = ir_numel(in->rank, in->shape);
   c->ndata = n;
   c->data = af_xmalloc(sizeof(double) * (size_t)(n ? n : 1));

@@ -1109,6 +1109,7 @@ static ir_program *finalize(const ir_program *p) {
     int v = ir_add_input(q, p->names[in->value], in->rank, in->shape, in->dtype);
     map[in->value] = v;
     q->inputs[i].buffer = in->buffer;
+    q->inputs[i].attr = in->attr;
     if (in->ndata) {
       q->inputs[i].ndata = in->ndata;
       q->inputs[i].data = af_xmalloc(sizeof(double) * (size_t)in->ndata);
@@ -1154,6 +1155,17 @@ static int rule_refusals(const ir_program *p) {
   }
   gen_model_free(&mo);
   return n;
+}
+
+/* Module state as plain tensor attributes (issue 29), from a stream of its own (seed): each buffer
+ * that is no parameter becomes one with chance prob. Eager runs the program the same either way,
+ * so every program stays valid; converters see another module (torch.export lifts a plain
+ * attribute as a constant). */
+static void plain_attributes(ir_program *q, uint64_t seed, double prob) {
+  provider pv;
+  provider_init_seed(&pv, seed);
+  for (int i = 0; i < q->ninputs; i++)
+    if (q->inputs[i].buffer && !q->inputs[i].param && provider_chance(&pv, prob)) q->inputs[i].attr = 1;
 }
 
 static int generate(const gen_policy *pol, provider *pv, const char *meta_head, ir_program **out, af_err *err) {
@@ -1227,6 +1239,7 @@ static int generate(const gen_policy *pol, provider *pv, const char *meta_head, 
   /* training (issue 33) from a stream of its own: the body stays, eager decides which inputs may
      require grad (gen_train.c) */
   if (pol->p_train > 0) gen_train(q, ls ^ 0x7a41e533ULL, pol->p_train);
+  if (pol->p_attribute > 0) plain_attributes(q, ls ^ 0xa771b07eULL, pol->p_attribute);
   q->meta = af_buf_take(&b);
   if (ir_validate(q, err)) {
     af_err_prefix(err, "generator bug: invalid program");

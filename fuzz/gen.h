@@ -97,6 +97,10 @@ typedef struct gen_policy {
   double p_train;             /* the program is a training program (issue 33, gen_train.c: inputs and
                                  buffers that require grad where autograd allows, loss weights,
                                  backward); 0 by default: docs/training.md says why */
+  double p_attribute;         /* a module buffer that is no parameter is a plain tensor attribute
+                                 instead (issue 29: `self.NAME = tensor`, not register_buffer),
+                                 drawn after the program is made, from a stream of its own: the
+                                 program is otherwise the same; 0 keeps every program as it was */
 } gen_policy;
 
 /* The defaults of this generator version. */

@@ -13,6 +13,7 @@ enum {
   C_OUT_INPUT, C_OUT_VIEW, C_OUT_INTER, C_MULTI_VIEW, C_BIND_RESULT, C_WRITE_COPY_RESULT, C_REPLAY_FAILED,
   C_IF, C_IF_ELSE, C_FOR, C_NESTED, C_LOOP_INDEX, C_LOOP_WRITE_OUTER, C_BRANCH_WRITE_OUTER, C_REBIND, C_REBIND_ALIASED,
   C_LIST, C_LIST_GROW, C_LIST_WRITE, C_LIST_CAT, C_LIST_CAT_AFTER_WRITE, C_MODULE, C_BUFFER_WRITE, C_BUFFER_REBIND,
+  C_ATTR_MODULE, C_ATTR_WRITE, C_ATTR_REBIND,
   C_SIZE_VALUE, C_SIZE_USE, C_FACTORY_WRITE, C_TO_SAME, C_COUNT
 };
 static const char *counter_names[C_COUNT] = {
@@ -33,6 +34,8 @@ static const char *counter_names[C_COUNT] = {
     "cat/stack of a list", "cat/stack of a list after a write into one of its tensors",
     "programs with module state (an nn.Module's forward with buffers)", "in-place writes into a buffer or a view of one",
     "rebinds of a buffer (self.w = f(self.w))",
+    "programs with a plain tensor attribute (self.t = tensor in __init__, not register_buffer)",
+    "in-place writes into a plain tensor attribute or a view of one", "rebinds of a plain tensor attribute",
     "int values read from sizes (x.size(d), x.shape[d], x.numel(), x.dim())",
     "statements using such an int value (slice bound, view size, index, trip count, ...)",
     "in-place writes into a factory's fresh storage (torch.zeros, full, arange, eye, empty().fill_, ...), direct or through a view",
@@ -178,6 +181,7 @@ static void rp_rebind(replay_st *r, const ir_stmt *st) {
   if (st->out >= 0 && r->born[st->out] && r->born[st->out] <= r->depth + 1 && !ops_mutates(st->op)) {
     rp_count(r, C_REBIND);
     if (st->out < r->p->ninputs && r->p->inputs[st->out].buffer) rp_count(r, C_BUFFER_REBIND);
+    if (st->out < r->p->ninputs && r->p->inputs[st->out].attr) rp_count(r, C_ATTR_REBIND);
     int im = r->mo.impl_of[st->out];
     for (int u = 0; im >= 0 && u < r->mo.nvals; u++)
       if (u != st->out && r->mo.impl_of[u] >= 0 && r->mo.impls[r->mo.impl_of[u]].storage == r->mo.impls[im].storage) {
@@ -280,6 +284,7 @@ static void rp_writes(replay_st *r, const ir_stmt *st, const ops_entry *oe) {
     int root = sg->input >= 0 ? 0 : 1;
     if (st->out >= 0) rp_count(r, C_BIND_RESULT);
     if (sg->input >= 0 && r->p->inputs[sg->input].buffer && !(oe->flags & OPF_META)) rp_count(r, C_BUFFER_WRITE);
+    if (sg->input >= 0 && r->p->inputs[sg->input].attr && !(oe->flags & OPF_META)) rp_count(r, C_ATTR_WRITE);
     if (oe->flags & OPF_META) {
       rp_count(r, im->depth > 0 ? C_META_VIEW : root == 0 ? C_META_INPUT : C_META_INTER);
       r->meta_pending[t] = 1;
@@ -427,6 +432,11 @@ static void replay(const ir_program *p, gen_cov *cov, event_fn ev, void *ctx) {
   r->list_written = af_xcalloc(4096, 1);
   for (int i = 0; i < p->ninputs; i++) r->born[p->inputs[i].value] = 1;
   if (ir_nbuffers(p)) rp_count(r, C_MODULE);
+  for (int i = 0; i < p->ninputs; i++)
+    if (p->inputs[i].attr) {
+      rp_count(r, C_ATTR_MODULE);
+      break;
+    }
   for (int s = 0; s < p->nstmts; s++) rp_stmt(r, s);
   free(r->isint);
   free(r->issize);

@@ -99,6 +99,19 @@ static int pass_untrain(rstate *r) {
   return 0;
 }
 
+/* Module state (issue 29): a plain tensor attribute becomes a registered buffer, one at a time,
+ * where the finding stays (a bug that needs the attribute form keeps it: torch.export lifts a
+ * plain attribute as a constant, a buffer as state). */
+static int pass_attribute_as_buffer(rstate *r) {
+  for (int i = 0; i < r->cur->ninputs; i++) {
+    if (!r->cur->inputs[i].attr) continue;
+    ir_program *c = ir_program_clone(r->cur);
+    c->inputs[i].attr = 0;
+    if (try_cand(r, c)) return 1;
+  }
+  return 0;
+}
+
 /* ddmin over statements: remove chunks (and their dependents), halving the chunk size. */
 static int pass_ddmin(rstate *r) {
   int changed = 0;
@@ -513,6 +526,7 @@ static const struct {
 } passes[] = {
     {"drop-outputs", pass_drop_outputs},
     {"untrain", pass_untrain},
+    {"attribute-as-buffer", pass_attribute_as_buffer},
     {"ddmin-statements", pass_ddmin},
     {"unwrap-block", pass_unwrap_block},
     {"resolve-lists", pass_resolve_lists},
@@ -528,7 +542,7 @@ static const struct {
 };
 #define NPASSES ((int)(sizeof passes / sizeof passes[0]))
 
-const char *const reduce_pass_names[] = {"drop-outputs", "untrain", "ddmin-statements", "unwrap-block", "resolve-lists", "drop-statement", "use-base", "operand-as-output", "use-input",
+const char *const reduce_pass_names[] = {"drop-outputs", "untrain", "attribute-as-buffer", "ddmin-statements", "unwrap-block", "resolve-lists", "drop-statement", "use-base", "operand-as-output", "use-input",
                                          "value-as-input", "drop-inputs", "shrink-shapes", "simplify-literals", "rename", NULL};
 
 int reduce_program(const ir_program *p, reduce_pred pred, void *ctx, int max_tests, ir_program **out, reduce_stats *st) {

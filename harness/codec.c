@@ -444,6 +444,20 @@ static int read_grad(ir_input *in, const cJSON *e, af_err *err) {
   return 0;
 }
 
+/* An input's "attribute" (issue 29): a boolean; true makes it module state held in a plain tensor
+ * attribute (`self.NAME = tensor`, not register_buffer), so it takes neither "buffer" nor "param"
+ * beside it. */
+static int read_attribute(ir_input *in, const cJSON *e, af_err *err) {
+  const cJSON *at = cJSON_GetObjectItemCaseSensitive(e, "attribute");
+  if (!at) return 0;
+  if (!cJSON_IsBool(at)) return af_fail(err, "attribute: expected true or false");
+  if (!cJSON_IsTrue(at)) return 0;
+  if (in->buffer || cJSON_GetObjectItemCaseSensitive(e, "param"))
+    return af_fail(err, "attribute: a plain tensor attribute is module state of its own kind: give no \"buffer\" or \"param\" beside it");
+  in->attr = in->buffer = 1;
+  return 0;
+}
+
 /* The program's "train" and "loss" (issue 33): train a boolean; loss (only with train: true) one
  * finite weight per output; without it every weight is 1. */
 static int read_train(ir_program *p, const cJSON *root, af_err *err) {
@@ -466,7 +480,7 @@ static int read_train(ir_program *p, const cJSON *root, af_err *err) {
 
 static int read_inputs(ir_program *p, const cJSON *j, af_err *err) {
   static const char *const keys[] = {"name",    "shape", "dtype",  "data",    "buffer",        "view_of", "as",
-                                     "strides", "offset", "storage", "param", "requires_grad", NULL};
+                                     "strides", "offset", "storage", "param", "requires_grad", "attribute", NULL};
   if (!cJSON_IsArray(j)) return af_fail(err, "inputs: expected an array");
   int k = 0;
   int64_t elements = 0;
@@ -513,7 +527,7 @@ static int read_inputs(ir_program *p, const cJSON *j, af_err *err) {
       goto bad;
     }
     in->buffer = buffer && cJSON_IsTrue(buffer);
-    if (read_grad(in, e, err)) goto bad;
+    if (read_attribute(in, e, err) || read_grad(in, e, err)) goto bad;
     if (read_layout(p, v, e, base, shape != NULL, err)) goto bad;
     if (data) { /* an input that owns a storage fills all of it */
       const ir_base *B = in->base ? &p->bases[in->base - 1] : NULL;
@@ -1022,6 +1036,8 @@ char *codec_write_string(const ir_program *p) {
     af_buf_printf(&b, "], \"dtype\": \"%s\"", af_dtype_name(in->dtype));
     if (in->param)
       af_buf_puts(&b, ", \"param\": true");
+    else if (in->attr)
+      af_buf_puts(&b, ", \"attribute\": true");
     else if (in->buffer)
       af_buf_puts(&b, ", \"buffer\": true");
     if (in->grad && !in->param) af_buf_puts(&b, ", \"requires_grad\": true");

@@ -42,7 +42,10 @@
  * names defined in a block are visible to its end. Lists: {"out": "l", "op": "list", "args":
  * [["a", "b"]]} and list_append/list_get/list_set/cat_list/stack_list (`aliasfuzz ops`). An
  * input with "buffer": true is module state: the program is an nn.Module's forward, the input is
- * `self.NAME`, and a rebind of it rebinds the module's buffer (its final state). In memory a block
+ * `self.NAME`, and a rebind of it rebinds the module's buffer (its final state); "attribute": true
+ * instead makes it a plain tensor attribute of the module (`self.NAME = tensor` in __init__, not
+ * register_buffer; issue 29): the same program in eager, another thing to a converter (torch.export
+ * lifts it as a constant). In memory a block
  * is flat (if ... else ... end, for ... end; ir.h); error messages name statements by their flat
  * index.
  *

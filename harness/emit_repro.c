@@ -95,7 +95,7 @@ static const char *converter_packages(const char *converter) {
 }
 
 /* repro.py's globals that describe p's inputs and outputs, from the rows of INPUTS on: INPUTS
- * (name, shape, dtype, explicit data), LAYOUTS, BASES, BUFFERS, TRAIN, GRADS, PARAMS, LOSS,
+ * (name, shape, dtype, explicit data), LAYOUTS, BASES, BUFFERS, ATTRIBUTES, TRAIN, GRADS, PARAMS, LOSS,
  * OUTPUT_NAMES. */
 static void put_program_globals(af_buf *b, const ir_program *p) {
   for (int i = 0; i < p->ninputs; i++) {
@@ -131,7 +131,10 @@ static void put_program_globals(af_buf *b, const ir_program *p) {
   af_buf_puts(b, "]  # (name, elements, dtype, owner input or -1 for a hidden base)\nBUFFERS = [");
   for (int i = 0, n = 0; i < p->ninputs; i++)
     if (p->inputs[i].buffer) af_buf_printf(b, "%s%d", n++ ? ", " : "", i);
-  af_buf_puts(b, "]  # inputs that are module buffers (self.NAME): the program is an nn.Module's forward");
+  af_buf_puts(b, "]  # inputs that are module buffers (self.NAME): the program is an nn.Module's forward\nATTRIBUTES = [");
+  for (int i = 0, n = 0; i < p->ninputs; i++) /* issue 29: plain tensor attributes, not registered buffers */
+    if (p->inputs[i].attr) af_buf_printf(b, "%s%d", n++ ? ", " : "", i);
+  af_buf_puts(b, "]  # module state (in BUFFERS) held in plain tensor attributes (self.NAME = t), not register_buffer");
   /* training (issue 33, docs/training.md): which inputs require grad, which are nn.Parameters
    * (module state too: in BUFFERS), the loss weights */
   af_buf_printf(b, "\nTRAIN = %s  # a training step: after the forward, LOSS's weighted loss backpropagated\nGRADS = [",

@@ -335,7 +335,9 @@ static void put_program(af_buf *b, const ir_program *p, int module, int state) {
         if (p->inputs[i].buffer) af_buf_printf(b, ", %s", input_name(p, i));
       af_buf_puts(b, "): super().__init__()");
       for (int i = 0; i < p->ninputs; i++)
-        if (p->inputs[i].buffer)
+        if (p->inputs[i].attr) /* a plain tensor attribute (issue 29), not a registered buffer */
+          af_buf_printf(b, "; self.%s = %s", input_name(p, i), input_name(p, i));
+        else if (p->inputs[i].buffer)
           af_buf_printf(b, "; self.register_%s(\"%s\", %s)", p->train && p->inputs[i].param ? "parameter" : "buffer",
                         input_name(p, i), input_name(p, i));
       af_buf_puts(b, "\n");

@@ -508,6 +508,8 @@ static int validate_inputs(const ir_program *p, const char *isint, scope *sc, af
       return af_fail(err, "inputs[%d]: inputs must be the first values", i);
     if (p->inputs[i].rank < 0 || p->inputs[i].rank > AF_MAX_RANK)
       return af_fail(err, "inputs[%d].shape: rank must be 0..%d", i, AF_MAX_RANK);
+    if (p->inputs[i].attr && (!p->inputs[i].buffer || p->inputs[i].param))
+      return af_fail(err, "inputs[%d] (%s): a plain tensor attribute is module state (buffer set) and no parameter", i, p->names[i]);
     if (isint[i]) { /* a loop variable or an int op's result takes an input's name */
       int d = 0;
       while (d < p->nstmts && (p->stmts[d].out != i || (p->stmts[d].op != OPS_for && ops_get(p->stmts[d].op)->kind != OPS_INT))) d++;
@@ -724,6 +726,7 @@ static ir_program *subset_impl(const ir_program *p, const char *keep_stmt, const
     q->inputs[q->ninputs - 1].buffer = in->buffer;
     q->inputs[q->ninputs - 1].grad = in->grad;
     q->inputs[q->ninputs - 1].param = in->param;
+    q->inputs[q->ninputs - 1].attr = in->attr;
     scope_define(&sc, in->value);
     if (in->ndata) {
       q->inputs[q->ninputs - 1].ndata = in->ndata;

@@ -86,6 +86,11 @@ typedef struct ir_input {
    * program with train set. */
   int grad;
   int param;
+  /* Module state that is a plain tensor attribute (issue 29): `self.NAME = tensor` in the module's
+   * __init__, not register_buffer (`"attribute": true`: buffer is 1 too, and it is no param).
+   * Eager and the oracle treat it as a buffer; converters do not (torch.export lifts it as a
+   * constant, TorchScript keeps it as a plain attribute): docs/layout.md "Module state". */
+  int attr;
 } ir_input;
 
 /* A storage that inputs view (issue 16): flat, contiguous, numel elements of dtype. Either a

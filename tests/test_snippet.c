@@ -557,6 +557,42 @@ static char *segment(const char *log, const char *path) {
  * input-mutation finding exits 1 because the input differs: the real one of onnx (it drops the
  * write through x.unfold(...).abs_()), and for every runtime the same program converted without its
  * write (planted in repro.py: `r = torch.mul(x + 1, 2)`, the same output), so only x's state tells. */
+/* Issue 29: module state in a plain tensor attribute (`self.t = t`, not register_buffer). torch.export
+ * drops a rebind of it (the export worker's input-mutation-lost): repro.py and snippet.py build the
+ * module as the worker does and exit 1; the same program with a registered buffer exits 0 in both. */
+TEST(an_attribute_rebind_lost_by_export_exits_1_in_repro_py_and_snippet_py_and_0_as_a_buffer) {
+  static const char *const kinds[] = {"attribute", "buffer"};
+  char path[4][600], *paths[4], log[600];
+  int status[4];
+  const conv_converter *c = conv_find("export");
+  for (int k = 0; k < 2; k++) {
+    char text[700];
+    snprintf(text, sizeof text,
+             "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"t\", \"shape\": [3], \"dtype\": \"float32\", "
+             "\"%s\": true}, {\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}], \"body\": [{\"out\": \"t\", "
+             "\"op\": \"add\", \"args\": [\"t\", \"x\"]}, {\"out\": \"y\", \"op\": \"mul\", \"args\": [\"t\", 2]}], "
+             "\"outputs\": [\"y\"]}",
+             kinds[k]);
+    ir_program *p = parse(text);
+    if (!p) return;
+    af_err err;
+    repro_info ri = {"export", "", "input-mutation-lost", NULL, c ? c->repro_py : NULL, NULL, "test_snippet"};
+    char *repro = emit_repro_py(p, &ri), *snip = emit_snippet_py(p, "export", "input-mutation-lost", &err);
+    snprintf(path[2 * k], sizeof path[0], "%s/%s-repro.py", tmpdir, kinds[k]);
+    snprintf(path[2 * k + 1], sizeof path[0], "%s/%s-snippet.py", tmpdir, kinds[k]);
+    paths[2 * k] = path[2 * k], paths[2 * k + 1] = path[2 * k + 1];
+    CHECK(repro && snip && !write_text(path[2 * k], repro) && !write_text(path[2 * k + 1], snip), "%s: written (%s)", kinds[k],
+          snip ? "" : err.msg);
+    free(repro);
+    free(snip);
+    ir_program_free(p);
+  }
+  snprintf(log, sizeof log, "%s/attributes.log", tmpdir);
+  run_batch(python_bin, paths, 4, status, log);
+  CHECK(status[0] == 1 && status[1] == 1, "attribute: repro.py exits %d, snippet.py %d (1 wanted); log: %s", status[0], status[1], log);
+  CHECK(status[2] == 0 && status[3] == 0, "buffer: repro.py exits %d, snippet.py %d (0 wanted); log: %s", status[2], status[3], log);
+}
+
 TEST(runtime_repro_py_writes_the_returned_states_back_and_judges_an_input_mutation) {
   static const char *const runtimes[] = {"onnx", "onnx-dynamo", "tvm-relax", "openvino", "executorch", "iree", "torchax"};
   enum { N = sizeof runtimes / sizeof runtimes[0] };
@@ -787,6 +823,16 @@ int main(int argc, char **argv) {
     printf("# scripts and logs in %s\n", tmpdir);
     RUN(a_training_findings_repro_py_and_snippet_py_run_the_backward_and_exit_1_on_a_wrong_gradient);
     RUN(autograd_rejects_and_accepts_findings_repro_py_and_snippet_py_exit_1_while_one_side_refuses);
+    return tap_done();
+  }
+  if (argc == 3 && strcmp(argv[1], "attributes") == 0) { /* issue 29 */
+    python_bin = argv[2];
+    if (!mkdtemp(tmpdir)) {
+      perror(tmpdir);
+      return 1;
+    }
+    printf("# scripts and logs in %s\n", tmpdir);
+    RUN(an_attribute_rebind_lost_by_export_exits_1_in_repro_py_and_snippet_py_and_0_as_a_buffer);
     return tap_done();
   }
   if (argc == 3 && strcmp(argv[1], "python") == 0) {

@@ -15,7 +15,12 @@
  *                                       aot_eager calls a layout program twice in one worker
  *                                       process, the second call judged on its own eager truth
  *                                       (torch 2.13.0 reuses the graph compiled for unaliased
- *                                       inputs on aliased ones: call 2 of lay-001 mismatches) */
+ *                                       inputs on aliased ones: call 2 of lay-001 mismatches)
+ *   test_workers2x attributes           module state in a plain tensor attribute (issue 29):
+ *                                       export drops its rebind (the buffer form passes),
+ *                                       export-decomp refuses its in-place write, and export,
+ *                                       export-decomp, aot_eager, onnx-dynamo, tvm-relax and
+ *                                       openvino each give a verdict on both */
 #include <stdlib.h>
 #include <string.h>
 
@@ -251,8 +256,89 @@ TEST(aot_eager_called_again_on_a_transposed_input_passes_both_calls) {
   ir_program_free(p);
 }
 
+/* ---- module state in plain tensor attributes (issue 29) ---- */
+
+/* self.t.add_(x) (ADD) or self.t = self.t + x, then y = self.t * 2; KIND "attribute" or "buffer" */
+static ir_program *attr_program(const char *kind, int in_place) {
+  char text[1024];
+  snprintf(text, sizeof text,
+           "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"t\", \"shape\": [3], \"dtype\": \"float32\", "
+           "\"%s\": true}, {\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}], \"body\": [%s, {\"out\": \"y\", "
+           "\"op\": \"mul\", \"args\": [\"t\", 2]}], \"outputs\": [\"y\"]}",
+           kind, in_place ? "{\"op\": \"add_\", \"args\": [\"t\", \"x\"]}" : "{\"out\": \"t\", \"op\": \"add\", \"args\": [\"t\", \"x\"]}");
+  ir_program *p = NULL;
+  af_err err;
+  if (codec_read_string(text, kind, &p, &err)) CHECK(0, "%s", err.msg);
+  return p;
+}
+
+/* The verdict of converter name on the program; *msg (new, free()) the converter's message or the
+ * oracle's detail. -1 when it could not run (a harness error, which no worker may give here). */
+static int verdict_of(const char *name, const ir_program *p, char **msg) {
+  const conv_converter *c = conv_find(name);
+  const char *why = NULL;
+  *msg = NULL;
+  if (!c || !c->available(c, &why)) {
+    CHECK(0, "%s is available: %s", name, why ? why : "not registered");
+    return -1;
+  }
+  result eager, conv;
+  af_err err;
+  result_init(&eager);
+  result_init(&conv);
+  int v = -1;
+  if (eager_run(p, &eager, &err) || conv_execute(c, p, &conv, &err)) {
+    CHECK(0, "%s: runs: %s", name, err.msg);
+  } else {
+    char *detail = NULL;
+    v = (int)oracle_judge(p, &eager, &conv, NULL, &detail);
+    *msg = strdup(conv.message ? conv.message : detail ? detail : "");
+    free(detail);
+  }
+  result_clear(&eager);
+  result_clear(&conv);
+  return v;
+}
+
+/* torch.export lifts a plain attribute as a constant: a rebind of it is dropped (the buffer form
+ * passes), an in-place write refused by run_decompositions ("Constant t is mutated ... register it
+ * as buffer"); every worker gives a verdict on both forms, never a harness error. */
+TEST(export_sees_a_plain_attribute_as_a_constant_and_every_worker_gives_a_verdict) {
+  ir_program *ra = attr_program("attribute", 0), *rb = attr_program("buffer", 0), *ia = attr_program("attribute", 1);
+  if (!ra || !rb || !ia) goto out;
+  char *msg = NULL;
+  int v = verdict_of("export", rb, &msg);
+  CHECK(v == V_PASS, "export: the buffer rebind passes: %s (%s)", v >= 0 ? oracle_verdict_name(v) : "-", msg ? msg : "");
+  free(msg);
+  v = verdict_of("export", ra, &msg);
+  CHECK(v == V_INPUT_MUTATION_LOST, "export: the attribute rebind is lost: %s (%s)", v >= 0 ? oracle_verdict_name(v) : "-",
+        msg ? msg : "");
+  free(msg);
+  v = verdict_of("export-decomp", ia, &msg);
+  CHECK(v == V_ERROR && msg && strstr(msg, "Constant t is mutated"), "export-decomp refuses the attribute write: %s (%s)",
+        v >= 0 ? oracle_verdict_name(v) : "-", msg ? msg : "");
+  free(msg);
+  static const char *const workers[] = {"export", "export-decomp", "aot_eager", "onnx-dynamo", "tvm-relax", "openvino"};
+  for (size_t k = 0; k < sizeof workers / sizeof workers[0]; k++)
+    for (int form = 0; form < 2; form++) {
+      v = verdict_of(workers[k], form ? ia : ra, &msg);
+      CHECK(v >= 0 && v != V_PROTOCOL && v != V_INVALID_PROGRAM && !(msg && strstr(msg, RESULT_HARNESS_LIMIT)), "%s on the attribute %s: %s (%s)", workers[k], form ? "write" : "rebind",
+            v >= 0 ? oracle_verdict_name(v) : "-", msg ? msg : "");
+      printf("# %s, attribute %s: %s\n", workers[k], form ? "write" : "rebind", v >= 0 ? oracle_verdict_name(v) : "-");
+      free(msg);
+    }
+out:
+  ir_program_free(ra);
+  ir_program_free(rb);
+  ir_program_free(ia);
+}
+
 int main(int argc, char **argv) {
   at_init();
+  if (argc > 1 && strcmp(argv[1], "attributes") == 0) {
+    RUN(export_sees_a_plain_attribute_as_a_constant_and_every_worker_gives_a_verdict);
+    return tap_done();
+  }
   if (argc > 1 && strcmp(argv[1], "buffers") == 0) {
     RUN(export_is_judged_on_a_module_buffer_written_in_place);
     RUN(aot_eager_is_judged_on_a_module_buffer_written_in_place);
@@ -266,6 +352,6 @@ int main(int argc, char **argv) {
     RUN(aot_eager_called_again_on_a_transposed_input_passes_both_calls);
     return tap_done();
   }
-  fprintf(stderr, "usage: test_workers2x buffers | layouts\n");
+  fprintf(stderr, "usage: test_workers2x buffers | layouts | attributes\n");
   return 2;
 }

@@ -51,12 +51,13 @@ int conv_compile(const ir_program *p, at_script **out, af_err *err) {
     rc = at_script_compile(src, "program", out, err);
   } else {
     const char **names = af_xcalloc((size_t)nb, sizeof(char *));
-    int *pos = af_xcalloc((size_t)nb, sizeof(int));
+    int *pos = af_xcalloc((size_t)nb, sizeof(int)), *attrs = af_xcalloc((size_t)nb, sizeof(int));
     for (int i = 0, k = 0; i < p->ninputs; i++)
-      if (p->inputs[i].buffer) names[k] = p->names[p->inputs[i].value], pos[k++] = i;
-    rc = at_script_compile_module(src, nb, names, pos, out, err);
+      if (p->inputs[i].buffer) names[k] = p->names[p->inputs[i].value], attrs[k] = p->inputs[i].attr, pos[k++] = i;
+    rc = at_script_compile_module(src, nb, names, pos, attrs, out, err);
     free(names);
     free(pos);
+    free(attrs);
   }
   free(src);
   return rc;

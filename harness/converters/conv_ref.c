@@ -830,6 +830,7 @@ static ir_program *ref_synthetic_bases(const ir_program *p, ref_state *s, af_err
     int64_t n = ir_numel(in->rank, in->shape);
     ir_input *qi = &q->inputs[q->ninputs - 1];
     qi->buffer = in->buffer;
+    qi->attr = in->attr;
     qi->ndata = n;
     qi->data = af_xmalloc(sizeof(double) * (size_t)(n ? n : 1));
     for (int64_t k = 0; k < n; k++) qi->data[k] = ir_input_value(in, i, k);

@@ -407,14 +407,17 @@ extern "C" int at_script_compile(const char *source, const char *fn, at_script *
 }
 
 extern "C" int at_script_compile_module(const char *source, int nbuf, const char *const *names, const int *positions,
-                                        at_script **out, af_err *err) {
+                                        const int *attrs, at_script **out, af_err *err) {
   *out = nullptr;
   AT_GUARD(err, {
     auto m = std::make_shared<torch::jit::Module>("aliasfuzz.Program");
     std::vector<std::string> bufs;
     std::vector<int> pos;
     for (int k = 0; k < nbuf; k++) {
-      m->register_buffer(names[k], at::empty({0})); // the type; run sets the tensor
+      if (attrs && attrs[k]) // a plain tensor attribute (issue 29): `self.NAME = tensor`, no buffer
+        m->register_attribute(names[k], c10::TensorType::get(), at::empty({0}), false, false);
+      else
+        m->register_buffer(names[k], at::empty({0})); // the type; run sets the tensor
       bufs.emplace_back(names[k]);
       pos.push_back(positions[k]);
     }

@@ -109,9 +109,10 @@ int at_grad_enabled(void); /* torch.is_grad_enabled() */
 /* Compiles TorchScript source and looks up function fn. new, free with at_script_free. */
 int at_script_compile(const char *source, const char *fn, at_script **out, af_err *err);
 /* Compiles source (`def forward(self, ...)`, see emit.h) as the forward method of a new module
- * with nbuf tensor buffers names[k]; buffer k is the program's input positions[k]. */
+ * with nbuf tensor buffers names[k]; buffer k is the program's input positions[k]. attrs (NULL:
+ * none): attrs[k] != 0 makes entry k a plain tensor attribute instead of a registered buffer. */
 int at_script_compile_module(const char *source, int nbuf, const char *const *names, const int *positions,
-                             at_script **out, af_err *err);
+                             const int *attrs, at_script **out, af_err *err);
 int at_script_nbuffers(const at_script *s); /* 0 for a function */
 void at_script_free(at_script *s);
 /* Runs the function on inputs (passed by reference: in-place ops change them). Outputs: a tuple

@@ -63,7 +63,7 @@ def wrapper_source(src, names, nout, function="program", name="af_returns_inputs
     return "%s\n\n\ndef %s(%s):\n%s\n    return %s\n" % (src.rstrip("\n"), name, params, "\n".join(body), ret)
 
 
-def program_module(ns, function, names, buffers, nout, values, returns_state=False, parameters=()):
+def program_module(ns, function, names, buffers, nout, values, returns_state=False, parameters=(), attributes=()):
     """The program as a torch.nn.Module (a new class each call). ns: python_namespace of its
     source. Module state (buffers: positions of the inputs that are buffers): the source's
     function is the module's forward and every buffer is registered under its name, holding a
@@ -72,7 +72,8 @@ def program_module(ns, function, names, buffers, nout, values, returns_state=Fal
     input, in program order (a buffer: what `self.NAME` is bound to after the call), each a clone,
     as one flat tuple, so a functional export expresses input and buffer mutations as outputs.
     parameters: the positions among buffers that are nn.Parameters (training programs), registered
-    as parameters instead."""
+    as parameters instead; attributes: the positions among buffers that are plain tensor attributes
+    (`self.NAME = tensor`, not register_buffer: torch.export lifts them as constants), set so."""
     import torch
     params = [n for k, n in enumerate(names) if k not in buffers]
     res = fresh_name("af_result", names)
@@ -95,6 +96,8 @@ def program_module(ns, function, names, buffers, nout, values, returns_state=Fal
     for k in buffers:
         if k in parameters:
             m.register_parameter(names[k], torch.nn.Parameter(values[k].clone()))
+        elif k in attributes:
+            setattr(m, names[k], values[k].clone())
         else:
             m.register_buffer(names[k], values[k].clone())
     return m

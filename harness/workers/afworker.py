@@ -174,8 +174,10 @@ class Request:
         # the program is then that module's forward (PROTOCOL.md, "Module state")
         specs = self.program.get("inputs", [])
         spec_of = [spec if isinstance(spec, dict) else {} for spec in specs]
-        self.buffers = [k for k, spec in enumerate(spec_of) if spec.get("buffer") or spec.get("param")]
+        self.buffers = [k for k, spec in enumerate(spec_of) if spec.get("buffer") or spec.get("param") or spec.get("attribute")]
         self.args = [k for k in range(len(self.names)) if k not in self.buffers]  # forward's parameters
+        # the module state held in plain tensor attributes (`self.NAME = tensor`), not buffers
+        self.attributes = [k for k, spec in enumerate(spec_of) if spec.get("attribute")]
         # training (PROTOCOL.md "Training"): the module's nn.Parameters (module state too), the
         # inputs that require grad (parameters included), the loss weights; req.grads is set by
         # train_backward after the call
@@ -321,7 +323,8 @@ def program_module(req, returns_state=False):
     forward returns the outputs then every input's final state). Returns (module, [arguments]),
     the arguments laid out as the request says: inputs that share a storage still do."""
     m = afconvert.program_module(python_namespace(req.torchscript), req.function, req.names, req.buffers,
-                                 req.noutputs, req.inputs, returns_state, parameters=req.params)
+                                 req.noutputs, req.inputs, returns_state, parameters=req.params,
+                                 attributes=req.attributes)
     inputs, _ = req.fresh()
     return m, [inputs[k] for k in req.args]
 

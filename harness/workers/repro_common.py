@@ -1,6 +1,6 @@
 # repro_common.py - what the repro.py of the worker converters share: aliasfuzz
 # inlines it (and afconvert.py) into repro.py when it writes one (harness/emit_repro.c). It uses
-# repro.py's globals (INPUTS, BUFFERS, OUTPUT_NAMES, PACKAGES, make_inputs, module_call).
+# repro.py's globals (INPUTS, BUFFERS, ATTRIBUTES, OUTPUT_NAMES, PACKAGES, make_inputs, module_call).
 from afconvert import *  # aliasfuzz: inline
 
 
@@ -19,7 +19,8 @@ def repro_module(src, inputs, returns_state=False):
     # (a training program's parameters are nn.Parameters, as the worker registers them; the values
     # are copied, so the leaves the caller passes stay the caller's)
     m = program_module(python_namespace(src), 'forward' if BUFFERS else 'program', names, BUFFERS,
-                       len(OUTPUT_NAMES), [t.detach() for t in inputs], returns_state, parameters=PARAMS)
+                       len(OUTPUT_NAMES), [t.detach() for t in inputs], returns_state, parameters=PARAMS,
+                       attributes=ATTRIBUTES)
     fresh = make_inputs()  # another set laid out as the inputs are (LAYOUTS), as the worker's req.fresh()
     return m, [t for i, t in enumerate(fresh) if i not in BUFFERS]
 

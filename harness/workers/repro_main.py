@@ -2,7 +2,7 @@
 # documented formula (and their layouts), the eager run, the comparison with the oracle's
 # tolerances, and main(), which exits 1 while converter and eager differ. aliasfuzz inlines it when
 # it writes a repro.py (harness/emit_repro.c writes the program's globals above it: SRC, CONVERTED,
-# CONVERTER, VERDICT, INPUTS, LAYOUTS, BASES, BUFFERS, TRAIN, GRADS, PARAMS, LOSS, OUTPUT_NAMES,
+# CONVERTER, VERDICT, INPUTS, LAYOUTS, BASES, BUFFERS, ATTRIBUTES, TRAIN, GRADS, PARAMS, LOSS, OUTPUT_NAMES,
 # PACKAGES, and inlines afconvert.py before it: as_list, aten_methods). A training program
 # (TRAIN, docs/training.md) runs the weighted loss's backward after eager and after the converter,
 # and every .grad is compared too; for autograd-accepts / autograd-rejects (oracle.h) it says whether
@@ -61,6 +61,8 @@ def make_module(src, inputs, script):
     for i in BUFFERS:
         if i in PARAMS:
             m.register_parameter(INPUTS[i][0], inputs[i])
+        elif i in ATTRIBUTES:  # a plain tensor attribute, `self.NAME = tensor`
+            setattr(m, INPUTS[i][0], inputs[i])
         else:
             m.register_buffer(INPUTS[i][0], inputs[i])
     return torch.jit.script(m) if script else m

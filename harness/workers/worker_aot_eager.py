@@ -108,7 +108,7 @@ class CompileWorker(afworker.Torch2Worker):
         torch = self.torch
         from torch._dynamo.utils import counters
         self.counters = counters
-        key = (req.torchscript, req.function, tuple(req.buffers), tuple(req.grad_inputs), req.train)
+        key = (req.torchscript, req.function, tuple(req.buffers), tuple(req.attributes), tuple(req.grad_inputs), req.train)
         again = req.again and self.last is not None and self.last[0] == key
         if req.again and not again:
             warns.append("second call: this worker holds no compiled callable of this program (restarted?): "
