@@ -202,21 +202,31 @@ static int write_kind_ok(gen *g, int t) {
   return 1;
 }
 
+/* The values statement (op, args) writes into (ops_stmt_written, up to 64), less argument 0 where the
+ * rules say its change is no data write (a shape-changing in-place op: e->writes 0). */
+static int stmt_writes(int op, int nargs, const ir_arg *args, const ops_effect *e, int *w) {
+  ir_stmt st = {.op = op, .out = -1, .nargs = nargs, .args = (ir_arg *)args};
+  int n = ops_stmt_written(&st, w, 64), skip = 0;
+  if (n > 64) n = 64;
+  if (!e->writes && (ops_writes(op) & 1u) && nargs)
+    skip = args[0].kind == IR_ARG_VALUE ? 1 : args[0].kind == IR_ARG_VALUES ? args[0].n : 0;
+  if (skip > n) skip = n;
+  memmove(w, w + skip, sizeof(int) * (size_t)(n - skip));
+  return n - skip;
+}
+
 /* Whether statement (op, args) with effect e keeps every reinterpreted storage defined
  * (rules_views.c's view_dtype sampler says which dtype views it draws): a bool view only of a
  * storage whose base is bool, and each write as write_kind_ok says. */
-static int reinterpret_ok(gen *g, const ops_entry *oe, int nargs, const ir_arg *args, const ops_effect *e) {
+static int reinterpret_ok(gen *g, int op, int nargs, const ir_arg *args, const ops_effect *e) {
   if (!nargs) return 1;
   if (args[0].kind == IR_ARG_VALUE && e->alias == OPS_ALIAS_VIEW && e->out.dtype == AF_BOOL &&
       M(g, args[0].value)->dtype != AF_BOOL && storage_kind(g, args[0].value) != 0)
     return 0;
-  if (!e->writes) return 1;
-  if (oe->kind == OPS_FOREACH && args[0].kind == IR_ARG_VALUES) {
-    for (int k = 0; k < args[0].n; k++)
-      if (args[0].values[k] >= 0 && !write_kind_ok(g, args[0].values[k])) return 0;
-    return 1;
-  }
-  return args[0].kind != IR_ARG_VALUE || write_kind_ok(g, args[0].value);
+  int w[64], n = stmt_writes(op, nargs, args, e, w);
+  for (int k = 0; k < n; k++)
+    if (!write_kind_ok(g, w[k])) return 0;
+  return 1;
 }
 
 /* Checks statement (op, args) against the rules, appends it and applies it to the model.
@@ -225,7 +235,7 @@ static int emit(gen *g, int op, int nargs, ir_arg *args, int bind) {
   ir_stmt st = {.op = op, .out = -1, .nargs = nargs, .args = args};
   ops_effect e;
   af_err err;
-  if (ops_shape_infer(&st, &g->mo.env, &e, &err) || !reinterpret_ok(g, ops_get(op), nargs, args, &e)) return -1;
+  if (ops_shape_infer(&st, &g->mo.env, &e, &err) || !reinterpret_ok(g, op, nargs, args, &e)) return -1;
   int inx = stmt_inexact(g, op, nargs, args);
   if (inx < 0) return -1;
   if (ops_shape_exactness_dt(op, e.out.dtype) == OPS_EX_INEXACT) inx = 1; /* float16/bfloat16 results round */
@@ -233,7 +243,10 @@ static int emit(gen *g, int op, int nargs, ir_arg *args, int bind) {
      it views exact storages only, and they stay exact */
   const gen_storage *s0 = nargs && args[0].kind == IR_ARG_VALUE ? gen_model_storage(&g->mo, args[0].value) : NULL;
   int discont_view = ops_get(op)->kind == OPS_VIEW && ops_shape_exactness(op) == OPS_EX_NEEDS;
-  if (s0 && ((discont_view && s0->inexact) || (inx && e.writes && s0->keep_exact))) return -1;
+  int w[64], nw = stmt_writes(op, nargs, args, &e, w);
+  if (s0 && discont_view && s0->inexact) return -1;
+  for (int k = 0; k < nw && inx; k++)
+    if (gen_model_storage(&g->mo, w[k])->keep_exact) return -1;
   if (g->loops && ops_shape_exactness(op) == OPS_EX_NEEDS) /* a later iteration may make a float operand inexact */
     for (int k = 0; k < nargs; k++)
       if (args[k].kind == IR_ARG_VALUE && af_dtype_is_float(M(g, args[k].value)->dtype))
@@ -253,9 +266,7 @@ static int emit(gen *g, int op, int nargs, ir_arg *args, int bind) {
      no later dtype view re-reads the storage), its integer names stay exact */
   if (discont_view && af_dtype_is_float(e.out.dtype) && storage_kind(g, args[0].value) != 2)
     g->mo.stor[IMPL(g, args[0].value)->storage].inexact = 1;
-  if (inx && e.writes && args[0].kind == IR_ARG_VALUE) g->mo.stor[IMPL(g, args[0].value)->storage].inexact = 1;
-  if (inx && e.writes && oe->kind == OPS_FOREACH) /* every element of the list is written */
-    for (int k = 0; k < args[0].n; k++) g->mo.stor[IMPL(g, args[0].values[k])->storage].inexact = 1;
+  for (int k = 0; k < nw && inx; k++) g->mo.stor[IMPL(g, w[k])->storage].inexact = 1; /* foreach: every element */
   if (inx && out >= 0 && e.alias == OPS_ALIAS_FRESH) g->mo.stor[IMPL(g, out)->storage].inexact = 1;
   if (g->loop_var >= 0 && chance(g, g->pol->p_loop_index)) loop_index(g, s);
   if (out >= 0) return out;
@@ -341,6 +352,25 @@ static int sibling_window(gen *g, const ops_req *r) {
   return emit(g, OPS_as_strided, 4, a, 0);
 }
 
+/* A running statistic (r->state: batch_norm's running_mean) in a program with module state: three
+ * times in four a new module buffer, as a model's BatchNorm keeps it, of which one in three a view
+ * of a larger buffer (a row of a [2, C] buffer, or every other element of a [2C] one: the aliasing
+ * converters get wrong); -1 otherwise (the caller's usual choice). */
+static int state_operand(gen *g, const ops_req *r) {
+  if (!r->state || !g->module || r->rank != 1 || r->dt_rule != OPS_DT_SAME || !chance(g, 0.75)) return -1;
+  int64_t c = r->shape[0], big[2] = {2, c}, flat = 2 * c;
+  int view = chance(g, 1.0 / 3) && 2 * c <= g->pol->max_numel, rows = view && chance(g, 0.5);
+  int v = add_input(g, "x", &g->nx, view ? (rows ? 2 : 1) : 1, view ? (rows ? big : &flat) : r->shape, r->dtype);
+  g->p->inputs[g->p->ninputs - 1].buffer = 1;
+  if (!view) return v;
+  int64_t k = R(g, 0, 1);
+  ir_arg sel[3] = {{.kind = IR_ARG_VALUE, .value = v}, {.kind = IR_ARG_INT, .i = 0, .value = -1}, {.kind = IR_ARG_INT, .i = k, .value = -1}};
+  ir_arg sl[5] = {{.kind = IR_ARG_VALUE, .value = v}, {.kind = IR_ARG_INT, .i = 0, .value = -1}, {.kind = IR_ARG_INT, .i = k, .value = -1},
+                  {.kind = IR_ARG_INT, .i = flat, .value = -1}, {.kind = IR_ARG_INT, .i = 2, .value = -1}};
+  int w = rows ? emit(g, OPS_select, 3, sel, 0) : emit(g, OPS_slice, 5, sl, 0);
+  return w >= 0 && ops_req_accepts(r, M(g, w)) && mem_ok(g, r, w) ? w : -1;
+}
+
 static int cb_tensor(void *ctx, const ops_req *r) {
   gen *g = ctx;
   if (r->kind == OPS_REQ_INDEX) {
@@ -369,6 +399,10 @@ static int cb_tensor(void *ctx, const ops_req *r) {
       int w = sibling_window(g, r);
       if (w >= 0 && ops_req_accepts(r, M(g, w)) && mem_ok(g, r, w)) return w;
     }
+  }
+  if (r->state) {
+    int v = state_operand(g, r);
+    if (v >= 0) return v;
   }
   if (n && !chance(g, g->pol->p_new_operand)) return pick_from(g, cand, n);
   switch (r->kind) {
@@ -735,8 +769,10 @@ static void loop_exactness(gen *g, int from, int to) {
         if (a->kind == IR_ARG_VALUE && g->mo.impl_of[a->value] >= 0 && !(g->mo.flags[a->value] & GEN_VF_INT)) in |= inexact(g, a->value);
       }
       if (!in) continue;
-      int targets[2] = {ops_mutates(st->op) && st->args[0].kind == IR_ARG_VALUE ? st->args[0].value : -1, st->out};
-      for (int k = 0; k < 2; k++) {
+      int targets[65], nt = ops_stmt_written(st, targets, 64);
+      if (nt > 64) nt = 64;
+      targets[nt++] = st->out;
+      for (int k = 0; k < nt; k++) {
         int v = targets[k];
         if (v < 0 || g->mo.impl_of[v] < 0) continue;
         gen_storage *sg = &g->mo.stor[IMPL(g, v)->storage];
@@ -1078,11 +1114,9 @@ static void remap_arg(ir_arg *a, const int *map) {
  * foreach list whose elements share memory (inputs laid out in one base). */
 static int no_repeated_write(void *ctx, int s, const ir_stmt *st, af_tensor *const *values, af_err *err) {
   (void)ctx;
-  if (!ops_mutates(st->op) || !st->nargs) return 0;
-  const ir_arg *a0 = &st->args[0];
-  int n = a0->kind == IR_ARG_VALUE ? 1 : ops_get(st->op)->kind == OPS_FOREACH ? a0->n : 0; /* foreach: every element */
-  for (int k = 0; k < n; k++) {
-    const af_tensor *t = values[a0->kind == IR_ARG_VALUE ? a0->value : a0->values[k]];
+  int w[64], n = ops_stmt_written(st, w, 64); /* foreach: every element; batch_norm: its statistics */
+  for (int k = 0; k < n && k < 64; k++) {
+    const af_tensor *t = values[w[k]];
     if (!t) continue;
     int64_t sh[AF_MAX_RANK * 2], str[AF_MAX_RANK * 2];
     int r = at_tensor_rank(t);
@@ -1091,9 +1125,9 @@ static int no_repeated_write(void *ctx, int s, const ir_stmt *st, af_tensor *con
     at_tensor_strides(t, str);
     for (int d = 0; d < r; d++)
       if (sh[d] > 1 && str[d] == 0) return af_fail(err, "body[%d]: a write into repeated elements", s);
-    for (int j = 0; j < k; j++) /* foreach: elements that share memory (the order would decide) */
-      if (values[a0->values[j]] && eager_lap(values[a0->values[j]], t) != OPS_LAP_NONE)
-        return af_fail(err, "body[%d]: elements %d and %d of a foreach list share memory", s, j, k);
+    for (int j = 0; j < k; j++) /* written tensors that share memory (the order would decide) */
+      if (values[w[j]] && eager_lap(values[w[j]], t) != OPS_LAP_NONE)
+        return af_fail(err, "body[%d]: written tensors %d and %d (a foreach list's elements) share memory", s, j, k);
   }
   return 0;
 }

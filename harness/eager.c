@@ -419,7 +419,7 @@ static int setitem_operand_overlaps(const env *e, const ir_stmt *st) {
 /* 0 when statement st (loop variables resolved) is defined as far as the rules tell, or -1 with
  * the reason when its result would depend on an order eager leaves unspecified. */
 static int undefined_stmt(const env *e, const ir_stmt *st, af_err *err) {
-  if (!ops_shape_writes_data(st->op)) return 0;
+  if (!ops_shape_writes_data(st->op) && !ops_writes(st->op)) return 0; /* batch_norm: its statistics */
   int n = e->p->nvalues + 1, rc = 0;
   undef_ctx c = {e, af_xcalloc((size_t)n, sizeof(ops_meta)), af_xcalloc((size_t)n, 1), af_xcalloc((size_t)n, sizeof(double *)),
                  af_xcalloc((size_t)n, sizeof(int64_t)), OPS_UNDEF_NONE, 0};
@@ -457,11 +457,10 @@ static int undefined_stmt(const env *e, const ir_stmt *st, af_err *err) {
 #define TRAIN_INVALID "invalid training program (autograd refuses it): "
 
 static int train_refuses(const env *e, const ir_stmt *st, af_err *err) {
-  if (!e->p->train || !ops_mutates(st->op) || !st->nargs || !at_grad_enabled()) return 0; /* under no_grad any write passes */
-  const ir_arg *a = &st->args[0];
-  int n = a->kind == IR_ARG_VALUES ? a->n : 1;
-  for (int k = 0; k < n; k++) {
-    int v = a->kind == IR_ARG_VALUES ? a->values[k] : a->value;
+  if (!e->p->train || !ops_writes(st->op) || !at_grad_enabled()) return 0; /* under no_grad any write passes */
+  int w[64], n = ops_stmt_written(st, w, 64);
+  for (int k = 0; k < n && k < 64; k++) {
+    int v = w[k];
     int why = v >= 0 && e->v[v] ? at_tensor_grad_leaf_write(e->v[v]) : 0;
     if (!why) continue;
     return af_fail(err, TRAIN_INVALID "%s %s" EAGER_GRAD_WRITE_REFUSED,
@@ -807,12 +806,8 @@ int eager_run(const ir_program *p, result *r, af_err *err) {
  * or written tensor holds an infinity or a NaN, its index in *ctx. */
 static int nonfinite_hook(void *ctx, int s, const ir_stmt *st, af_tensor *const *values, af_err *err) {
   int hit = st->out >= 0 && values[st->out] && at_tensor_nonfinite(values[st->out]);
-  const ir_arg *a = &st->args[0];
-  int n = !ops_mutates(st->op) || !st->nargs ? 0 : a->kind == IR_ARG_VALUES ? a->n : a->kind == IR_ARG_VALUE ? 1 : 0;
-  for (int k = 0; k < n && !hit; k++) {
-    int v = a->kind == IR_ARG_VALUES ? a->values[k] : a->value;
-    hit = v >= 0 && values[v] && at_tensor_nonfinite(values[v]);
-  }
+  int w[64], n = ops_stmt_written(st, w, 64);
+  for (int k = 0; k < n && k < 64 && !hit; k++) hit = values[w[k]] && at_tensor_nonfinite(values[w[k]]);
   if (!hit) return 0;
   *(int *)ctx = s;
   return af_fail(err, "body[%d]: a non-finite value", s);

@@ -1,7 +1,7 @@
 /* conv_naive.c - `naive`: the half-way conversion frontends start from, wrong on purpose. Every
  * in-place op becomes its functional twin (add_ -> add, unsqueeze_ -> unsqueeze, x[i] = v ->
- * fill/copy/index_put of x[i]) and only the statement's own result name is rebound to the twin's
- * value: the target's name keeps its old value, views and bases are never updated, inputs are
+ * fill/copy/index_put of x[i]; batch_norm's running statistics None) and only the statement's own
+ * result name is rebound to the twin's value: the target's name keeps its old value, views and bases are never updated, inputs are
  * never given back. It exists to show what the oracle catches (tests assert its verdicts on the
  * seed patterns) and as a check on the fuzzer itself: a campaign against naive that finds
  * nothing is a broken campaign. */
@@ -70,8 +70,11 @@ static ir_program *naive_build(const ir_program *p, af_err *err) {
     switch (oe->kind) {
       case OPS_VIEW:
       case OPS_FUNC:
-      case OPS_GETITEM: /* as they are */
+      case OPS_GETITEM: /* as they are; an argument a functional op writes (batch_norm's running
+                           statistics, ops_writes) becomes None: its write is lost */
         naive_args(map, st->nargs, st->args, a);
+        for (int k = 0; k < st->nargs; k++)
+          if (ops_writes(st->op) & OPS_ARG(k)) ir_arg_free(&a[k]), a[k] = (ir_arg){.kind = IR_ARG_NONE, .value = -1};
         if (map[st->out] >= 0) { /* a rebind (s = s + 1) rebinds the same name */
           ir_add_stmt(q, st->op, map[st->out], st->nargs, a);
           for (int k = 0; k < st->nargs; k++) ir_arg_free(&a[k]);

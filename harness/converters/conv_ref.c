@@ -329,6 +329,56 @@ static int do_foreach(rf *c, const ir_stmt *st, af_tensor *const *values, af_err
   return 0;
 }
 
+/* batch_norm / instance_norm in training mode, which also write arguments 3 and 4 (the running
+ * statistics; ops.def's OPF_WRITES). The result is the op with None statistics (training mode
+ * normalizes by the batch's own statistics, and None writes nothing). Each statistic's new value is
+ * computed functionally, lerp(old, batch statistic, momentum) as aten updates it (momentum * batch
+ * + (1 - momentum) * old), and written back along its view chain like an in-place op's result:
+ *   mean: mean(x, [0, 2, ...]) for both ops (instance_norm's per-instance means, averaged over the
+ *         batch, are those numbers: every instance has the same count);
+ *   var:  batch_norm: var(x, [0, 2, ...], unbiased); instance_norm: the batch's mean of var(x, [2,
+ *         ...], unbiased).
+ * Both new values are computed before either is written back (they may be views of one buffer). */
+static int do_running_stats(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *err) {
+  int x = st->args[0].value, r = at_tensor_rank(values[x]), instance = st->op == OPS_instance_norm, nall = 0, nsp = 0;
+  if (r > RF_RANK) return rf_decline(c, err, "%s", "an input of too high a rank");
+  int64_t all[RF_RANK], spatial[RF_RANK], zero = 0;
+  for (int d = 0; d < r; d++) {
+    if (d != 1) all[nall++] = d;
+    if (d >= 2) spatial[nsp++] = d;
+  }
+  int xv = rf_fval(c, x, err), u[2] = {-1, -1};
+  if (xv < 0) return -1;
+  for (int k = 0; k < 2; k++) {
+    const ir_arg *a = &st->args[3 + k];
+    if (a->kind != IR_ARG_VALUE) continue;
+    int old = rf_fval(c, a->value, err), stat;
+    if (old < 0) return -1;
+    ir_arg q[4] = {a_val(xv), k == 1 && instance ? a_ints(nsp, spatial) : a_ints(nall, all), a_bool(k == 1), a_bool(0)};
+    if (k == 0) q[2] = a_bool(0); /* mean's keepdim */
+    stat = rf_emit(c, k == 0 ? OPS_mean_dim : OPS_var_dim, k == 0 ? 3 : 4, q, k == 0 ? "mean" : "var", -1);
+    ir_arg_free(&q[1]);
+    if (k == 1 && instance) {
+      ir_arg m[3] = {a_val(stat), a_ints(1, &zero), a_bool(0)};
+      stat = rf_emit(c, OPS_mean_dim, 3, m, "var", -1);
+      ir_arg_free(&m[1]);
+    }
+    ir_arg l[3] = {a_val(old), a_val(stat), st->args[6]};
+    u[k] = rf_emit(c, OPS_lerp, 3, l, rf_obj_hint(c, c->obj[a->value]), -1);
+  }
+  for (int k = 0; k < 2; k++) {
+    if (u[k] < 0) continue;
+    int o = c->obj[st->args[3 + k].value];
+    if (rf_write_back(c, c->objs[o].storage, &c->objs[o].chain, u[k], 0, rf_obj_hint(c, o), err)) return -1;
+  }
+  ir_arg args[OPS_MAX_ARGS];
+  memcpy(args, st->args, sizeof(ir_arg) * (size_t)st->nargs);
+  args[3] = args[4] = (ir_arg){.kind = IR_ARG_NONE, .value = -1};
+  ir_stmt y = *st;
+  y.args = args;
+  return do_fresh(c, &y, values, err);
+}
+
 /* unsqueeze_, squeeze_, transpose_, t_: the object's chain grows by the view twin */
 static int do_meta(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *err) {
   int x = st->args[0].value, o = c->obj[x];
@@ -627,6 +677,8 @@ static int rf_stmt(void *ctx, int s, const ir_stmt *st, af_tensor *const *values
         rc = do_view(c, st, values, err); /* contiguous that returned its input */
       else if (aliased_arg(st, values) >= 0)
         rc = do_alias(c, st, aliased_arg(st, values), values, err);
+      else if (ops_writes(st->op))
+        rc = do_running_stats(c, st, values, err);
       else
         rc = do_fresh(c, st, values, err);
       break;
@@ -966,7 +1018,7 @@ static result_status ref_convert(const conv_converter *cv, const ir_program *p, 
   }
   r->graph = ref_source(s->q, fp, s->input_out);
   r->residual = 0;
-  for (int k = 0; k < s->q->nstmts; k++) r->residual += ops_mutates(s->q->stmts[k].op);
+  for (int k = 0; k < s->q->nstmts; k++) r->residual += ops_stmt_written(&s->q->stmts[k], NULL, 0) > 0;
   *state = s;
   return RESULT_OK;
 }

@@ -132,7 +132,31 @@ int ops_reduce_find(const char *name) {
   return -1;
 }
 
-int ops_mutates(int op) {
+int ops_mutates(int op) { return (int)(ops_writes(op) & 1u); }
+
+unsigned ops_writes(int op) {
   const ops_entry *e = ops_get(op);
-  return e && (e->kind == OPS_INPLACE || e->kind == OPS_OUT || e->kind == OPS_SETITEM || e->kind == OPS_FOREACH);
+  if (!e) return 0;
+  unsigned m = e->flags >> OPF_WRITES_SHIFT;
+  if (m) return m;
+  return e->kind == OPS_INPLACE || e->kind == OPS_OUT || e->kind == OPS_SETITEM || e->kind == OPS_FOREACH ? 1u : 0u;
+}
+
+int ops_stmt_written(const ir_stmt *st, int *out, int max) {
+  unsigned m = ops_writes(st->op);
+  int n = 0;
+  for (int k = 0; k < st->nargs && m; k++, m >>= 1) {
+    const ir_arg *a = &st->args[k];
+    if (!(m & 1u)) continue;
+    if (a->kind == IR_ARG_VALUE && a->value >= 0) {
+      if (n < max) out[n] = a->value;
+      n++;
+    }
+    for (int j = 0; a->kind == IR_ARG_VALUES && j < a->n; j++)
+      if (a->values[j] >= 0) {
+        if (n < max) out[n] = a->values[j];
+        n++;
+      }
+  }
+  return n;
 }

@@ -14,7 +14,14 @@ typedef enum { OPS_VIEW, OPS_INPLACE, OPS_FUNC, OPS_OUT, OPS_SETITEM, OPS_GETITE
 
 enum { OPF_META = 1, OPF_MAYBE_VIEW = 2, OPF_PICK = 4, OPF_CONTIG_OUT = 8, OPF_FILL = 16, OPF_TS_GAP = 32, OPF_OPT_IN = 64, OPF_STORAGE_BYTES = 128, OPF_CORE = 256, OPF_UNPACK = 512, OPF_NO_SUITE = 1024 };
 
-#define OPS_MAX_ARGS 8
+/* OPF_WRITES(mask): the arguments the op writes in place, bit k for argument k (batch_norm's
+ * running statistics: OPF_WRITES(OPS_ARG(3) | OPS_ARG(4))). Without it an op writes what its kind
+ * says (ops_writes). High bits of the flags, beside the OPF_ bits. */
+#define OPS_ARG(k) (1u << (k))
+#define OPF_WRITES_SHIFT 16
+#define OPF_WRITES(mask) ((unsigned)(mask) << OPF_WRITES_SHIFT)
+
+#define OPS_MAX_ARGS 9
 
 typedef struct ops_entry {
   const char *name;
@@ -55,6 +62,13 @@ int ops_twin(int op);
 /* True when the op writes into its argument 0 (in-place, out=, setitem; foreach: into every tensor
  * of the list that is its argument 0). */
 int ops_mutates(int op);
+/* The arguments the op writes in place, bit k for argument k: its line's OPF_WRITES, else by its
+ * kind (INPLACE, OUT, SETITEM, FOREACH: argument 0; others none). */
+unsigned ops_writes(int op);
+/* The tensor values statement st writes in place (every element of a written list argument; a
+ * written argument that is None writes nothing), into out[0..max); returns how many there are
+ * (more than max: the first max stored). */
+int ops_stmt_written(const ir_stmt *st, int *out, int max);
 /* Schema letter r: a reduction mode (scatter_reduce's reduce=), held in the IR as an int, written as
  * its name in program files and spellings. The name of mode k ("sum", "prod", "mean", "amax",
  * "amin"; borrowed), or NULL out of range; the mode of a name, or -1. */

@@ -37,6 +37,12 @@ void ops_shape_markdown(af_buf *b) {
         size_t tl = strlen(e->twin);
         int plain = tl + 1 == strlen(e->name) && !strncmp(e->twin, e->name, tl);
         if ((e->kind == OPS_INPLACE || e->kind == OPS_FOREACH) && e->twin[0] && !plain) af_buf_printf(&row, " (%s)", e->twin);
+        if (e->flags >> OPF_WRITES_SHIFT) { /* a functional op that writes arguments in place too */
+          af_buf_puts(&row, " (writes");
+          for (int k = 0, sep = 0; k < e->nargs; k++)
+            if (ops_writes(op) & OPS_ARG(k)) af_buf_printf(&row, "%s arg %d", sep++ ? "," : "", k);
+          af_buf_puts(&row, ")");
+        }
         first = 0;
         count++;
         dt |= opk_dtype_mask(op);

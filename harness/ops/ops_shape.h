@@ -172,6 +172,9 @@ typedef struct ops_req {
   int near1;                  /* 1 + a value whose storage the operand should share where a value
                                  fits (0: no preference): a foreach op's list of views of one buffer */
   const int64_t *index_data;  /* INDEX: numel(shape) values */
+  int state;                  /* a running statistic (batch_norm's running_mean): a generator with
+                                 module state makes it a module buffer, now and then a view of a
+                                 larger buffer, where it makes a new operand */
 } ops_req;
 
 /* True when a value with layout m satisfies r (shape and dtype; memory is the caller's part). */

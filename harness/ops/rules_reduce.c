@@ -248,6 +248,17 @@ int shape_func_reduce_mean(const ir_stmt *st, const ops_env *env, const ops_meta
   return reduce_rule(st, self, RD_MEAN, &e->out, err);
 }
 
+/* torch.var(x, dims, unbiased, keepdim): mean's rule with keepdim as argument 3 */
+int shape_func_var_dim(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)env;
+  if (st->args[2].kind != IR_ARG_BOOL) return af_fail(err, "%s: unbiased must be a bool", ops_get(st->op)->name);
+  ir_arg a[3] = {st->args[0], st->args[1], st->args[3]};
+  ir_stmt s = *st;
+  s.args = a;
+  s.nargs = 3;
+  return reduce_rule(&s, self, RD_MEAN, &e->out, err);
+}
+
 /* amax, amin: self's dtype; a reduced dim must not be empty */
 int shape_func_reduce_minmax(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
   (void)env;

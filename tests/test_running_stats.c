@@ -1,0 +1,191 @@
+/* test_running_stats.c - functional ops that also write arguments in place (issue 29): the op
+ * table's written-arguments fact (ops.def OPF_WRITES, ops_writes, ops_stmt_written) and batch_norm
+ * / instance_norm in training mode, whose running statistics (arguments 3 and 4) are module
+ * buffers: eager updates them, ref gives the updated state back through a view, a converter that
+ * drops the update (naive) is caught as a lost input mutation, statistics that share memory are
+ * undefined, and the generator draws them as buffers, valid, with ref agreeing. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../fuzz/gen.h"
+#include "../fuzz/judge.h"
+#include "../harness/codec.h"
+#include "../harness/converters/conv.h"
+#include "../harness/eager.h"
+#include "../harness/ops/ops.h"
+#include "tap.h"
+
+/* x [2, 3, 4]; buf [2, 3] a buffer whose row 1 is the running mean; rv [3] a buffer */
+static const char *BN_VIEW =
+    "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [2, 3, 4], \"dtype\": \"float32\"},"
+    " {\"name\": \"buf\", \"shape\": [2, 3], \"dtype\": \"float32\", \"buffer\": true, \"data\": [0, 0, 0, 0, 0, 0]},"
+    " {\"name\": \"rv\", \"shape\": [3], \"dtype\": \"float32\", \"buffer\": true}],"
+    " \"body\": [{\"op\": \"select\", \"out\": \"rm\", \"args\": [\"buf\", 0, 1]},"
+    " {\"op\": \"OP\", \"out\": \"y\", \"args\": [\"x\", null, null, \"rm\", \"rv\", true, 0.25, 1e-05, false]}],"
+    " \"outputs\": [\"y\"]}";
+
+/* both statistics every other element of one flat buffer [6] (no shared element), x rank 4 */
+static const char *BN_PACKED =
+    "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [2, 3, 2, 2], \"dtype\": \"float64\"},"
+    " {\"name\": \"w\", \"shape\": [3], \"dtype\": \"float64\"},"
+    " {\"name\": \"st\", \"shape\": [6], \"dtype\": \"float64\", \"buffer\": true}],"
+    " \"body\": [{\"op\": \"slice\", \"out\": \"rm\", \"args\": [\"st\", 0, 0, 6, 2]},"
+    " {\"op\": \"slice\", \"out\": \"rv\", \"args\": [\"st\", 0, 1, 6, 2]},"
+    " {\"op\": \"OP\", \"out\": \"y\", \"args\": [\"x\", \"w\", \"w\", \"rm\", \"rv\", true, 0.5, 0.001, false]},"
+    " {\"op\": \"mul_\", \"args\": [\"rm\", 2]}],"
+    " \"outputs\": [\"y\", \"rv\"]}";
+
+/* the statistics partly overlap: st[0:3] and st[1:4] */
+static const char *BN_OVERLAP =
+    "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [4, 3], \"dtype\": \"float32\"},"
+    " {\"name\": \"st\", \"shape\": [4], \"dtype\": \"float32\", \"buffer\": true}],"
+    " \"body\": [{\"op\": \"slice\", \"out\": \"rm\", \"args\": [\"st\", 0, 0, 3, 1]},"
+    " {\"op\": \"slice\", \"out\": \"rv\", \"args\": [\"st\", 0, 1, 4, 1]},"
+    " {\"op\": \"OP\", \"out\": \"y\", \"args\": [\"x\", null, null, \"rm\", \"rv\", true, 0.1, 1e-05, false]}],"
+    " \"outputs\": [\"y\"]}";
+
+/* text with its op "OP" replaced by op, read (new) */
+static ir_program *program(const char *text, const char *op) {
+  char buf[2048], *at;
+  snprintf(buf, sizeof buf, "%s", text);
+  at = strstr(buf, "\"OP\"");
+  if (at) {
+    char rest[2048];
+    snprintf(rest, sizeof rest, "%s", at + 4);
+    snprintf(at, sizeof buf - (size_t)(at - buf), "\"%s\"%s", op, rest);
+  }
+  ir_program *p = NULL;
+  af_err err;
+  CHECK(codec_read_string(buf, "t", &p, &err) == 0, "%s: %s", op, err.msg);
+  return p;
+}
+
+static oracle_verdict verdict(const conv_converter *c, const ir_program *p, char **detail, int *residual) {
+  judgement j;
+  af_err err;
+  memset(&j, 0, sizeof j);
+  int rc = judge_inprocess(c, p, NULL, &j, &err);
+  CHECK(rc == 0, "%s: %s", c->name, err.msg);
+  oracle_verdict v = rc ? V_ERROR : j.verdict;
+  if (detail) *detail = j.detail ? af_xstrdup(j.detail) : NULL;
+  if (residual) *residual = j.residual;
+  judgement_clear(&j);
+  return v;
+}
+
+TEST(the_op_table_names_the_arguments_an_op_writes) {
+  CHECK(ops_writes(OPS_batch_norm) == (OPS_ARG(3) | OPS_ARG(4)), "batch_norm writes arguments 3 and 4: %#x", ops_writes(OPS_batch_norm));
+  CHECK(ops_writes(OPS_instance_norm) == (OPS_ARG(3) | OPS_ARG(4)), "instance_norm: %#x", ops_writes(OPS_instance_norm));
+  CHECK(ops_writes(OPS_add_) == 1 && ops_writes(OPS_add) == 0 && ops_writes(OPS_foreach_add_) == 1 && ops_writes(OPS_slice) == 0,
+        "by kind: add_ %#x, add %#x, foreach %#x, slice %#x", ops_writes(OPS_add_), ops_writes(OPS_add), ops_writes(OPS_foreach_add_),
+        ops_writes(OPS_slice));
+  CHECK(!ops_mutates(OPS_batch_norm) && ops_mutates(OPS_add_), "ops_mutates is argument 0's write");
+  ir_program *p = program(BN_VIEW, "batch_norm");
+  if (!p) return;
+  int w[4], n = ops_stmt_written(&p->stmts[1], w, 4);
+  CHECK(n == 2 && w[0] == ir_find_value(p, "rm") && w[1] == ir_find_value(p, "rv"), "batch_norm writes rm and rv: %d values", n);
+  p->stmts[1].args[4] = (ir_arg){.kind = IR_ARG_NONE, .value = -1}; /* None writes nothing */
+  n = ops_stmt_written(&p->stmts[1], w, 4);
+  CHECK(n == 1 && w[0] == ir_find_value(p, "rm"), "with running_var None only rm: %d values", n);
+  ir_program_free(p);
+}
+
+TEST(a_running_mean_written_through_a_view_of_a_buffer_comes_back_from_ref) {
+  const char *ops[] = {"batch_norm", "instance_norm"};
+  for (int k = 0; k < 2; k++) {
+    ir_program *p = program(BN_VIEW, ops[k]);
+    if (!p) continue;
+    result r;
+    af_err err;
+    result_init(&r);
+    CHECK(eager_run(p, &r, &err) == 0 && r.status == RESULT_OK, "%s: eager: %s", ops[k], r.message ? r.message : err.msg);
+    double row[6] = {0};
+    if (r.status == RESULT_OK && r.ninputs == 3) CHECK(at_tensor_values(r.inputs[1], row, &err) == 0, "%s", err.msg);
+    CHECK(row[0] == 0 && row[1] == 0 && row[2] == 0, "%s: row 0 of buf stays as it was", ops[k]);
+    CHECK(row[3] != 0 || row[4] != 0 || row[5] != 0, "%s: eager updates row 1 of buf (the running mean)", ops[k]);
+    result_clear(&r);
+    int residual = -1;
+    char *d = NULL;
+    oracle_verdict v = verdict(&conv_ref, p, &d, &residual);
+    CHECK(v == V_PASS && residual == 0, "%s: ref passes with a functional graph: %s (%s), residual %d", ops[k], oracle_verdict_name(v),
+          d ? d : "", residual);
+    free(d);
+    ir_program_free(p);
+    p = program(BN_PACKED, ops[k]);
+    if (!p) continue;
+    v = verdict(&conv_ref, p, &d, NULL);
+    CHECK(v == V_PASS, "%s: ref passes both statistics in one buffer, then a write through one: %s (%s)", ops[k],
+          oracle_verdict_name(v), d ? d : "");
+    free(d);
+    ir_program_free(p);
+  }
+}
+
+TEST(a_converter_that_drops_the_running_statistics_is_caught) {
+  ir_program *p = program(BN_VIEW, "batch_norm");
+  if (!p) return;
+  char *d = NULL;
+  oracle_verdict v = verdict(&conv_naive, p, &d, NULL);
+  CHECK(v == V_INPUT_MUTATION_LOST && d && strstr(d, "buf"), "naive (batch_norm without its statistics): %s (%s)",
+        oracle_verdict_name(v), d ? d : "");
+  free(d);
+  ir_program_free(p);
+}
+
+TEST(running_statistics_that_share_memory_are_an_undefined_program) {
+  const char *ops[] = {"batch_norm"};
+  for (int k = 0; k < 1; k++) {
+    ir_program *p = program(BN_OVERLAP, ops[k]);
+    if (!p) continue;
+    result r;
+    af_err err;
+    result_init(&r);
+    CHECK(eager_run(p, &r, &err) == 0, "%s: %s", ops[k], err.msg);
+    CHECK(r.status == RESULT_ERROR && r.message && (strstr(r.message, "share") || strstr(r.message, "undefined")),
+          "%s: eager refuses it: %s", ops[k], r.message ? r.message : "(ran)");
+    result_clear(&r);
+    ir_program_free(p);
+  }
+}
+
+TEST(the_generator_draws_them_as_module_buffers_valid_and_ref_agrees) {
+  gen_policy pol;
+  af_err err;
+  CHECK(!gen_policy_from_json("{\"ops\": {\"batch_norm\": 40, \"instance_norm\": 40}, \"chances\": {\"module\": 0.6}}", &pol, &err), "%s",
+        err.msg);
+  int stmts = 0, buffers = 0, views = 0, bad = 0;
+  for (uint64_t seed = 1; seed <= 150; seed++) {
+    ir_program *p;
+    if (gen_program(&pol, seed, &p, &err)) {
+      CHECK(0, "seed %llu: %s", (unsigned long long)seed, err.msg);
+      continue;
+    }
+    int has = 0;
+    for (int s = 0; s < p->nstmts; s++) {
+      const ir_stmt *st = &p->stmts[s];
+      if (st->op != OPS_batch_norm && st->op != OPS_instance_norm) continue;
+      stmts++, has = 1;
+      int w[2], n = ops_stmt_written(st, w, 2);
+      for (int k = 0; k < n && k < 2; k++) {
+        for (int i = 0; i < p->ninputs; i++) buffers += p->inputs[i].value == w[k] && p->inputs[i].buffer;
+        views += w[k] >= p->ninputs; /* a value made by the body: a view of a larger buffer */
+      }
+    }
+    if (has && verdict(&conv_ref, p, NULL, NULL) != V_PASS) bad++;
+    ir_program_free(p);
+  }
+  CHECK(stmts >= 20, "the policy draws them: %d statements in 150 programs", stmts);
+  CHECK(buffers >= stmts / 2 && views >= 2, "running statistics as module buffers (%d) and views of one (%d) in %d statements", buffers,
+        views, stmts);
+  CHECK(bad == 0, "ref agrees with eager on every program that holds one (%d did not)", bad);
+}
+
+int main(void) {
+  at_init();
+  RUN(the_op_table_names_the_arguments_an_op_writes);
+  RUN(a_running_mean_written_through_a_view_of_a_buffer_comes_back_from_ref);
+  RUN(a_converter_that_drops_the_running_statistics_is_caught);
+  RUN(running_statistics_that_share_memory_are_an_undefined_program);
+  RUN(the_generator_draws_them_as_module_buffers_valid_and_ref_agrees);
+  return tap_done();
+}
