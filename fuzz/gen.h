@@ -126,6 +126,9 @@ int gen_program(const gen_policy *pol, uint64_t seed, ir_program **out, af_err *
  * from seed alone. 1 when it changed p; 0 when p keeps plain inputs (it has an in-place change of
  * shape, or no input fits). */
 int gen_layouts(ir_program *p, uint64_t seed);
+/* Whether p's statements allow input layouts at all (no shape write, no out= kernel that needs
+ * contiguous strides, no dtype view that needs whole elements of its storage). */
+int gen_layouts_allowed(const ir_program *p);
 
 /* Byte-driven: the generator's decisions read from data (libFuzzer/AFL++ bytes) through the
  * provider's decoder; running out of bytes takes each decision's default, so every byte string,

@@ -62,13 +62,18 @@ static void write_through(ir_program *p, int v, af_dtype dt, int at) {
   insert_stmt(p, at, ops_find(dt == AF_BOOL ? "fill_" : "add_"), -1, 2, a);
 }
 
-int gen_layouts(ir_program *p, uint64_t seed) {
-  uint64_t s = seed;
-  int cand[64], nc = 0;
+int gen_layouts_allowed(const ir_program *p) {
   for (int k = 0; k < p->nstmts; k++)
     if (ops_get(p->stmts[k].op)->flags & (OPF_META | OPF_CONTIG_OUT | OPF_STORAGE_BYTES))
       return 0; /* ref would decline, or an out= kernel needs contiguous strides the layout may break, or a dtype view
                    needs a storage of whole elements the base's size may break: keep such programs plain */
+  return 1;
+}
+
+int gen_layouts(ir_program *p, uint64_t seed) {
+  uint64_t s = seed;
+  int cand[64], nc = 0;
+  if (!gen_layouts_allowed(p)) return 0;
   for (int i = 0; i < p->ninputs && nc < 64; i++)
     if (!p->inputs[i].buffer && !p->inputs[i].base && ir_numel(p->inputs[i].rank, p->inputs[i].shape) > 0) cand[nc++] = i;
   if (!nc) return 0;

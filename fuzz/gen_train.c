@@ -8,6 +8,7 @@
 #include "../harness/eager.h"
 #include "../harness/ops/ops.h"
 #include "../harness/ops/ops_shape.h"
+#include "gen.h"
 
 static uint64_t mix(uint64_t *s) { /* splitmix64 */
   uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
@@ -135,17 +136,36 @@ static int make_leaf(ir_program **qp, int i, uint64_t *s, int *reached) {
   return 0;
 }
 
-/* With chance p (drawn from s), `edit` applied to a copy of *qp, kept when eager accepts it. */
-static void maybe(ir_program **qp, double p, uint64_t *s, int (*edit)(ir_program *q, uint64_t *s)) {
-  if (unit(s) >= p) return;
+/* Hidden base b made the caller's leaf that requires grad (the inputs that view it then view its
+ * clone: non-leaf views autograd lets the program write). 1 when eager accepts q so (q changed),
+ * else 0. */
+static int make_base_leaf(ir_program **qp, int b, int *reached) {
+  ir_program *q = ir_program_clone(*qp);
+  q->bases[b].grad = 1;
+  int leaf_at, r;
+  if (!eager_accepts(q, &r, &leaf_at)) {
+    ir_program_free(q);
+    return 0;
+  }
+  *reached |= r;
+  ir_program_free(*qp);
+  *qp = q;
+  return 1;
+}
+
+/* With chance p (drawn from s), `edit` applied to a copy of *qp, kept when eager accepts it and some
+ * input gets a gradient: 1 when kept. */
+static int maybe(ir_program **qp, double p, uint64_t *s, int (*edit)(ir_program *q, uint64_t *s)) {
+  if (unit(s) >= p) return 0;
   ir_program *q = ir_program_clone(*qp);
   int r, leaf_at;
   if (edit(q, s) && eager_accepts(q, &r, &leaf_at) && r) {
     ir_program_free(*qp);
     *qp = q;
-  } else {
-    ir_program_free(q);
+    return 1;
   }
+  ir_program_free(q);
+  return 0;
 }
 
 static int edit_update_param(ir_program *q, uint64_t *s) {
@@ -219,6 +239,38 @@ static int edit_data(ir_program *q, uint64_t *s) {
   return d >= 0;
 }
 
+static int base_named(const ir_program *p, const char *name) {
+  for (int b = 0; b < p->nbases; b++)
+    if (!strcmp(p->bases[b].name, name)) return 1;
+  return 0;
+}
+
+/* A data input made a view of a leaf the caller owns (issue 33): `x` becomes
+ * `x_leaf.clone().as_strided(x.shape, contiguous, off)` of a new hidden base `x_leaf` of
+ * off + numel + tail elements that requires grad (off, tail 0..2, drawn): a non-leaf input the
+ * program may write in place, whose gradients flow to the caller's leaf. */
+static int edit_view_input(ir_program *q, uint64_t *s) {
+  int n = 0, i = -1;
+  if (!gen_layouts_allowed(q)) return 0;
+  for (int k = 0; k < q->ninputs; k++)
+    if (is_candidate(&q->inputs[k]) && !q->inputs[k].buffer && !q->inputs[k].grad && ir_numel(q->inputs[k].rank, q->inputs[k].shape) > 0 &&
+        mix(s) % (uint64_t)++n == 0)
+      i = k;
+  if (i < 0) return 0;
+  ir_input *in = &q->inputs[i];
+  char nm[80];
+  snprintf(nm, sizeof nm, "%s_leaf", q->names[in->value]);
+  for (int k = 0; ir_find_value(q, nm) >= 0 || base_named(q, nm); k++) snprintf(nm, sizeof nm, "%s_leaf%d", q->names[in->value], k);
+  int64_t off = (int64_t)(mix(s) % 3), tail = (int64_t)(mix(s) % 3), st[AF_MAX_RANK];
+  int b = ir_add_base(q, nm, -1, off + ir_numel(in->rank, in->shape) + tail, in->dtype);
+  q->bases[b].grad = 1;
+  ir_contiguous_strides(in->rank, in->shape, st);
+  ir_set_layout(q, i, b, st, off);
+  free(in->data);
+  in->data = NULL, in->ndata = 0;
+  return 1;
+}
+
 int gen_train(ir_program *p, uint64_t seed, double p_share) {
   uint64_t s = seed;
   if (p_share <= 0 || p->train || unit(&s) >= p_share) return 0;
@@ -227,8 +279,13 @@ int gen_train(ir_program *p, uint64_t seed, double p_share) {
   q->train = 1;
   q->loss = af_xcalloc((size_t)q->noutputs + 1, sizeof(double));
   for (int o = 0; o < q->noutputs; o++) q->loss[o] = (double)(1 + mix(&s) % 3);
+  int viewed = maybe(&q, GEN_TRAIN_P_VIEW_INPUT, &s, edit_view_input);
+  kept += viewed, reached |= viewed;
   for (int i = 0; i < q->ninputs; i++)
     if (is_candidate(&q->inputs[i])) kept += make_leaf(&q, i, &s, &reached);
+  for (int b = 0; b < q->nbases; b++) /* a hidden base: a leaf the caller owns, its views the inputs */
+    if (q->bases[b].owner < 0 && (q->bases[b].dtype == AF_FLOAT32 || q->bases[b].dtype == AF_FLOAT64))
+      kept += make_base_leaf(&q, b, &reached);
   if (kept && reached) {
     maybe(&q, GEN_TRAIN_P_UPDATE, &s, edit_update_param);
     maybe(&q, GEN_TRAIN_P_WRAP, &s, edit_wrap_run);

@@ -23,13 +23,16 @@
  * through `self.w.data`, drawn, in both edits), and with chance GEN_TRAIN_P_DATA one `.detach()`
  * made `.data` (after eager accepted the program with `.detach()`, whose writes autograd's
  * saved-tensor check sees: a write through `.data` never changes a tensor the backward saved).
- * Returns 1 when p became a
- * training program; 0 when the draw said no, or no candidate was kept or none got a gradient (p
+ * First of all, with chance GEN_TRAIN_P_VIEW_INPUT, a data input made a view of a new hidden base
+ * that requires grad (the caller's leaf; the input views its clone, a non-leaf the program may
+ * write); a hidden base the generator made is made such a leaf too where eager accepts it.
+ * Returns 1 when p became a training program; 0 when the draw said no, or no candidate was kept or none got a gradient (p
  * unchanged). docs/training.md. */
 #define GEN_TRAIN_P_UPDATE 0.3
 #define GEN_TRAIN_P_WRAP 0.3
 #define GEN_TRAIN_P_STATE_READ 0.35
 #define GEN_TRAIN_P_DATA 0.5
+#define GEN_TRAIN_P_VIEW_INPUT 0.25
 int gen_train(ir_program *p, uint64_t seed, double p_share);
 
 #endif

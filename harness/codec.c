@@ -274,7 +274,7 @@ static int read_data(const cJSON *data, af_dtype dt, int64_t limit, const char *
 }
 
 static int read_bases(ir_program *p, const cJSON *j, af_err *err) {
-  static const char *const keys[] = {"name", "size", "dtype", "data", NULL};
+  static const char *const keys[] = {"name", "size", "dtype", "data", "requires_grad", NULL};
   if (!j) return 0;
   if (!cJSON_IsArray(j)) return af_fail(err, "bases: expected an array");
   int k = 0;
@@ -303,7 +303,13 @@ static int read_bases(ir_program *p, const cJSON *j, af_err *err) {
       af_fail(err, "dtype: expected one of %s (complex values come from torch.view_as_complex inside the program)", af_dtype_names());
       goto bad;
     }
+    const cJSON *rg = cJSON_GetObjectItemCaseSensitive(e, "requires_grad");
+    if (rg && !cJSON_IsBool(rg)) {
+      af_fail(err, "requires_grad: expected true or false");
+      goto bad;
+    }
     int b = ir_add_base(p, name->valuestring, -1, size, dt);
+    p->bases[b].grad = cJSON_IsTrue(rg);
     if (data && read_data(data, dt, size, "the size", &p->bases[b].ndata, &p->bases[b].data, err)) goto bad;
   }
   return 0;
@@ -1023,6 +1029,7 @@ char *codec_write_string(const ir_program *p) {
       }
       af_buf_puts(&b, "]");
     }
+    if (B->grad) af_buf_puts(&b, ", \"requires_grad\": true");
     af_buf_puts(&b, "}");
   }
   if (nhidden) af_buf_puts(&b, "\n  ],\n");

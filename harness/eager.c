@@ -480,8 +480,45 @@ static int train_leaves(const ir_program *p, af_tensor *const *inputs, af_err *e
   return 0;
 }
 
-/* After the forward: the weighted loss backpropagated, and every input's .grad into r. */
-static void train_step(const ir_program *p, af_tensor *const *inputs, result *r) {
+/* Before the forward (issue 33, docs/training.md): a hidden base that requires grad is the caller's
+ * leaf L, and the inputs that view it are views of L.clone() (non-leaf views: autograd lets the
+ * program write them in place and routes their gradients to L). t: the run's tensors (the inputs,
+ * then the storages), references of the caller's, replaced in t where a base requires grad;
+ * leaves[b]: L for such a base (a new reference), else NULL. */
+static int base_leaves(const ir_program *p, af_tensor **t, af_tensor **leaves, af_err *err) {
+  for (int b = 0; p->train && b < p->nbases; b++) {
+    if (!p->bases[b].grad) continue;
+    af_tensor *r[1] = {NULL}, **S = &t[p->ninputs + b];
+    int n = 0;
+    at_arg a = {.kind = AT_ARG_TENSOR, .t = *S};
+    if (at_call("aten::clone", "", 1, &a, NULL, 1, r, &n, err) || at_tensor_set_requires_grad(r[0], 1, err)) goto fail;
+    leaves[b] = r[0];
+    a.t = leaves[b];
+    if (at_call("aten::clone", "", 1, &a, NULL, 1, r, &n, err)) goto fail;
+    at_tensor_free(*S);
+    *S = r[0];
+    for (int i = 0; i < p->ninputs; i++) {
+      const ir_input *in = &p->inputs[i];
+      if (in->base != b + 1) continue;
+      at_arg v[4] = {{.kind = AT_ARG_TENSOR, .t = *S},
+                     {.kind = AT_ARG_INTS, .n = in->rank, .ints = in->shape},
+                     {.kind = AT_ARG_INTS, .n = in->rank, .ints = in->strides},
+                     {.kind = AT_ARG_INT, .i = in->offset}};
+      if (at_call("aten::as_strided", "", 4, v, NULL, 1, r, &n, err)) goto fail;
+      at_tensor_free(t[i]);
+      t[i] = r[0];
+    }
+    continue;
+  fail:
+    af_err_prefix(err, "base %s: requires_grad", p->bases[b].name);
+    return -1;
+  }
+  return 0;
+}
+
+/* After the forward: the weighted loss backpropagated, and every input's .grad, then every hidden
+ * base's (leaves: base_leaves'), into r. */
+static void train_step(const ir_program *p, af_tensor *const *inputs, af_tensor *const *leaves, result *r) {
   double *w = af_xcalloc((size_t)p->noutputs + 1, sizeof(double));
   for (int o = 0; o < p->noutputs; o++) w[o] = ir_loss_weight(p, o);
   af_err be;
@@ -491,10 +528,12 @@ static void train_step(const ir_program *p, af_tensor *const *inputs, result *r)
     r->status = RESULT_ERROR;
     result_set_message(r, be.msg);
   } else {
-    r->ngrads = p->ninputs;
-    r->grads = af_xcalloc((size_t)p->ninputs + 1, sizeof(af_tensor *));
+    r->ngrads = ir_ntensors(p);
+    r->grads = af_xcalloc((size_t)r->ngrads + 1, sizeof(af_tensor *));
     for (int i = 0; i < p->ninputs; i++)
       if (p->inputs[i].grad) r->grads[i] = at_tensor_grad(inputs[i]);
+    for (int b = 0; b < p->nbases; b++)
+      if (leaves[b]) r->grads[p->ninputs + b] = at_tensor_grad(leaves[b]);
   }
   free(w);
 }
@@ -665,9 +704,16 @@ static void take_results(const ir_program *p, af_tensor *const *inputs, const en
   for (int b = 0; b < p->nbases; b++) r->bases[b] = at_tensor_ref(inputs[p->ninputs + b]);
 }
 
-static int run(const ir_program *p, af_tensor *const *inputs, eager_hook hook, void *ctx, int complex_out, result *r,
+static int run(const ir_program *p, af_tensor *const *given, eager_hook hook, void *ctx, int complex_out, result *r,
                af_err *err) {
-  if (train_leaves(p, inputs, err)) return -1;
+  int nt = ir_ntensors(p);
+  af_tensor **inputs = af_xcalloc((size_t)nt + 1, sizeof(af_tensor *)), **leaves = af_xcalloc((size_t)p->nbases + 1, sizeof(af_tensor *));
+  for (int i = 0; i < nt; i++) inputs[i] = at_tensor_ref(given[i]);
+  if (base_leaves(p, inputs, leaves, err) || train_leaves(p, inputs, err)) {
+    inputs_free(nt, inputs);
+    inputs_free(p->nbases, leaves);
+    return -1;
+  }
   env e = {p, af_xcalloc((size_t)p->nvalues + 1, sizeof(af_tensor *)), af_xcalloc((size_t)p->nvalues + 1, sizeof(af_tensor **)),
            af_xcalloc((size_t)p->nvalues + 1, sizeof(int))};
   int rc = 0;
@@ -783,11 +829,13 @@ static int run(const ir_program *p, af_tensor *const *inputs, eager_hook hook, v
   free(other);
   if (!complex_out) real_outputs(p, &e, r);
   if (r->status == RESULT_OK) take_results(p, inputs, &e, r);
-  if (r->status == RESULT_OK && p->train) train_step(p, inputs, r);
+  if (r->status == RESULT_OK && p->train) train_step(p, inputs, leaves, r);
   for (int v = 0; v < p->nvalues; v++) {
     at_tensor_free(e.v[v]);
     list_free(&e, v);
   }
+  inputs_free(nt, inputs);
+  inputs_free(p->nbases, leaves);
   free(e.v);
   free(e.lst);
   free(e.nlst);

@@ -95,7 +95,7 @@ static const char *converter_packages(const char *converter) {
 }
 
 /* repro.py's globals that describe p's inputs and outputs, from the rows of INPUTS on: INPUTS
- * (name, shape, dtype, explicit data), LAYOUTS, BASES, BUFFERS, ATTRIBUTES, TRAIN, GRADS, PARAMS, LOSS,
+ * (name, shape, dtype, explicit data), LAYOUTS, BASES, BUFFERS, ATTRIBUTES, TRAIN, GRADS, BASE_GRADS, PARAMS, LOSS,
  * OUTPUT_NAMES. */
 static void put_program_globals(af_buf *b, const ir_program *p) {
   for (int i = 0; i < p->ninputs; i++) {
@@ -141,7 +141,10 @@ static void put_program_globals(af_buf *b, const ir_program *p) {
                 p->train ? "True" : "False");
   for (int i = 0, n = 0; p->train && i < p->ninputs; i++)
     if (p->inputs[i].grad) af_buf_printf(b, "%s%d", n++ ? ", " : "", i);
-  af_buf_puts(b, "]  # inputs that require grad (leaves): their .grad is compared\nPARAMS = [");
+  af_buf_puts(b, "]  # inputs that require grad (leaves): their .grad is compared\nBASE_GRADS = [");
+  for (int k = 0, n = 0; p->train && k < p->nbases; k++)
+    if (p->bases[k].grad) af_buf_printf(b, "%s%d", n++ ? ", " : "", k);
+  af_buf_puts(b, "]  # hidden bases of BASES that require grad: the caller's leaf, the inputs view its clone\nPARAMS = [");
   for (int i = 0, n = 0; p->train && i < p->ninputs; i++)
     if (p->inputs[i].param) af_buf_printf(b, "%s%d", n++ ? ", " : "", i);
   af_buf_puts(b, "]  # inputs that are nn.Parameters of the module\nLOSS = [");

@@ -253,6 +253,9 @@ static void put_args(af_buf *b, const ir_program *p, int hidden) {
               contiguous_whole(p, &p->inputs[B->owner]);
     if (own) put_tensor(b, &s, B->dtype, p->inputs[B->owner].rank, p->inputs[B->owner].shape);
     else put_tensor(b, &s, B->dtype, 1, &B->numel);
+    if (p->train && B->grad) /* the caller's leaf; the inputs view its clone, G reads the leaf's .grad */
+      af_buf_printf(b, ".requires_grad_(); %s_leaf = %s; %s = %s_leaf.clone(); %s.leaf = %s_leaf", ir_base_name(p, k), ir_base_name(p, k),
+                    ir_base_name(p, k), ir_base_name(p, k), ir_base_name(p, k), ir_base_name(p, k));
     af_buf_puts(b, "; ");
   }
   af_buf_puts(b, "return [");
@@ -456,7 +459,8 @@ static void put_backward(af_buf *b, const ir_program *p) {
   }
   af_buf_puts(b, "]): l = sum([w * o.sum() for w, o in zip(W, outs) if o.is_floating_point() and o.requires_grad], "
                  "torch.zeros(())); l.requires_grad and l.backward(); return [torch.zeros_like(t) if t.grad is None else "
-                 "t.grad for t in a if t.requires_grad]  # loss = sum(W[k] * output k .sum()), backward: each .grad\n");
+                 "t.grad for t in [getattr(t, 'leaf', t) for t in a] if t.requires_grad and t.is_leaf]  # loss = sum(W[k] * "
+                 "output k .sum()), backward: each leaf's .grad (a base's: the caller's leaf it was cloned from)\n");
 }
 
 /* The snippet; compact puts the call that reads the converter's values on the conversion's line. */

@@ -54,6 +54,7 @@ void ir_copy_bases(ir_program *q, const ir_program *p, const int *input_map) {
     const ir_base *B = &p->bases[b];
     int owner = B->owner >= 0 && input_map ? input_map[B->owner] : B->owner;
     int k = ir_add_base(q, B->name, owner, B->numel, B->dtype);
+    q->bases[k].grad = B->grad;
     if (B->ndata) {
       q->bases[k].ndata = B->ndata;
       q->bases[k].data = memcpy(af_xmalloc(sizeof(double) * (size_t)B->ndata), B->data, sizeof(double) * (size_t)B->ndata);
@@ -185,6 +186,7 @@ double ir_loss_weight(const ir_program *p, int o) { return p->loss && o >= 0 && 
 int ir_ngrads(const ir_program *p) {
   int n = 0;
   for (int i = 0; p->train && i < p->ninputs; i++) n += p->inputs[i].grad != 0;
+  for (int b = 0; p->train && b < p->nbases; b++) n += p->bases[b].grad != 0;
   return n;
 }
 
@@ -193,6 +195,7 @@ void ir_untrain(ir_program *p) {
   free(p->loss);
   p->loss = NULL;
   for (int i = 0; i < p->ninputs; i++) p->inputs[i].grad = p->inputs[i].param = 0;
+  for (int b = 0; b < p->nbases; b++) p->bases[b].grad = 0;
   /* no grad mode without training: a no_grad block's statements join the enclosing body */
   char *drop = af_xcalloc((size_t)p->nstmts + 1, 1);
   int n = 0;
@@ -649,6 +652,14 @@ static int validate_train(const ir_program *p, af_err *err) {
         return af_fail(err, "body[%d] (%s): rebinds parameter self.%s (an nn.Parameter cannot be assigned a tensor)", s,
                        ops_get(p->stmts[s].op)->name, nm);
   }
+  for (int b = 0; b < p->nbases; b++) {
+    const ir_base *B = &p->bases[b];
+    if (!B->grad) continue;
+    if (!p->train) return af_fail(err, "bases[%d] (%s): requires_grad in a program without \"train\": true", b, B->name);
+    if (B->owner >= 0) return af_fail(err, "bases[%d] (%s): only a hidden base can require grad", b, B->name);
+    if (!af_dtype_is_float(B->dtype))
+      return af_fail(err, "bases[%d] (%s): only floating-point tensors can require grad (%s)", b, B->name, af_dtype_name(B->dtype));
+  }
   for (int o = 0; p->loss && o < p->noutputs; o++)
     if (!isfinite(p->loss[o])) return af_fail(err, "loss[%d]: a loss weight must be finite", o);
   return 0;
@@ -749,6 +760,7 @@ static ir_program *subset_impl(const ir_program *p, const char *keep_stmt, const
     if (!bmap[b]) continue;
     const ir_base *B = &p->bases[b];
     bmap[b] = ir_add_base(q, B->name, B->owner >= 0 ? map[B->owner] : -1, B->numel, B->dtype) + 1;
+    q->bases[bmap[b] - 1].grad = B->grad; /* the caller's leaf */
     if (B->ndata) {
       q->bases[bmap[b] - 1].ndata = B->ndata;
       q->bases[bmap[b] - 1].data = memcpy(af_xmalloc(sizeof(double) * (size_t)B->ndata), B->data, sizeof(double) * (size_t)B->ndata);

@@ -107,6 +107,11 @@ typedef struct ir_base {
   af_dtype dtype;
   int64_t ndata;
   double *data;
+  /* Training (issue 33, docs/training.md): grad 1 when the hidden base is the caller's leaf that
+   * requires grad (`"requires_grad": true`): the inputs then view `base.clone()` (non-leaf views,
+   * written in place as autograd allows), and base.grad is part of the result. Hidden bases only,
+   * only in a program with train set. */
+  int grad;
 } ir_base;
 
 typedef struct ir_program {

@@ -146,12 +146,13 @@ static int rank_of(oracle_verdict v) {
  * compiled backward may differ in leaving it unset or zero, which no user can tell apart in a sum. */
 static af_tensor *grad_or_zeros(const ir_program *p, int i, const af_tensor *g) {
   if (g) return at_tensor_ref(g);
-  const ir_input *in = &p->inputs[i];
-  int64_t n = ir_numel(in->rank, in->shape);
+  const ir_input *in = i < p->ninputs ? &p->inputs[i] : NULL; /* else hidden base i - ninputs: flat */
+  const ir_base *B = in ? NULL : &p->bases[i - p->ninputs];
+  int64_t n = in ? ir_numel(in->rank, in->shape) : B->numel;
   double *z = af_xcalloc((size_t)(n ? n : 1), sizeof(double));
   af_tensor *t = NULL;
   af_err err;
-  if (at_tensor_new(in->dtype, in->rank, in->shape, z, &t, &err)) t = NULL;
+  if (at_tensor_new(in ? in->dtype : B->dtype, in ? in->rank : 1, in ? in->shape : &B->numel, z, &t, &err)) t = NULL;
   free(z);
   return t;
 }
@@ -218,15 +219,15 @@ static oracle_verdict autograd_verdict(const ir_program *p, const result *eager,
 /* Training programs (issue 33): every input's .grad against eager's; V_PASS or V_WRONG_GRADIENT
  * with the first difference in d. */
 static oracle_verdict compare_grads(const ir_program *p, const result *eager, const result *conv, af_buf *d) {
-  if (!p->train || eager->ngrads != p->ninputs) return V_PASS;
-  if (conv->ngrads != p->ninputs) {
+  if (!p->train || eager->ngrads != ir_ntensors(p)) return V_PASS;
+  if (conv->ngrads != ir_ntensors(p)) {
     af_buf_puts(d, "the converter gave no gradients for a training program");
     return V_WRONG_GRADIENT;
   }
-  for (int i = 0; i < p->ninputs; i++) {
-    if (!p->inputs[i].grad) continue;
+  for (int i = 0; i < ir_ntensors(p); i++) { /* the inputs, then the hidden bases (a caller's leaf) */
+    if (i < p->ninputs ? !p->inputs[i].grad : !p->bases[i - p->ninputs].grad) continue;
     char what[300];
-    snprintf(what, sizeof what, "%s.grad", p->names[p->inputs[i].value]);
+    snprintf(what, sizeof what, "%s.grad", i < p->ninputs ? p->names[p->inputs[i].value] : p->bases[i - p->ninputs].name);
     af_tensor *w = grad_or_zeros(p, i, eager->grads[i]), *g = grad_or_zeros(p, i, conv->grads[i]);
     oracle_verdict v = w && g ? compare(w, g, what, d) : V_PASS;
     at_tensor_free(w);

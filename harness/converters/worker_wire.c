@@ -130,6 +130,7 @@ char *worker_request_body(const ir_program *p, af_tensor *const *inputs, int aga
         return NULL;
       }
       cJSON_AddBoolToObject(o, "hidden", p->bases[b].owner < 0);
+      if (p->train && p->bases[b].grad) cJSON_AddBoolToObject(o, "requires_grad", 1); /* PROTOCOL.md "Training" */
       cJSON_AddItemToArray(bases, o);
     }
   }
@@ -236,21 +237,29 @@ static result_status protocol_error(result *r, const conv_worker *w, const char 
 
 /* A training program's gradients (issue 33, PROTOCOL.md "Training"): "grads", one per program
  * input, the .grad after the backward or null (no grad: the input does not require grad, or the
- * backward never reached it). RESULT_OK, or RESULT_PROTOCOL when missing or malformed. */
+ * backward never reached it); for a program with a hidden base that requires grad, "base_grads"
+ * too, one per storage of the request's "bases" (r->grads[ninputs + b]). RESULT_OK, or
+ * RESULT_PROTOCOL when missing or malformed. */
 static result_status answer_grads(conv_worker *w, const cJSON *a, const ir_program *p, result *r) {
   if (!p->train) return RESULT_OK;
   const cJSON *gs = cJSON_GetObjectItemCaseSensitive(a, "grads");
   if (!cJSON_IsArray(gs) || cJSON_GetArraySize(gs) != p->ninputs)
     return protocol_error(r, w, "an ok answer to a training program needs \"grads\": one entry (a tensor or null) per program input");
-  r->grads = af_xcalloc((size_t)p->ninputs + 1, sizeof(af_tensor *));
-  r->ngrads = p->ninputs;
+  int base_grads = 0;
+  for (int b = 0; b < p->nbases; b++) base_grads |= p->bases[b].grad;
+  const cJSON *bs = cJSON_GetObjectItemCaseSensitive(a, "base_grads");
+  if (base_grads && (!cJSON_IsArray(bs) || cJSON_GetArraySize(bs) != p->nbases))
+    return protocol_error(r, w, "an ok answer to a training program whose base requires grad needs \"base_grads\": one entry (a tensor or null) per storage of the request's \"bases\"");
+  r->ngrads = ir_ntensors(p);
+  r->grads = af_xcalloc((size_t)r->ngrads + 1, sizeof(af_tensor *));
   af_err err;
-  for (int k = 0; k < p->ninputs; k++) {
-    const cJSON *t = cJSON_GetArrayItem(gs, k);
-    if (cJSON_IsNull(t)) continue;
+  for (int k = 0; k < r->ngrads; k++) {
+    const cJSON *t = k < p->ninputs ? cJSON_GetArrayItem(gs, k) : base_grads ? cJSON_GetArrayItem(bs, k - p->ninputs) : NULL;
+    if (!t || cJSON_IsNull(t)) continue;
     if (decode_tensor(t, &r->grads[k], &err)) {
       char what[1200];
-      snprintf(what, sizeof what, "grads %d (%s): %s", k, p->names[p->inputs[k].value], err.msg);
+      snprintf(what, sizeof what, "%s %d (%s): %s", k < p->ninputs ? "grads" : "base_grads", k < p->ninputs ? k : k - p->ninputs,
+               k < p->ninputs ? p->names[p->inputs[k].value] : p->bases[k - p->ninputs].name, err.msg);
       return protocol_error(r, w, what);
     }
   }

@@ -186,6 +186,10 @@ class Request:
         self.grad_inputs = [k for k, spec in enumerate(spec_of) if spec.get("requires_grad") or spec.get("param")]
         self.loss = [float(w) for w in self.program.get("loss") or [1] * self.noutputs]
         self.grads = None
+        # a storage that requires grad is the caller's leaf; the inputs view its clone (fresh())
+        self.base_grad = [self.train and bool(b.get("requires_grad")) for b in self.base_specs]
+        self.leaves = [None] * len(self.bases)
+        self.base_grads = None
 
 
     def _view(self, spec):
@@ -199,6 +203,10 @@ class Request:
         share a new copy of it) and the storages: (inputs, bases). Clone-per-input would break
         the aliasing a layout declares."""
         bases = [b.clone() for b in self.bases]
+        # a storage that requires grad (PROTOCOL.md "Training"): the caller's leaf, the inputs views
+        # of its clone (non-leaf views that the program may write in place)
+        self.leaves = [b.requires_grad_(True) if g else None for b, g in zip(bases, self.base_grad)]
+        bases = [l.clone() if l is not None else b for b, l in zip(bases, self.leaves)]
         inputs = [layout_view(bases[int(t["base"])], t) if "base" in t else x.clone()
                   for t, x in zip(self.input_specs, self.inputs)]
         return inputs, bases
@@ -422,6 +430,7 @@ def train_backward(req, outs, leaves):
         with step("loss.backward()"):  # the phase, in the message: autograd's refusals come from here or the forward
             loss.backward()
     req.grads = [leaves[k].grad if k in req.grad_inputs else None for k in range(len(leaves))]
+    req.base_grads = [l.grad if l is not None else None for l in req.leaves]
 
 
 def feeds(req):
@@ -726,6 +735,8 @@ class Worker:
             if req.grads is None:
                 return fail("error", "worker %s: a training program ran without its backward" % self.name, graph=graph, warnings=warns)
             extra["grads"] = encode_all(req.grads)
+            if any(req.base_grad):
+                extra["base_grads"] = encode_all(req.base_grads)
         extra.update(self.extra(req, converted))
         spans = (t1 - t0, t2 - t1) if len(self.timing) == 2 else (t2 - t0,)
         extra["timing"] = {k: round(v, 4) for k, v in zip(self.timing, spans)}

@@ -2,7 +2,8 @@
 # documented formula (and their layouts), the eager run, the comparison with the oracle's
 # tolerances, and main(), which exits 1 while converter and eager differ. aliasfuzz inlines it when
 # it writes a repro.py (harness/emit_repro.c writes the program's globals above it: SRC, CONVERTED,
-# CONVERTER, VERDICT, INPUTS, LAYOUTS, BASES, BUFFERS, ATTRIBUTES, TRAIN, GRADS, PARAMS, LOSS, OUTPUT_NAMES,
+# CONVERTER, VERDICT, INPUTS, LAYOUTS, BASES, BUFFERS, ATTRIBUTES, TRAIN, GRADS, BASE_GRADS, PARAMS, LOSS,
+# AUTOGRAD_REFUSALS, OUTPUT_NAMES,
 # PACKAGES, and inlines afconvert.py before it: as_list, aten_methods). A training program
 # (TRAIN, docs/training.md) runs the weighted loss's backward after eager and after the converter,
 # and every .grad is compared too; for autograd-accepts / autograd-rejects (oracle.h) it says whether
@@ -29,7 +30,12 @@ def make_inputs(with_bases=False):
             vals = default_values(owner, n, dtype, INPUTS[owner][3])
         else:
             vals, hidden = default_values(len(INPUTS) + hidden, n, dtype, []), hidden + 1
-        bases.append(torch.tensor(vals, dtype=torch.float64).to(dtype))
+        t = torch.tensor(vals, dtype=torch.float64).to(dtype)
+        if TRAIN and len(bases) in BASE_GRADS:  # the caller's leaf: the inputs view its clone
+            leaf = t.requires_grad_(True)
+            t = leaf.clone()
+            t.af_leaf = leaf
+        bases.append(t)
     out = []
     for i, (name, shape, dtype, data) in enumerate(INPUTS):
         if LAYOUTS[i] is not None:
@@ -84,7 +90,11 @@ def train_leaves(inputs):
     return [torch.nn.Parameter(t) if i in PARAMS else t.requires_grad_(True) if i in GRADS else t
             for i, t in enumerate(inputs)]
 
-def train_backward(outs, leaves):
+def grad_names():
+    """The names of what requires grad, in train_backward's order: GRADS, then BASE_GRADS."""
+    return [INPUTS[i][0] for i in GRADS] + [BASES[k][0] for k in BASE_GRADS]
+
+def train_backward(outs, leaves, bases=()):
     """A training program's backward: loss = sum(LOSS[k] * outs[k].sum()) over the floating-point
     outputs that require grad (none: no backward), loss.backward(). Returns the .grad of each input
     of GRADS, in that order, an unset one as zeros (as aliasfuzz's oracle compares them); [] when
@@ -98,7 +108,8 @@ def train_backward(outs, leaves):
             loss = term if loss is None else loss + term
     if loss is not None:
         loss.backward()
-    return [torch.zeros_like(leaves[i]).detach() if leaves[i].grad is None else leaves[i].grad.detach() for i in GRADS]
+    ts = [leaves[i] for i in GRADS] + [bases[k].af_leaf for k in BASE_GRADS]  # a base's: the caller's leaf
+    return [torch.zeros_like(t).detach() if t.grad is None else t.grad.detach() for t in ts]
 
 def autograd_refusal(exc):
     """The rule of autograd's own refusal of a training program that exc is (AUTOGRAD_REFUSALS: the
@@ -160,7 +171,7 @@ def main():
     refused = None  # (rule, message) of eager's autograd refusing the program (autograd-accepts)
     try:
         e_out, e_in = run_eager(e_args)
-        e_grads = train_backward(e_out, e_args)
+        e_grads = train_backward(e_out, e_args, e_bases)
     except Exception as exc:
         rule = autograd_refusal(exc)
         if VERDICT != 'autograd-accepts' or not rule:
@@ -177,7 +188,7 @@ def main():
         c_args, c_bases = make_inputs(True)
         c_args = train_leaves(c_args)
         c_out, c_in = convert_and_run(SRC, CONVERTED, c_args)
-        c_grads = train_backward(c_out, c_args)  # through what the converter returned
+        c_grads = train_backward(c_out, c_args, c_bases)  # through what the converter returned
     except ImportError as exc:
         print('RESULT: cannot run the converter here: %s' % exc)
         return ENV_STATUS
@@ -200,7 +211,7 @@ def main():
     if refused:
         print("RESULT: AUTOGRAD ACCEPTS (the bug reproduces): eager's autograd refuses the program (%s), the converter "
               "ran it and its backward; its gradients: %s" % (refused[0], ', '.join(
-                  '%s.grad %s' % (INPUTS[i][0], describe(c_grads[j])) for j, i in enumerate(GRADS))))
+                  '%s.grad %s' % (name, describe(c_grads[j])) for j, name in enumerate(grad_names()))))
         return 1
     bad = []
     if len(c_out) != len(e_out):
@@ -227,12 +238,12 @@ def main():
             print('base %s after the run: eager %s' % (name, describe(e_bases[k])))
             print('base %s after the run: converted %s' % (name, describe(c_bases[k])))
             bad.append('base %s: %s' % (name, differs(e_bases[k], c_bases[k])))
-    for j, i in enumerate(GRADS):  # training: every .grad after the backward
+    for j, name in enumerate(grad_names()):  # training: every .grad after the backward
         d = differs(e_grads[j], c_grads[j])
-        print('%s.grad: eager %s' % (INPUTS[i][0], describe(e_grads[j])))
-        print('%s.grad: converted %s' % (INPUTS[i][0], describe(c_grads[j])))
+        print('%s.grad: eager %s' % (name, describe(e_grads[j])))
+        print('%s.grad: converted %s' % (name, describe(c_grads[j])))
         if d:
-            bad.append('%s.grad: %s' % (INPUTS[i][0], d))
+            bad.append('%s.grad: %s' % (name, d))
     if bad:
         print('RESULT: MISMATCH (the bug reproduces): ' + '; '.join(bad))
         return 1
