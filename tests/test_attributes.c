@@ -16,6 +16,7 @@
 #include "../harness/emit_repro.h"
 #include "../harness/emit_snippet.h"
 #include "../harness/ops/ops.h"
+#include "../harness/torch/shim.h"
 #include "../oracle/oracle.h"
 #include "tap.h"
 
@@ -93,9 +94,11 @@ TEST(emitters_spell_an_attribute_as_self_name_set_in_init_not_a_registered_buffe
   char *ts = emit_torchscript(p, "program");
   CHECK(strstr(ts, "def forward(self, x: Tensor)") && strstr(ts, "self.t = torch.add(self.t, x)"), "module source: %s", ts);
   af_err err;
-  char *snip = emit_snippet_py(p, "export", "input-mutation-lost", &err);
-  CHECK(snip && strstr(snip, "self.t = t") && !strstr(snip, "register_buffer"), "snippet.py: %s", snip ? snip : err.msg);
-  repro_info ri = {"export", "", "input-mutation-lost", NULL, conv_find("export") ? conv_find("export")->repro_py : NULL, NULL,
+  /* snippet.py: the converters whose stock API takes a module are 2.x ones (test_snippet attributes runs it) */
+  char *snip = atoi(at_version()) >= 2 ? emit_snippet_py(p, "export", "input-mutation-lost", &err) : NULL;
+  if (atoi(at_version()) >= 2)
+    CHECK(snip && strstr(snip, "self.t = t") && !strstr(snip, "register_buffer"), "snippet.py: %s", snip ? snip : err.msg);
+  repro_info ri = {"jit", "", "input-mutation-lost", NULL, conv_find("jit") ? conv_find("jit")->repro_py : NULL, NULL,
                    "test_attributes"};
   char *repro = emit_repro_py(p, &ri);
   CHECK(strstr(repro, "\nBUFFERS = [0]") && strstr(repro, "\nATTRIBUTES = [0]") && strstr(repro, "elif i in ATTRIBUTES"),
