@@ -21,6 +21,9 @@ enum {
                       order 2, call 1 on separate contiguous copies compiles and call 2 on the
                       laid-out inputs reuses it; order 1, one call on the laid-out inputs (repro.py) */
   SN_FUNCTION = 8, /* takes a function only: a program with module state cannot be shown */
+  SN_VJP = 16,     /* trains through torch.func.vjp (worker_functorch.py), not by backpropagating its
+                      outputs as the snippet's G does: a training program's snippet is not written
+                      (repro.py reproduces it) */
 };
 
 /* How each converter is called through its stock public API: the one place that says it. The
@@ -53,7 +56,7 @@ static const snippet_api apis[] = {
     {"functionalize-noviews", 1, SN_FUNCTION, SN_FUNC_1X,
      "cf = make_fx(functionalize(%P, remove=\"mutations_and_views\"))(*%F)\n"},
     /* the functorch worker traces the scripted function (its default --mode script) */
-    {"functorch", 2, SN_FUNCTION, SN_FUNC_2X, "cf = make_fx(functionalize(torch.jit.script(%P)))(*%F)\n"},
+    {"functorch", 2, SN_FUNCTION | SN_VJP, SN_FUNC_2X, "cf = make_fx(functionalize(torch.jit.script(%P)))(*%F)\n"},
     {"functorch", 1, SN_FUNCTION, SN_FUNC_1X, "cf = make_fx(functionalize(torch.jit.script(%P)))(*%F)\n"},
     {"aot_eager", 2, SN_TWICE, NULL, "cf = torch.compile(%P, backend=\"aot_eager\")\n"},
     {"inductor", 2, SN_TWICE, NULL, "cf = torch.compile(%P, backend=\"inductor\")\n"},
@@ -617,6 +620,11 @@ static char *order_snippet(const ir_program *p, const char *converter, const cha
   if (!api) {
     emit_snippet_supported(converter, major, &why);
     af_fail(err, "snippet.py for converter %s (PyTorch %s): %s", converter, at_version(), why);
+    return NULL;
+  }
+  if (p->train && (api->flags & SN_VJP)) {
+    af_fail(err, "snippet.py for converter %s: a training program trains through torch.func.vjp(functionalize(program)), "
+                 "more than a snippet's backward: repro.py reproduces it", converter);
     return NULL;
   }
   shape_of_call k = {.nb = ir_nbuffers(p), .p = p, .nout = p->noutputs};

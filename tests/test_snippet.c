@@ -812,6 +812,55 @@ TEST(autograd_rejects_and_accepts_findings_repro_py_and_snippet_py_exit_1_while_
                 accepting_backend, "RESULT: AUTOGRAD ACCEPTS (the bug reproduces)");
 }
 
+/* Issue 33: export (ep.module() backpropagated) and functorch (torch.func.vjp over functionalize) train:
+ * the repro.py of a training program on each is of the training form (TRAIN = True), compares every
+ * .grad and exits 0 (both agree with eager on it); export's snippet.py runs the backward and exits 0;
+ * functorch's is not written (its training path is torch.func.vjp, not a backward of the outputs). */
+TEST(export_and_functorch_train_their_repro_py_compares_every_grad) {
+  ir_program *p = parse("{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": "
+                        "\"float32\", \"requires_grad\": true}, {\"name\": \"o\", \"shape\": [3], \"dtype\": \"float32\", "
+                        "\"requires_grad\": true}], \"body\": [{\"out\": \"y\", \"op\": \"mul\", \"args\": [\"x\", \"x\"]}, "
+                        "{\"op\": \"add_\", \"args\": [\"y\", \"o\"]}, {\"out\": \"r\", \"op\": \"mul\", \"args\": [\"y\", 3]}], "
+                        "\"outputs\": [\"r\"], \"train\": true, \"loss\": [2]}");
+  if (!p) return;
+  static const char *const convs[] = {"export", "functorch"};
+  char path[3][600], *paths[3], log[600];
+  af_err err;
+  char *texts[3] = {NULL, NULL, NULL};
+  for (int i = 0; i < 2; i++) {
+    const conv_converter *c = conv_find(convs[i]);
+    repro_info ri = {convs[i], "", "wrong-gradient", NULL, c ? c->repro_py : NULL, NULL, "test_snippet"};
+    texts[i] = c ? emit_repro_py(p, &ri) : NULL;
+    CHECK(texts[i] && strstr(texts[i], "TRAIN = True"), "%s: repro.py of the training form", convs[i]);
+  }
+  texts[2] = emit_snippet_py(p, "export", "wrong-gradient", &err);
+  CHECK(texts[2] && strstr(texts[2], "G(want[:1], e)") && strstr(texts[2], ".requires_grad_()"), "export's snippet.py trains: %s",
+        texts[2] ? texts[2] : err.msg);
+  char *fs = emit_snippet_py(p, "functorch", "wrong-gradient", &err);
+  CHECK(!fs && strstr(err.msg, "torch.func.vjp"), "functorch's snippet.py of a training program: refused, saying why: %s",
+        fs ? fs : err.msg);
+  free(fs);
+  for (int i = 0; i < 3; i++) {
+    snprintf(path[i], sizeof path[i], "%s/trains-%d.py", tmpdir, i);
+    paths[i] = path[i];
+    CHECK(texts[i] && !write_text(path[i], texts[i]), "%s written", path[i]);
+  }
+  snprintf(log, sizeof log, "%s/trains.log", tmpdir);
+  int status[3] = {-1, -1, -1};
+  run_batch(python_bin, paths, 3, status, log);
+  char *out = codec_slurp(log, NULL, &err);
+  for (int i = 0; i < 2; i++) {
+    char *seg = out ? segment(out, path[i]) : NULL;
+    CHECK(status[i] == 0 && seg && strstr(seg, "x.grad: converted") && strstr(seg, "o.grad: converted"),
+          "%s: repro.py compares x.grad and o.grad and exits 0: %d; log: %s", convs[i], status[i], log);
+    free(seg);
+  }
+  CHECK(status[2] == 0, "export's snippet.py exits 0: %d; log: %s", status[2], log);
+  for (int i = 0; i < 3; i++) free(texts[i]);
+  free(out);
+  ir_program_free(p);
+}
+
 int main(int argc, char **argv) {
   at_init();
   if (argc == 3 && strcmp(argv[1], "train") == 0) {
@@ -823,6 +872,7 @@ int main(int argc, char **argv) {
     printf("# scripts and logs in %s\n", tmpdir);
     RUN(a_training_findings_repro_py_and_snippet_py_run_the_backward_and_exit_1_on_a_wrong_gradient);
     RUN(autograd_rejects_and_accepts_findings_repro_py_and_snippet_py_exit_1_while_one_side_refuses);
+    RUN(export_and_functorch_train_their_repro_py_compares_every_grad);
     return tap_done();
   }
   if (argc == 3 && strcmp(argv[1], "attributes") == 0) { /* issue 29 */

@@ -46,6 +46,7 @@ def count_inplace(gm):
 
 class ExportWorker(afworker.Torch2Worker):
     name = "export"
+    train = True  # module_call runs the backward through ep.module() (PROTOCOL.md "Training")
     warm_up = ("mutation", "buffer")
     timing = ("export_s", "run_s")
     decompose = False

@@ -17,6 +17,13 @@ With each program:
 The graph text is the GraphModule's code. "residual" counts in-place ops left in the graph other
 than those writing a graph input back (the expected form of an input mutation).
 
+A training program (PROTOCOL.md "Training", docs/training.md) takes torch.func's own training path
+on PyTorch 2.x: torch.func.vjp(f, *primals, has_aux=True), f calling functionalize(fn) on the inputs
+with the primals (the inputs that require grad) in their places, the other inputs captured; the
+cotangent of each floating-point output is its loss weight times ones; the .grad of each input that
+requires grad is what vjp_fn gives. torch.func refuses to let the function mutate a captured tensor
+(an input that does not require grad, written in place): "unsupported", its own stated limit.
+
 Options: --mode script|python (env AF_FUNCTORCH_MODE), --remove mutations|mutations_and_views.
 """
 
@@ -61,8 +68,16 @@ def functorch_api(torch, versions):
     return functionalize, make_fx
 
 
+class Training:
+    """What convert() hands run() for a training program: the function, run by train_run."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+
 class FunctorchWorker(afworker.Worker):
     name = "functorch"
+    train = True  # torch.func.vjp over functionalize (the module docstring), PyTorch 2.x
     memory_cap = False
     warm_up = ()
     timing = ("trace_s", "run_s")
@@ -78,6 +93,12 @@ class FunctorchWorker(afworker.Worker):
             self.functionalize, self.make_fx = functorch_api(self.torch, versions)
         except Exception as e:
             raise afworker.Unavailable("cannot import functionalize and make_fx: %s" % e)
+        try:
+            from torch.func import vjp
+            self.vjp = vjp
+        except ImportError:  # PyTorch 1.13: no torch.func; training programs get the inference form
+            self.vjp = None
+            self.train = False
         return versions
 
     def settings(self):
@@ -89,20 +110,57 @@ class FunctorchWorker(afworker.Worker):
                 fn = getattr(afworker.script_unit(req.torchscript), req.function)
             else:
                 fn = afworker.python_namespace(req.torchscript)[req.function]
+        if req.train:  # vjp traces and runs in one call (train_run)
+            return Training(fn)
         with afworker.step("functionalize + make_fx"):
             return self.make_fx(self.functionalize(fn, remove=self.args.remove))(*req.fresh()[0])
 
     def graph_text(self, gm):
+        if isinstance(gm, Training):
+            return "(training: torch.func.vjp(functionalize(program)) runs the program itself; no graph)"
         return gm.code.strip("\n")
 
+    def train_run(self, req, fn):
+        """torch.func.vjp over functionalize(fn) (the module docstring): (outputs, final states, storages);
+        req.grads set."""
+        torch = self.torch
+        state, bases = req.fresh()
+        at = list(req.grad_inputs)
+        func = self.functionalize(fn, remove=self.args.remove)
+
+        def f(*primals):
+            args = list(state)
+            for k, t in zip(at, primals):
+                args[k] = t
+            outs = afworker.as_list(func(*args))
+            diff = tuple(o for o in outs if isinstance(o, torch.Tensor) and o.is_floating_point())
+            return diff, (outs, args)
+
+        with afworker.step("torch.func.vjp(functionalize(program))"):
+            try:
+                diff, vjp_fn, (outs, final) = self.vjp(f, *[state[k] for k in at], has_aux=True)
+            except RuntimeError as e:
+                if "mutate a captured Tensor" in str(e):  # torch.func's own stated limit
+                    raise afworker.Failure("unsupported", "torch.func.vjp: %s" % afworker.exception_message(e))
+                raise
+        weights = [w for o, w in zip(outs, req.loss) if isinstance(o, torch.Tensor) and o.is_floating_point()]
+        with afworker.step("vjp_fn (the backward)"):
+            grads = vjp_fn(tuple(w * torch.ones_like(o) for o, w in zip(diff, weights)))
+        req.grads = [None] * len(state)
+        for k, g in zip(at, grads):
+            req.grads[k] = g
+        return outs, final, bases
+
     def run(self, req, gm, warns):
+        if isinstance(gm, Training):
+            return self.train_run(req, gm.fn)
         state, bases = req.fresh()  # laid out as the request says: shared storages stay shared
         with afworker.step("running the FX graph"):
             result = afworker.as_list(gm(*state))
         return result, state, bases
 
     def extra(self, req, gm):
-        return {"residual": count_residual(gm)}
+        return {"residual": 0 if isinstance(gm, Training) else count_residual(gm)}
 
 
 if __name__ == "__main__":
