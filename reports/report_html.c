@@ -40,6 +40,7 @@ static const char *verdict_color(const char *v) {
       {"dtype-mismatch", "#bf8700"}, {"input-mutation-lost", "#8250df"},   {"residual-mutation", "#1b7c83"},
       {"converter-unsupported", "#8c959f"}, {"converter-error", "#82071e"}, {"converter-crash", "#000000"},
       {"converter-timeout", "#7d4e00"}, {"invalid-program", "#bf3989"},
+      {"wrong-gradient", "#a40e26"}, {"autograd-rejects", "#953800"}, {"autograd-accepts", "#6639ba"},
   };
   for (size_t i = 0; i < sizeof colors / sizeof colors[0]; i++)
     if (!strcmp(v, colors[i].v)) return colors[i].c;
