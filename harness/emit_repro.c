@@ -94,6 +94,15 @@ static const char *converter_packages(const char *converter) {
   return "";
 }
 
+/* repro.py's header line with the pip commands that install packages (converter_packages): the names
+ * after a "--no-deps" among them go in a second command with pip's --no-deps, after the first. */
+static void put_install(af_buf *b, const char *packages) {
+  const char *nd = strstr(packages, "--no-deps ");
+  af_buf_puts(b, "# Needs besides torch: ");
+  if (!nd || nd == packages) af_buf_printf(b, "pip install %s\n", packages);
+  else af_buf_printf(b, "pip install %.*s && pip install %s\n", (int)(nd - packages - 1), packages, nd);
+}
+
 /* repro.py's globals that describe p's inputs and outputs, from the rows of INPUTS on: INPUTS
  * (name, shape, dtype, explicit data), LAYOUTS, BASES, BUFFERS, ATTRIBUTES, TRAIN, GRADS, BASE_GRADS, PARAMS, LOSS,
  * OUTPUT_NAMES. */
@@ -202,7 +211,7 @@ char *emit_repro_py(const ir_program *p, const repro_info *info) {
   if (debian) af_buf_puts(&b, "Debian 12's python3-torch (apt-get install python3-torch), run with /usr/bin/python3\n");
   else af_buf_printf(&b, "pip install torch==%s (the CPU build)\n", want);
   const char *packages = converter_packages(info->converter);
-  if (*packages) af_buf_printf(&b, "# Needs besides torch: pip install %s\n", packages);
+  if (*packages) put_install(&b, packages);
   af_buf_puts(&b, "# Run: python3 repro.py   (exit 1 while the bug is present, 0 once fixed, 3 when this Python\n"
                   "# lacks what it needs: torch of that version or the converter's package; AF_REPRO_ANY_TORCH=1\n"
                   "# runs it on another torch anyway, to see whether a finding is fixed there)\n");

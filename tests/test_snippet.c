@@ -235,6 +235,24 @@ TEST(a_converter_without_a_stock_api_gets_no_snippet_and_says_why) {
   ir_program_free(p);
 }
 
+/* repro.py's header says the install that keeps torch: a package whose metadata pulls another torch
+ * (executorch: workers.def's "--no-deps") in a second pip command with --no-deps, after its
+ * run-time dependencies; a converter without one in a single command. */
+TEST(repro_py_header_installs_no_deps_packages_with_no_deps) {
+  ir_program *p = parse(hidden_base_program);
+  static const char *const cases[][2] = {
+      {"executorch", "pip install ruamel.yaml==0.19.1 PyYAML==6.0.4 tabulate==0.10.0 flatbuffers==25.12.19 numpy==2.4.6 "
+                     "&& pip install --no-deps executorch==1.5.1\n"},
+      {"onnx-dynamo", "pip install onnx==1.23.2 onnxscript==0.7.2 onnxruntime==1.32.0\n"}};
+  for (int k = 0; k < 2; k++) {
+    repro_info ri = {cases[k][0], "", "value-mismatch", NULL, NULL, NULL, "test_snippet"};
+    char *repro = emit_repro_py(p, &ri), *line = repro ? strstr(repro, "# Needs besides torch: ") : NULL;
+    CHECK(line && !strncmp(line + 23, cases[k][1], strlen(cases[k][1])), "%s: %.200s", cases[k][0], line ? line : "(no line)");
+    free(repro);
+  }
+  ir_program_free(p);
+}
+
 TEST(every_converter_with_a_snippet_is_a_registered_converter) {
   /* the table names converters; a renamed converter would silently lose its snippets */
   static const char *const expected[] = {"script", "jit", "functionalize", "functionalize-noviews", "functorch",
@@ -911,6 +929,7 @@ int main(int argc, char **argv) {
   RUN(many_default_values_are_the_formula_few_are_literals);
   RUN(a_converter_without_a_stock_api_gets_no_snippet_and_says_why);
   RUN(every_converter_with_a_snippet_is_a_registered_converter);
+  RUN(repro_py_header_installs_no_deps_packages_with_no_deps);
   RUN(a_finding_folder_gets_snippet_py_and_the_reports_show_it_for_its_class);
   return tap_done();
 }

@@ -30,7 +30,9 @@ def need(package, dist=None):
     distribution dist (default: the package's own name, or apache-NAME) in PACKAGES."""
     import importlib
     dists = (dist,) if dist else (package, 'apache-' + package)
-    pip = next((p for p in PACKAGES.split() if re.split('[=<>]', p)[0] in dists), dist or package)
+    words = PACKAGES.split()  # (the names after a '--no-deps' install with pip's --no-deps)
+    pip = next(('--no-deps ' * ('--no-deps' in words[:k]) + p for k, p in enumerate(words)
+                if re.split('[=<>]', p)[0] in dists), dist or package)
     try:
         return importlib.import_module(package)
     except ImportError as e:

@@ -3,7 +3,7 @@
 # Detail: executing the method: RuntimeError: method->execute() failed with error 0x12 (in executorch/runtime/__init__.py:execute)
 # Origin: aliasfuzz 0.1.0, program seed 8283112893316697312
 # Found on PyTorch 2.13.0 (venv: the torch wheel in .venv). Needs that PyTorch: pip install torch==2.13.0 (the CPU build)
-# Needs besides torch: pip install ruamel.yaml==0.19.1 PyYAML==6.0.4 tabulate==0.10.0 executorch==1.5.1
+# Needs besides torch: pip install ruamel.yaml==0.19.1 PyYAML==6.0.4 tabulate==0.10.0 flatbuffers==25.12.19 numpy==2.4.6 && pip install --no-deps executorch==1.5.1
 # Run: python3 repro.py   (exit 1 while the bug is present, 0 once fixed, 3 when this Python
 # lacks what it needs: torch of that version or the converter's package; AF_REPRO_ANY_TORCH=1
 # runs it on another torch anyway, to see whether a finding is fixed there)
