@@ -76,13 +76,17 @@ static const snippet_api apis[] = {
     {"openvino", 2, SN_MODULE | SN_STATE, "import openvino as ov",
      "cm = ov.compile_model(ov.convert_model(torch.export.export(%P, tuple(%A))), \"CPU\", {\"INFERENCE_PRECISION_HINT\": \"f32\"})\n"
      "r = cm([a.numpy() for a in %A]); got = [torch.as_tensor(r[o]) for o in cm.outputs]\n"},
-    /* issue 31: the portable runtime returns mutated inputs as extra outputs before the model's;
+    /* issue 31: the portable runtime returns mutated inputs as extra outputs before the model's (s: their
+     * names, by the graph signature); an argument's final state is that output where there is one, as
+     * worker_executorch.py reads it, not the clone forward returns (computed before the write-back);
      * InitializedMutableBufferPass keeps a mutated buffer's initial value (its placeholders are b_NAME) */
     {"executorch", 2, SN_MODULE | SN_STATE,
      "from executorch.exir import to_edge, ExecutorchBackendConfig as C; from executorch.exir.passes.init_mutable_pass "
      "import InitializedMutableBufferPass as I; from executorch.runtime import Runtime",
-     "p = to_edge(torch.export.export(%P, tuple(%A))).to_executorch(C(passes=[I([\"b_\"])])).buffer\n"
-     "r = Runtime.get().load_program(p).load_method(\"forward\").execute(list(%A)); got = list(r)[len(r) - len(want):]\n"},
+     "p = to_edge(torch.export.export(%P, tuple(%A))).to_executorch(C(passes=[I([\"b_\"])])); s = [o.target for o in "
+     "p.exported_program().graph_signature.output_specs if o.kind.name == \"USER_INPUT_MUTATION\"]\n"
+     "r = list(Runtime.get().load_program(p.buffer).load_method(\"forward\").execute(list(%A))); got = r[len(s):]; "
+     "o = len(got) - len(c); got[o:o + len(%N)] = [dict(zip(s, r)).get(n, v) for n, v in zip(%N, got[o:])]\n"},
     {"iree", 2, SN_MODULE | SN_STATE, "import iree.turbine.aot as aot, iree.runtime as rt",
      "cfg = rt.Config(\"local-sync\"); ctx = rt.SystemContext(config=cfg); vm = aot.export(%P, args=tuple(%A)).compile(save_to=None)\n"
      "ctx.add_vm_module(rt.VmModule.copy_buffer(cfg.vm_instance, vm.map_memory())); r = ctx.modules.module[\"main\"](*[a.numpy() for a in %A])\n"

@@ -23,4 +23,10 @@ if(Torch_VERSION VERSION_GREATER_EQUAL 2)
            WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(executorch_runtime_refusals_are_unsupported PROPERTIES
                        LABELS "workers;converters-next" TIMEOUT 300 SKIP_RETURN_CODE 77)
+  # a program without outputs: forward's `return None` is no output (worker and repro.py)
+  add_test(NAME executorch_program_without_outputs_keeps_its_input_states
+           COMMAND bash ${CMAKE_SOURCE_DIR}/tests/scripts/executorch_no_outputs.sh $<TARGET_FILE:aliasfuzz> ${AF_STACK_PYTHON}
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(executorch_program_without_outputs_keeps_its_input_states PROPERTIES
+                       LABELS "workers;converters-next" TIMEOUT 300 SKIP_RETURN_CODE 77)
 endif()

@@ -28,7 +28,7 @@ def convert_and_run(src, converted, inputs):
     for s, v in zip([s for s in specs if s.kind.name != 'BUFFER_MUTATION'], res):
         if s.kind.name == 'USER_INPUT_MUTATION':
             returned[s.target] = v
-        else:
+        elif v is not None or OUTPUT_NAMES:  # (None: forward's `return None`, a program without outputs)
             outs.append(v)
     final = [(method._method.get_attribute(n) if n in mutated else inputs[i].clone()) if i in BUFFERS
              else returned.get(n, args[params.index(i)]) for i, n in enumerate(names)]
