@@ -12,6 +12,7 @@
 #include "../harness/result.h"
 #include "../harness/torch/shim.h"
 #include "../oracle/signature.h"
+#include "gen_model.h"
 
 const char *classes_family(int op) {
   const ops_entry *e = ops_get(op);
@@ -42,24 +43,62 @@ static int def_before(const ir_program *p, int s, int v) {
   return -1;
 }
 
+/* How each statement's result relates to its arguments, by the op table's rules replayed on the
+ * alias model (gen_model.h): 1 + k when it is a new view of argument k's storage, -(1 + k) when it
+ * is argument k itself (an in-place op's result, dropout in eval mode, contiguous() of a
+ * contiguous tensor, type_as of its own dtype, copy_'s source), 0 when it is fresh (a reshape or a
+ * getitem that copied). A statement the rules refuse keeps its kind's answer: a view or getitem
+ * a view of argument 0, an in-place op argument 0 itself. So a write through `dropout(x, p,
+ * False)` lands in x as eager's does, where the op's kind (a function) would call it fresh. new
+ * array of p->nstmts. */
+static int *alias_of(const ir_program *p) {
+  int *al = af_xcalloc((size_t)p->nstmts + 1, sizeof *al);
+  gen_model mo;
+  gen_model_init(&mo, p);
+  for (int s = 0; s < p->nstmts; s++) {
+    const ir_stmt *st = &p->stmts[s];
+    const ops_entry *e = ops_get(st->op);
+    ops_effect ef;
+    af_err err;
+    if (ops_shape_infer(st, &mo.env, &ef, &err)) {
+      gen_model_apply_unknown(&mo, s);
+      al[s] = e->kind == OPS_VIEW || e->kind == OPS_GETITEM ? 1 : e->kind == OPS_INPLACE ? -1 : 0;
+    } else {
+      gen_model_apply(&mo, s, &ef);
+      al[s] = ef.alias == OPS_ALIAS_VIEW ? 1 + ef.alias_arg : ef.alias == OPS_ALIAS_SAME ? -(1 + ef.alias_arg) : 0;
+    }
+    int k = al[s] > 0 ? al[s] - 1 : -al[s] - 1;
+    if (al[s] && (k >= st->nargs || st->args[k].kind != IR_ARG_VALUE)) al[s] = 0;
+  }
+  gen_model_free(&mo);
+  return al;
+}
+
+/* The value statement s's result aliases (alias_of), or -1; *view: whether as a new view. */
+static int alias_arg_value(const ir_program *p, const int *al, int s, int *view) {
+  if (!al[s]) return -1;
+  *view = al[s] > 0;
+  return p->stmts[s].args[(al[s] > 0 ? al[s] : -al[s]) - 1].value;
+}
+
 /* Where the write of statement s lands: "@in", "@view-of-in", "@view" or "@tmp". */
 static const char *placement(const ir_program *p, int s) {
   const ir_stmt *st = &p->stmts[s];
   if (st->nargs < 1 || st->args[0].kind != IR_ARG_VALUE) return "";
+  int *al = alias_of(p);
   int v = st->args[0].value, k = s, through_view = 0;
-  for (int hops = 0; hops < 64; hops++) {
-    if (v < p->ninputs) return through_view ? "@view-of-in" : "@in";
-    int d = def_before(p, k, v);
-    if (d < 0) break;
-    const ops_entry *e = ops_get(p->stmts[d].op);
-    int viewish = (e->kind == OPS_VIEW || e->kind == OPS_GETITEM || e->kind == OPS_INPLACE) && p->stmts[d].nargs > 0 &&
-                  p->stmts[d].args[0].kind == IR_ARG_VALUE;
-    if (!viewish) break;
-    if (e->kind != OPS_INPLACE) through_view = 1;
-    v = p->stmts[d].args[0].value;
+  const char *where = NULL;
+  for (int hops = 0; hops < 64 && !where; hops++) {
+    if (v < p->ninputs) where = through_view ? "@view-of-in" : "@in";
+    int d = where ? -1 : def_before(p, k, v), view = 0;
+    int next = d < 0 ? -1 : alias_arg_value(p, al, d, &view);
+    if (!where && next < 0) break;
+    through_view |= view;
+    v = next;
     k = d;
   }
-  return through_view ? "@view" : "@tmp";
+  free(al);
+  return where ? where : through_view ? "@view" : "@tmp";
 }
 
 /* Whether statement s rebinds module state (`self.w = f(...)`): a write into the module's buffer
@@ -71,6 +110,7 @@ static int rebinds_state(const ir_program *p, int s) {
 
 char *classes_core(const ir_program *p) {
   char *core = af_xcalloc((size_t)p->nstmts + 1, 1);
+  int *al = NULL;
   int writes = 0;
   for (int s = 0; s < p->nstmts; s++) {
     if (rebinds_state(p, s)) {
@@ -81,21 +121,20 @@ char *classes_core(const ir_program *p) {
     if (!ops_mutates(p->stmts[s].op)) continue;
     writes++;
     core[s] = 1;
-    /* the views the written tensor was made through */
+    /* the views the written tensor was made through (and what returned its argument itself) */
     if (p->stmts[s].nargs < 1 || p->stmts[s].args[0].kind != IR_ARG_VALUE) continue;
+    if (!al) al = alias_of(p);
     int v = p->stmts[s].args[0].value, k = s;
     for (int hops = 0; hops < 64 && v >= p->ninputs; hops++) {
-      int d = def_before(p, k, v);
-      if (d < 0) break;
-      const ops_entry *e = ops_get(p->stmts[d].op);
-      if (!((e->kind == OPS_VIEW || e->kind == OPS_GETITEM || e->kind == OPS_INPLACE) && p->stmts[d].nargs > 0 &&
-            p->stmts[d].args[0].kind == IR_ARG_VALUE))
-        break;
+      int d = def_before(p, k, v), view;
+      int next = d < 0 ? -1 : alias_arg_value(p, al, d, &view);
+      if (next < 0) break;
       core[d] = 1;
-      v = p->stmts[d].args[0].value;
+      v = next;
       k = d;
     }
   }
+  free(al);
   if (!writes) memset(core, 1, (size_t)p->nstmts);
   return core;
 }

@@ -515,6 +515,40 @@ TEST(a_rebind_of_module_state_is_a_write_into_it) {
   ir_program_free(p);
 }
 
+/* A write lands where eager's does by the op table's rules, not by the op's kind: through the
+ * result of dropout in eval mode (the argument itself: pytorch/pytorch#195422's bug, which an
+ * export-decomp campaign listed as `mul_@tmp`, with the dropout left out) into the argument; through a
+ * getitem with a tensor index (a copy) into a fresh tensor. */
+TEST(a_write_through_what_returns_its_argument_lands_in_the_argument) {
+  static const struct {
+    const char *body, *want;
+  } cases[] = {
+      {"{\"out\": \"v\", \"op\": \"dropout\", \"args\": [\"x\", 0.25, false]}, {\"op\": \"mul_\", \"args\": [\"v\", 3]}",
+       "dropout mul_@in"},
+      {"{\"out\": \"a\", \"op\": \"arange\", \"args\": [4]}, {\"out\": \"v\", \"op\": \"dropout\", \"args\": [\"a\", 0.25, false]},"
+       " {\"op\": \"mul_\", \"args\": [\"v\", 3]}",
+       "dropout mul_@tmp"},
+      {"{\"out\": \"v\", \"op\": \"slice\", \"args\": [\"x\", 0, 1, 3, 1]}, {\"out\": \"w\", \"op\": \"dropout\", \"args\": [\"v\", 0.5, false]},"
+       " {\"op\": \"add_\", \"args\": [\"w\", 1]}",
+       "slice dropout add_@view-of-in"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char t[1024];
+    snprintf(t, sizeof t,
+             "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [4], \"dtype\": \"float32\"}],"
+             " \"body\": [%s], \"outputs\": [\"x\"]}",
+             cases[i].body);
+    ir_program *p = NULL;
+    af_err err;
+    CHECK(codec_read_string(t, "t", &p, &err) == 0, "%s", err.msg);
+    if (!p) continue;
+    char *pat = classes_plain_pattern(p);
+    CHECK(!strcmp(pat, cases[i].want), "pattern '%s', want '%s'", pat, cases[i].want);
+    free(pat);
+    ir_program_free(p);
+  }
+}
+
 /* Issue 25: one error, one key, whatever op it names; trailers that say where are dropped. */
 TEST(error_keys_name_no_operator_and_drop_where_trailers) {
   char *a = sig_error_class("RuntimeError: aten::abs.out: attempted to run this operator with Meta tensors, but there was no fake impl or Meta kernel registered");
@@ -687,6 +721,7 @@ int main(void) {
   RUN(findings_are_deduplicated_and_a_replayed_iteration_is_not_counted_twice);
   RUN(a_finding_that_matches_several_classes_joins_the_most_specific_one);
   RUN(a_finding_that_both_classes_hold_folds_them_into_one);
+  RUN(a_write_through_what_returns_its_argument_lands_in_the_argument);
   RUN(a_finding_recorded_again_with_another_pattern_stays_in_its_class);
   RUN(reruns_the_judge_could_not_run_do_not_count_as_not_reproducing);
   RUN(variants_not_run_are_counted_apart_from_those_eager_rejects);
