@@ -28,7 +28,10 @@
  * through unfold, any write). A passing variant whose write changes nothing eager can see (`t_()`
  * of a [1, 1] tensor) counts as "unchanged", not as a pass. Writes carry where they land: @in (an
  * input), @view-of-in (a view of an input), @view (a view of an intermediate), @tmp (an
- * intermediate); a statement that rebinds module state (`self.w = f(self.w)`) is a write @state.
+ * intermediate), followed through what the op table's alias rules say returns a view of its
+ * argument or the argument itself (a write through `dropout(x, p, False)` lands in x; one through
+ * a getitem that copied does not); a statement that rebinds module state (`self.w = f(self.w)`)
+ * is a write @state.
  * The pattern keeps the writes and the views their targets were made through (classes_core).
  * The class key is (converter, verdict group, pattern or error key); with a baseline converter
  * the group of a member the baseline also has is marked " (in baseline)", so a class is wholly new
