@@ -181,6 +181,89 @@ TEST(verdict_names_round_trip) {
   CHECK(oracle_verdict_parse("nope", &x) != 0, "unknown name accepted");
 }
 
+/* Issue 33: autograd accepting or refusing differently (oracle.h autograd-rejects, autograd-accepts).
+ * Eager's real results (LibTorch's own refusal in the backward, and a run); the converter's result
+ * as a worker answers it: an error message, or ok with gradients. */
+static ir_program *train_prog(const char *body) {
+  char t[1024];
+  snprintf(t, sizeof t,
+           "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\", "
+           "\"requires_grad\": true}], \"body\": [%s], \"outputs\": [\"z\"], \"train\": true}",
+           body);
+  ir_program *p = NULL;
+  af_err err;
+  CHECK(codec_read_string(t, "t", &p, &err) == 0, "read: %s", err.msg);
+  return p;
+}
+
+static oracle_verdict judged(const ir_program *p, const result *e, result_status s, const char *msg, int ngrads, char **d) {
+  result c;
+  result_init(&c);
+  c.status = s;
+  if (msg) result_set_message(&c, msg);
+  c.ngrads = ngrads;
+  oracle_verdict v = oracle_judge(p, e, &c, NULL, d);
+  c.ngrads = 0;
+  result_clear(&c);
+  return v;
+}
+
+TEST(autograd_refusing_or_accepting_differently_has_its_own_verdicts_naming_the_rule) {
+  ir_program *refused = train_prog("{\"out\": \"y\", \"op\": \"mul\", \"args\": [\"x\", 2]}, {\"out\": \"z\", \"op\": \"mul\", "
+                                   "\"args\": [\"y\", \"y\"]}, {\"op\": \"add_\", \"args\": [\"y\", 1]}");
+  ir_program *ran = train_prog("{\"out\": \"z\", \"op\": \"mul\", \"args\": [\"x\", \"x\"]}");
+  if (!refused || !ran) return;
+  result er, eo;
+  result_init(&er);
+  result_init(&eo);
+  af_err err;
+  CHECK(eager_run(refused, &er, &err) == 0 && er.status == RESULT_ERROR && eager_run(ran, &eo, &err) == 0 &&
+            eo.status == RESULT_OK,
+        "eager refuses the first, runs the second");
+  CHECK(er.message && !strcmp(oracle_autograd_refusal(er.message) ? oracle_autograd_refusal(er.message) : "", "saved-modified"),
+        "eager's refusal is saved-modified: %s", er.message ? er.message : "");
+  CHECK(oracle_eager_autograd_refusal(refused, &er) && !oracle_eager_autograd_refusal(ran, &eo), "eager's refusal, by program");
+  static const char *const other[] = {"RuntimeError: isDifferentiableType(grad.scalar_type()) INTERNAL ASSERT FAILED",
+                                      "RuntimeError: derivative for aten::copy is not implemented", NULL};
+  for (int k = 0; other[k]; k++) CHECK(!oracle_autograd_refusal(other[k]), "not autograd's refusal: %s", other[k]);
+  CHECK(!strcmp(oracle_autograd_refusal("RuntimeError: a view of a leaf Variable that requires grad is being used in an "
+                                        "in-place operation."),
+                "leaf-write") &&
+            !strcmp(oracle_autograd_refusal("Output 0 of Split is a view and its base or another view of its base has been "
+                                            "modified inplace. This view is the output of a function that returns multiple "
+                                            "views."),
+                    "view-base-modified"),
+        "the rule of each check's text (view-base-modified before multi-output-view-write)");
+  const char *saved = "loss.backward(): RuntimeError: one of the variables needed for gradient computation has been modified "
+                      "by an inplace operation: [torch.FloatTensor [3]]";
+  char *d = NULL;
+  oracle_verdict v = judged(refused, &er, RESULT_OK, NULL, 1, &d);
+  CHECK(v == V_AUTOGRAD_ACCEPTS && d && !strncmp(d, "saved-modified: ", 16), "eager refuses, the converter ran: %s %s",
+        oracle_verdict_name(v), d ? d : "");
+  free(d);
+  v = judged(refused, &er, RESULT_ERROR, saved, 0, &d);
+  CHECK(v == V_PASS, "both refuse: %s", oracle_verdict_name(v));
+  free(d);
+  v = judged(refused, &er, RESULT_ERROR, "RuntimeError: something else", 0, &d);
+  CHECK(v == V_INVALID_PROGRAM, "eager refuses, the converter fails otherwise: %s", oracle_verdict_name(v));
+  free(d);
+  v = judged(refused, &er, RESULT_OK, NULL, 0, &d);
+  CHECK(v == V_INVALID_PROGRAM, "a converter result without gradients (never ran): %s", oracle_verdict_name(v));
+  free(d);
+  v = judged(ran, &eo, RESULT_ERROR, saved, 0, &d);
+  CHECK(v == V_AUTOGRAD_REJECTS && d && !strncmp(d, "saved-modified: ", 16) && strstr(d, saved),
+        "eager runs, the converter's autograd refuses: %s %s", oracle_verdict_name(v), d ? d : "");
+  free(d);
+  v = judged(ran, &eo, RESULT_ERROR, "RuntimeError: derivative for aten::copy is not implemented", 0, &d);
+  CHECK(v == V_ERROR, "another backward error stays converter-error: %s", oracle_verdict_name(v));
+  free(d);
+  CHECK(oracle_verdict_is_bug(V_AUTOGRAD_REJECTS) && oracle_verdict_is_bug(V_AUTOGRAD_ACCEPTS), "both are bugs");
+  result_clear(&er);
+  result_clear(&eo);
+  ir_program_free(refused);
+  ir_program_free(ran);
+}
+
 int main(void) {
   at_init();
   RUN(equal_results_pass_and_small_float_differences_are_tolerated);
@@ -191,5 +274,6 @@ int main(void) {
   RUN(input_mutation_lost_when_the_converter_leaves_a_mutated_input_unchanged);
   RUN(converter_statuses_map_to_verdicts_and_eager_failure_is_invalid_program);
   RUN(verdict_names_round_trip);
+  RUN(autograd_refusing_or_accepting_differently_has_its_own_verdicts_naming_the_rule);
   return tap_done();
 }
