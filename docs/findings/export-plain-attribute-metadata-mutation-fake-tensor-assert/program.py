@@ -1,0 +1,3 @@
+def forward(self) -> None:
+    self.x.as_strided_([2], [2], 1)
+    return None
