@@ -29,6 +29,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 
 import afworker  # run as a script: its folder is first on sys.path
 
@@ -192,12 +193,49 @@ def cpp_compiler():
         return None
 
 
+CACHE_PREFIX = "aliasfuzz-inductor-"
+STALE_S = 600  # a dead worker's folder nothing wrote into for this long is removed
+
+
+def sweep_stale(root):
+    """Removes the cache folders of inductor workers that are gone. A worker killed at its deadline
+    or over its memory cap cannot remove its own (atexit does not run): two days of campaigns left
+    354 of them, 236 MB, in /tmp. A folder CACHE_PREFIX<pid>-* is removed when no process <pid>
+    runs and neither it nor an entry directly in it changed for STALE_S seconds (a live worker
+    of another PID namespace sharing the folder keeps writing into it)."""
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return
+    now = time.time()
+    for name in names:
+        head, _, rest = name[len(CACHE_PREFIX):].partition("-")
+        if not name.startswith(CACHE_PREFIX) or not head.isdigit() or not rest or int(head) == os.getpid():
+            continue
+        try:
+            os.kill(int(head), 0)
+            continue  # it runs
+        except ProcessLookupError:
+            pass
+        except OSError:
+            continue  # someone else's: not ours to judge
+        path = os.path.join(root, name)
+        try:
+            newest = max([os.stat(path).st_mtime] + [e.stat().st_mtime for e in os.scandir(path)])
+        except OSError:
+            continue
+        if now - newest >= STALE_S:
+            shutil.rmtree(path, True)
+
+
 def inductor_cache(base):
     """A fresh cache folder for this worker process under base (or the temporary folder), set as
-    TORCHINDUCTOR_CACHE_DIR before torch is imported and removed when the worker exits."""
+    TORCHINDUCTOR_CACHE_DIR before torch is imported and removed when the worker exits; the
+    folders dead workers left there are removed first (sweep_stale)."""
     if base:
         os.makedirs(base, exist_ok=True)
-    path = tempfile.mkdtemp(prefix="aliasfuzz-inductor-%d-" % os.getpid(), dir=base or None)
+    sweep_stale(base or tempfile.gettempdir())
+    path = tempfile.mkdtemp(prefix=CACHE_PREFIX + "%d-" % os.getpid(), dir=base or None)
     os.environ["TORCHINDUCTOR_CACHE_DIR"] = path
     os.environ.setdefault("TRITON_CACHE_DIR", os.path.join(path, "triton"))
     atexit.register(shutil.rmtree, path, True)
