@@ -17,9 +17,9 @@
 
 /* x [2, 3, 4]; buf [2, 3] a buffer whose row 1 is the running mean; rv [3] a buffer */
 static const char *BN_VIEW =
-    "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [2, 3, 4], \"dtype\": \"float32\"},"
-    " {\"name\": \"buf\", \"shape\": [2, 3], \"dtype\": \"float32\", \"buffer\": true, \"data\": [0, 0, 0, 0, 0, 0]},"
-    " {\"name\": \"rv\", \"shape\": [3], \"dtype\": \"float32\", \"buffer\": true}],"
+    "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [2, 3, 4], \"dtype\": \"float64\"},"
+    " {\"name\": \"buf\", \"shape\": [2, 3], \"dtype\": \"float64\", \"buffer\": true, \"data\": [0, 0, 0, 0, 0, 0]},"
+    " {\"name\": \"rv\", \"shape\": [3], \"dtype\": \"float64\", \"buffer\": true}],"
     " \"body\": [{\"op\": \"select\", \"out\": \"rm\", \"args\": [\"buf\", 0, 1]},"
     " {\"op\": \"OP\", \"out\": \"y\", \"args\": [\"x\", null, null, \"rm\", \"rv\", true, 0.25, 1e-05, false]}],"
     " \"outputs\": [\"y\"]}";
@@ -37,8 +37,8 @@ static const char *BN_PACKED =
 
 /* the statistics partly overlap: st[0:3] and st[1:4] */
 static const char *BN_OVERLAP =
-    "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [4, 3], \"dtype\": \"float32\"},"
-    " {\"name\": \"st\", \"shape\": [4], \"dtype\": \"float32\", \"buffer\": true}],"
+    "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [4, 3], \"dtype\": \"float64\"},"
+    " {\"name\": \"st\", \"shape\": [4], \"dtype\": \"float64\", \"buffer\": true}],"
     " \"body\": [{\"op\": \"slice\", \"out\": \"rm\", \"args\": [\"st\", 0, 0, 3, 1]},"
     " {\"op\": \"slice\", \"out\": \"rv\", \"args\": [\"st\", 0, 1, 4, 1]},"
     " {\"op\": \"OP\", \"out\": \"y\", \"args\": [\"x\", null, null, \"rm\", \"rv\", true, 0.1, 1e-05, false]}],"
@@ -151,7 +151,7 @@ TEST(running_statistics_that_share_memory_are_an_undefined_program) {
 TEST(the_generator_draws_them_as_module_buffers_valid_and_ref_agrees) {
   gen_policy pol;
   af_err err;
-  CHECK(!gen_policy_from_json("{\"ops\": {\"batch_norm\": 40, \"instance_norm\": 40}, \"chances\": {\"module\": 0.6}}", &pol, &err), "%s",
+  CHECK(!gen_policy_from_json("{\"ops\": {\"batch_norm\": 100, \"instance_norm\": 100}, \"dtypes\": {\"float64\": 12}, \"chances\": {\"module\": 0.6}}", &pol, &err), "%s",
         err.msg);
   int stmts = 0, buffers = 0, views = 0, bad = 0;
   for (uint64_t seed = 1; seed <= 150; seed++) {

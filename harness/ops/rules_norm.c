@@ -100,8 +100,10 @@ SAMPLER(layer_norm) {
 /* x of rank >= 2 (instance_norm >= 3) with more than one value per channel; weight and bias a
  * tensor of size C three times in four, else None; the running statistics tensors of size C that
  * share no memory with x or each other (a generator makes them module buffers: ops_req.state), now
- * and then None (track_running_stats=False: nothing written); momentum and eps from the values
- * models use. */
+ * and then None (track_running_stats=False: nothing written); momentum from the values models use,
+ * eps 0.1 to 1: a model's 1e-5 makes (x - mean) / sqrt(var + eps) of a constant channel (var 0)
+ * 316 times a last-bit difference of the mean, which kernels sum in different orders (a ref
+ * campaign of 20000 programs: two value-mismatch findings of 3e-5, each on a constant channel). */
 SAMPLER(batch_norm) {
   SAMPLER_BEGIN;
   int instance = op == OPS_instance_norm;
@@ -127,7 +129,7 @@ SAMPLER(batch_norm) {
     args[k] = a_value(v);
     prev = v;
   }
-  static const double momenta[] = {0.1, 0.25, 0.5, 1.0}, eps[] = {1e-5, 1e-3, 0.5};
+  static const double momenta[] = {0.1, 0.25, 0.5, 1.0}, eps[] = {0.1, 0.5, 1.0};
   args[5] = a_bool(1);
   args[6] = a_float(momenta[R(0, 3)]);
   args[7] = a_float(eps[R(0, 2)]);
