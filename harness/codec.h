@@ -45,7 +45,10 @@
  * `self.NAME`, and a rebind of it rebinds the module's buffer (its final state); "attribute": true
  * instead makes it a plain tensor attribute of the module (`self.NAME = tensor` in __init__, not
  * register_buffer; issue 29): the same program in eager, another thing to a converter (torch.export
- * lifts it as a constant). In memory a block
+ * lifts it as a constant). Functional ops that also write arguments (ops.def's OPF_WRITES:
+ * batch_norm/instance_norm in training mode write arguments 3 and 4, the running statistics, usually
+ * such buffers or views of one) are spelled like any functional op: {"out": "y", "op": "batch_norm",
+ * "args": ["x", null, null, "rm", "rv", true, 0.1, 0.5, false]}. In memory a block
  * is flat (if ... else ... end, for ... end; ir.h); error messages name statements by their flat
  * index.
  *
