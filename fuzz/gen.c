@@ -1272,7 +1272,7 @@ static int generate(const gen_policy *pol, provider *pv, const char *meta_head, 
   }
   /* training (issue 33) from a stream of its own: the body stays, eager decides which inputs may
      require grad (gen_train.c) */
-  if (pol->p_train > 0) gen_train(q, ls ^ 0x7a41e533ULL, pol->p_train);
+  if (pol->p_train > 0) gen_train(q, ls ^ 0x7a41e533ULL, pol);
   if (pol->p_attribute > 0) plain_attributes(q, ls ^ 0xa771b07eULL, pol->p_attribute);
   q->meta = af_buf_take(&b);
   if (ir_validate(q, err)) {

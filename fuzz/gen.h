@@ -97,6 +97,10 @@ typedef struct gen_policy {
   double p_train;             /* the program is a training program (issue 33, gen_train.c: inputs and
                                  buffers that require grad where autograd allows, loss weights,
                                  backward); 0 by default: docs/training.md says why */
+  double p_train_state_read;  /* in a training program: module state written, then read with an input
+                                 that requires grad (gen_train.h; default GEN_TRAIN_P_STATE_READ) */
+  double p_train_view_input;  /* ... a data input made a view of a caller's leaf (GEN_TRAIN_P_VIEW_INPUT) */
+  double p_train_data;        /* ... a .detach() made .data (GEN_TRAIN_P_DATA) */
   double p_attribute;         /* a module buffer that is no parameter is a plain tensor attribute
                                  instead (issue 29: `self.NAME = tensor`, not register_buffer),
                                  drawn after the program is made, from a stream of its own: the

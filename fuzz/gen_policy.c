@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "gen_train.h"
 
 static const char *action_names[GEN_ACT_COUNT] = {"view", "mutate", "read"};
 
@@ -27,7 +28,8 @@ static const field chances[] = {CHANCE(p_view_of_view),     CHANCE(p_sibling),  
                                 CHANCE(p_else),             CHANCE(p_loop_index),    CHANCE(p_rebind),
                                 CHANCE(p_list),             CHANCE(p_module),        CHANCE(p_buffer),
                                 CHANCE(p_layout),           CHANCE(p_size_value),    CHANCE(p_factory),
-                                CHANCE(p_train),            CHANCE(p_attribute)};
+                                CHANCE(p_train),            CHANCE(p_attribute),     CHANCE(p_train_state_read),
+                                CHANCE(p_train_view_input), CHANCE(p_train_data)};
 #define NLIMITS (int)(sizeof limits / sizeof limits[0])
 #define NCHANCES (int)(sizeof chances / sizeof chances[0])
 
@@ -127,6 +129,9 @@ static void policy_defaults(gen_policy *p) {
   p->p_size_value = 0.03; /* a dry run in eager for each program it runs on: bench_gen stays over 20000/s */
   p->p_factory = 0.02; /* about one program in four makes one */
   p->p_train = 0;      /* issue 33: opt-in for now (bench/policy-train.json; docs/training.md) */
+  p->p_train_state_read = GEN_TRAIN_P_STATE_READ; /* issue 33's training forms (gen_train.h) */
+  p->p_train_view_input = GEN_TRAIN_P_VIEW_INPUT;
+  p->p_train_data = GEN_TRAIN_P_DATA;
   p->p_attribute = 0.15; /* issue 29: about 1 program in 30 holds one (a module buffer in 4 of them) */
 }
 

@@ -153,10 +153,10 @@ static int make_base_leaf(ir_program **qp, int b, int *reached) {
   return 1;
 }
 
-/* With chance p (drawn from s), `edit` applied to a copy of *qp, kept when eager accepts it and some
- * input gets a gradient: 1 when kept. */
+/* With chance p (drawn from s; nothing drawn when p is 0), `edit` applied to a copy of *qp, kept when
+ * eager accepts it and some input gets a gradient: 1 when kept. */
 static int maybe(ir_program **qp, double p, uint64_t *s, int (*edit)(ir_program *q, uint64_t *s)) {
-  if (unit(s) >= p) return 0;
+  if (p <= 0 || unit(s) >= p) return 0; /* a chance of 0 draws nothing: the stream stays as without the edit */
   ir_program *q = ir_program_clone(*qp);
   int r, leaf_at;
   if (edit(q, s) && eager_accepts(q, &r, &leaf_at) && r) {
@@ -271,15 +271,16 @@ static int edit_view_input(ir_program *q, uint64_t *s) {
   return 1;
 }
 
-int gen_train(ir_program *p, uint64_t seed, double p_share) {
+int gen_train(ir_program *p, uint64_t seed, const gen_policy *pol) {
   uint64_t s = seed;
+  double p_share = pol->p_train;
   if (p_share <= 0 || p->train || unit(&s) >= p_share) return 0;
   int kept = 0, reached = 0;
   ir_program *q = ir_program_clone(p);
   q->train = 1;
   q->loss = af_xcalloc((size_t)q->noutputs + 1, sizeof(double));
   for (int o = 0; o < q->noutputs; o++) q->loss[o] = (double)(1 + mix(&s) % 3);
-  int viewed = maybe(&q, GEN_TRAIN_P_VIEW_INPUT, &s, edit_view_input);
+  int viewed = maybe(&q, pol->p_train_view_input, &s, edit_view_input);
   kept += viewed, reached |= viewed;
   for (int i = 0; i < q->ninputs; i++)
     if (is_candidate(&q->inputs[i])) kept += make_leaf(&q, i, &s, &reached);
@@ -289,8 +290,8 @@ int gen_train(ir_program *p, uint64_t seed, double p_share) {
   if (kept && reached) {
     maybe(&q, GEN_TRAIN_P_UPDATE, &s, edit_update_param);
     maybe(&q, GEN_TRAIN_P_WRAP, &s, edit_wrap_run);
-    maybe(&q, GEN_TRAIN_P_STATE_READ, &s, edit_state_read);
-    maybe(&q, GEN_TRAIN_P_DATA, &s, edit_data);
+    maybe(&q, pol->p_train_state_read, &s, edit_state_read);
+    maybe(&q, pol->p_train_data, &s, edit_data);
     ir_program tmp = *p; /* p takes q's contents, q p's old ones (freed with q) */
     *p = *q;
     *q = tmp;

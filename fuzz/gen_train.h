@@ -3,8 +3,9 @@
 #define GEN_TRAIN_H
 
 #include "../harness/ir.h"
+#include "gen.h"
 
-/* With chance p_share (drawn from seed), makes p (a valid, finished program) a training program
+/* With chance pol->p_train (drawn from seed), makes p (a valid, finished program) a training program
  * in place: "train": true, a loss weight per output (1, 2 or 3, drawn from seed), and of its
  * float32/float64 inputs without a layout, each in turn, the data inputs made leaves that require
  * grad and the module buffers made nn.Parameters, each kept only where eager (autograd's in-place
@@ -28,11 +29,12 @@
  * write); a hidden base the generator made is made such a leaf too where eager accepts it.
  * Returns 1 when p became a training program; 0 when the draw said no, or no candidate was kept or none got a gradient (p
  * unchanged). docs/training.md. */
-#define GEN_TRAIN_P_UPDATE 0.3
+#define GEN_TRAIN_P_UPDATE 0.3 /* the GEN_TRAIN_P_ chances below are the defaults of the policy's
+                                train_state_read, train_view_input and train_data (gen.h) */
 #define GEN_TRAIN_P_WRAP 0.3
 #define GEN_TRAIN_P_STATE_READ 0.35
 #define GEN_TRAIN_P_DATA 0.5
 #define GEN_TRAIN_P_VIEW_INPUT 0.25
-int gen_train(ir_program *p, uint64_t seed, double p_share);
+int gen_train(ir_program *p, uint64_t seed, const gen_policy *pol);
 
 #endif

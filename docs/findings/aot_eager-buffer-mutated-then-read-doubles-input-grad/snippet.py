@@ -11,5 +11,5 @@ TOL = {torch.float32: (1e-5, 1e-5), torch.float64: (1e-10, 1e-10), torch.float16
 e = args(); m = M(*e[:1]); want = [m(*e[1:]), m.x, *e[1:]]  # outputs, then each input after the call
 c = args(); cf = torch.compile(M(*c[:1]), backend="aot_eager")
 got = [cf(*c[1:]), cf.x, *c[1:]]
-def G(outs, a, W=[1]): l = sum([w * o.sum() for w, o in zip(W, outs) if o.is_floating_point() and o.requires_grad], torch.zeros(())); l.requires_grad and l.backward(); return [torch.zeros_like(t) if t.grad is None else t.grad for t in a if t.requires_grad]  # loss = sum(W[k] * output k .sum()), backward: each .grad
+def G(outs, a, W=[1]): l = sum([w * o.sum() for w, o in zip(W, outs) if o.is_floating_point() and o.requires_grad], torch.zeros(())); l.requires_grad and l.backward(); return [torch.zeros_like(t) if t.grad is None else t.grad for t in [getattr(t, 'leaf', t) for t in a] if t.requires_grad and t.is_leaf]  # loss = sum(W[k] * output k .sum()), backward: each leaf's .grad (a base's: the caller's leaf it was cloned from)
 want += G(want[:1], e); got += G(got[:1], c); print("eager:", want, "\naot_eager:", got); sys.exit(0 if len(want) == len(got) and all(map(same, want, got)) else 1)
