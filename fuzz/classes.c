@@ -13,6 +13,7 @@
 #include "../harness/torch/shim.h"
 #include "../oracle/signature.h"
 #include "gen_model.h"
+#include "refusals.h"
 
 const char *classes_family(int op) {
   const ops_entry *e = ops_get(op);
@@ -900,9 +901,23 @@ int classes_quick_in_baseline(const char *qk) {
 
 /* m's class key: classes_key, and for a member the baseline also has, " (in baseline)" after
  * its verdict group, so that a class is wholly new or wholly known. */
+/* Whether m's error is a limit its converter declares (refusals.h). Such an error keys on itself,
+ * never on the write pattern it surfaced under: a limit is a class of its own and no bug's class
+ * holds it (an export-decomp class `write@in` held torch.export's refusal of a plain attribute
+ * written in place beside a real fake-tensor crash, and a class is marked a limit by its smallest
+ * program's detail: the crash could have been listed as the limit). */
+static int limit_error(const classes_member *m) {
+  if (m->verdict != V_ERROR || !m->detail) return 0;
+  const conv_converter *c = conv_find(m->converter);
+  return c && refusals_limit(c, m->verdict, m->detail) != NULL;
+}
+
+/* m's pattern as its key sees it: none for a declared limit's error (it keys on the error). */
+static const char *key_pattern(const classes_member *m) { return limit_error(m) ? NULL : m->pattern; }
+
 static int keyed_by_locus(const classes_member *m) {
   return m->locus && *m->locus && classes_quick_in_baseline(m->quick) == 0 &&
-         !strcmp(classes_verdict_group(m->verdict, m->pattern), "wrong-result");
+         !strcmp(classes_verdict_group(m->verdict, key_pattern(m)), "wrong-result");
 }
 
 static char *member_key(const classes_member *m) {
@@ -911,7 +926,7 @@ static char *member_key(const classes_member *m) {
     af_buf_printf(&b, "%s|wrong-result|graph change: %s", m->converter, m->locus);
     return af_buf_take(&b);
   }
-  char *key = classes_key(m->converter, m->verdict, m->detail, m->pattern);
+  char *key = classes_key(m->converter, m->verdict, m->detail, key_pattern(m));
   if (classes_quick_in_baseline(m->quick) != 1) return key;
   const char *bar = strchr(key + strlen(m->converter) + 1, '|');
   af_buf b = {0};
@@ -929,7 +944,7 @@ static cJSON *place(const cJSON *idx, const classes_member *m, char **key, char 
   if (!c) c = class_where(idx, "id", id);
   /* only a pattern joins by containment: an error-keyed finding is its error's class or a new one,
    * a graph change's its change's */
-  int by_pattern = !classes_keyed_by_error(m->verdict, m->pattern) && !keyed_by_locus(m);
+  int by_pattern = !classes_keyed_by_error(m->verdict, key_pattern(m)) && !keyed_by_locus(m);
   if (!c && by_pattern) c = containing_class(idx, *key);
   if (!c && by_pattern) { /* or a class whose variants were its ops */
     const char *bar = strrchr(*key, '|');
@@ -1072,12 +1087,12 @@ cJSON *classes_index_add(cJSON *idx, const classes_member *m, int *is_new) {
     cJSON_AddStringToObject(c, "key", key);
     cJSON_AddStringToObject(c, "converter", m->converter);
     cJSON_AddStringToObject(c, "verdict", oracle_verdict_name(m->verdict));
-    if (classes_keyed_by_error(m->verdict, m->pattern)) {
+    if (classes_keyed_by_error(m->verdict, key_pattern(m))) {
       char *ek = m->verdict == V_TIMEOUT ? af_xstrdup("timeout") : sig_error_class(m->detail);
       cJSON_AddStringToObject(c, "error_key", ek);
       free(ek);
     }
-    if (!strcmp(classes_verdict_group(m->verdict, m->pattern), "wrong-result"))
+    if (!strcmp(classes_verdict_group(m->verdict, key_pattern(m)), "wrong-result"))
       cJSON_AddArrayToObject(c, "errors"); /* the error keys this write's bug surfaced as, if any */
     cJSON_AddStringToObject(c, "pattern", m->pattern ? m->pattern : "");
     if (keyed_by_locus(m)) cJSON_AddStringToObject(c, "graph_change", m->locus);
@@ -1100,7 +1115,7 @@ cJSON *classes_index_add(cJSON *idx, const classes_member *m, int *is_new) {
         classes_pattern_writes(nbar + 1) && generalizes(nbar + 1, kbar + 1) && shows_its_bug(c, m) && !class_where(idx, "key", key))
       cJSON_SetValuestring(ck, key);
   }
-  if (!classes_keyed_by_error(m->verdict, m->pattern) && !keyed_by_locus(m)) fold_contained(idx, c, m, key);
+  if (!classes_keyed_by_error(m->verdict, key_pattern(m)) && !keyed_by_locus(m)) fold_contained(idx, c, m, key);
   free(key);
   cJSON *fs = cJSON_GetObjectItem(c, "findings");
   if (m->finding && !has_string(fs, m->finding)) cJSON_AddItemToArray(fs, cJSON_CreateString(m->finding));

@@ -16,7 +16,9 @@
  * worker's Python frames, as they stand in its message). A converter error downstream of a write
  * keys on the write pattern (the error surfaces a mis-converted write), unless the program fails
  * the same way with its writes made the identity (judge_without_writes): then the writes are not
- * the bug and the class keys on the error. Wrong values (value, shape and dtype mismatches and
+ * the bug and the class keys on the error; nor when the error is a limit its converter declares
+ * (refusals.h, workers.def REFUSES): a limit is a class of its own, never beside a bug of the same
+ * pattern. Wrong values (value, shape and dtype mismatches and
  * input-mutation-lost: which of them a lost write gives depends only on where it lands) key on
  * the generalized write pattern: after a finding is minimized, classes_generalize reruns it with
  * each statement's op replaced by the other ops of its family in the op table (a view first by

@@ -22,6 +22,7 @@
 #include <cjson/cJSON.h>
 
 #include "../fuzz/campaign_int.h"
+#include "../fuzz/classes.h"
 #include "../fuzz/refusals.h"
 #include "../harness/result.h"
 #include "tap.h"
@@ -68,7 +69,29 @@ TEST(limits) {
                      "torch.compile(backend='aot_eager'): BackendCompilerFailed: backend='aot_eager' raised: | AssertionError: "
                      "aot_autograd() does not yet handle input mutations on views with different dtypes.");
   CHECK(l && strstr(l, "another dtype"), "AOTAutograd's not-yet-handled dtype-view input mutation is a limit: %s", l ? l : "(none)");
+  l = ed ? refusals_limit(ed, V_ERROR,
+                          "torch.export.export + run_decompositions: RuntimeError: Constant x2 is mutated in the forward method. "
+                          "Pls register it as buffer (in torch/_export/utils.py:_override_graph_signature_for_temp_registered_constants)")
+         : NULL;
+  CHECK(l && strstr(l, "plain tensor attribute"), "export's refusal of a plain attribute written in place is a limit: %s", l ? l : "(none)");
   CHECK(!refusals_limit(ae, V_ERROR, "torch.compile(backend='aot_eager'): IndexError: Dimension out of range"), "another error is a bug");
+  {
+    /* a declared limit's error keys on itself, never on the write it surfaced under: a limit and a
+       crash downstream of the same write pattern are two classes, and only the limit's is marked */
+    af_err err;
+    cJSON *x = classes_index_load("/nonexistent-af-dir", &err);
+    int is_new;
+    classes_member crash = {"export-decomp", V_ERROR, "RuntimeError: Expected !size_bytes_is_heap_allocated_ to be true, but got false.",
+                            "write@in", "f-crash", 1, NULL, 0, 0, 1, 1, 0, NULL};
+    classes_member lim = {"export-decomp", V_ERROR,
+                          "RuntimeError: Constant x2 is mutated in the forward method. Pls register it as buffer", "write@in", "f-lim", 1,
+                          NULL, 0, 0, 1, 2, 0, NULL};
+    cJSON *cc = classes_index_add(x, &crash, &is_new), *cl = classes_index_add(x, &lim, &is_new);
+    CHECK(is_new && cc != cl, "the limit founds a class of its own (%d classes)", classes_index_count(x));
+    CHECK(ed && refusals_mark_classes(x, ed) == 1 && refusals_class_is_limit(cl) && !refusals_class_is_limit(cc),
+          "only the limit's class is marked a limit");
+    cJSON_Delete(x);
+  }
   CHECK(!refusals_limit(ae, V_VALUE_MISMATCH, "output 0 (v1): element 0 is -5, eager 4"), "a wrong value is a bug");
   l = refusals_limit(ae, V_UNSUPPORTED, "torch.compile(backend='aot_eager'): Unsupported: some construct");
   CHECK(l && !strcmp(l, "converter-unsupported"), "any converter-unsupported program is a limit: %s", l ? l : "(none)");
