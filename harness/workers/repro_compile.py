@@ -5,6 +5,15 @@
 from repro_common import *  # aliasfuzz: inline
 
 
+def fresh_cache():
+    """A compile cache folder of this run's own, removed when it ends (repro.py runs once per
+    confirmation: a folder per run left in the temporary folder adds up over nightly campaigns)."""
+    import atexit, os, shutil, tempfile
+    path = tempfile.mkdtemp(prefix='aliasfuzz-inductor-repro-')
+    atexit.register(shutil.rmtree, path, True)
+    return path
+
+
 def compile_program(src, m, own_cache=False):
     """A fresh torch.compile(backend=CONVERTER) of the program (TorchDynamo's caches reset first, as
     the worker does for each program): of the module m with module state, else of the function.
@@ -12,8 +21,8 @@ def compile_program(src, m, own_cache=False):
     it: the AOTAutograd cache ignores input aliasing and would serve the first compile's graph)."""
     torch._dynamo.reset()
     if own_cache:
-        import os, tempfile
-        os.environ['TORCHINDUCTOR_CACHE_DIR'] = tempfile.mkdtemp(prefix='aliasfuzz-inductor-')
+        import os
+        os.environ['TORCHINDUCTOR_CACHE_DIR'] = fresh_cache()
     if BUFFERS:
         return torch.compile(m, backend=CONVERTER)
     return torch.compile(python_namespace(src)['program'], backend=CONVERTER)
@@ -38,8 +47,9 @@ def check_call(what, m, compiled, args, eager_args):
 
 
 def convert_and_run(src, converted, inputs):
-    import os, tempfile
-    os.environ.setdefault('TORCHINDUCTOR_CACHE_DIR', tempfile.mkdtemp(prefix='aliasfuzz-inductor-'))
+    import os
+    if 'TORCHINDUCTOR_CACHE_DIR' not in os.environ:
+        os.environ['TORCHINDUCTOR_CACHE_DIR'] = fresh_cache()
     m, _ = repro_module(src, inputs)
     from torch._dynamo.utils import counters
     if any(l is not None for l in LAYOUTS) and os.environ.get('AF_SECOND_CALL') != '0':
