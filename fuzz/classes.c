@@ -82,24 +82,24 @@ static int alias_arg_value(const ir_program *p, const int *al, int s, int *view)
   return p->stmts[s].args[(al[s] > 0 ? al[s] : -al[s]) - 1].value;
 }
 
-/* Where the write of statement s lands: "@in", "@view-of-in", "@view" or "@tmp". */
-static const char *placement(const ir_program *p, int s) {
+/* Where the write of statement s lands ("@in", "@view-of-in", "@view" or "@tmp", "" when it
+ * writes no value), walking back from its target through what made it (al: alias_of); each
+ * statement passed on the way is marked in core when core is given. */
+static const char *walk_write(const ir_program *p, const int *al, int s, char *core) {
   const ir_stmt *st = &p->stmts[s];
   if (st->nargs < 1 || st->args[0].kind != IR_ARG_VALUE) return "";
-  int *al = alias_of(p);
   int v = st->args[0].value, k = s, through_view = 0;
-  const char *where = NULL;
-  for (int hops = 0; hops < 64 && !where; hops++) {
-    if (v < p->ninputs) where = through_view ? "@view-of-in" : "@in";
-    int d = where ? -1 : def_before(p, k, v), view = 0;
+  for (int hops = 0; hops < 64; hops++) {
+    if (v < p->ninputs) return through_view ? "@view-of-in" : "@in";
+    int d = def_before(p, k, v), view = 0;
     int next = d < 0 ? -1 : alias_arg_value(p, al, d, &view);
-    if (!where && next < 0) break;
+    if (next < 0) break;
+    if (core) core[d] = 1;
     through_view |= view;
     v = next;
     k = d;
   }
-  free(al);
-  return where ? where : through_view ? "@view" : "@tmp";
+  return through_view ? "@view" : "@tmp";
 }
 
 /* Whether statement s rebinds module state (`self.w = f(...)`): a write into the module's buffer
@@ -109,50 +109,44 @@ static int rebinds_state(const ir_program *p, int s) {
   return v >= 0 && v < p->ninputs && p->inputs[v].buffer && !ops_mutates(p->stmts[s].op);
 }
 
-char *classes_core(const ir_program *p) {
+/* classes_core with p's alias_of al. */
+static char *core_of(const ir_program *p, const int *al) {
   char *core = af_xcalloc((size_t)p->nstmts + 1, 1);
-  int *al = NULL;
   int writes = 0;
   for (int s = 0; s < p->nstmts; s++) {
-    if (rebinds_state(p, s)) {
+    if (rebinds_state(p, s) || ops_mutates(p->stmts[s].op)) {
       writes++;
       core[s] = 1;
-      continue;
     }
-    if (!ops_mutates(p->stmts[s].op)) continue;
-    writes++;
-    core[s] = 1;
     /* the views the written tensor was made through (and what returned its argument itself) */
-    if (p->stmts[s].nargs < 1 || p->stmts[s].args[0].kind != IR_ARG_VALUE) continue;
-    if (!al) al = alias_of(p);
-    int v = p->stmts[s].args[0].value, k = s;
-    for (int hops = 0; hops < 64 && v >= p->ninputs; hops++) {
-      int d = def_before(p, k, v), view;
-      int next = d < 0 ? -1 : alias_arg_value(p, al, d, &view);
-      if (next < 0) break;
-      core[d] = 1;
-      v = next;
-      k = d;
-    }
+    if (ops_mutates(p->stmts[s].op)) walk_write(p, al, s, core);
   }
-  free(al);
   if (!writes) memset(core, 1, (size_t)p->nstmts);
   return core;
 }
 
-static void put_token(af_buf *b, const ir_program *p, int s, const char *name) {
+char *classes_core(const ir_program *p) {
+  int *al = alias_of(p);
+  char *core = core_of(p, al);
+  free(al);
+  return core;
+}
+
+static void put_token(af_buf *b, const ir_program *p, const int *al, int s, const char *name) {
   if (b->len) af_buf_puts(b, " ");
   af_buf_puts(b, name);
-  if (ops_mutates(p->stmts[s].op)) af_buf_puts(b, placement(p, s));
+  if (ops_mutates(p->stmts[s].op)) af_buf_puts(b, walk_write(p, al, s, NULL));
   else if (rebinds_state(p, s)) af_buf_puts(b, "@state");
 }
 
 char *classes_plain_pattern(const ir_program *p) {
   af_buf b = {0};
-  char *core = classes_core(p);
+  int *al = alias_of(p);
+  char *core = core_of(p, al);
   for (int s = 0; s < p->nstmts; s++)
-    if (core[s]) put_token(&b, p, s, ops_get(p->stmts[s].op)->name);
+    if (core[s]) put_token(&b, p, al, s, ops_get(p->stmts[s].op)->name);
   free(core);
+  free(al);
   if (!b.s) af_buf_puts(&b, "");
   return af_buf_take(&b);
 }
@@ -399,12 +393,13 @@ int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int 
   }
   ir_program_free(bare);
   af_buf pat = {0};
-  char *core = classes_core(p);
+  int *al = alias_of(p);
+  char *core = core_of(p, al);
   for (int s = 0; s < p->nstmts; s++) {
     const char *fam = classes_family(p->stmts[s].op);
     const char *name = ops_get(p->stmts[s].op)->name;
     if (!fam) {
-      if (core[s]) put_token(&pat, p, s, name);
+      if (core[s]) put_token(&pat, p, al, s, name);
       continue;
     }
     int cand[OPS_COUNT + 1], nc = 0;
@@ -432,7 +427,7 @@ int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int 
      * functionalize campaign had one `view write@view-of-in` class of 39 findings, 11 of them
      * unfold writes with no valid variant, beside its own `unfold write@view-of-in` class) */
     int general = ns > 0 && ns >= np;
-    if (core[s]) put_token(&pat, p, s, general ? fam : name);
+    if (core[s]) put_token(&pat, p, al, s, general ? fam : name);
     cJSON *row = cJSON_CreateObject();
     cJSON_AddNumberToObject(row, "statement", s);
     cJSON_AddStringToObject(row, "op", name);
@@ -448,6 +443,7 @@ int classes_generalize(const ir_program *p, classes_judge judge, void *ctx, int 
   }
   if (p->ninputs > 0) cJSON_AddItemToArray(table, dtype_row(p, judge, ctx, out));
   free(core);
+  free(al);
   if (!pat.s) af_buf_puts(&pat, "");
   out->pattern = af_buf_take(&pat);
   take_table(out, table);
