@@ -317,7 +317,9 @@ void campaign_state_record(camp *k, finding *f, const char *quick) {
     if (k->o->progress) fprintf(stderr, "\n");
     fprintf(stderr, "aliasfuzz: new class %s: %s `%s` (%d -> %d statements) in %s/findings/%s\n", cid,
             oracle_verdict_name(f->verdict),
-            classes_keyed_by_error(f->verdict, f->pattern) ? cJSON_GetStringValue(cJSON_GetObjectItem(c, "error_key")) : f->pattern,
+            /* what the class keys on: its error key when it has one (an error, or a declared limit's
+               error whatever write it surfaced under), else the pattern */
+            cJSON_GetStringValue(cJSON_GetObjectItem(c, "error_key")) ? cJSON_GetStringValue(cJSON_GetObjectItem(c, "error_key")) : f->pattern,
             f->reduction ? f->reduction->stmts_before : f->original->nstmts, f->minimized->nstmts, k->o->out, id);
   }
   free(plain);
