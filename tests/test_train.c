@@ -425,7 +425,7 @@ TEST(the_generator_makes_no_grad_detach_and_parameter_update_forms_eager_accepts
       nograd += ng;
       data += dt;
       update += p->nstmts > 2 && p->stmts[0].op == OPS_no_grad && p->stmts[1].args[0].kind == IR_ARG_VALUE &&
-                p->inputs[p->stmts[1].args[0].value].param;
+                p->stmts[1].args[0].value < p->ninputs && p->inputs[p->stmts[1].args[0].value].param;
       result r;
       result_init(&r);
       if (eager_run(p, &r, &err) || r.status != RESULT_OK) bad++, CHECK(0, "seed %llu: eager: %s", (unsigned long long)seed, r.message ? r.message : err.msg);
@@ -515,7 +515,7 @@ TEST(the_generator_writes_module_state_then_reads_it_with_a_grad_input_and_draws
         const ir_stmt *st = &p->stmts[s];
         if (st->op == OPS_data) {
           data++;
-          data_param += p->inputs[st->args[0].value].param && st->args[0].value < p->ninputs;
+          data_param += st->args[0].value < p->ninputs && p->inputs[st->args[0].value].param;
         }
         if (ops_mutates(st->op) && st->args[0].kind == IR_ARG_VALUE) {
           int v = st->args[0].value;
