@@ -42,6 +42,7 @@ typedef struct gen {
   int module;         /* the program has module state: data inputs may be buffers */
   int *rebound;       /* names rebound inside a branch: forced outputs */
   int nrebound;
+  provider pv_set;    /* the draws of x.set_(y) (gen_set), a stream of their own */
 } gen;
 
 /* ---------------------------------------------------------------- helpers */
@@ -528,6 +529,7 @@ static op_list *op_candidates(int want, int can_write, int inx, int in_block, in
   for (int op = 0; op < OPS_COUNT; op++) {
     const op_static *f = &fs[op];
     if (!f->can_sample || f->primary == -1) continue; /* factories: gen_factory */
+    if (ops_get(op)->flags & OPF_REBIND) continue;     /* set_: gen_set */
     int mut = f->mutates;
     if (want == 1 && !mut) continue;
     if (want == 0 && (f->kind != OPS_VIEW && f->kind != OPS_GETITEM)) continue;
@@ -687,8 +689,37 @@ static int gen_factory(gen *g) {
   return 0;
 }
 
+/* x.set_(y) (issue 29) in its narrow form: x a local base whose storage no view, no input and no
+ * other tensor shares (x may have several names: `b = x.add_(1)`, a list member; they move with it),
+ * y a value of x's dtype its sampler picks (an input, a view, a local); the next step then uses x,
+ * whose writes land in y's storage. Every draw comes from a stream of its own (g->pv_set, chances.set
+ * per step), so a program that draws none is the one the generator made before set_ existed. -1 when
+ * no value qualifies or the rules refuse the statement. */
+static int set_target_ok(gen *g, int v) {
+  const gen_impl *im = IMPL(g, v);
+  const gen_storage *s = &g->mo.stor[im->storage];
+  return im->depth == 0 && s->input < 0 && s->nviews == 0 && s->base == g->mo.impl_of[v];
+}
+
+static int gen_set(gen *g) {
+  if (g->depth || g->pol->op_weight[OPS_set_] <= 0 || !provider_chance(&g->pv_set, g->pol->p_set)) return -1;
+  provider main = g->pv;
+  g->pv = g->pv_set;
+  int cand[512], n = 0, r = -1;
+  for (int v = 0; v < g->p->nvalues && n < 512; v++)
+    if (usable(g, v) && set_target_ok(g, v)) cand[n++] = v;
+  int x = pick_from(g, cand, n);
+  if (x >= 0) r = try_op(g, OPS_set_, x);
+  g->pv_set = g->pv;
+  g->pv = main;
+  if (r < 0) return -1;
+  g->focus = x;
+  return 0;
+}
+
 static int step(gen *g) {
   int act, v = -1, op = -1;
+  if (gen_set(g) == 0) return 0;
   if (g->depth < g->pol->max_block_depth) {
     if (chance(g, g->pol->p_for)) return gen_for(g);
     if (chance(g, g->pol->p_if)) return gen_if(g);
@@ -1211,6 +1242,9 @@ static int generate(const gen_policy *pol, provider *pv, const char *meta_head, 
   g.pol = pol;
   g.epoch = epoch;
   g.pv = *pv;
+  uint64_t hs = 0xcbf29ce484222325ULL; /* set_'s stream: the meta head's FNV-1a, as the layouts' below */
+  for (const char *c = meta_head; *c; c++) hs = (hs ^ (unsigned char)*c) * 0x100000001b3ULL;
+  provider_init_seed(&g.pv_set, hs ^ 0x5e75e7a1ULL);
   g.p = ir_program_new();
   gen_model_init(&g.mo, g.p);
   g.focus = g.read_storage = g.read_writer = -1;

@@ -94,6 +94,9 @@ typedef struct gen_policy {
                                  torch.zeros/ones/full([...]), torch.arange(n), torch.eye(n),
                                  torch.empty([...]).fill_(v), sizes from a value's shape), which the
                                  next step then views or writes; 0 keeps every program as it was */
+  double p_set;               /* a step makes x.set_(y) (issue 29: x a local no view or input shares
+                                 takes y's storage, sizes, strides and offset; gen.c gen_set), drawn
+                                 from a stream of its own: 0 keeps every program as it was */
   double p_train;             /* the program is a training program (issue 33, gen_train.c: inputs and
                                  buffers that require grad where autograd allows, loss weights,
                                  backward); 0 by default: docs/training.md says why */

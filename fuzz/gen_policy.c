@@ -27,6 +27,7 @@ static const field chances[] = {CHANCE(p_view_of_view),     CHANCE(p_sibling),  
                                 CHANCE(p_output_view),      CHANCE(p_for),           CHANCE(p_if),
                                 CHANCE(p_else),             CHANCE(p_loop_index),    CHANCE(p_rebind),
                                 CHANCE(p_list),             CHANCE(p_module),        CHANCE(p_buffer),
+                                CHANCE(p_set),
                                 CHANCE(p_layout),           CHANCE(p_size_value),    CHANCE(p_factory),
                                 CHANCE(p_train),            CHANCE(p_attribute),     CHANCE(p_train_state_read),
                                 CHANCE(p_train_view_input), CHANCE(p_train_data)};
@@ -123,6 +124,7 @@ static void policy_defaults(gen_policy *p) {
   p->p_loop_index = 0.6;
   p->p_rebind = 0.2;
   p->p_list = 0.04;
+  p->p_set = 0.01; /* issue 29: set_ in about 1 program in 40 (a step finds a local no view shares) */
   p->p_module = 0.15;
   p->p_buffer = 0.5;
   p->p_layout = 0.15;

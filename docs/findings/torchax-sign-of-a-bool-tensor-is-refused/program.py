@@ -1,0 +1,3 @@
+def program(x: Tensor) -> None:
+    x.sgn_()
+    return None

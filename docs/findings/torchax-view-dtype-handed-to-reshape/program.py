@@ -1,0 +1,3 @@
+def program(x: Tensor) -> None:
+    v0 = x.view(torch.int32)
+    return None
