@@ -112,6 +112,24 @@ void gen_model_add_input(gen_model *mo, int i) {
   mo->impl_of[value] = new_impl(mo, &m, s, -1, -1);
 }
 
+/* set_: impl x (every name of it, list members too) now views y's storage with y's layout (already
+ * in x's m), as y.alias() would: parent y, one deeper. Views of x taken before keep their storage
+ * (their parent is still x; the old storage keeps x as its base, whose dtype set_ keeps). x.set_(y)
+ * for a y on x's own storage (x itself, a view of x) moves nothing: x keeps its place in the chain. */
+static void rebind(gen_model *mo, int x, const ir_arg *src) {
+  int y = src->kind == IR_ARG_VALUE ? mo->impl_of[src->value] : -1;
+  if (y < 0 || mo->impls[y].storage == mo->impls[x].storage) return;
+  int parent = y;
+  for (int i = y; i >= 0; i = mo->impls[i].parent) /* no cycle: a view of x made before moved with x before */
+    if (i == x) parent = -1;
+  gen_impl *im = &mo->impls[x];
+  im->storage = mo->impls[y].storage;
+  im->parent = parent;
+  im->depth = mo->impls[y].depth + 1;
+  im->view_op = -1; /* no view op made it */
+  mo->stor[im->storage].nviews++;
+}
+
 void gen_model_apply(gen_model *mo, int s, const ops_effect *e) {
   const ir_stmt *st = &mo->p->stmts[s];
   const ir_arg *a0 = &st->args[e->alias_arg];
@@ -119,6 +137,7 @@ void gen_model_apply(gen_model *mo, int s, const ops_effect *e) {
      reserves every value of a whole program, gen_model_set_flag an int value the generator adds) */
   int src = a0->kind == IR_ARG_VALUE ? mo->impl_of[a0->value] : -1;
   if (src >= 0 && e->meta_change) mo->impls[src].m = e->out;
+  if (src >= 0 && e->rebind > 0 && e->rebind < st->nargs) rebind(mo, src, &st->args[e->rebind]);
   if (st->out < 0) return;
   grow_vals(mo, st->out);
   switch (e->alias) {

@@ -124,7 +124,7 @@ static void policy_defaults(gen_policy *p) {
   p->p_loop_index = 0.6;
   p->p_rebind = 0.2;
   p->p_list = 0.04;
-  p->p_set = 0.01; /* issue 29: set_ in about 1 program in 40 (a step finds a local no view shares) */
+  p->p_set = 0.005; /* issue 29: set_ in about 1 program in 30 (where a step finds a local no view shares) */
   p->p_module = 0.15;
   p->p_buffer = 0.5;
   p->p_layout = 0.15;

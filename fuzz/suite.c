@@ -848,6 +848,7 @@ int suite_generate(suite **out, af_err *err) {
   for (int op = 0; op < OPS_COUNT; op++) {
     const ops_entry *e = ops_get(op);
     if ((e->kind == OPS_VIEW || e->kind == OPS_GETITEM) && !(e->flags & OPF_NO_SUITE)) g.views[g.nviews++] = op; /* ops.def says why */
+    if (e->flags & OPF_NO_SUITE) continue; /* ops.def says why (.data, set_) */
     if (e->kind == OPS_INPLACE || e->kind == OPS_SETITEM || e->kind == OPS_OUT) g.writes[g.nwrites++] = op;
     if (e->kind == OPS_INPLACE && (e->flags & OPF_META)) g.metas[g.nmetas++] = op;
     if (e->flags & OPF_MAYBE_VIEW) g.maybes[g.nmaybes++] = op;

@@ -447,6 +447,19 @@ static int undefined_stmt(const env *e, const ir_stmt *st, af_err *err) {
   return rc;
 }
 
+/* Python's Tensor.set_(source) refuses a source of another dtype ("Could not set tensor of type double
+ * to a tensor of type float": its binding checks, the aten op this runner calls would read the bytes
+ * as self's dtype), as the op's rule does (rules_views.c shape_meta_set): a program is what Python
+ * runs. */
+static int rebind_refused(const env *e, const ir_stmt *st, af_err *err) {
+  if (!(ops_get(st->op)->flags & OPF_REBIND) || st->nargs < 2 || st->args[0].kind != IR_ARG_VALUE || st->args[1].kind != IR_ARG_VALUE)
+    return 0;
+  const af_tensor *x = e->v[st->args[0].value], *y = e->v[st->args[1].value];
+  if (!x || !y || at_tensor_dtype(x) == at_tensor_dtype(y)) return 0;
+  return af_fail(err, "Could not set tensor of type %s to a tensor of type %s", af_dtype_name((af_dtype)at_tensor_dtype(y)),
+                 af_dtype_name((af_dtype)at_tensor_dtype(x)));
+}
+
 /* ---- training programs (issue 33; docs/training.md) ----
  * Autograd's in-place rules are validity rules: a program that breaks one is invalid (eager's
  * RESULT_ERROR, the oracle's invalid-program), with the rule as the reason. Checked here on the
@@ -799,7 +812,7 @@ static int run(const ir_program *p, af_tensor *const *given, eager_hook hook, vo
       else { /* an undefined statement still runs: where eager rejects it, eager's message is the reason */
         af_err ue;
         int undef = undefined_stmt(&e, &rs, &ue);
-        fail = train_refuses(&e, &rs, &se) || exec_stmt(&e, &rs, &se) != 0;
+        fail = train_refuses(&e, &rs, &se) || rebind_refused(&e, &rs, &se) || exec_stmt(&e, &rs, &se) != 0;
         if (!fail && undef) se = ue, fail = 1;
       }
       if (!fail && hook && ops_get(st->op)->kind != OPS_INT && hook(ctx, s, &rs, e.v, err)) {

@@ -66,6 +66,9 @@
  *    size's contiguous strides at the offset it had, an as_strided step to the layout eager
  *    gives it; one that grows the storage (new, uninitialized memory) is declined.
  *
+ *    set_ (x.set_(y)) moves x's object: it takes y's storage and a copy of y's chain, so every name of
+ *    x reads and writes y's storage from then on; views of x taken before stay where they were.
+ *
  * 5. Views or copies. reshape, flatten and contiguous return a view exactly when eager does; ref
  *    asks eager: it dry-runs the program once (eager_run_traced) and, after each statement,
  *    reads eager's metadata (storage sharing, shapes, strides). The dry run also gives
@@ -99,7 +102,7 @@
  *    the inputs' shapes, except after a boolean-mask index (data-dependent: the program is then
  *    specialized to the data too, as for `if`, but without a guard).
  *
- * What ref declines (status unsupported, never a wrong answer): an in-place change of shape or
+ * What ref declines (status unsupported, never a wrong answer): set_ of an input; an in-place change of shape or
  * strides (unsqueeze_, t_, as_strided_, ...) in a program whose inputs have layouts (the final
  * state of such an input is no longer a fixed window of its storage); an out= form that resizes its
  * output; a write other than fill_/zero_ into a view whose elements repeat (eager's result then
@@ -423,6 +426,26 @@ static int do_meta(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *e
   return 0;
 }
 
+/* x.set_(y): x's object, and so every name of it (and every list holding it), takes y's storage and a
+ * copy of y's chain: from here on it reads and writes y's storage as y.alias() would. Views of x taken
+ * before are objects of their own and stay on the old storage. x.set_(x) changes nothing. An input's
+ * object (objects 0..ninputs-1 are the inputs', made first) is declined: the caller's tensor would
+ * end on another storage in another shape, which the final-state bookkeeping (6.) does not say. */
+static int do_set(rf *c, const ir_stmt *st, af_err *err) {
+  int o = c->obj[st->args[0].value], oy = c->obj[st->args[1].value];
+  if (o < 0 || oy < 0) return rf_decline(c, err, "%s", "set_ of a value ref does not hold");
+  if (o != oy) {
+    if (o < c->p->ninputs) return rf_decline(c, err, "%s", "set_ of an input (its final state would be another storage)");
+    rf_chain ch = {0};
+    rf_chain_copy(&ch, &c->objs[oy].chain);
+    rf_chain_free(&c->objs[o].chain);
+    c->objs[o].chain = ch;
+    c->objs[o].storage = c->objs[oy].storage;
+  }
+  if (st->out >= 0) c->obj[st->out] = o;
+  return 0;
+}
+
 static int do_setitem(rf *c, const ir_stmt *st, af_tensor *const *values, af_err *err) {
   const ops_entry *oe = ops_get(st->op);
   int x = st->args[0].value, o = c->obj[x], s = c->objs[o].storage, tensors[2 * RF_RANK], ntensors = 0, rc = -1;
@@ -683,7 +706,11 @@ static int rf_stmt(void *ctx, int s, const ir_stmt *st, af_tensor *const *values
         rc = do_fresh(c, st, values, err);
       break;
     case OPS_GETITEM: rc = do_getitem(c, st, values, err); break;
-    case OPS_INPLACE: rc = (oe->flags & OPF_META) ? do_meta(c, st, values, err) : do_inplace(c, st, values, err); break;
+    case OPS_INPLACE:
+      rc = (oe->flags & OPF_REBIND) ? do_set(c, st, err)
+           : (oe->flags & OPF_META) ? do_meta(c, st, values, err)
+                                    : do_inplace(c, st, values, err);
+      break;
     case OPS_SETITEM: rc = do_setitem(c, st, values, err); break;
     case OPS_OUT: rc = do_out(c, st, values, err); break;
     case OPS_FOREACH: rc = do_foreach(c, st, values, err); break;

@@ -12,7 +12,7 @@
  * element gets (add_) */
 typedef enum { OPS_VIEW, OPS_INPLACE, OPS_FUNC, OPS_OUT, OPS_SETITEM, OPS_GETITEM, OPS_CTRL, OPS_LIST, OPS_INT, OPS_FOREACH } ops_kind;
 
-enum { OPF_META = 1, OPF_MAYBE_VIEW = 2, OPF_PICK = 4, OPF_CONTIG_OUT = 8, OPF_FILL = 16, OPF_TS_GAP = 32, OPF_OPT_IN = 64, OPF_STORAGE_BYTES = 128, OPF_CORE = 256, OPF_UNPACK = 512, OPF_NO_SUITE = 1024 };
+enum { OPF_META = 1, OPF_MAYBE_VIEW = 2, OPF_PICK = 4, OPF_CONTIG_OUT = 8, OPF_FILL = 16, OPF_TS_GAP = 32, OPF_OPT_IN = 64, OPF_STORAGE_BYTES = 128, OPF_CORE = 256, OPF_UNPACK = 512, OPF_NO_SUITE = 1024, OPF_REBIND = 2048 };
 
 /* OPF_WRITES(mask): the arguments the op writes in place, bit k for argument k (batch_norm's
  * running statistics: OPF_WRITES(OPS_ARG(3) | OPS_ARG(4))). Without it an op writes what its kind

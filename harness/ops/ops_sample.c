@@ -65,6 +65,7 @@ int ops_req_accepts(const ops_req *r, const ops_meta *m) {
       return 1;
     case OPS_REQ_INDEX: return 0;
     case OPS_REQ_MASK: return m->dtype == AF_BOOL && opk_shape_is(m, r->rank, r->shape);
+    case OPS_REQ_ANY: return 1;
   }
   return 0;
 }

@@ -174,6 +174,7 @@ int ops_shape_infer(const ir_stmt *st, const ops_env *env, ops_effect *e, af_err
       ops_effect me = *e;
       if (ru->shape(st, env, self, &me, err)) return -1;
       e->out = me.out;
+      e->rebind = me.rebind;
       e->meta_change = 1;
       return 0;
     }

@@ -100,6 +100,9 @@ typedef struct ops_effect {
   int meta_change; /* changes arg 0's shape/strides in place */
   int copied;      /* a maybe-view (reshape, flatten, contiguous, getitem) that copied */
   int64_t storage_numel; /* OPS_ALIAS_FRESH: elements of the new storage */
+  int rebind;      /* k >= 1: arg 0 now shares argument k's storage with argument k's sizes, strides and offset
+                      (Tensor.set_(source): out is argument k's layout); every name of arg 0's TensorImpl moves
+                      with it, views of arg 0 taken before stay on the old storage. 0: no */
 } ops_effect;
 
 /* Checks that eager PyTorch accepts statement st and that its result does not depend on an
@@ -146,6 +149,7 @@ typedef enum {
   OPS_REQ_AT_LEAST,  /* same rank, every size >= shape[] */
   OPS_REQ_INDEX,     /* make an int64 input of shape[] holding index_data (never reused) */
   OPS_REQ_MASK,      /* a bool tensor of exactly shape[] (made as gt of a tensor) */
+  OPS_REQ_ANY,       /* any known shape (make: shape[]) */
 } ops_req_kind;
 
 typedef enum {

@@ -252,6 +252,21 @@ int shape_meta_resize(const ir_stmt *st, const ops_env *env, const ops_meta *sel
   return 0;
 }
 
+/* set_(source): self takes source's storage with source's sizes, strides and offset (ATen's set_tensor_:
+ * self.set_(source.storage(), source.storage_offset(), source.sizes(), source.strides())). Eager refuses
+ * another dtype ("Could not set tensor of type double to a tensor of type float": the storage keeps
+ * self's dtype). x.set_(x) changes nothing. */
+int shape_meta_set(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  const ir_arg *a = st->args;
+  if (a[1].kind != IR_ARG_VALUE) return af_fail(err, "%s", "set_ takes a tensor source");
+  const ops_meta *src = META(a[1].value);
+  if (src->dtype != self->dtype)
+    return af_fail(err, "Could not set tensor of type %s to a tensor of type %s", af_dtype_name(src->dtype), af_dtype_name(self->dtype));
+  e->out = *src;
+  e->rebind = 1;
+  return 0;
+}
+
 /* the write-back scatters: the slice of self they write must have src's shape */
 enum { SC_SLICE, SC_SELECT, SC_DIAGONAL, SC_AS_STRIDED };
 
@@ -668,6 +683,26 @@ SAMPLER(resize) { /* shrink within the storage: a prefix of the memory, contiguo
   int64_t want = R(1, cap), s3[3];
   int k = opk_factor(ch, want, (int)R(1, 3), s3);
   args[1] = opk_a_ints(k, s3);
+  return n;
+}
+
+SAMPLER(set) { /* a source of self's dtype: half the time of self's shape, else of any small shape */
+  SAMPLER_BEGIN;
+  int k = r;
+  memcpy(sh, m->shape, sizeof(int64_t) * (size_t)r);
+  if (R(0, 1)) {
+    k = (int)R(0, ch->max_rank < 3 ? ch->max_rank : 3);
+    int64_t numel = 1;
+    for (int d = 0; d < k; d++) {
+      sh[d] = R(1, 4);
+      if (numel * sh[d] > ch->max_numel) sh[d] = 1;
+      numel *= sh[d];
+    }
+  }
+  ops_req q = opk_req(OPS_REQ_ANY, k, sh, m->dtype, OPS_DT_SAME, p, 0);
+  int v = opk_tensor(ch, &q);
+  if (v < 0) return -1;
+  args[1] = a_value(v);
   return n;
 }
 
