@@ -104,6 +104,8 @@ typedef struct gen_policy {
                                  that requires grad (gen_train.h; default GEN_TRAIN_P_STATE_READ) */
   double p_train_view_input;  /* ... a data input made a view of a caller's leaf (GEN_TRAIN_P_VIEW_INPUT) */
   double p_train_data;        /* ... a .detach() made .data (GEN_TRAIN_P_DATA) */
+  double p_train_out_views;   /* ... two views of one intermediate, or it and its .detach(), returned as
+                                 new outputs (GEN_TRAIN_P_OUT_VIEWS) */
   double p_attribute;         /* a module buffer that is no parameter is a plain tensor attribute
                                  instead (issue 29: `self.NAME = tensor`, not register_buffer),
                                  drawn after the program is made, from a stream of its own: the

@@ -30,7 +30,7 @@ static const field chances[] = {CHANCE(p_view_of_view),     CHANCE(p_sibling),  
                                 CHANCE(p_set),
                                 CHANCE(p_layout),           CHANCE(p_size_value),    CHANCE(p_factory),
                                 CHANCE(p_train),            CHANCE(p_attribute),     CHANCE(p_train_state_read),
-                                CHANCE(p_train_view_input), CHANCE(p_train_data)};
+                                CHANCE(p_train_view_input), CHANCE(p_train_data),       CHANCE(p_train_out_views)};
 #define NLIMITS (int)(sizeof limits / sizeof limits[0])
 #define NCHANCES (int)(sizeof chances / sizeof chances[0])
 
@@ -134,6 +134,7 @@ static void policy_defaults(gen_policy *p) {
   p->p_train_state_read = GEN_TRAIN_P_STATE_READ; /* issue 33's training forms (gen_train.h) */
   p->p_train_view_input = GEN_TRAIN_P_VIEW_INPUT;
   p->p_train_data = GEN_TRAIN_P_DATA;
+  p->p_train_out_views = GEN_TRAIN_P_OUT_VIEWS;
   p->p_attribute = 0.15; /* issue 29: about 1 program in 30 holds one (a module buffer in 4 of them) */
 }
 

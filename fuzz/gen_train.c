@@ -239,6 +239,89 @@ static int edit_data(ir_program *q, uint64_t *s) {
   return d >= 0;
 }
 
+/* 1 when value v's name belongs to no other value of p (a rebound name would make a later use
+ * of v read the rebinding). */
+static int name_unique(const ir_program *p, int v) {
+  for (int k = 0; k < p->nvalues; k++)
+    if (k != v && !strcmp(p->names[k], p->names[v])) return 0;
+  return 1;
+}
+
+/* New output o of q with a loss weight 1..3 drawn from s. */
+static void add_output(ir_program *q, int o, uint64_t *s) {
+  q->outputs = af_xrealloc(q->outputs, sizeof(int) * (size_t)(q->noutputs + 1));
+  q->loss = af_xrealloc(q->loss, sizeof(double) * (size_t)(q->noutputs + 1));
+  q->outputs[q->noutputs] = o;
+  q->loss[q->noutputs++] = (double)(1 + mix(s) % 3);
+}
+
+/* `out = op(h)` (unsqueeze: one int argument k) appended to q's body; the new value's id. */
+static int append_view(ir_program *q, int op, int h, int k) {
+  char stem[64];
+  snprintf(stem, sizeof stem, "%s_v", q->names[h]);
+  int out = fresh_value(q, stem);
+  ir_arg a[2] = {{.kind = IR_ARG_VALUE, .value = h}, {.kind = IR_ARG_INT, .i = k}};
+  if (op == OPS_view_as) a[1] = (ir_arg){.kind = IR_ARG_VALUE, .value = h};
+  ir_add_stmt(q, op, out, op == OPS_detach ? 1 : 2, a);
+  return out;
+}
+
+/* Outputs that alias one intermediate (issue 33's coverage): of a value h a top-level functional
+ * statement made from a value that requires grad, two views returned as new outputs at the end of
+ * the forward (`h.unsqueeze(0)` and `h.view_as(h)` or `h.unsqueeze(-1)`: views of a hidden state
+ * returned side by side), or h and `h.detach()` (`return y, y.detach()`, the form of
+ * pytorch/pytorch#100348). AOTAutograd then returns h itself from the compiled graph and
+ * regenerates the views from it after the call (collect_metadata_analysis:
+ * alias_of_intermediate_save_as_output, alias_of_intermediate,
+ * alias_of_intermediate_base_is_user_output), which no output of a generated program did. h: a
+ * value no name rebinds and no output is, made by a functional op that returns a new tensor
+ * (neither self_return nor OPF_MAYBE_VIEW) from a value that requires grad by the program's text
+ * (an input that does, or a value such a top-level statement made; an op may still give a result
+ * autograd does not track, a comparison's: then the outputs are plain, and valid all the same). */
+static int edit_out_views(ir_program *q, uint64_t *s) {
+  int n = 0, h = -1;
+  char *grad = af_xcalloc((size_t)q->nvalues + 1, 1);
+  for (int i = 0; i < q->ninputs; i++)
+    if (q->inputs[i].value >= 0 && q->inputs[i].value < q->nvalues) grad[q->inputs[i].value] = (char)q->inputs[i].grad;
+  for (int k = 0; k < q->nstmts; k = ir_block_opener(q->stmts[k].op) ? ir_block_end(q, k) + 1 : k + 1) {
+    const ir_stmt *st = &q->stmts[k];
+    const ops_entry *e = ops_get(st->op);
+    int v = st->out, from_grad = 0;
+    for (int a = 0; a < st->nargs; a++) {
+      const ir_arg *x = &st->args[a];
+      if (x->kind == IR_ARG_VALUE && x->value >= 0 && x->value < q->nvalues) from_grad |= grad[x->value];
+      for (int j = 0; x->kind == IR_ARG_VALUES && j < x->n; j++)
+        if (x->values[j] >= 0 && x->values[j] < q->nvalues) from_grad |= grad[x->values[j]];
+    }
+    if (v < 0 || v >= q->nvalues || !e) continue;
+    grad[v] = (char)((e->kind == OPS_FUNC || e->kind == OPS_VIEW || e->kind == OPS_GETITEM || e->kind == OPS_LIST) && from_grad);
+    int out = 0;
+    for (int o = 0; o < q->noutputs; o++) out |= q->outputs[o] == v;
+    if (e->kind == OPS_FUNC && grad[v] && !out && strcmp(e->family, "self_return") && !(e->flags & OPF_MAYBE_VIEW) &&
+        name_unique(q, v) && mix(s) % (uint64_t)++n == 0)
+      h = v;
+  }
+  free(grad);
+  if (h < 0) return 0;
+  switch (mix(s) % 3) {
+  case 0:
+    add_output(q, append_view(q, OPS_unsqueeze, h, 0), s);
+    add_output(q, append_view(q, OPS_view_as, h, 0), s);
+    break;
+  case 1:
+    add_output(q, append_view(q, OPS_unsqueeze, h, 0), s);
+    add_output(q, append_view(q, OPS_unsqueeze, h, -1), s);
+    break;
+  default: {
+    int seen = 0;
+    for (int o = 0; o < q->noutputs; o++) seen |= q->outputs[o] == h;
+    if (!seen) add_output(q, h, s);
+    add_output(q, append_view(q, OPS_detach, h, 0), s);
+  }
+  }
+  return 1;
+}
+
 static int base_named(const ir_program *p, const char *name) {
   for (int b = 0; b < p->nbases; b++)
     if (!strcmp(p->bases[b].name, name)) return 1;
@@ -292,6 +375,7 @@ int gen_train(ir_program *p, uint64_t seed, const gen_policy *pol) {
     maybe(&q, GEN_TRAIN_P_WRAP, &s, edit_wrap_run);
     maybe(&q, pol->p_train_state_read, &s, edit_state_read);
     maybe(&q, pol->p_train_data, &s, edit_data);
+    maybe(&q, pol->p_train_out_views, &s, edit_out_views);
     ir_program tmp = *p; /* p takes q's contents, q p's old ones (freed with q) */
     *p = *q;
     *q = tmp;

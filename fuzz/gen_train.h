@@ -23,7 +23,9 @@
  * that requires grad becomes a buffer or a parameter for it (a parameter written under no_grad or
  * through `self.w.data`, drawn, in both edits), and with chance GEN_TRAIN_P_DATA one `.detach()`
  * made `.data` (after eager accepted the program with `.detach()`, whose writes autograd's
- * saved-tensor check sees: a write through `.data` never changes a tensor the backward saved).
+ * saved-tensor check sees: a write through `.data` never changes a tensor the backward saved),
+ * and with chance GEN_TRAIN_P_OUT_VIEWS two views of one intermediate (`h.unsqueeze(0)`,
+ * `h.view_as(h)`), or it and its `.detach()`, returned as new outputs at the end.
  * First of all, with chance GEN_TRAIN_P_VIEW_INPUT, a data input made a view of a new hidden base
  * that requires grad (the caller's leaf; the input views its clone, a non-leaf the program may
  * write); a hidden base the generator made is made such a leaf too where eager accepts it.
@@ -35,6 +37,7 @@
 #define GEN_TRAIN_P_STATE_READ 0.35
 #define GEN_TRAIN_P_DATA 0.5
 #define GEN_TRAIN_P_VIEW_INPUT 0.25
+#define GEN_TRAIN_P_OUT_VIEWS 0.4 /* the policy's train_out_views */
 int gen_train(ir_program *p, uint64_t seed, const gen_policy *pol);
 
 #endif

@@ -542,6 +542,82 @@ TEST(the_generator_writes_module_state_then_reads_it_with_a_grad_input_and_draws
         ntrain, state_read, data, data_param, view_leaf, bad);
 }
 
+/* ---- outputs that alias one intermediate (issue 33's coverage, helper H33c) ---- */
+
+/* Statement k of p when it makes value v at the top level, else -1. */
+static int maker(const ir_program *p, int v) {
+  for (int k = 0; k < p->nstmts; k++)
+    if (p->stmts[k].out == v) return k;
+  return -1;
+}
+
+/* With train_out_views 1 the training programs return two views of one intermediate that a
+ * functional op made from a value that requires grad (`h.unsqueeze(0)`, `h.view_as(h)`,
+ * `h.unsqueeze(-1)`) or h beside `h.detach()`, every one with a loss weight, every program
+ * eager-valid (backward included) and passed by ref (the judge's inference form); with the chance
+ * 0 no program has the form. */
+TEST(the_generator_returns_views_of_one_intermediate_as_outputs_eager_accepts) {
+  for (int on = 0; on < 2; on++) {
+    gen_policy pol;
+    af_err err;
+    gen_policy_default(&pol);
+    CHECK(gen_policy_from_json(on ? "{\"chances\": {\"train\": 1.0, \"train_out_views\": 1.0}}"
+                                  : "{\"chances\": {\"train\": 1.0, \"train_out_views\": 0}}",
+                               &pol, &err) == 0,
+          "%s", err.msg);
+    int ntrain = 0, views = 0, detached = 0, bad = 0;
+    for (uint64_t seed = 1; seed <= 60; seed++) {
+      ir_program *p = NULL;
+      if (gen_program(&pol, seed, &p, &err)) {
+        CHECK(0, "seed %llu: %s", (unsigned long long)seed, err.msg);
+        continue;
+      }
+      if (p->train) {
+        ntrain++;
+        int pair = 0, det = 0; /* two outputs made by views of one value h; h and h.detach() both outputs */
+        for (int a = 0; a < p->noutputs; a++) {
+          int ka = maker(p, p->outputs[a]);
+          if (ka < 0 || p->stmts[ka].nargs < 1 || p->stmts[ka].args[0].kind != IR_ARG_VALUE) continue;
+          int h = p->stmts[ka].args[0].value, kh = maker(p, h);
+          if (kh < 0 || ops_get(p->stmts[kh].op)->kind != OPS_FUNC) continue;
+          int op = p->stmts[ka].op;
+          for (int b = a + 1; b < p->noutputs && (op == OPS_unsqueeze || op == OPS_view_as); b++) {
+            int kb = maker(p, p->outputs[b]);
+            pair |= kb >= 0 && (p->stmts[kb].op == OPS_unsqueeze || p->stmts[kb].op == OPS_view_as) &&
+                    p->stmts[kb].args[0].kind == IR_ARG_VALUE && p->stmts[kb].args[0].value == h && ir_loss_weight(p, a) >= 1 &&
+                    ir_loss_weight(p, b) >= 1;
+          }
+          for (int b = 0; b < p->noutputs && op == OPS_detach; b++) det |= p->outputs[b] == h;
+        }
+        views += pair;
+        detached += det;
+        if (pair || det) {
+          result r;
+          result_init(&r);
+          if (eager_run(p, &r, &err) || r.status != RESULT_OK)
+            bad++, CHECK(0, "seed %llu: eager: %s", (unsigned long long)seed, r.message ? r.message : err.msg);
+          result_clear(&r);
+          judgement j;
+          if (judge_isolated(conv_find("ref"), p, NULL, 60, &j, &err) == 0) {
+            CHECK(j.verdict == V_PASS, "seed %llu: ref: %s (%s)", (unsigned long long)seed, oracle_verdict_name(j.verdict),
+                  j.detail ? j.detail : "");
+            judgement_clear(&j);
+          } else
+            CHECK(0, "seed %llu: judged: %s", (unsigned long long)seed, err.msg);
+        }
+      }
+      ir_program_free(p);
+    }
+    if (on)
+      CHECK(ntrain >= 15 && views >= 5 && detached >= 2 && !bad,
+            "%d training programs: %d return two views of one intermediate, %d an intermediate and its .detach(), %d eager refuses",
+            ntrain, views, detached, bad);
+    else
+      CHECK(ntrain >= 15 && views == 0 && detached == 0, "chance 0: %d training programs, %d with the views, %d with .detach()", ntrain,
+            views, detached);
+  }
+}
+
 /* ---- inputs that view a leaf the caller owns (issue 33's third slice) ---- */
 
 /* base [1, 2, 3, 4] the caller's leaf that requires grad; x = base.clone()[1:3] (as_strided), y a
@@ -625,5 +701,6 @@ int main(void) {
   RUN(a_write_through_data_hides_from_autograds_saved_tensor_check_unlike_detach);
   RUN(the_generator_writes_module_state_then_reads_it_with_a_grad_input_and_draws_data);
   RUN(an_input_that_views_a_callers_leaf_is_written_in_place_and_its_gradient_reaches_the_leaf);
+  RUN(the_generator_returns_views_of_one_intermediate_as_outputs_eager_accepts);
   return tap_done();
 }

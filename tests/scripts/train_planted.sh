@@ -8,7 +8,8 @@
 set -u
 # 30 programs: the generator's no_grad/.detach() forms (issue 33) moved the stream; seed 1's first
 # program with the planted mistake's pattern is now the 25th (12 had it before)
-# The policy turns issue 33's third-slice forms off (train_state_read, train_view_input, train_data 0:
+# The policy turns issue 33's third-slice forms and the outputs that view one intermediate off
+# (train_state_read, train_view_input, train_data, train_out_views 0:
 # no draw, the stream as before them): they make aot_eager's own real gradient bugs (module state
 # written then read: docs/findings/aot_eager-buffer-mutated-then-read-doubles-input-grad), which the
 # --mistake none baseline would count.
