@@ -14,6 +14,8 @@
 #include "../oracle/signature.h"
 #include "classes.h"
 #include "confirm.h"
+#include "float64.h"
+#include "refusals.h"
 #include "judge.h"
 #include "known.h"
 
@@ -219,6 +221,79 @@ static int baseline_campaign(cJSON *idx, const char *bdir, const annotate_opts *
 
 int annotate_in_baseline(const cJSON *cls) { return cJSON_IsTrue(cJSON_GetObjectItem(cls, "in_baseline")); }
 
+/* ------------------------------------------------------------------ the dtype trigger (float64.h) */
+
+typedef struct f64_ctx {
+  const annotate_opts *o;
+  const cJSON *cls;
+} f64_ctx;
+
+/* A rerun of a variant of cls's program on the campaign's converter, as a classes_judge. */
+static int f64_judge(const ir_program *q, void *ctx) {
+  const f64_ctx *x = ctx;
+  judgement j = {0};
+  af_err err;
+  if (rejudge(x->o->c, q, x->o, &j, &err)) return CLASSES_NOT_RUN;
+  int r = j.verdict == V_INVALID_PROGRAM ? CLASSES_INVALID
+          : j.verdict == V_PASS           ? CLASSES_PASS
+          : shows_class(x->cls, j.verdict, j.detail) ? CLASSES_SAME
+                                                     : CLASSES_OTHER;
+  judgement_clear(&j);
+  return r;
+}
+
+/* Whether cls keys on a write pattern (classes.h): no error key, regression or declared limit. */
+static int keyed_by_writes(const cJSON *cls, const conv_converter *c) {
+  const char *k = str_of(cls, "key"), *bar = k ? strrchr(k, '|') : NULL, *vn = str_of(cls, "verdict");
+  oracle_verdict v;
+  if (!bar || !classes_pattern_writes(bar + 1) || str_of(cls, "error_key") || str_of(cls, "graph_change") || str_of(cls, "warned") ||
+      str_of(cls, "limit") || !vn || oracle_verdict_parse(vn, &v))
+    return 0;
+  return refusals_limit(c, v, str_of(cls, "detail")) == NULL;
+}
+
+/* Each class whose smallest program holds float64 is rerun with it made float32 (float64.h): the
+ * trigger line of one that then passes, and a class keyed on its write pattern whose failure needs
+ * float64 and a write keys on the dtype instead, folding with the converter's other such classes
+ * of its verdict group. A class checked for its present smallest program is not checked again. */
+void annotate_float64(cJSON *idx, const annotate_opts *o) {
+  int checked = 0, keyed = 0;
+  for (cJSON *cls = cJSON_GetObjectItem(idx, "classes")->child, *next; cls; cls = next) {
+    next = cls->next;
+    const char *conv = str_of(cls, "converter"), *k = str_of(cls, "key");
+    if (!conv || !k || strcmp(conv, o->c->name) != 0 || annotated(cls, "float64", "smallest", str_of(cls, "smallest") ? str_of(cls, "smallest") : ""))
+      continue;
+    char path[4600];
+    ir_program *p = class_program(o->dir, cls, path, sizeof path);
+    if (!p || !f64_has(p, AF_FLOAT64)) {
+      ir_program_free(p);
+      continue;
+    }
+    cJSON *row = cJSON_CreateObject();
+    cJSON_AddStringToObject(row, "smallest", str_of(cls, "smallest"));
+    f64_ctx x = {o, cls};
+    int passes32 = 0, needs = f64_needs(p, f64_judge, &x, row, &passes32);
+    ir_program_free(p);
+    checked++;
+    if (needs >= 0) cJSON_AddBoolToObject(row, "needs", needs == 1);
+    replace(cls, "float64", row);
+    if (passes32) replace(cls, "trigger", cJSON_CreateString(F64_TRIGGER));
+    const char *bar = strrchr(k, '|');
+    if (needs == 1 && strcmp(bar + 1, F64_KEY) != 0 && keyed_by_writes(cls, o->c)) {
+      cJSON *mine = cJSON_Duplicate(row, 1);
+      cJSON *into = classes_index_rekey(idx, cls, F64_KEY); /* cls may fold into another class (and be gone) */
+      const char *s = str_of(into, "smallest");
+      if (into != cls && s && !strcmp(s, str_of(mine, "smallest"))) { /* it took cls's program as its example */
+        replace(into, "float64", mine);
+        mine = NULL;
+      }
+      cJSON_Delete(mine);
+      keyed++;
+    }
+  }
+  if (checked) fprintf(stderr, "aliasfuzz: reran %d class(es) with float64 made float32: %d keyed on float64\n", checked, keyed);
+}
+
 /* ------------------------------------------------------------------ switches (triggers) */
 
 static void triggers(cJSON *idx, const annotate_opts *o) {
@@ -271,6 +346,13 @@ static void triggers(cJSON *idx, const annotate_opts *o) {
     else if (same.len) af_buf_printf(&line, "no switch tried turns it off (%s)", same.s);
     else af_buf_puts(&line, "no switch could be tried (unavailable here)");
     replace(cls, "switches", sw);
+    const char *f32 = str_of(cJSON_GetObjectItem(cls, "float64"), "as_float32");
+    if (f32 && !strcmp(f32, "pass")) { /* the dtype trigger (float64.h) first */
+      af_buf both = {0};
+      af_buf_printf(&both, "%s; %s", F64_TRIGGER, line.s);
+      af_buf_free(&line);
+      line = both;
+    }
     replace(cls, "trigger", cJSON_CreateString(line.s));
     cJSON *a = cJSON_CreateObject();
     cJSON_AddStringToObject(a, "smallest", str_of(cls, "smallest"));
@@ -457,6 +539,8 @@ int annotate_check(const annotate_opts *o, af_err *err) {
 int annotate_classes(cJSON *idx, const annotate_opts *o, af_err *err) {
   int rc = 0;
   if (!classes_index_count(idx)) return 0;
+  /* first: a class keyed on float64 is what the baseline, the known cases and the rest then see */
+  annotate_float64(idx, o);
   if (o->baseline) {
     if (is_dir_with_classes(o->baseline)) {
       rc = baseline_campaign(idx, o->baseline, o, err);

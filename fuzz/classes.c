@@ -1203,3 +1203,31 @@ int classes_index_absorb(cJSON *idx, const char *qk, int64_t n) {
   cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItem(idx, "deferred"), qk);
   return 1;
 }
+
+/* The patterns class c was seen as (its "patterns", made from its pattern when it has none). */
+static cJSON *patterns_of(cJSON *c) {
+  cJSON *ps = cJSON_GetObjectItem(c, "patterns");
+  if (ps) return ps;
+  ps = cJSON_AddArrayToObject(c, "patterns");
+  const char *p = cJSON_GetStringValue(cJSON_GetObjectItem(c, "pattern"));
+  if (p && *p) cJSON_AddItemToArray(ps, cJSON_CreateString(p));
+  return ps;
+}
+
+cJSON *classes_index_rekey(cJSON *idx, cJSON *c, const char *what) {
+  const char *k = cJSON_GetStringValue(cJSON_GetObjectItem(c, "key")), *bar = k ? strrchr(k, '|') : NULL;
+  if (!bar) return c;
+  af_buf nk = {0};
+  af_buf_printf(&nk, "%.*s|%s", (int)(bar - k), k, what);
+  cJSON *mine = patterns_of(c), *into = class_where(idx, "key", nk.s), *x;
+  if (into && into != c) { /* one bug seen as several patterns: c folds into the class of that key */
+    cJSON *ps = patterns_of(into);
+    cJSON_ArrayForEach(x, mine) if (cJSON_IsString(x) && !has_string(ps, x->valuestring)) cJSON_AddItemToArray(ps, cJSON_CreateString(x->valuestring));
+    fold_into(idx, into, c);
+    c = into;
+  } else {
+    cJSON_SetValuestring(cJSON_GetObjectItem(c, "key"), nk.s); /* the id stays the one it was made with */
+  }
+  af_buf_free(&nk);
+  return c;
+}

@@ -12,6 +12,7 @@
 #include "../harness/torch/shim.h"
 #include "../oracle/signature.h"
 #include "classes.h"
+#include "float64.h"
 #include "judge.h"
 
 #ifndef AF_KNOWN_DIR
@@ -330,6 +331,64 @@ static int class_fails_like(const cJSON *cls, const char *case_key, const char *
   return one && !oracle_verdict_parse(one, &v) && !classes_by_error(v);
 }
 
+/* ------------------------------------------------------------------ cases that need float64 (float64.h) */
+
+typedef struct case_ctx {
+  const conv_converter *c;
+  double deadline_s;
+  oracle_verdict v;    /* what the case gives as it is */
+  const char *detail;
+  const char *pattern; /* its plain pattern */
+} case_ctx;
+
+/* A rerun of a variant of a case's program, as a classes_judge: the same bug when it is in the
+ * case's verdict group and, for a case keyed by its error, gives its error key. */
+static int case_judge(const ir_program *q, void *ctx) {
+  const case_ctx *x = ctx;
+  judgement j = {0};
+  af_err e;
+  if (known_judge(x->c, q, x->deadline_s, 0, &j, &e)) return CLASSES_NOT_RUN;
+  int r = j.verdict == V_INVALID_PROGRAM ? CLASSES_INVALID : j.verdict == V_PASS ? CLASSES_PASS : CLASSES_OTHER;
+  if (r == CLASSES_OTHER && !strcmp(classes_verdict_group(j.verdict, x->pattern), classes_verdict_group(x->v, x->pattern))) {
+    r = CLASSES_SAME;
+    if (classes_keyed_by_error(x->v, x->pattern)) {
+      char *a = sig_error_class(j.detail ? j.detail : ""), *b = sig_error_class(x->detail ? x->detail : "");
+      if (strcmp(a, b) != 0) r = CLASSES_OTHER;
+      free(a);
+      free(b);
+    }
+  }
+  judgement_clear(&j);
+  return r;
+}
+
+/* f64_needs of case k failing on c with verdict v and detail (its plain pattern `pattern`), cached
+ * in the campaign folder's known.json beside its judgement (slot "ID|CONVERTER|float64"). */
+static int case_needs_float64(cJSON *cache, const known_case *k, const conv_converter *c, oracle_verdict v, const char *detail,
+                              const char *pattern, double deadline_s, int *judged) {
+  if (!f64_has(k->p, AF_FLOAT64)) return -1;
+  char slot[512], dg[32];
+  snprintf(slot, sizeof slot, "%s|%s|float64", k->id, c->name);
+  snprintf(dg, sizeof dg, "%016llx", (unsigned long long)k->digest);
+  cJSON *js = cJSON_GetObjectItem(cache, "judgements");
+  const cJSON *e = cJSON_GetObjectItem(js, slot);
+  const char *d = str_of(e, "digest"), *cv = str_of(e, "converter"), *st = str_of(e, "stack");
+  if (d && cv && st && !strcmp(d, dg) && !strcmp(cv, c->name) && !strcmp(st, at_stack()) && cJSON_IsNumber(cJSON_GetObjectItem(e, "needs")))
+    return (int)cJSON_GetNumberValue(cJSON_GetObjectItem(e, "needs"));
+  case_ctx x = {c, deadline_s, v, detail, pattern};
+  cJSON *row = cJSON_CreateObject();
+  int needs = f64_needs(k->p, case_judge, &x, row, NULL);
+  cJSON_AddStringToObject(row, "case", k->id);
+  cJSON_AddStringToObject(row, "digest", dg);
+  cJSON_AddStringToObject(row, "converter", c->name);
+  cJSON_AddStringToObject(row, "stack", at_stack());
+  cJSON_AddNumberToObject(row, "needs", needs);
+  cJSON_DeleteItemFromObjectCaseSensitive(js, slot);
+  cJSON_AddItemToObject(js, slot, row);
+  ++*judged;
+  return needs;
+}
+
 int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir, double deadline_s, af_err *err) {
   const char *kd = known_dir();
   struct stat st;
@@ -338,6 +397,7 @@ int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir
   if (known_load(kd, &kc, err)) return -1;
   cJSON *cache = cache_load(campaign_dir);
   char **keys = af_xcalloc((size_t)kc.n + 1, sizeof *keys), **eks = af_xcalloc((size_t)kc.n + 1, sizeof *eks);
+  char **f64keys = af_xcalloc((size_t)kc.n + 1, sizeof *f64keys); /* the dtype key of a case that needs float64 */
   int applicable = 0, judged = 0, marked = 0;
   for (int i = 0; i < kc.n; i++) {
     const known_case *k = &kc.cases[i];
@@ -364,6 +424,12 @@ int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir
     char *pattern = classes_plain_pattern(k->p);
     keys[i] = classes_key(c->name, v, str_of(e, "detail"), pattern);
     if (classes_by_error(v)) eks[i] = v == V_TIMEOUT ? af_xstrdup("timeout") : sig_error_class(str_of(e, "detail"));
+    /* a case whose failure needs float64 and a write (float64.h) is the converter's class keyed on float64 */
+    if (case_needs_float64(cache, k, c, v, str_of(e, "detail"), pattern, deadline_s, &judged) == 1) {
+      af_buf fk = {0};
+      af_buf_printf(&fk, "%s|%s|%s", c->name, classes_verdict_group(v, pattern), F64_KEY);
+      f64keys[i] = af_buf_take(&fk);
+    }
     free(pattern);
   }
   cJSON *cls;
@@ -372,7 +438,8 @@ int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir
     if (!cv || strcmp(cv, c->name) != 0) continue;
     unmark(cls);
     for (int i = 0; i < kc.n && key; i++) {
-      if (!keys[i] || !class_fails_like(cls, keys[i], eks[i], kc.cases[i].covers)) continue;
+      if (!keys[i] || !(class_fails_like(cls, keys[i], eks[i], kc.cases[i].covers) || (f64keys[i] && !strcmp(key, f64keys[i]))))
+        continue;
       cJSON_AddStringToObject(cls, "known", kc.cases[i].tracker);
       cJSON_AddStringToObject(cls, "known_case", kc.cases[i].id);
       cJSON_AddStringToObject(cls, "known_state", kc.cases[i].state);
@@ -389,9 +456,11 @@ int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir
   for (int i = 0; i < kc.n; i++) {
     free(keys[i]);
     free(eks[i]);
+    free(f64keys[i]);
   }
   free(keys);
   free(eks);
+  free(f64keys);
   cJSON_Delete(cache);
   known_corpus_clear(&kc);
   return 0;

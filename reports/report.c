@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../fuzz/confirm.h"
+#include "../fuzz/float64.h"
 #include "../fuzz/known.h"
 #include "../fuzz/refusals.h"
 #include "../harness/codec.h"
@@ -223,10 +224,19 @@ static void md_message(af_buf *b, const char *msg, size_t max) {
   if (n > max) af_buf_puts(b, "…");
 }
 
-void report_class_title(af_buf *b, const cJSON *c) {
+/* What a class keys on for a reader: its error key, its pattern, or for a class keyed on float64
+ * (float64.h) "needs float64". Borrowed. */
+static const char *class_keys_on(const cJSON *c) {
   const char *ek = cJSON_GetStringValue(cJSON_GetObjectItem(c, "error_key"));
+  const char *k = cJSON_GetStringValue(cJSON_GetObjectItem(c, "key")), *bar = k ? strrchr(k, '|') : NULL;
+  if (ek) return ek;
+  if (bar && !strcmp(bar + 1, F64_KEY)) return F64_KEY;
+  return cJSON_GetStringValue(cJSON_GetObjectItem(c, "pattern"));
+}
+
+void report_class_title(af_buf *b, const cJSON *c) {
   af_buf_printf(b, "%s ", cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict")));
-  md_code(b, ek ? ek : cJSON_GetStringValue(cJSON_GetObjectItem(c, "pattern")), 300);
+  md_code(b, class_keys_on(c), 300);
   const cJSON *vs = cJSON_GetObjectItem(c, "verdicts"), *v;
   if (cJSON_GetArraySize(vs) > 1) {
     af_buf_puts(b, " (seen as");
@@ -312,6 +322,16 @@ void report_class_facts(af_buf *b, const cJSON *c) {
                   cJSON_GetStringValue(cJSON_GetObjectItem(c, "known_state")), cJSON_GetStringValue(cJSON_GetObjectItem(c, "known_case")));
   }
   const cJSON *ab = cJSON_GetObjectItem(c, "absorbed");
+  const cJSON *pats = cJSON_GetObjectItem(c, "patterns");
+  if (cJSON_GetArraySize(pats) > 1) { /* a class keyed on float64 (float64.h): the write patterns its programs had */
+    af_buf_puts(b, "- also seen as:");
+    int k = 0;
+    cJSON_ArrayForEach(e, pats) {
+      af_buf_puts(b, k++ ? ", " : " ");
+      md_code(b, e->valuestring, 100);
+    }
+    af_buf_puts(b, " (write patterns whose programs all need float64: one class, keyed on the dtype)\n");
+  }
   if (cJSON_GetArraySize(ab)) { /* classes folded into this one (classes.h): their findings' READMEs name those ids */
     af_buf_puts(b, "- also seen as:");
     cJSON_ArrayForEach(e, ab) af_buf_printf(b, " `%s`", e->valuestring);
@@ -355,8 +375,7 @@ void report_class_facts(af_buf *b, const cJSON *c) {
 
 static void col_verdict(af_buf *b, const cJSON *c) { af_buf_puts(b, cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict"))); }
 static void col_key(af_buf *b, const cJSON *c) {
-  const char *ek = cJSON_GetStringValue(cJSON_GetObjectItem(c, "error_key"));
-  md_code(b, ek ? ek : cJSON_GetStringValue(cJSON_GetObjectItem(c, "pattern")), 100);
+  md_code(b, class_keys_on(c), 100);
   const char *gc = cJSON_GetStringValue(cJSON_GetObjectItem(c, "graph_change"));
   if (gc) { /* a regression's key: what its graph changed against the baseline's (classes.h) */
     af_buf_puts(b, " (graph change: ");
