@@ -9,6 +9,7 @@
 #include "../fuzz/findings.h"
 #include "../fuzz/judge.h"
 #include "../fuzz/reduce.h"
+#include "../fuzz/refusals.h"
 #include "../harness/codec.h"
 #include <cjson/cJSON.h>
 #include "cli.h"
@@ -66,7 +67,7 @@ static int rpred(const ir_program *cand, void *vctx) {
   af_err err;
   int rc = x->isolate ? judge_isolated(x->c, cand, &x->oo, ISOLATE_DEADLINE_S, &j, &err) : judge_inprocess(x->c, cand, &x->oo, &j, &err);
   if (rc) return 0;
-  int same = judge_same_bug(&j, x->v, x->detail);
+  int same = judge_same_bug(&j, x->v, x->detail) && refusals_same_limit(x->c, j.verdict, j.detail, x->v, x->detail);
   judgement_clear(&j);
   return same;
 }

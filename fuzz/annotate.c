@@ -553,6 +553,7 @@ int annotate_classes(cJSON *idx, const annotate_opts *o, af_err *err) {
   /* classes already on a public tracker (known.h, issue 26) */
   af_err ek;
   if (known_annotate(idx, o->c, o->dir, rejudge_deadline(o), &ek)) fprintf(stderr, "aliasfuzz: %s\n", ek.msg);
+  else if (known_fold(idx, o->c, &ek) < 0) fprintf(stderr, "aliasfuzz: %s\n", ek.msg); /* one known bug, one class */
   if (!o->no_triggers) triggers(idx, o);
   if (o->other_stack) other_stack(idx, o);
   /* each class on the user's path: its repro.py in a fresh process (confirm.h, issue 26) */

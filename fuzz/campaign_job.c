@@ -41,8 +41,10 @@ static int base_same(const conv_converter *base, double isolate, const ir_progra
   int r = -1;
   if (pass_graph) *pass_graph = !rc && j.verdict == V_PASS && j.graph && *j.graph ? af_xstrdup(j.graph) : NULL;
   if (!rc) {
-    if (!strcmp(classes_verdict_group(cj->verdict, NULL), "wrong-result"))
-      r = j.verdict == cj->verdict && !strcmp(j.detail ? j.detail : "", cj->detail ? cj->detail : "");
+    if (!strcmp(classes_verdict_group(cj->verdict, NULL), "wrong-result")) { /* what each converter warned aside */
+      size_t la = oracle_detail_len(j.detail), lb = oracle_detail_len(cj->detail);
+      r = j.verdict == cj->verdict && la == lb && (!la || !strncmp(j.detail, cj->detail, la));
+    }
     else
       r = judge_same_bug(&j, cj->verdict, cj->detail);
   }
@@ -67,7 +69,7 @@ static int same_bug_pred(const ir_program *cand, void *vctx) {
   judgement j;
   af_err err;
   if (judge_cand(x, cand, &j, &err)) return 0;
-  int same = judge_same_bug(&j, x->v, x->detail);
+  int same = judge_same_bug(&j, x->v, x->detail) && refusals_same_limit(x->c, j.verdict, j.detail, x->v, x->detail);
   if (same && x->base) same = base_same(x->base, x->isolate, cand, x->oo, &j, NULL) == x->base_known;
   judgement_clear(&j);
   return same;
@@ -86,6 +88,8 @@ static int variant_judge(const ir_program *cand, void *vctx) {
   af_err err;
   if (judge_cand(x, cand, &j, &err)) return CLASSES_NOT_RUN;
   int r = classes_outcome(&j, x->v, x->detail);
+  /* a variant the converter warned of with a declared limit where the program was not (or the other way round) is another case */
+  if (r == CLASSES_SAME && !refusals_same_limit(x->c, j.verdict, j.detail, x->v, x->detail)) r = CLASSES_OTHER;
   /* a variant the baseline judges otherwise than the program is another bug (a new one beside a
    * known one, or the other way round) */
   if (r == CLASSES_SAME && x->base && base_same(x->base, x->isolate, cand, x->oo, &j, NULL) != x->base_known) r = CLASSES_OTHER;
@@ -153,7 +157,7 @@ double campaign_job_minimize(const campaign_opts *o, const conv_converter *c, co
   judgement jm;
   af_err err;
   if (judge_cand(&x, min, &jm, &err) == 0) {
-    if (judge_same_bug(&jm, j->verdict, j->detail)) {
+    if (judge_same_bug(&jm, j->verdict, j->detail) && refusals_same_limit(c, jm.verdict, jm.detail, j->verdict, j->detail)) {
       judgement_clear(j);
       *j = jm;
     } else {
@@ -203,7 +207,7 @@ double campaign_job_allowance(const campaign_opts *o, double t, double reduce_s)
  * does not finish. t0: the search's start (monotonic), reduce_s: this job's minimizing so far. */
 static void job_failing(const campaign_opts *o, const conv_converter *c, const oracle_opts *oo, int64_t it, uint64_t seed,
                         ir_program *p, judgement *j, uint64_t *seen, int *nseen, double t0, double *reduce_s, int fd) {
-  char *qk = classes_quick_key(p, j->verdict, j->detail);
+  char *qk = classes_quick_key_on(c, p, j->verdict, j->detail);
   char *base_graph = NULL; /* the baseline's graph of p when it gets p right (classes.h: graph change) */
   const conv_converter *base = baseline_conv(o);
   if (base) { /* member by member: each failing program judged on the baseline, new and known apart */

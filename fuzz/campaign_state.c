@@ -318,8 +318,11 @@ void campaign_state_record(camp *k, finding *f, const char *quick) {
     fprintf(stderr, "aliasfuzz: new class %s: %s `%s` (%d -> %d statements) in %s/findings/%s\n", cid,
             oracle_verdict_name(f->verdict),
             /* what the class keys on: its error key when it has one (an error, or a declared limit's
-               error whatever write it surfaced under), else the pattern */
-            cJSON_GetStringValue(cJSON_GetObjectItem(c, "error_key")) ? cJSON_GetStringValue(cJSON_GetObjectItem(c, "error_key")) : f->pattern,
+               error whatever write it surfaced under), a declared limit the converter warned of
+               (classes.h CLASSES_WARNED), else the pattern */
+            cJSON_GetStringValue(cJSON_GetObjectItem(c, "error_key"))  ? cJSON_GetStringValue(cJSON_GetObjectItem(c, "error_key"))
+            : cJSON_GetStringValue(cJSON_GetObjectItem(c, "warned")) ? cJSON_GetStringValue(cJSON_GetObjectItem(c, "warned"))
+                                                                      : f->pattern,
             f->reduction ? f->reduction->stmts_before : f->original->nstmts, f->minimized->nstmts, k->o->out, id);
   }
   free(plain);

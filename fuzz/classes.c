@@ -518,7 +518,10 @@ char *classes_quick_key(const ir_program *p, oracle_verdict v, const char *detai
     af_buf_puts(&b, k);
     free(k);
   } else {
-    const char *d = detail ? detail : "";
+    /* without what the converter warned (oracle.h): a converter's chatter (graph breaks, recompiles)
+     * would make a quick key per program; classes_quick_key_on adds a declared limit it warned of */
+    char *d = af_xstrdup(detail ? detail : "");
+    d[oracle_detail_len(d)] = 0;
     /* which thing differs (an output or an input) and what kind of value it is, then what was
      * wrong with it */
     int k = -1;
@@ -536,10 +539,22 @@ char *classes_quick_key(const ir_program *p, oracle_verdict v, const char *detai
     char *e = sig_error_class(colon ? colon + 1 : d);
     af_buf_printf(&b, ":%s", e);
     free(e);
+    free(d);
     /* (the ops that write were part of the key for a while: one planted lost write then made 72
      * quick keys, one per write op, whose minimizations ran past the floor; a key with a class is
      * still minimized again while the budget has spare room, which finds a second bug behind it) */
   }
+  return af_buf_take(&b);
+}
+
+char *classes_quick_key_on(const conv_converter *c, const ir_program *p, oracle_verdict v, const char *detail) {
+  char *qk = classes_quick_key(p, v, detail);
+  const char *hit;
+  size_t len;
+  if (!c || !refusals_warned(c, v, detail, &hit, &len)) return qk;
+  af_buf b = {0};
+  af_buf_printf(&b, "%s%s%.*s]", qk, ORACLE_WARNED, (int)len, hit); /* refusals_rank_quick reads it */
+  free(qk);
   return af_buf_take(&b);
 }
 
@@ -749,7 +764,11 @@ static int count_writes(const char *pattern) {
 }
 
 int classes_pattern_covers(const char *cover, const char *pattern) {
-  if (!cover || !pattern || !*cover || count_writes(cover) != count_writes(pattern)) return 0;
+  return count_writes(cover ? cover : "") == count_writes(pattern ? pattern : "") && classes_pattern_covers_within(cover, pattern);
+}
+
+int classes_pattern_covers_within(const char *cover, const char *pattern) {
+  if (!cover || !pattern || !*cover) return 0;
   char *a = af_xstrdup(cover), *b = af_xstrdup(pattern), *sa = NULL, *sb = NULL;
   int ok = 1;
   char *u = strtok_r(b, " ", &sb);
@@ -908,12 +927,38 @@ static int limit_error(const classes_member *m) {
   return c && refusals_limit(c, m->verdict, m->detail) != NULL;
 }
 
-/* m's pattern as its key sees it: none for a declared limit's error (it keys on the error). */
-static const char *key_pattern(const classes_member *m) { return limit_error(m) ? NULL : m->pattern; }
+/* The text of a declared limit that m's converter warned of on a wrong result (refusals.h
+ * refusals_warned), new, or NULL. Such a member keys on it, as a limit's error keys on itself: a
+ * rebind of a plain tensor attribute that torch.export drops, warning that such attributes must be
+ * registered as buffers, is not the bug `op@state` of a buffer rebound after a view of it. */
+static char *warned_limit(const classes_member *m) {
+  const conv_converter *c = m->detail ? conv_find(m->converter) : NULL;
+  const char *hit;
+  size_t len;
+  if (!c || !refusals_warned(c, m->verdict, m->detail, &hit, &len)) return NULL;
+  af_buf b = {0};
+  af_buf_printf(&b, "%.*s", (int)len, hit);
+  return af_buf_take(&b);
+}
+
+static int is_warned_limit(const classes_member *m) {
+  char *w = warned_limit(m);
+  free(w);
+  return w != NULL;
+}
+
+/* m's pattern as its key sees it: none for a declared limit's error or warning (it keys on that). */
+static const char *key_pattern(const classes_member *m) { return limit_error(m) || is_warned_limit(m) ? NULL : m->pattern; }
+
+/* Whether m keys on what it failed with (its error, or the limit its converter warned of), not on
+ * a pattern: it joins no class by pattern. */
+static int keyed_by_itself(const classes_member *m) {
+  return classes_keyed_by_error(m->verdict, key_pattern(m)) || is_warned_limit(m);
+}
 
 static int keyed_by_locus(const classes_member *m) {
   return m->locus && *m->locus && classes_quick_in_baseline(m->quick) == 0 &&
-         !strcmp(classes_verdict_group(m->verdict, key_pattern(m)), "wrong-result");
+         !strcmp(classes_verdict_group(m->verdict, key_pattern(m)), "wrong-result") && !is_warned_limit(m);
 }
 
 static char *member_key(const classes_member *m) {
@@ -922,7 +967,15 @@ static char *member_key(const classes_member *m) {
     af_buf_printf(&b, "%s|wrong-result|graph change: %s", m->converter, m->locus);
     return af_buf_take(&b);
   }
-  char *key = classes_key(m->converter, m->verdict, m->detail, key_pattern(m));
+  char *warned = warned_limit(m), *key;
+  if (warned) { /* "export|wrong-result|the converter warned: assigned during export. ..." */
+    af_buf w = {0};
+    af_buf_printf(&w, "%s|%s|%s%s", m->converter, classes_verdict_group(m->verdict, NULL), CLASSES_WARNED, warned);
+    key = af_buf_take(&w);
+    free(warned);
+  } else {
+    key = classes_key(m->converter, m->verdict, m->detail, key_pattern(m));
+  }
   if (classes_quick_in_baseline(m->quick) != 1) return key;
   const char *bar = strchr(key + strlen(m->converter) + 1, '|');
   af_buf b = {0};
@@ -940,7 +993,7 @@ static cJSON *place(const cJSON *idx, const classes_member *m, char **key, char 
   if (!c) c = class_where(idx, "id", id);
   /* only a pattern joins by containment: an error-keyed finding is its error's class or a new one,
    * a graph change's its change's */
-  int by_pattern = !classes_keyed_by_error(m->verdict, key_pattern(m)) && !keyed_by_locus(m);
+  int by_pattern = !keyed_by_itself(m) && !keyed_by_locus(m);
   if (!c && by_pattern) c = containing_class(idx, *key);
   if (!c && by_pattern) { /* or a class whose variants were its ops */
     const char *bar = strrchr(*key, '|');
@@ -1050,6 +1103,10 @@ static void fold_into(cJSON *idx, cJSON *c, cJSON *e) {
   cJSON_Delete(cJSON_DetachItemViaPointer(cJSON_GetObjectItem(idx, "classes"), e));
 }
 
+void classes_index_fold(cJSON *idx, cJSON *into, cJSON *from) {
+  if (into != from) fold_into(idx, into, from);
+}
+
 /* After member m (key `key`, pattern-keyed) joined class c whose pattern holds its own: every other class of the same
  * converter and verdict group whose key's pattern contains m's pattern (a family where it names
  * an op counts: m's "op@state" is in "sub@state") and that shows the same bug as m folds into c.
@@ -1088,6 +1145,9 @@ cJSON *classes_index_add(cJSON *idx, const classes_member *m, int *is_new) {
       cJSON_AddStringToObject(c, "error_key", ek);
       free(ek);
     }
+    char *warned = warned_limit(m);
+    if (warned) cJSON_AddStringToObject(c, "warned", warned); /* what it keys on: the converter's own warning */
+    free(warned);
     if (!strcmp(classes_verdict_group(m->verdict, key_pattern(m)), "wrong-result"))
       cJSON_AddArrayToObject(c, "errors"); /* the error keys this write's bug surfaced as, if any */
     cJSON_AddStringToObject(c, "pattern", m->pattern ? m->pattern : "");
@@ -1111,7 +1171,7 @@ cJSON *classes_index_add(cJSON *idx, const classes_member *m, int *is_new) {
         classes_pattern_writes(nbar + 1) && generalizes(nbar + 1, kbar + 1) && shows_its_bug(c, m) && !class_where(idx, "key", key))
       cJSON_SetValuestring(ck, key);
   }
-  if (!classes_keyed_by_error(m->verdict, key_pattern(m)) && !keyed_by_locus(m)) fold_contained(idx, c, m, key);
+  if (!keyed_by_itself(m) && !keyed_by_locus(m)) fold_contained(idx, c, m, key);
   free(key);
   cJSON *fs = cJSON_GetObjectItem(c, "findings");
   if (m->finding && !has_string(fs, m->finding)) cJSON_AddItemToArray(fs, cJSON_CreateString(m->finding));

@@ -131,6 +131,9 @@ int classes_pattern_within(const char *small, const char *big, int by_family);
  * placement standing for an op of it: "unfold write@view-of-in" covers "unfold masked_fill_@view-of-in"
  * and "view unfold add_@view-of-in", not "write@view-of-in"), and both hold as many writes. */
 int classes_pattern_covers(const char *cover, const char *pattern);
+/* The same where pattern may hold more tokens, writes included: cover's tokens stand, in order,
+ * for some of pattern's ("unfold write@view" within "unfold add_@view index_put_@in"). */
+int classes_pattern_covers_within(const char *cover, const char *pattern);
 /* The first token of cover (copied into tok, n bytes) whose name is neither an op nor a family,
  * or NULL when every token is one. */
 const char *classes_cover_bad_token(const char *cover, char *tok, size_t n);
@@ -154,6 +157,12 @@ char *classes_key(const char *converter, oracle_verdict v, const char *detail, c
  * normalized detail" where KIND says what the differing value is (an input, a view, an op's
  * result; "+written" when a write targets it). p: the program as found. new. */
 char *classes_quick_key(const ir_program *p, oracle_verdict v, const char *detail);
+struct conv_converter;
+/* The same for a program judged on converter c (NULL: classes_quick_key): a wrong result of which
+ * c warned with a limit it declares (refusals.h refusals_warned) keeps the warned text, after
+ * ORACLE_WARNED, so that such programs and a bug's are apart and refusals_rank_quick ranks them as
+ * limits. The other warnings are not in any quick key. new. */
+char *classes_quick_key_on(const struct conv_converter *c, const ir_program *p, oracle_verdict v, const char *detail);
 /* Whether two class keys, of converters conv_a and conv_b, name the same bug whatever the
  * converter: the same verdict group and either the same error key or patterns of which one
  * contains the other (the rule that merges findings into a class). */
@@ -198,6 +207,10 @@ int classes_index_save(const char *dir, const cJSON *idx, af_err *err);
  * 0). Counts it unless (job, iteration) was counted already (a resumed campaign replaying
  * iterations). Returns the class (or flaky) entry, borrowed. */
 cJSON *classes_index_add(cJSON *idx, const classes_member *m, int *is_new);
+/* Moves class from's members (findings, quick keys, verdicts, errors, count, its example when
+ * smaller) into class into and removes from from idx; from's id is listed under into's "absorbed"
+ * (the fold of classes above; known.c folds the classes of one known bug). */
+void classes_index_fold(cJSON *idx, cJSON *into, cJSON *from);
 /* Counts one more program of quick key qk in the class it maps to; NULL (nothing counted) when
  * no class has that quick key yet. */
 cJSON *classes_index_count_quick(cJSON *idx, const char *qk, int job, int64_t iteration);
@@ -210,6 +223,10 @@ void classes_index_class_id(const cJSON *idx, const classes_member *m, char id[6
 /* Campaigns with a baseline converter end each failing program's quick key with this mark and
  * "known" (the baseline shows the same bug) or "new". */
 #define CLASSES_BASELINE_MARK "|baseline:"
+/* What a class key of a wrong result its converter warned of with a declared limit holds before the
+ * warned text (refusals.h): "export|wrong-result|the converter warned: assigned during export. ...";
+ * such a class has "warned": the text, and is marked a limit. */
+#define CLASSES_WARNED "the converter warned: "
 /* 1 known, 0 new, -1 no mark (classes.c). */
 int classes_quick_in_baseline(const char *qk);
 /* Whether m is a harness finding: a worker protocol error (V_PROTOCOL), or a program aliasfuzz

@@ -331,6 +331,47 @@ static int class_fails_like(const cJSON *cls, const char *case_key, const char *
   return one && !oracle_verdict_parse(one, &v) && !classes_by_error(v);
 }
 
+/* The pattern of a pattern-keyed class (its key's last part when it holds a write), else NULL. */
+static const char *class_pattern(const cJSON *cls) {
+  const char *key = str_of(cls, "key"), *kb = key ? strrchr(key, '|') : NULL;
+  return kb && !cJSON_GetObjectItem(cls, "graph_change") && classes_pattern_writes(kb + 1) ? kb + 1 : NULL;
+}
+
+/* One known bug is one class (docs/classes.md "Known bugs are one class"): of converter conv's
+ * classes, the first one case k marks takes in the others of its verdict group that k marks (its
+ * covers name two placements: `unfold write@view-of-in` and `unfold write@view`), and those whose
+ * pattern holds one of k's covers with more writes beside it (`unfold write@view index_put_@in`:
+ * a later write that carried the zeros to what the program returns), as classes whose patterns
+ * hold one another are one class within a placement. A class whose pattern holds more writes
+ * than a cover is not marked on its own (it may be another bug: test_known); beside the case's
+ * own class it is that class. Returns how many classes were folded. */
+static int fold_known(cJSON *idx, const char *conv, const known_case *k) {
+  cJSON *cls, *into = NULL;
+  cJSON_ArrayForEach(cls, cJSON_GetObjectItem(idx, "classes")) {
+    const char *cv = str_of(cls, "converter"), *kc = str_of(cls, "known_case");
+    if (cv && kc && !strcmp(cv, conv) && !strcmp(kc, k->id)) {
+      into = cls;
+      break;
+    }
+  }
+  if (!into) return 0;
+  int n = 0;
+  for (cJSON *e = cJSON_GetObjectItem(idx, "classes")->child, *next; e; e = next) {
+    next = e->next;
+    const char *cv = str_of(e, "converter"), *kc = str_of(e, "known_case"), *pat = class_pattern(e);
+    if (e == into || !cv || strcmp(cv, conv) != 0 || !same_group(str_of(e, "key"), str_of(into, "key"))) continue;
+    int holds = 0;
+    const cJSON *c;
+    if (!kc && pat && class_pattern(into))
+      cJSON_ArrayForEach(c, k->covers) holds |= cJSON_IsString(c) && classes_pattern_covers_within(c->valuestring, pat);
+    if ((kc && !strcmp(kc, k->id)) || holds) {
+      classes_index_fold(idx, into, e);
+      n++;
+    }
+  }
+  return n;
+}
+
 /* ------------------------------------------------------------------ cases that need float64 (float64.h) */
 
 typedef struct case_ctx {
@@ -424,10 +465,10 @@ int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir
     char *pattern = classes_plain_pattern(k->p);
     keys[i] = classes_key(c->name, v, str_of(e, "detail"), pattern);
     if (classes_by_error(v)) eks[i] = v == V_TIMEOUT ? af_xstrdup("timeout") : sig_error_class(str_of(e, "detail"));
-    /* a case whose failure needs float64 and a write (float64.h) is the converter's class keyed on float64 */
-    if (case_needs_float64(cache, k, c, v, str_of(e, "detail"), pattern, deadline_s, &judged) == 1) {
+    /* a case whose failure needs float64 (float64.h) is the converter's class keyed on float64 */
+    if (f64_keyable(v) && case_needs_float64(cache, k, c, v, str_of(e, "detail"), pattern, deadline_s, &judged) == 1) {
       af_buf fk = {0};
-      af_buf_printf(&fk, "%s|%s|%s", c->name, classes_verdict_group(v, pattern), F64_KEY);
+      af_buf_printf(&fk, "%s|%s|%s", c->name, F64_GROUP, F64_KEY);
       f64keys[i] = af_buf_take(&fk);
     }
     free(pattern);
@@ -464,6 +505,19 @@ int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir
   cJSON_Delete(cache);
   known_corpus_clear(&kc);
   return 0;
+}
+
+int known_fold(cJSON *idx, const conv_converter *c, af_err *err) {
+  const char *kd = known_dir();
+  struct stat st;
+  if (!kd || stat(kd, &st) != 0 || !has_class_of(idx, c->name)) return 0;
+  known_corpus kc = {0};
+  if (known_load(kd, &kc, err)) return -1;
+  int folded = 0;
+  for (int i = 0; i < kc.n; i++) folded += fold_known(idx, c->name, &kc.cases[i]);
+  if (folded) fprintf(stderr, "aliasfuzz: known upstream bugs: %d class(es) folded into the class of the known bug they show\n", folded);
+  known_corpus_clear(&kc);
+  return folded;
 }
 
 int known_match_key(const conv_converter *c, oracle_verdict v, const char *detail, const char *pattern, const char *cache_dir,

@@ -95,6 +95,17 @@ int known_judge(const conv_converter *c, const ir_program *p, double deadline_s,
  * success, -1 with err when the known folder cannot be read (classes are left as they are). */
 int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir, double deadline_s, af_err *err);
 
+/* One known bug is one class: after known_annotate, converter c's classes of one verdict group that
+ * one case marks, and the unmarked ones whose key's pattern holds one of its covers with more
+ * tokens beside it (classes_pattern_covers_within: `unfold write@view index_put_@in`, a later write
+ * that carried the zeros of pytorch#198102 to what the program returns), fold into the first class
+ * the case marks (classes_index_fold: its id listed under "absorbed"). Two classes marked with one
+ * case were two placements its covers name (`unfold write@view-of-in`, `unfold write@view`), which
+ * the campaign's containment (within one placement) could not join. A class with more writes than
+ * a cover is not marked on its own: only beside the case's own class is it that class. Returns the
+ * classes folded, or -1 with err when the known folder cannot be read. */
+int known_fold(cJSON *idx, const conv_converter *c, af_err *err);
+
 /* For one failure outside a campaign (a `check` case): the tracker of the known case that fails
  * the same way as program p failing on converter c with verdict v and detail (pattern:
  * classes_plain_pattern(p)), new (free it); NULL when none matches or there are no known cases.

@@ -68,8 +68,9 @@ const refusal *refusals_of(const conv_converter *c, int *n) {
   return s.r;
 }
 
-/* Whether one of match's '|'-separated texts stands in text. */
-static int matches(const char *match, const char *text) {
+/* The length of the first of match's '|'-separated texts that stands in text (*at: where it
+ * starts in match), 0 when none does. */
+static size_t matches(const char *match, const char *text, const char **at) {
   for (const char *m = match; *m;) {
     const char *bar = strchr(m, '|');
     size_t len = bar ? (size_t)(bar - m) : strlen(m);
@@ -77,7 +78,10 @@ static int matches(const char *match, const char *text) {
       char *t = strndup(m, len);
       int hit = strstr(text, t) != NULL;
       free(t);
-      if (hit) return 1;
+      if (hit) {
+        if (at) *at = m;
+        return len;
+      }
     }
     if (!bar) break;
     m = bar + 1;
@@ -89,21 +93,51 @@ const refusal *refusals_match(const conv_converter *c, const char *text) {
   int n;
   const refusal *r = refusals_of(c, &n);
   for (int i = 0; text && i < n; i++)
-    if (matches(r[i].match, text)) return &r[i];
+    if (matches(r[i].match, text, NULL)) return &r[i];
+  return NULL;
+}
+
+int refusals_ran(oracle_verdict v) {
+  return v == V_VALUE_MISMATCH || v == V_SHAPE_MISMATCH || v == V_DTYPE_MISMATCH || v == V_INPUT_MUTATION_LOST ||
+         v == V_WRONG_GRADIENT || v == V_RESIDUAL_MUTATION;
+}
+
+const refusal *refusals_warned(const conv_converter *c, oracle_verdict v, const char *detail, const char **hit, size_t *len) {
+  const char *w = refusals_ran(v) ? oracle_detail_warnings(detail) : NULL;
+  int n;
+  const refusal *r = w ? refusals_of(c, &n) : NULL;
+  for (int i = 0; r && i < n; i++) {
+    const char *at;
+    size_t l = matches(r[i].match, w, &at);
+    if (!l) continue;
+    if (hit) *hit = at;
+    if (len) *len = l;
+    return &r[i];
+  }
   return NULL;
 }
 
 const char *refusals_limit(const conv_converter *c, oracle_verdict v, const char *detail) {
   if (v == V_PASS || v == V_PROTOCOL || v == V_INVALID_PROGRAM) return NULL;
+  if (refusals_ran(v)) { /* a wrong result: a limit only where the converter warned of it (refusals.h) */
+    const refusal *w = refusals_warned(c, v, detail, NULL, NULL);
+    return w ? w->name : NULL;
+  }
   if (detail && v == V_UNSUPPORTED && strstr(detail, RESULT_HARNESS_LIMIT) == detail) return NULL; /* harness finding */
   const refusal *r = refusals_match(c, detail);
   if (r) return r->name;
   return v == V_UNSUPPORTED ? "converter-unsupported" : NULL;
 }
 
+int refusals_same_limit(const conv_converter *c, oracle_verdict a, const char *da, oracle_verdict b, const char *db) {
+  const char *x = refusals_limit(c, a, da), *y = refusals_limit(c, b, db);
+  return x == y || (x && y && !strcmp(x, y));
+}
+
 int refusals_rank(const conv_converter *c, oracle_verdict v, const char *detail) {
-  if (v == V_VALUE_MISMATCH || v == V_SHAPE_MISMATCH || v == V_DTYPE_MISMATCH || v == V_INPUT_MUTATION_LOST) return 0;
-  return refusals_limit(c, v, detail) ? 2 : 1;
+  int limit = refusals_limit(c, v, detail) != NULL;
+  if (v == V_VALUE_MISMATCH || v == V_SHAPE_MISMATCH || v == V_DTYPE_MISMATCH || v == V_INPUT_MUTATION_LOST) return limit ? 2 : 0;
+  return limit ? 2 : 1;
 }
 
 int refusals_rank_quick(const conv_converter *c, const char *quick) {

@@ -11,7 +11,9 @@
  * Limits. A failing program is a limit of the converter, not a bug, when its verdict is
  * converter-unsupported (the converter declined it; aliasfuzz's own harness limits are harness
  * findings, classes.h) or its detail matches a declared refusal (a documented limit that surfaces
- * as an error: AOTAutograd's as_strided view-chain ban). A campaign marks such a class "limit":
+ * as an error: AOTAutograd's as_strided view-chain ban), or a wrong result the converter warned of
+ * as it converted with a declared refusal's text (torch.export: "The tensor attribute self.t was
+ * assigned during export. Such attributes must be registered as buffers": it drops the rebind). A campaign marks such a class "limit":
  * NAME in classes.json; the report lists it under "What this converter refuses", and it counts in
  * no bug figure and no exit status (with --baseline a new one still does: the change refuses a
  * program the baseline converted).
@@ -44,8 +46,22 @@ const refusal *refusals_of(const conv_converter *c, int *n);
 const refusal *refusals_match(const conv_converter *c, const char *text);
 /* The limit a failing program with verdict v and detail is on c: the matching refusal's name,
  * "converter-unsupported" for any other converter-unsupported program that is no harness limit,
- * NULL for a bug. Borrowed. */
+ * NULL for a bug. A verdict of a converter that ran (refusals_ran: a wrong value, shape, dtype,
+ * final state or gradient) is a limit only when the converter itself warned of it: a refusal's
+ * text in the warnings its detail ends with (oracle.h ORACLE_WARNED; refusals_warned), never in
+ * the rest of the detail, which aliasfuzz wrote. Borrowed. */
 const char *refusals_limit(const conv_converter *c, oracle_verdict v, const char *detail);
+/* Whether verdict v comes from a converter that ran (status ok): its detail may end with the
+ * converter's warnings. */
+int refusals_ran(oracle_verdict v);
+/* The refusal of c whose text stands in the warnings of detail (oracle_detail_warnings), for a
+ * verdict of a converter that ran, or NULL; *hit (borrowed, in the refusal's match) and *len, when
+ * not NULL: the text that matched. */
+const refusal *refusals_warned(const conv_converter *c, oracle_verdict v, const char *detail, const char **hit, size_t *len);
+/* Whether two judgements are the same limit on c, or both none (refusals_limit): a candidate of a
+ * minimization or a generalization variant that the converter warned of where the program it came
+ * from was not warned of (or the other way round) is another bug. */
+int refusals_same_limit(const conv_converter *c, oracle_verdict a, const char *da, oracle_verdict b, const char *db);
 /* 0 wrong result (value, shape, dtype, input mutation lost), 1 error, 2 limit (refusals_limit). */
 int refusals_rank(const conv_converter *c, oracle_verdict v, const char *detail);
 /* The same from a quick key ("verdict|..." , classes.h): its verdict name, and its text for the match. */

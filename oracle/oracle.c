@@ -237,6 +237,17 @@ static oracle_verdict compare_grads(const ir_program *p, const result *eager, co
   return V_PASS;
 }
 
+/* What a converter that ran said as it did (its message: a worker's warnings), after ORACLE_WARNED
+ * at the end of a failing verdict's detail (oracle.h). */
+static void put_warnings(af_buf *d, const result *conv) {
+  if (conv->status != RESULT_OK || !conv->message || !*conv->message) return;
+  size_t n = strlen(conv->message);
+  int cut = n > ORACLE_WARNED_MAX;
+  if (cut) n = ORACLE_WARNED_MAX;
+  while (cut && n && ((unsigned char)conv->message[n] & 0xC0) == 0x80) n--; /* not inside a UTF-8 character */
+  af_buf_printf(d, "%s%.*s%s]", ORACLE_WARNED, (int)n, conv->message, cut ? "..." : "");
+}
+
 oracle_verdict oracle_judge(const ir_program *p, const result *eager, const result *conv, const oracle_opts *o,
                             char **detail) {
   af_buf d = {0};
@@ -263,6 +274,7 @@ oracle_verdict oracle_judge(const ir_program *p, const result *eager, const resu
   }
   if (conv->noutputs != eager->noutputs) {
     af_buf_printf(&d, "converter returned %d outputs, eager %d", conv->noutputs, eager->noutputs);
+    put_warnings(&d, conv);
     *detail = af_buf_take(&d);
     return V_SHAPE_MISMATCH;
   }
@@ -355,6 +367,17 @@ oracle_verdict oracle_judge(const ir_program *p, const result *eager, const resu
     af_buf_printf(&d, "converted graph still holds %d in-place op(s)", conv->residual);
     v = V_RESIDUAL_MUTATION;
   }
+  if (v != V_PASS) put_warnings(&d, conv);
   *detail = v == V_PASS ? (af_buf_free(&d), NULL) : af_buf_take(&d);
   return v;
+}
+
+const char *oracle_detail_warnings(const char *detail) {
+  const char *w = detail ? strstr(detail, ORACLE_WARNED) : NULL;
+  return w ? w + strlen(ORACLE_WARNED) : NULL;
+}
+
+size_t oracle_detail_len(const char *detail) {
+  const char *w = detail ? strstr(detail, ORACLE_WARNED) : NULL;
+  return w ? (size_t)(w - detail) : detail ? strlen(detail) : 0;
 }

@@ -76,9 +76,22 @@ int oracle_verdict_parse(const char *s, oracle_verdict *out); /* 0 on success */
 int oracle_verdict_is_bug(oracle_verdict v);
 
 /* Judges conv against eager for program p. *detail (new, free with free()) says where and how
- * they differ in one line ("output 0 (r): shape [5, 5] vs eager [5, 5, 1]"), or NULL on pass. */
+ * they differ in one line ("output 0 (r): shape [5, 5] vs eager [5, 5, 1]"), or NULL on pass. A
+ * converter that ran (status ok) and said something while it did (its message: a worker's answer
+ * warnings, PROTOCOL.md) has it at the end of a failing verdict's detail, after ORACLE_WARNED and
+ * up to a closing "]" (at most ORACLE_WARNED_MAX characters of it): "input t: eager mutated it; the
+ * converter left it unchanged [the converter warned: The tensor attribute self.t was assigned
+ * during export. ...]". A converter's own words on a wrong result: a limit it declares may be one
+ * (fuzz/refusals.h). */
 oracle_verdict oracle_judge(const ir_program *p, const result *eager, const result *conv, const oracle_opts *o,
                             char **detail);
+#define ORACLE_WARNED " [the converter warned: "
+#define ORACLE_WARNED_MAX 1500
+/* The converter's warnings in a detail (the text after ORACLE_WARNED, its closing "]" included),
+ * or NULL when it has none. Borrowed: a pointer into detail. */
+const char *oracle_detail_warnings(const char *detail);
+/* The length of detail without its warnings (strlen when it has none). */
+size_t oracle_detail_len(const char *detail);
 
 /* Autograd's own refusals of a training program (issue 33, docs/training.md): the name of the rule
  * whose error message holds (saved-modified, leaf-write, no-grad-view-write, view-base-modified,

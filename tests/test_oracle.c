@@ -147,6 +147,36 @@ TEST(input_mutation_lost_when_the_converter_leaves_a_mutated_input_unchanged) {
   CHECK(judge(o, X0, o, 3, NULL, AF_FLOAT32) == V_PASS, "null is fine for an input eager did not mutate");
 }
 
+/* What a converter that ran said as it did (a worker's warnings: its result's message) ends a failing
+ * verdict's detail after ORACLE_WARNED, where a declared limit may be matched (fuzz/refusals.h); a
+ * pass has no detail, and a converter that failed has its error for detail. */
+TEST(a_converters_warnings_end_a_wrong_results_detail) {
+  double o[3] = {1, 2, 3}, mutated[3] = {0, 0, 0};
+  ir_program *p = prog();
+  result e, c;
+  fill(&e, o, 3, mutated, AF_FLOAT32);
+  fill(&c, o, 3, X0, AF_FLOAT32);
+  result_set_message(&c, "The tensor attribute self.t was assigned during export.; another");
+  char *d = NULL;
+  oracle_verdict v = oracle_judge(p, &e, &c, NULL, &d);
+  const char *w = oracle_detail_warnings(d);
+  CHECK(v == V_INPUT_MUTATION_LOST && d && w && !strcmp(w, "The tensor attribute self.t was assigned during export.; another]"),
+        "%s: %s", oracle_verdict_name(v), d ? d : "");
+  CHECK(d && oracle_detail_len(d) == strlen("input x: eager mutated it; the converter left it unchanged"), "the oracle's part: %.*s",
+        d ? (int)oracle_detail_len(d) : 0, d ? d : "");
+  free(d);
+  CHECK(oracle_judge(p, &e, &e, NULL, &d) == V_PASS && !d, "a pass: no detail");
+  free(d);
+  c.status = RESULT_ERROR;
+  CHECK(oracle_judge(p, &e, &c, NULL, &d) == V_ERROR && d && !oracle_detail_warnings(d), "an error is its message alone: %s", d ? d : "");
+  free(d);
+  CHECK(!oracle_detail_warnings("output 0 (r): element 0 is 1, eager 2") && oracle_detail_len("abc") == 3 && oracle_detail_len(NULL) == 0,
+        "no warnings");
+  result_clear(&e);
+  result_clear(&c);
+  ir_program_free(p);
+}
+
 TEST(converter_statuses_map_to_verdicts_and_eager_failure_is_invalid_program) {
   ir_program *p = prog();
   result e, c;
@@ -272,6 +302,7 @@ int main(void) {
   RUN(value_shape_and_dtype_differences_get_their_verdicts);
   RUN(int64_values_past_2_pow_53_that_differ_by_one_mismatch);
   RUN(input_mutation_lost_when_the_converter_leaves_a_mutated_input_unchanged);
+  RUN(a_converters_warnings_end_a_wrong_results_detail);
   RUN(converter_statuses_map_to_verdicts_and_eager_failure_is_invalid_program);
   RUN(verdict_names_round_trip);
   RUN(autograd_refusing_or_accepting_differently_has_its_own_verdicts_naming_the_rule);

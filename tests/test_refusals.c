@@ -24,6 +24,7 @@
 #include "../fuzz/campaign_int.h"
 #include "../fuzz/classes.h"
 #include "../fuzz/refusals.h"
+#include "../harness/codec.h"
 #include "../harness/result.h"
 #include "tap.h"
 
@@ -115,6 +116,68 @@ TEST(limits) {
   cJSON_Delete(idx);
 }
 
+/* torch.export drops the rebind of a plain tensor attribute and warns that such attributes must be
+ * registered as buffers: a wrong result (input-mutation-lost) whose converter warned so is that
+ * declared limit, matched in the warnings its detail ends with (oracle.h ORACLE_WARNED) and nowhere
+ * else; it ranks as a limit, has a quick key of its own, founds a class of its own beside a bug of
+ * the same pattern `op@state` (a buffer rebound after a view of it), and only its class is marked. */
+#define ATTR_LOST "input t: eager mutated it; the converter left it unchanged"
+#define ATTR_WARNING                                                                                                  \
+  "The tensor attribute self.t was assigned during export. Such attributes must be registered as buffers using the " \
+  "`register_buffer` API (https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.register_buffer)."
+TEST(warned) {
+  static const char *const export_based[] = {"export", "export-decomp", "tvm-relax", "onnx-dynamo", "openvino", "executorch", "iree"};
+  const char *warned = ATTR_LOST ORACLE_WARNED ATTR_WARNING "]";
+  for (size_t i = 0; i < sizeof export_based / sizeof export_based[0]; i++) {
+    const char *l = refusals_limit(conv_find(export_based[i]), V_INPUT_MUTATION_LOST, warned);
+    CHECK(l && strstr(l, "plain tensor attribute"), "%s: a wrong result it warned of is the declared limit: %s", export_based[i],
+          l ? l : "(none)");
+  }
+  const conv_converter *ex = conv_find("export"), *ae = conv_find("aot_eager");
+  CHECK(!refusals_limit(ex, V_INPUT_MUTATION_LOST, ATTR_LOST), "not warned: a bug");
+  CHECK(!refusals_limit(ex, V_VALUE_MISMATCH, ATTR_WARNING " " ATTR_LOST), "the text outside the converter's warnings: a bug");
+  CHECK(!refusals_limit(ae, V_INPUT_MUTATION_LOST, warned), "aot_eager declares no such limit");
+  CHECK(!refusals_limit(ex, V_INPUT_MUTATION_LOST, ATTR_LOST ORACLE_WARNED "something else]"), "another warning: a bug");
+  CHECK(refusals_rank(ex, V_INPUT_MUTATION_LOST, warned) == 2 && refusals_rank(ex, V_INPUT_MUTATION_LOST, ATTR_LOST) == 0,
+        "a warned limit ranks 2, the same verdict unwarned 0");
+  CHECK(refusals_same_limit(ex, V_INPUT_MUTATION_LOST, warned, V_VALUE_MISMATCH, "output 0 (r): x" ORACLE_WARNED ATTR_WARNING "]") &&
+            !refusals_same_limit(ex, V_INPUT_MUTATION_LOST, warned, V_INPUT_MUTATION_LOST, ATTR_LOST) &&
+            refusals_same_limit(ex, V_INPUT_MUTATION_LOST, ATTR_LOST, V_VALUE_MISMATCH, "output 0 (r): y"),
+        "the same limit, or none on both sides");
+  /* quick keys: the warnings never split them, a declared limit it warned of does */
+  af_err err;
+  ir_program *p = NULL;
+  CHECK(!codec_read_string("{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"t\", \"shape\": [3], \"dtype\": "
+                           "\"float32\", \"attribute\": true}], \"body\": [{\"op\": \"mul\", \"args\": [\"t\", 2], \"out\": \"t\"}], "
+                           "\"outputs\": []}",
+                           "attr", &p, &err),
+        "the program reads: %s", err.msg);
+  char *plain = classes_quick_key(p, V_INPUT_MUTATION_LOST, ATTR_LOST),
+       *chatter = classes_quick_key_on(ae, p, V_INPUT_MUTATION_LOST, ATTR_LOST ORACLE_WARNED "graph break (1x): x]"),
+       *lim = classes_quick_key_on(ex, p, V_INPUT_MUTATION_LOST, warned), *again = classes_quick_key(p, V_INPUT_MUTATION_LOST, warned);
+  CHECK(!strcmp(plain, chatter) && !strcmp(plain, again), "warnings are in no quick key: %s | %s | %s", plain, chatter, again);
+  CHECK(strcmp(plain, lim) && refusals_rank_quick(ex, lim) == 2 && refusals_rank_quick(ex, plain) == 0,
+        "a warned limit's quick key is apart and ranks 2: %s", lim);
+  free(plain), free(chatter), free(lim), free(again);
+  ir_program_free(p);
+  /* classes */
+  cJSON *x = classes_index_new();
+  int is_new;
+  classes_member bug = {"export", V_VALUE_MISMATCH, "output 0 (v0): element 0 is 1, eager 2", "op@state", "f-bug", 3,
+                        NULL, 0, 0, 1, 1, 0, NULL};
+  classes_member attr = {"export", V_INPUT_MUTATION_LOST, warned, "op@state", "f-attr", 1, NULL, 0, 0, 1, 2, 0, NULL};
+  cJSON *cb = classes_index_add(x, &bug, &is_new), *ca = classes_index_add(x, &attr, &is_new);
+  const char *key = cJSON_GetStringValue(cJSON_GetObjectItem(ca, "key"));
+  CHECK(is_new && cb != ca && key && strstr(key, CLASSES_WARNED "assigned during export"),
+        "the warned limit founds a class of its own (%d classes, key %s)", classes_index_count(x), key ? key : "-");
+  CHECK(refusals_mark_classes(x, ex) == 1 && refusals_class_is_limit(ca) && !refusals_class_is_limit(cb),
+        "only the warned class is marked a limit");
+  classes_member attr2 = {"export", V_VALUE_MISMATCH, "output 0 (r): element 0 is 1, eager 2" ORACLE_WARNED ATTR_WARNING "]",
+                          "view op@state", "f-attr2", 2, NULL, 0, 0, 1, 3, 0, NULL};
+  CHECK(classes_index_add(x, &attr2, &is_new) == ca && classes_index_count(x) == 2, "another warned program joins it, whatever its pattern");
+  cJSON_Delete(x);
+}
+
 TEST(ranks) {
   const conv_converter *ed = conv_find("export-decomp");
   CHECK(refusals_rank(ed, V_VALUE_MISMATCH, "x") == 0 && refusals_rank(ed, V_SHAPE_MISMATCH, "x") == 0 &&
@@ -202,6 +265,7 @@ TEST(exit_status) {
 int main(void) {
   RUN(declared);
   RUN(limits);
+  RUN(warned);
   RUN(ranks);
   RUN(policy);
   RUN(exit_status);
