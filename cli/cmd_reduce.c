@@ -11,6 +11,7 @@
 #include "../fuzz/reduce.h"
 #include "../fuzz/refusals.h"
 #include "../harness/codec.h"
+#include "../harness/converters/conv_worker.h"
 #include <cjson/cJSON.h>
 #include "cli.h"
 
@@ -22,12 +23,15 @@
 #define ISOLATE_DEADLINE_S 30.0
 
 static const char *usage_reduce =
-    "usage: aliasfuzz reduce FILE --converter NAME [--out DIR] [--max-tests N] [--isolate]\n"
+    "usage: aliasfuzz reduce FILE --converter NAME [--out DIR] [--max-tests N] [--isolate] [--deadline S]\n"
     "       aliasfuzz reduce --deferred DIR [--reduce-time SECONDS] [--max-tests N] [--no-triggers]\n"
     "\n"
     "Minimizes a program while it keeps the same verdict (and error class) on the converter, and\n"
     "writes a finding folder (repro.json, repro.py, README.md, ...) into DIR (default: FILE's name\n"
     "with .reduced). --isolate runs every test in a child process (for crashes and hangs).\n"
+    "--deadline S: the seconds one test of a worker converter may take (default: the worker's\n"
+    "own, 10 s for most; with --isolate at least 30 s): raise it for a slow converter on a busy\n"
+    "machine, where a crash or a wrong value would otherwise be minimized as a timeout.\n"
     "\n"
     "--deferred DIR: the programs campaign folder DIR kept but did not minimize (DIR/deferred/:\n"
     "over the --reduce-share budget, left by --no-finish, or whose minimization died) are minimized\n"
@@ -59,13 +63,14 @@ typedef struct rctx {
   oracle_verdict v;
   const char *detail;
   int isolate;
+  double deadline_s; /* --isolate's per-test deadline */
 } rctx;
 
 static int rpred(const ir_program *cand, void *vctx) {
   rctx *x = vctx;
   judgement j;
   af_err err;
-  int rc = x->isolate ? judge_isolated(x->c, cand, &x->oo, ISOLATE_DEADLINE_S, &j, &err) : judge_inprocess(x->c, cand, &x->oo, &j, &err);
+  int rc = x->isolate ? judge_isolated(x->c, cand, &x->oo, x->deadline_s, &j, &err) : judge_inprocess(x->c, cand, &x->oo, &j, &err);
   if (rc) return 0;
   int same = judge_same_bug(&j, x->v, x->detail) && refusals_same_limit(x->c, j.verdict, j.detail, x->v, x->detail);
   judgement_clear(&j);
@@ -75,7 +80,7 @@ static int rpred(const ir_program *cand, void *vctx) {
 int cmd_reduce(int argc, char **argv) {
   const char *file = NULL, *conv = NULL, *out = NULL, *deferred = NULL;
   int max_tests = 2000, isolate = 0, max_tests_given = 0, no_triggers = 0;
-  double reduce_time = 0;
+  double reduce_time = 0, deadline = 0;
   for (int i = 0; i < argc; i++) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -91,6 +96,8 @@ int cmd_reduce(int argc, char **argv) {
       deferred = v, i++;
     } else if (!strcmp(argv[i], "--reduce-time") && v && atof(v) > 0) {
       reduce_time = atof(v), i++;
+    } else if (!strcmp(argv[i], "--deadline") && v && atof(v) > 0) {
+      deadline = atof(v), i++;
     } else if (!strcmp(argv[i], "--no-triggers")) {
       no_triggers = 1;
     } else if (!strcmp(argv[i], "--isolate")) {
@@ -102,8 +109,8 @@ int cmd_reduce(int argc, char **argv) {
     }
   }
   if (deferred) {
-    if (file || conv || out || isolate)
-      return cli_usage_error(usage_reduce, "reduce: --deferred DIR takes no FILE, --converter, --out or --isolate (the campaign's are used)%s", "");
+    if (file || conv || out || isolate || deadline > 0)
+      return cli_usage_error(usage_reduce, "reduce: --deferred DIR takes no FILE, --converter, --out, --isolate or --deadline (the campaign's are used)%s", "");
     return reduce_deferred(deferred, reduce_time, max_tests_given ? max_tests : 0, no_triggers);
   }
   if (reduce_time > 0 || no_triggers)
@@ -117,9 +124,14 @@ int cmd_reduce(int argc, char **argv) {
     fprintf(stderr, "aliasfuzz: %s\n", err.msg);
     return 2;
   }
-  rctx x = {c, {0}, V_PASS, NULL, isolate};
+  if (deadline > 0 && conv_worker_set_timeout(c, deadline)) {
+    ir_program_free(p);
+    return cli_usage_error(usage_reduce, "reduce: --deadline applies to worker converters; '%s' runs in process", conv);
+  }
+  /* isolated: the child also starts the worker (its hello), so the deadline is never under 30 s */
+  rctx x = {c, {0}, V_PASS, NULL, isolate, deadline + 5 > ISOLATE_DEADLINE_S ? deadline + 5 : ISOLATE_DEADLINE_S};
   judgement j;
-  int rc = isolate ? judge_isolated(c, p, &x.oo, ISOLATE_DEADLINE_S, &j, &err) : judge_inprocess(c, p, &x.oo, &j, &err);
+  int rc = isolate ? judge_isolated(c, p, &x.oo, x.deadline_s, &j, &err) : judge_inprocess(c, p, &x.oo, &j, &err);
   if (rc) {
     fprintf(stderr, "aliasfuzz: %s: %s\n", file, err.msg);
     ir_program_free(p);

@@ -302,6 +302,39 @@ TEST(a_policy_weight_beyond_a_double_is_refused_naming_the_field) {
   unlink(path);
 }
 
+/* reduce --deadline S holds each test of a worker converter to S seconds: a converter that answers
+ * a wrong value after 3 s is minimized as a value-mismatch with --deadline 20 and, held to 1 s, as
+ * a timeout (what a slow converter on a busy machine met with the old fixed deadline, which turned a
+ * crash into a timeout reduced to nothing); an in-process converter has no worker deadline. */
+TEST(reduce_deadline_holds_a_worker_converter_to_it) {
+  char dir[] = "/tmp/af_cli_XXXXXX";
+  CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+  char cmd[4096], prog[600];
+  snprintf(prog, sizeof prog, "%s/p.json", dir);
+  FILE *f = fopen(prog, "w");
+  if (!f) return;
+  fputs("{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}], "
+        "\"body\": [{\"out\": \"y\", \"op\": \"add\", \"args\": [\"x\", 1]}], \"outputs\": [\"y\"], \"meta\": {\"misbehave\": \"slow\"}}",
+        f);
+  fclose(f);
+  const int secs[2] = {20, 1};
+  const char *want[2] = {"value-mismatch on external:", "converter-timeout on external:"};
+  for (int k = 0; k < 2; k++) {
+    char *o = NULL;
+    snprintf(cmd, sizeof cmd, "reduce %s --converter 'external:python3 %s/tests/workers/misbehave.py' --deadline %d --max-tests 3 --out %s/r%d", prog,
+             AF_SOURCE_DIR, secs[k], dir, k);
+    int rc = af(cmd, &o);
+    CHECK(rc == 0 && o && strstr(o, want[k]), "--deadline %d: exit %d, wanted '%s': %s", secs[k], rc, want[k], o ? o : "");
+    free(o);
+  }
+  char *o = NULL;
+  snprintf(cmd, sizeof cmd, "reduce %s --converter ref --deadline 5", prog);
+  int rc = af(cmd, &o);
+  CHECK(rc == 2 && o && strstr(o, "--deadline applies to worker converters"), "ref: exit %d: %s", rc, o ? o : "");
+  free(o);
+  tap_rmrf(dir);
+}
+
 /* The README of a finding of an `external:` converter quotes the --converter value for the shell,
  * and says what its repro.py does: without the converter's Python it prints eager's outputs and
  * exits 2 (the README said 1). Both lines are run as printed. */
@@ -348,6 +381,7 @@ int main(int argc, char **argv) {
     RUN(run_reads_its_files_before_starting_a_worker_converter);
     RUN(a_policy_weight_beyond_a_double_is_refused_naming_the_field);
     RUN(an_external_converter_finding_readme_gives_commands_that_run_as_printed);
+  RUN(reduce_deadline_holds_a_worker_converter_to_it);
     return tap_done();
   }
   RUN(run_script_passes_every_seed_case_and_exits_1_for_the_torchscript_gaps);

@@ -8,6 +8,7 @@ what goes wrong with that request instead:
   exit        reads the request, writes half an answer, exits with status 3
   segv        reads the request, kills itself with SIGSEGV
   hang        reads the request, never answers
+  slow        answers normally after 3 s (a slow converter: tests/test_cli.c's reduce --deadline)
   eat         reads the request, makes 400 MiB resident, never answers (the memory cap ends it)
   garbage     answers a line that is not JSON
   wrong-size  answers ok, with 4 bytes too few in the output's data
@@ -100,6 +101,8 @@ def main():
             os.kill(os.getpid(), signal.SIGSEGV)
         elif how == "hang":
             time.sleep(3600)
+        elif how == "slow":
+            time.sleep(3)
         elif how == "eat":
             hog = b"x" * (400 << 20)  # written, so resident
             time.sleep(3600)
