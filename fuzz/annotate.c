@@ -242,26 +242,29 @@ static int f64_judge(const ir_program *q, void *ctx) {
   return r;
 }
 
-/* Whether cls keys on a write pattern (classes.h): no error key, regression or declared limit. */
-static int keyed_by_writes(const cJSON *cls, const conv_converter *c) {
-  const char *k = str_of(cls, "key"), *bar = k ? strrchr(k, '|') : NULL, *vn = str_of(cls, "verdict");
+/* Whether cls may key on the dtype (float64.h): wrong values or a converter error, keyed on its
+ * pattern or its error; not a regression's graph change, nor a limit its converter declares. */
+static int keyable(const cJSON *cls, const conv_converter *c) {
+  const char *vn = str_of(cls, "verdict");
   oracle_verdict v;
-  if (!bar || !classes_pattern_writes(bar + 1) || str_of(cls, "error_key") || str_of(cls, "graph_change") || str_of(cls, "warned") ||
-      str_of(cls, "limit") || !vn || oracle_verdict_parse(vn, &v))
+  if (str_of(cls, "graph_change") || str_of(cls, "warned") || str_of(cls, "limit") || !vn || oracle_verdict_parse(vn, &v) || !f64_keyable(v))
     return 0;
   return refusals_limit(c, v, str_of(cls, "detail")) == NULL;
 }
 
 /* Each class whose smallest program holds float64 is rerun with it made float32 (float64.h): the
- * trigger line of one that then passes, and a class keyed on its write pattern whose failure needs
- * float64 and a write keys on the dtype instead, folding with the converter's other such classes
- * of its verdict group. A class checked for its present smallest program is not checked again. */
+ * trigger line of one that then passes, and a class of wrong values or converter errors whose
+ * failure needs float64 keys on the dtype instead, folding with the converter's other such classes.
+ * A class checked for its present smallest program is not checked again. */
 void annotate_float64(cJSON *idx, const annotate_opts *o) {
   int checked = 0, keyed = 0;
   for (cJSON *cls = cJSON_GetObjectItem(idx, "classes")->child, *next; cls; cls = next) {
     next = cls->next;
     const char *conv = str_of(cls, "converter"), *k = str_of(cls, "key");
-    if (!conv || !k || strcmp(conv, o->c->name) != 0 || annotated(cls, "float64", "smallest", str_of(cls, "smallest") ? str_of(cls, "smallest") : ""))
+    const cJSON *done = cJSON_GetObjectItem(cls, "float64");
+    if (!conv || !k || strcmp(conv, o->c->name) != 0 ||
+        (annotated(cls, "float64", "smallest", str_of(cls, "smallest") ? str_of(cls, "smallest") : "") &&
+         cJSON_GetNumberValue(cJSON_GetObjectItem(done, "rule")) == F64_RULE))
       continue;
     char path[4600];
     ir_program *p = class_program(o->dir, cls, path, sizeof path);
@@ -271,6 +274,7 @@ void annotate_float64(cJSON *idx, const annotate_opts *o) {
     }
     cJSON *row = cJSON_CreateObject();
     cJSON_AddStringToObject(row, "smallest", str_of(cls, "smallest"));
+    cJSON_AddNumberToObject(row, "rule", F64_RULE);
     f64_ctx x = {o, cls};
     int passes32 = 0, needs = f64_needs(p, f64_judge, &x, row, &passes32);
     ir_program_free(p);
@@ -279,9 +283,9 @@ void annotate_float64(cJSON *idx, const annotate_opts *o) {
     replace(cls, "float64", row);
     if (passes32) replace(cls, "trigger", cJSON_CreateString(F64_TRIGGER));
     const char *bar = strrchr(k, '|');
-    if (needs == 1 && strcmp(bar + 1, F64_KEY) != 0 && keyed_by_writes(cls, o->c)) {
+    if (needs == 1 && strcmp(bar + 1, F64_KEY) != 0 && keyable(cls, o->c)) {
       cJSON *mine = cJSON_Duplicate(row, 1);
-      cJSON *into = classes_index_rekey(idx, cls, F64_KEY); /* cls may fold into another class (and be gone) */
+      cJSON *into = classes_index_rekey(idx, cls, F64_GROUP, F64_KEY); /* cls may fold into another class (and be gone) */
       const char *s = str_of(into, "smallest");
       if (into != cls && s && !strcmp(s, str_of(mine, "smallest"))) { /* it took cls's program as its example */
         replace(into, "float64", mine);

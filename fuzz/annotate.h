@@ -50,9 +50,9 @@ int annotate_classes(cJSON *idx, const annotate_opts *o, af_err *err);
 
 /* The dtype trigger (float64.h), the first step of annotate_classes: each class of o->c whose
  * smallest program holds float64 is rerun with it made float32 ("float64": what each rerun gave;
- * "trigger": "passes with float64 made float32" when it passed), and a class keyed on its write
- * pattern whose failure needs float64 and a write keys on the dtype, folding with the others of
- * its converter and verdict group (classes_index_rekey). Progress on stderr. */
+ * "trigger": "passes with float64 made float32" when it passed), and a class of wrong values or
+ * converter errors whose failure needs float64 keys on the dtype, folding with the converter's
+ * other such classes (classes_index_rekey). Progress on stderr. */
 void annotate_float64(cJSON *idx, const annotate_opts *o);
 
 /* Whether a class entry is marked as in the baseline. */

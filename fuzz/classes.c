@@ -1274,11 +1274,23 @@ static cJSON *patterns_of(cJSON *c) {
   return ps;
 }
 
-cJSON *classes_index_rekey(cJSON *idx, cJSON *c, const char *what) {
+cJSON *classes_index_rekey(cJSON *idx, cJSON *c, const char *group, const char *what) {
   const char *k = cJSON_GetStringValue(cJSON_GetObjectItem(c, "key")), *bar = k ? strrchr(k, '|') : NULL;
-  if (!bar) return c;
+  const char *gs = k ? strchr(k, '|') : NULL;
+  if (!bar || !gs) return c;
   af_buf nk = {0};
-  af_buf_printf(&nk, "%.*s|%s", (int)(bar - k), k, what);
+  if (group) { /* "converter|group", with the baseline's mark the old group had */
+    const char *mark = strstr(gs, " (in baseline)|");
+    af_buf_printf(&nk, "%.*s|%s%s|%s", (int)(gs - k), k, group, mark && mark < bar ? " (in baseline)" : "", what);
+  } else
+    af_buf_printf(&nk, "%.*s|%s", (int)(bar - k), k, what);
+  const char *ek = cJSON_GetStringValue(cJSON_GetObjectItem(c, "error_key"));
+  if (ek) { /* an error-keyed class keys on `what` now: its error is one the class surfaced as */
+    cJSON *errs = cJSON_GetObjectItem(c, "errors");
+    if (!errs) errs = cJSON_AddArrayToObject(c, "errors");
+    if (!has_string(errs, ek)) cJSON_AddItemToArray(errs, cJSON_CreateString(ek));
+    cJSON_DeleteItemFromObjectCaseSensitive(c, "error_key");
+  }
   cJSON *mine = patterns_of(c), *into = class_where(idx, "key", nk.s), *x;
   if (into && into != c) { /* one bug seen as several patterns: c folds into the class of that key */
     cJSON *ps = patterns_of(into);

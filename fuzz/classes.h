@@ -260,11 +260,12 @@ int classes_index_absorb(cJSON *idx, const char *qk, int64_t n);
 int classes_index_holds_quick(const cJSON *idx, const char *qk);
 /* Number of deferred quick keys that no class has. */
 int classes_index_unclassified(const cJSON *idx);
-/* Keys class c of idx on `what` instead of its pattern (float64.h: F64_KEY for a class whose failure
- * needs float64): its key becomes "converter|verdict group|what" (its group kept, with a baseline's
- * mark), its id stays; when another class has that key already, c folds into it (its findings,
- * count, quick keys, smaller example; its id under "absorbed"). The patterns each class was seen
- * as are listed under its "patterns". Returns the class c is in now, borrowed. */
-cJSON *classes_index_rekey(cJSON *idx, cJSON *c, const char *what);
+/* Keys class c of idx on `what` instead of its pattern or error (float64.h: F64_KEY for a class
+ * whose failure needs float64): its key becomes "converter|group|what" (group NULL: its own; else
+ * group, with the baseline's mark its own had), its id stays, and an error key it had is listed
+ * under its "errors" instead; when another class has that key already, c folds into it (its
+ * findings, count, quick keys, errors, smaller example; its id under "absorbed"). The patterns
+ * each class was seen as are listed under its "patterns". Returns the class c is in now, borrowed. */
+cJSON *classes_index_rekey(cJSON *idx, cJSON *c, const char *group, const char *what);
 
 #endif

@@ -3,10 +3,11 @@
  *
  *   retyped   every float64 tensor of a program made float32: inputs, module state, hidden bases,
  *             dtype arguments; the program itself unchanged
- *   planted   tests/workers/float64_planted.py loses every write into a float64 input (IREE's
- *             demotion, iree-org/iree#24180, in miniature) and, with --zero-lost, every zero_ of
- *             any dtype: two float64 programs with different write patterns (`add_@in`, `view
- *             mul_@view-of-in`) are one class keyed "needs float64" with the trigger line, the
+ *   planted   tests/workers/float64_planted.py loses every write into a float64 input and refuses
+ *             a float64 output (IREE's demotion, iree-org/iree#24180, in miniature) and, with
+ *             --zero-lost, drops every zero_ of any dtype: two float64 programs with different
+ *             write patterns (`add_@in`, `view mul_@view-of-in`) and a write-free one refused
+ *             (keyed on its error) are one class keyed "needs float64" with the trigger line, the
  *             zero_ program keeps its pattern; a known case of a float64 write on that converter
  *             marks the dtype class known and not the zero_ one */
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "../fuzz/annotate.h"
 #include "../fuzz/classes.h"
 #include "../fuzz/float64.h"
+#include "../fuzz/judge.h"
 #include "../fuzz/known.h"
 #include "../harness/codec.h"
 #include "../harness/converters/conv_worker.h"
@@ -92,15 +94,24 @@ static const char *str_of(const cJSON *o, const char *k) { return cJSON_GetStrin
 static int eq(const char *a, const char *b) { return a && b && !strcmp(a, b); }
 
 #define HEAD "{\"format\": \"aliasfuzz-program/1\", \"inputs\": ["
-static const char *ADD = HEAD "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float64\"}],"
-                              "\"body\": [{\"op\": \"add_\", \"args\": [\"x\", 1.5]}], \"outputs\": [\"x\"]}";
+/* the float64 programs return a float32 tensor (a float64 output is the planted error) */
+static const char *ADD = HEAD "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float64\"},"
+                              "{\"name\": \"y\", \"shape\": [3], \"dtype\": \"float32\"}],"
+                              "\"body\": [{\"op\": \"add_\", \"args\": [\"x\", 1.5]},"
+                              "{\"out\": \"w\", \"op\": \"add\", \"args\": [\"y\", 1]}], \"outputs\": [\"w\"]}";
 static const char *VIEW_MUL = HEAD "{\"name\": \"x\", \"shape\": [2, 3], \"dtype\": \"float64\"},"
                                    "{\"name\": \"y\", \"shape\": [3], \"dtype\": \"float32\"}],"
                                    "\"body\": [{\"out\": \"v\", \"op\": \"view\", \"args\": [\"x\", [6]]},"
                                    "{\"op\": \"mul_\", \"args\": [\"v\", 2]},"
-                                   "{\"out\": \"w\", \"op\": \"add\", \"args\": [\"y\", 1]}], \"outputs\": [\"w\"]}";
-static const char *ZERO = HEAD "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float64\"}],"
-                               "\"body\": [{\"op\": \"zero_\", \"args\": [\"x\"]}], \"outputs\": [\"x\"]}";
+                                   "{\"out\": \"w\", \"op\": \"mul\", \"args\": [\"y\", 2]}], \"outputs\": [\"w\"]}";
+static const char *ZERO = HEAD "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float64\"},"
+                               "{\"name\": \"y\", \"shape\": [3], \"dtype\": \"float32\"}],"
+                               "\"body\": [{\"op\": \"zero_\", \"args\": [\"x\"]},"
+                               "{\"out\": \"w\", \"op\": \"sub\", \"args\": [\"y\", 1]}], \"outputs\": [\"w\"]}";
+/* no write: a float64 output the planted converter refuses (a converter error keyed on itself) */
+static const char *ABS = HEAD "{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float64\"}],"
+                              "\"body\": [{\"out\": \"v\", \"op\": \"abs\", \"args\": [\"x\"]}], \"outputs\": [\"v\"]}";
+
 TEST(planted) {
   char *dir = tap_tmpdir("af_float64");
   CHECK(dir != NULL, "a folder");
@@ -114,6 +125,13 @@ TEST(planted) {
   finding(dir, "f-add", ADD);
   finding(dir, "f-view-mul", VIEW_MUL);
   finding(dir, "f-zero", ZERO);
+  finding(dir, "f-abs", ABS);
+  /* the planted error's detail as the converter words it (the class keys on its error key) */
+  ir_program *abs = parse(ABS);
+  judgement j = {0};
+  af_err err;
+  CHECK(abs && known_judge(c, abs, 30, 0, &j, &err) == 0 && j.verdict == V_ERROR, "the float64 output is refused: %s",
+        j.detail ? j.detail : err.msg);
   /* the classes a campaign would have made of them: three write patterns, none holding another */
   static const struct {
     const char *finding, *pattern;
@@ -121,28 +139,35 @@ TEST(planted) {
     int statements;
   } ms[] = {{"f-add", "add_@in", V_INPUT_MUTATION_LOST, 1},
             {"f-view-mul", "view mul_@view-of-in", V_INPUT_MUTATION_LOST, 3},
-            {"f-zero", "zero_@in", V_INPUT_MUTATION_LOST, 1}};
+            {"f-zero", "zero_@in", V_INPUT_MUTATION_LOST, 1},
+            {"f-abs", "abs", V_ERROR, 1}};
   cJSON *idx = classes_index_new();
   for (size_t k = 0; k < sizeof ms / sizeof ms[0]; k++) {
-    classes_member m = {.converter = c->name, .verdict = ms[k].v, .detail = "input x: element 0 is 1, eager 2", .pattern = ms[k].pattern,
+    classes_member m = {.converter = c->name, .verdict = ms[k].v, .detail = ms[k].v == V_ERROR ? j.detail : "input x: element 0 is 1, eager 2",
+                        .pattern = ms[k].pattern,
                         .finding = ms[k].finding, .statements = ms[k].statements, .reruns = 3, .reproduced = 3, .iteration = (int64_t)k};
     int is_new = 0;
     classes_index_add(idx, &m, &is_new);
     CHECK(is_new, "%s founds a class of its own", ms[k].pattern);
   }
-  CHECK(classes_index_count(idx) == 3, "3 classes before");
+  CHECK(classes_index_count(idx) == 4, "4 classes before");
+  const cJSON *e0 = class_with_finding(idx, "f-abs");
+  CHECK(e0 && str_of(e0, "error_key"), "the refusal keys on its error");
   annotate_opts o = {.dir = dir, .c = c, .no_triggers = 1, .deadline_s = 30};
   annotate_float64(idx, &o);
-  const cJSON *a = class_with_finding(idx, "f-add"), *b = class_with_finding(idx, "f-view-mul"), *z = class_with_finding(idx, "f-zero");
-  CHECK(classes_index_count(idx) == 2, "2 classes after: the two float64 writes are one (%d)", classes_index_count(idx));
-  CHECK(a && a == b, "add_@in and view mul_@view-of-in in one class");
+  const cJSON *a = class_with_finding(idx, "f-add"), *b = class_with_finding(idx, "f-view-mul"), *z = class_with_finding(idx, "f-zero"),
+              *e = class_with_finding(idx, "f-abs");
+  CHECK(classes_index_count(idx) == 2, "2 classes after: the float64 writes and the float64 refusal are one (%d)", classes_index_count(idx));
+  CHECK(a && a == b && a == e, "add_@in, view mul_@view-of-in and the refusal in one class");
+  CHECK(a && !str_of(a, "error_key") && cJSON_GetArraySize(cJSON_GetObjectItem(a, "errors")) == 1, "the refusal's error listed under errors");
   const char *key = str_of(a, "key");
   CHECK(key && strstr(key, "|wrong-result|" F64_KEY), "keyed on the dtype: %s", key ? key : "(none)");
   CHECK(eq(str_of(a, "trigger"), F64_TRIGGER), "its trigger line: %s", str_of(a, "trigger") ? str_of(a, "trigger") : "(none)");
-  CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(a, "patterns")) == 2, "both patterns listed");
-  CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(a, "absorbed")) == 1, "the other class's id under absorbed");
+  CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(a, "patterns")) == 3, "the three patterns listed");
+  CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(a, "absorbed")) == 2, "the other classes' ids under absorbed");
   const cJSON *row = cJSON_GetObjectItem(a, "float64");
-  CHECK(cJSON_IsTrue(cJSON_GetObjectItem(row, "needs")) && eq(str_of(row, "as_float32"), "pass") && eq(str_of(row, "without_writes"), "pass"),
+  CHECK(cJSON_IsTrue(cJSON_GetObjectItem(row, "needs")) && eq(str_of(row, "as_float32"), "pass") &&
+            eq(str_of(row, "float32_as_float64"), "same"),
         "the reruns recorded");
   CHECK(z && z != a && str_of(z, "key") && strstr(str_of(z, "key"), "|wrong-result|zero_@in"), "zero_ (any dtype) keeps its pattern: %s",
         z ? str_of(z, "key") : "(none)");
@@ -162,8 +187,9 @@ TEST(planted) {
   FILE *f = fopen(path, "w");
   if (f) {
     fprintf(f,
-            HEAD "{\"name\": \"y\", \"shape\": [2], \"dtype\": \"float64\"}], \"body\": [{\"op\": \"multiply_\", \"args\": [\"y\", \"y\"]}],"
-                 "\"outputs\": [\"y\"], \"meta\": {\"id\": \"ku-t-1-float64-multiply\", \"known\": {\"tracker\": \"test/t#1\", "
+            HEAD "{\"name\": \"y\", \"shape\": [2], \"dtype\": \"float64\"}, {\"name\": \"z\", \"shape\": [2], \"dtype\": \"float32\"}],"
+                 "\"body\": [{\"op\": \"multiply_\", \"args\": [\"y\", \"y\"]}, {\"out\": \"w\", \"op\": \"neg\", \"args\": [\"z\"]}],"
+                 "\"outputs\": [\"w\"], \"meta\": {\"id\": \"ku-t-1-float64-multiply\", \"known\": {\"tracker\": \"test/t#1\", "
                  "\"state\": \"open\", \"mechanism\": \"float64 writes lost\", \"expect\": %s}}}",
             ex);
     fclose(f);
@@ -171,13 +197,14 @@ TEST(planted) {
   free(ex);
   cJSON_Delete(expect);
   setenv("AF_KNOWN_DIR", kdir, 1);
-  af_err err;
   CHECK(known_annotate(idx, c, dir, 30, &err) == 0, "known_annotate: %s", err.msg);
   CHECK(eq(str_of(a, "known"), "test/t#1"), "the dtype class is known: %s",
         str_of(a, "known") ? str_of(a, "known") : "(not marked)");
   CHECK(z && !str_of(z, "known"), "the zero_ class is not");
   unsetenv("AF_KNOWN_DIR");
   cJSON_Delete(idx);
+  judgement_clear(&j);
+  ir_program_free(abs);
   conv_worker_shutdown_all();
   tap_rmrf(dir);
   free(dir);

@@ -6,6 +6,9 @@ mistake that depends on the dtype only, the way IREE's float64 demotion does (ir
   every write into a float64 input is lost: the input's final state is its value before the call,
   whatever op or view wrote it (the outputs are what the program returned)
 
+  a float64 output is refused at run time ("planted: a float64 result does not fit its float32
+  buffer"), as IREE's run time refuses the float32 buffer it made for one (no write needed)
+
 --zero-lost: also every `zero_()` is dropped, on any dtype (a second, dtype-independent bug: its
 class keeps its write pattern).
 """
@@ -37,6 +40,8 @@ class Float64Planted(afworker.Worker):
         inputs, bases = req.fresh()
         before = [t.clone() if t.dtype == torch.float64 else None for t in inputs]
         outs = afworker.as_list(fn(*inputs))
+        if any(isinstance(o, torch.Tensor) and o.dtype == torch.float64 for o in outs):
+            raise RuntimeError("planted: a float64 result does not fit its float32 buffer")
         final = [b if b is not None else t for t, b in zip(inputs, before)]
         return outs, final, bases
 
