@@ -12,6 +12,8 @@
 #include "../harness/eager.h"
 #include "gen_model.h"
 #include "gen_sizes.h"
+#include "gen_dtview.h"
+#include "gen_stats.h"
 #include "gen_train.h"
 #include "provider.h"
 
@@ -1299,6 +1301,23 @@ static int generate(const gen_policy *pol, provider *pv, const char *meta_head, 
      shapes where eager says they match (gen_sizes.c) */
   if (pol->p_size_value > 0) {
     ir_program *z = gen_sizes(q, ls ^ 0x5157a1e5ULL, pol->p_size_value);
+    if (z) {
+      ir_program_free(q);
+      q = z;
+    }
+  }
+  /* dtype views read back in another width (issue 29), from a stream of its own too (gen_dtview.c) */
+  if (pol->p_dtype_view_back > 0 && pol->op_weight[OPS_view_dtype] > 0) {
+    ir_program *z = gen_dtype_view_back(q, ls ^ 0xd7e5b1c3ULL, pol->p_dtype_view_back);
+    if (z) {
+      ir_program_free(q);
+      q = z;
+    }
+  }
+  /* running statistics (issue 29) from a stream of its own too: a batch_norm or instance_norm whose
+     statistics are new buffers, added where nothing else reads what it makes (gen_stats.c) */
+  if (pol->p_running_stats > 0) {
+    ir_program *z = gen_running_stats(q, ls ^ 0xb47c4e0aULL, pol);
     if (z) {
       ir_program_free(q);
       q = z;

@@ -110,6 +110,14 @@ typedef struct gen_policy {
                                  instead (issue 29: `self.NAME = tensor`, not register_buffer),
                                  drawn after the program is made, from a stream of its own: the
                                  program is otherwise the same; 0 keeps every program as it was */
+  double p_dtype_view_back;   /* a top-level dtype view `v = x.view(d)` is viewed again right after it
+                                 in another dtype (x's own first: int32 -> int64, float16 -> float32,
+                                 uint8 -> bool), drawn after the program is made from a stream of its
+                                 own (issue 29, gen_dtview.c); 0 keeps every program as it was */
+  double p_running_stats;     /* batch_norm or instance_norm in training mode whose running
+                                 statistics are new module buffers, added to the finished program
+                                 from a stream of its own (issue 29, gen_stats.c); 0 keeps every
+                                 program as it was */
 } gen_policy;
 
 /* The defaults of this generator version. */

@@ -180,6 +180,74 @@ TEST(the_generator_draws_them_as_module_buffers_valid_and_ref_agrees) {
   CHECK(bad == 0, "ref agrees with eager on every program that holds one (%d did not)", bad);
 }
 
+/* The default policy draws them after the program is made (fuzz/gen_stats.c, chances.running_stats):
+ * each program is the one the generator makes with the chance at 0, or that program with one
+ * batch_norm or instance_norm added (and its new inputs, the views of a statistic's buffer, and its
+ * result as an output): dropping those gives the program back byte for byte. The statistics are
+ * module buffers or views of one in most, eager runs every program, and ref agrees with eager. */
+TEST(the_default_policy_adds_them_to_a_finished_program_and_changes_nothing_else) {
+  gen_policy def, off;
+  gen_policy_default(&def);
+  off = def;
+  off.p_running_stats = 0;
+  CHECK(def.p_running_stats > 0 && def.op_weight[OPS_batch_norm] == 0 && def.op_weight[OPS_instance_norm] == 0,
+        "default: chance %g, op weights %g and %g (the main draw never makes them)", def.p_running_stats,
+        def.op_weight[OPS_batch_norm], def.op_weight[OPS_instance_norm]);
+  int added = 0, same = 0, other = 0, buffers = 0, views = 0, bad = 0, bn = 0, in = 0;
+  for (uint64_t seed = 1; seed <= 1200; seed++) {
+    ir_program *p = NULL, *q = NULL;
+    af_err err;
+    if (gen_program(&def, seed, &p, &err) || gen_program(&off, seed, &q, &err)) {
+      CHECK(0, "seed %llu: %s", (unsigned long long)seed, err.msg);
+      ir_program_free(p);
+      continue;
+    }
+    char *a = codec_write_string(p), *b = codec_write_string(q);
+    /* meta records the policy's difference from the defaults: the same program otherwise */
+    static const char off_meta[] = "\"policy\":{\"chances\":{\"running_stats\":0}}";
+    char *m = strstr(b, off_meta);
+    if (m) memmove(m + 10, m + sizeof off_meta - 2, strlen(m + sizeof off_meta - 2) + 1); /* "policy":{} */
+    if (!strcmp(a, b)) {
+      same++;
+    } else {
+      int norm = -1, nnorm = 0;
+      for (int s = 0; s < p->nstmts; s++)
+        if (p->stmts[s].op == OPS_batch_norm || p->stmts[s].op == OPS_instance_norm) norm = s, nnorm++;
+      char *ks = calloc((size_t)p->nstmts + 1, 1), *ko = calloc((size_t)p->noutputs + 1, 1), *ki = calloc((size_t)p->ninputs + 1, 1);
+      for (int s = 0; s < p->nstmts; s++) ks[s] = s != norm;
+      for (int o = 0; o < p->noutputs; o++) ko[o] = norm < 0 || p->outputs[o] != p->stmts[norm].out;
+      for (int i = 0; i < p->ninputs; i++) ki[i] = i < q->ninputs;
+      ir_program *r = nnorm == 1 ? ir_subset(p, ks, ko, ki) : NULL;
+      char *c = r ? codec_write_string(r) : NULL;
+      if (c && !strcmp(c, b)) {
+        added++;
+        const ir_stmt *st = &p->stmts[norm];
+        bn += st->op == OPS_batch_norm, in += st->op == OPS_instance_norm;
+        for (int k = 3; k <= 4; k++) {
+          int v = st->args[k].kind == IR_ARG_VALUE ? st->args[k].value : -1;
+          buffers += v >= 0 && v < p->ninputs && p->inputs[v].buffer;
+          views += v >= p->ninputs;
+        }
+        if (verdict(&conv_ref, p, NULL, NULL) != V_PASS) bad++;
+      } else if (other++ < 3) {
+        CHECK(0, "seed %llu: the program differs by more than one added normalization:\n%s\n--- with the chance at 0:\n%s",
+              (unsigned long long)seed, a, b);
+      }
+      free(c);
+      ir_program_free(r);
+      free(ks), free(ko), free(ki);
+    }
+    free(a), free(b);
+    ir_program_free(p), ir_program_free(q);
+  }
+  printf("# 1200 default programs: %d the same, %d with one added (batch_norm %d, instance_norm %d; statistics: %d buffers, %d "
+         "views), %d other\n", same, added, bn, in, buffers, views, other);
+  CHECK(other == 0 && added >= 15 && added <= 120, "%d programs with one added, %d changed otherwise", added, other);
+  CHECK(bn > 0 && in > 0 && buffers >= added / 2 && views > 0, "batch_norm %d, instance_norm %d, statistics as buffers %d, views %d",
+        bn, in, buffers, views);
+  CHECK(bad == 0, "ref agrees with eager on every program with one added (%d did not)", bad);
+}
+
 int main(void) {
   at_init();
   RUN(the_op_table_names_the_arguments_an_op_writes);
@@ -187,5 +255,6 @@ int main(void) {
   RUN(a_converter_that_drops_the_running_statistics_is_caught);
   RUN(running_statistics_that_share_memory_are_an_undefined_program);
   RUN(the_generator_draws_them_as_module_buffers_valid_and_ref_agrees);
+  RUN(the_default_policy_adds_them_to_a_finished_program_and_changes_nothing_else);
   return tap_done();
 }
