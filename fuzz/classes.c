@@ -82,15 +82,21 @@ static int alias_arg_value(const ir_program *p, const int *al, int s, int *view)
   return p->stmts[s].args[(al[s] > 0 ? al[s] : -al[s]) - 1].value;
 }
 
-/* Where the write of statement s lands ("@in", "@view-of-in", "@view" or "@tmp", "" when it
- * writes no value), walking back from its target through what made it (al: alias_of); each
- * statement passed on the way is marked in core when core is given. */
-static const char *walk_write(const ir_program *p, const int *al, int s, char *core) {
-  const ir_stmt *st = &p->stmts[s];
-  if (st->nargs < 1 || st->args[0].kind != IR_ARG_VALUE) return "";
-  int v = st->args[0].value, k = s, through_view = 0;
+/* Whether statement s writes a tensor in place: an argument its op writes (ops_stmt_written: an
+ * in-place op's, out='s and setitem's argument 0, every tensor of a foreach op's list, batch_norm's
+ * running statistics, arguments 3 and 4; not one that is None). */
+static int stmt_writes(const ir_stmt *st) {
+  int w;
+  return ops_stmt_written(st, &w, 0) > 0;
+}
+
+/* Where a write of statement s into value v lands ("@in", "@view-of-in", "@view" or "@tmp"),
+ * walking back from v through what made it (al: alias_of); each statement passed on the way is
+ * marked in core when core is given. */
+static const char *walk_from(const ir_program *p, const int *al, int s, int v, char *core) {
+  int k = s, through_view = 0;
   for (int hops = 0; hops < 64; hops++) {
-    if (v < p->ninputs) return through_view ? "@view-of-in" : "@in";
+    if (v >= 0 && v < p->ninputs) return through_view ? "@view-of-in" : "@in";
     int d = def_before(p, k, v), view = 0;
     int next = d < 0 ? -1 : alias_arg_value(p, al, d, &view);
     if (next < 0) break;
@@ -100,6 +106,21 @@ static const char *walk_write(const ir_program *p, const int *al, int s, char *c
     k = d;
   }
   return through_view ? "@view" : "@tmp";
+}
+
+/* Where the write of statement s lands: the placement of the first argument it writes (walk_from;
+ * every written argument's chain is marked in core), "" when it writes none. Not argument 0 alone:
+ * batch_norm writes its running statistics, arguments 3 and 4 (ops.def OPF_WRITES). */
+#define WALK_MAX_WRITTEN 16
+static const char *walk_write(const ir_program *p, const int *al, int s, char *core) {
+  int w[WALK_MAX_WRITTEN];
+  int n = ops_stmt_written(&p->stmts[s], w, WALK_MAX_WRITTEN);
+  const char *first = "";
+  for (int i = 0; i < n && i < WALK_MAX_WRITTEN; i++) {
+    const char *at = walk_from(p, al, s, w[i], core);
+    if (!i) first = at;
+  }
+  return first;
 }
 
 /* Whether statement s rebinds module state (`self.w = f(...)`): a write into the module's buffer
@@ -114,12 +135,12 @@ static char *core_of(const ir_program *p, const int *al) {
   char *core = af_xcalloc((size_t)p->nstmts + 1, 1);
   int writes = 0;
   for (int s = 0; s < p->nstmts; s++) {
-    if (rebinds_state(p, s) || ops_mutates(p->stmts[s].op)) {
+    if (rebinds_state(p, s) || stmt_writes(&p->stmts[s])) {
       writes++;
       core[s] = 1;
     }
-    /* the views the written tensor was made through (and what returned its argument itself) */
-    if (ops_mutates(p->stmts[s].op)) walk_write(p, al, s, core);
+    /* the views the written tensors were made through (and what returned its argument itself) */
+    if (stmt_writes(&p->stmts[s])) walk_write(p, al, s, core);
   }
   if (!writes) memset(core, 1, (size_t)p->nstmts);
   return core;
@@ -135,7 +156,7 @@ char *classes_core(const ir_program *p) {
 static void put_token(af_buf *b, const ir_program *p, const int *al, int s, const char *name) {
   if (b->len) af_buf_puts(b, " ");
   af_buf_puts(b, name);
-  if (ops_mutates(p->stmts[s].op)) af_buf_puts(b, walk_write(p, al, s, NULL));
+  if (stmt_writes(&p->stmts[s])) af_buf_puts(b, walk_write(p, al, s, NULL));
   else if (rebinds_state(p, s)) af_buf_puts(b, "@state");
 }
 
@@ -501,9 +522,10 @@ static void value_kind(af_buf *b, const ir_program *p, int v) {
     return;
   }
   int d = def_before(p, p->nstmts, v), written = 0;
-  for (int s = 0; s < p->nstmts; s++)
-    written |= ops_mutates(p->stmts[s].op) && p->stmts[s].nargs > 0 && p->stmts[s].args[0].kind == IR_ARG_VALUE &&
-               p->stmts[s].args[0].value == v;
+  for (int s = 0; s < p->nstmts && !written; s++) {
+    int w[WALK_MAX_WRITTEN], n = ops_stmt_written(&p->stmts[s], w, WALK_MAX_WRITTEN);
+    for (int i = 0; i < n && i < WALK_MAX_WRITTEN; i++) written |= w[i] == v;
+  }
   const char *fam = d >= 0 ? classes_family(p->stmts[d].op) : NULL;
   af_buf_printf(b, "%s%s", v < p->ninputs ? "input" : fam ? fam : "?", written ? "+written" : "");
 }

@@ -310,8 +310,24 @@ ir_program *judge_without_writes(const ir_program *c, int *writes_out) {
   for (int s = 0; s < c->nstmts; s++) {
     const ir_stmt *st = &c->stmts[s];
     keep[s] = 1;
+    /* an argument other than the first that the op writes (batch_norm's running statistics: ops.def
+     * OPF_WRITES) is made None where the schema takes None (the op then writes nothing there and
+     * computes its result as before: batch statistics in training mode); one that takes no None
+     * stays (no op has one) */
+    const ops_entry *e = ops_get(st->op);
+    unsigned more = ops_writes(st->op) & ~1u;
+    int cleared = 0;
+    for (int k = 1; k < st->nargs && k < e->nargs && k < 32; k++)
+      if ((more >> k & 1u) && st->args[k].kind == IR_ARG_VALUE && strchr(e->argk[k], '?')) {
+        ir_arg_free(&id->stmts[s].args[k]);
+        memset(&id->stmts[s].args[k], 0, sizeof(ir_arg));
+        id->stmts[s].args[k].kind = IR_ARG_NONE;
+        cleared = 1;
+      }
+    writes += cleared;
     if (!ops_mutates(st->op) || st->nargs < 1 || (st->args[0].kind != IR_ARG_VALUE && ops_get(st->op)->kind != OPS_FOREACH))
       continue;
+    writes -= cleared; /* one statement, one write */
     writes++;
     if (st->out < 0) {
       keep[s] = 0;

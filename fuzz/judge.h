@@ -81,7 +81,8 @@ int judge_same_bug(const judgement *a, oracle_verdict v, const char *detail);
  * which says nothing about it. 0 when p has no write or either program does not run. */
 int judge_writes_change_nothing(const ir_program *p);
 /* p with every write made the identity (its result `alias` of its target, or the statement gone
- * when it binds nothing): what judge_writes_change_nothing compares with, and what classes.h
+ * when it binds nothing; a written argument other than the first, batch_norm's running statistics,
+ * made None, which its schema takes): what judge_writes_change_nothing compares with, and what classes.h
  * judges to tell an error that needs the writes from one that does not. *writes: how many there
  * were. new (ir_program_free); may not validate. */
 ir_program *judge_without_writes(const ir_program *p, int *writes);

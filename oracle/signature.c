@@ -24,7 +24,10 @@ char *sig_pattern(const ir_program *p) {
     const ir_stmt *st = &p->stmts[s];
     if (s) af_buf_puts(&b, " ");
     af_buf_puts(&b, ops_get(st->op)->name);
-    if (ops_mutates(st->op) && st->args[0].kind == IR_ARG_VALUE && st->args[0].value < p->ninputs) af_buf_puts(&b, "@in");
+    /* a write into an input: any argument the op writes (batch_norm's running statistics too) */
+    int w[16], n = ops_stmt_written(st, w, 16), in = 0;
+    for (int k = 0; k < n && k < 16; k++) in |= w[k] >= 0 && w[k] < p->ninputs;
+    if (in) af_buf_puts(&b, "@in");
   }
   return af_buf_take(&b);
 }

@@ -224,12 +224,14 @@ static void md_message(af_buf *b, const char *msg, size_t max) {
   if (n > max) af_buf_puts(b, "…");
 }
 
-/* What a class keys on for a reader: its error key, its pattern, or for a class keyed on float64
+/* What a class keys on for a reader: its error key, the declared limit its converter warned of
+ * (classes.h CLASSES_WARNED: the key's last part), its pattern, or for a class keyed on float64
  * (float64.h) "needs float64". Borrowed. */
 static const char *class_keys_on(const cJSON *c) {
   const char *ek = cJSON_GetStringValue(cJSON_GetObjectItem(c, "error_key"));
   const char *k = cJSON_GetStringValue(cJSON_GetObjectItem(c, "key")), *bar = k ? strrchr(k, '|') : NULL;
   if (ek) return ek;
+  if (bar && cJSON_GetStringValue(cJSON_GetObjectItem(c, "warned"))) return bar + 1;
   if (bar && !strcmp(bar + 1, F64_KEY)) return F64_KEY;
   return cJSON_GetStringValue(cJSON_GetObjectItem(c, "pattern"));
 }

@@ -14,6 +14,7 @@
 #include "../fuzz/reduce.h"
 #include "../harness/codec.h"
 #include "../harness/converters/conv.h"
+#include "../harness/eager.h"
 #include "../harness/ops/ops.h"
 #include "../harness/result.h"
 #include "../oracle/signature.h"
@@ -549,6 +550,65 @@ TEST(a_write_through_what_returns_its_argument_lands_in_the_argument) {
   }
 }
 
+/* What an op writes is the op table's fact (ops.def OPF_WRITES), not argument 0: batch_norm in
+ * training mode writes its running statistics, arguments 3 and 4. A batch_norm whose running mean
+ * is a row of a buffer writes that buffer through a view (`select batch_norm@view-of-in`), one
+ * whose statistics are fresh tensors writes temporaries; its quick key says the buffer is written;
+ * judge_without_writes makes its statistics None (the same output, nothing written), so a failure
+ * that needs the update is not taken for one that needs no write; a foreach op writes every tensor
+ * of its list. Before, the pattern was `batch_norm` (no write: the whole program its core) and
+ * the writes stayed. */
+TEST(an_op_that_writes_another_argument_is_a_write_where_that_argument_lands) {
+  static const char *const bn =
+      "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [2, 3, 4], \"dtype\": \"float64\"},"
+      " {\"name\": \"buf\", \"shape\": [2, 3], \"dtype\": \"float64\", \"buffer\": true},"
+      " {\"name\": \"rv\", \"shape\": [3], \"dtype\": \"float64\", \"buffer\": true}],"
+      " \"body\": [{\"op\": \"select\", \"out\": \"rm\", \"args\": [\"buf\", 0, 1]}, {\"op\": \"mul\", \"out\": \"m\", \"args\": [\"x\", 2]},"
+      " {\"op\": \"batch_norm\", \"out\": \"y\", \"args\": [\"m\", null, null, \"rm\", \"rv\", true, 0.25, 1e-05, false]}],"
+      " \"outputs\": [\"y\"]}";
+  ir_program *p = NULL;
+  af_err err;
+  CHECK(codec_read_string(bn, "bn", &p, &err) == 0, "%s", err.msg);
+  if (!p) return;
+  char *pat = classes_plain_pattern(p);
+  CHECK(!strcmp(pat, "select batch_norm@view-of-in"), "pattern '%s' (the mul is not in its core)", pat);
+  free(pat);
+  char *qk = classes_quick_key(p, V_VALUE_MISMATCH, "input rv: element 0 is 0, eager 1");
+  CHECK(strstr(qk, "input:input+written:") != NULL, "the quick key: the running variance is written (%s)", qk);
+  free(qk);
+  int writes = 0;
+  ir_program *bare = judge_without_writes(p, &writes);
+  const ir_stmt *st = bare ? &bare->stmts[bare->nstmts - 1] : NULL;
+  CHECK(writes == 1 && st && st->op == OPS_batch_norm && st->nargs > 4 && st->args[3].kind == IR_ARG_NONE &&
+            st->args[4].kind == IR_ARG_NONE && ir_validate(bare, &err) == 0,
+        "without writes: batch_norm with no running statistics (%d writes)", writes);
+  result a, b;
+  result_init(&a), result_init(&b);
+  char *d = NULL;
+  oracle_verdict v = V_PASS;
+  if (bare && eager_run(p, &a, &err) == 0 && a.status == RESULT_OK && eager_run(bare, &b, &err) == 0 && b.status == RESULT_OK)
+    v = oracle_judge(p, &a, &b, NULL, &d);
+  CHECK(v == V_INPUT_MUTATION_LOST && d && !strncmp(d, "input ", 6), "the same output, only the update gone: %s %s",
+        oracle_verdict_name(v), d ? d : "");
+  free(d);
+  result_clear(&a), result_clear(&b);
+  CHECK(!judge_writes_change_nothing(p), "the update changes the buffers: a write that changes something");
+  ir_program_free(bare);
+  ir_program_free(p);
+  /* fresh statistics: temporaries */
+  static const char *const fresh =
+      "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [2, 3], \"dtype\": \"float64\"}],"
+      " \"body\": [{\"op\": \"zeros\", \"out\": \"rm\", \"args\": [[3]]}, {\"op\": \"ones\", \"out\": \"rv\", \"args\": [[3]]},"
+      " {\"op\": \"batch_norm\", \"out\": \"y\", \"args\": [\"x\", null, null, \"rm\", \"rv\", true, 0.5, 1e-05, false]}],"
+      " \"outputs\": [\"y\", \"rm\"]}";
+  CHECK(codec_read_string(fresh, "fresh", &p, &err) == 0, "%s", err.msg);
+  if (!p) return;
+  pat = classes_plain_pattern(p);
+  CHECK(!strcmp(pat, "batch_norm@tmp"), "pattern '%s'", pat);
+  free(pat);
+  ir_program_free(p);
+}
+
 /* Issue 25: one error, one key, whatever op it names; trailers that say where are dropped. */
 TEST(error_keys_name_no_operator_and_drop_where_trailers) {
   char *a = sig_error_class("RuntimeError: aten::abs.out: attempted to run this operator with Meta tensors, but there was no fake impl or Meta kernel registered");
@@ -722,6 +782,7 @@ int main(void) {
   RUN(a_finding_that_matches_several_classes_joins_the_most_specific_one);
   RUN(a_finding_that_both_classes_hold_folds_them_into_one);
   RUN(a_write_through_what_returns_its_argument_lands_in_the_argument);
+  RUN(an_op_that_writes_another_argument_is_a_write_where_that_argument_lands);
   RUN(a_finding_recorded_again_with_another_pattern_stays_in_its_class);
   RUN(reruns_the_judge_could_not_run_do_not_count_as_not_reproducing);
   RUN(variants_not_run_are_counted_apart_from_those_eager_rejects);
