@@ -69,9 +69,10 @@ static int fresh_value(ir_program *p, const char *stem) {
 }
 
 /* Routes statement s's write through `t_det = t.detach()` made right before it (a write autograd
- * does not see; the values change all the same). 0 when s writes a list. */
+ * does not see; the values change all the same). 0 when s writes a list, or writes another argument
+ * than its first (batch_norm's running statistics: detaching its input would not route them). */
 static int route_write(ir_program *p, int s) {
-  if (p->stmts[s].nargs < 1 || p->stmts[s].args[0].kind != IR_ARG_VALUE) return 0;
+  if (p->stmts[s].nargs < 1 || p->stmts[s].args[0].kind != IR_ARG_VALUE || ops_writes(p->stmts[s].op) != 1u) return 0;
   int t = p->stmts[s].args[0].value;
   char stem[64];
   snprintf(stem, sizeof stem, "%s_det", p->names[t]);
