@@ -5,7 +5,10 @@
  *
  *   "in_baseline": true|false, "baseline": {"name", "how": "members"|"converter"|"campaign", "verdict",
  *                  "detail" | "matched": class id in the baseline campaign}
- *   "trigger": one line ("passes with reapply_views=False (functionalize-noviews)"),
+ *   "float64": {"smallest", "rule", "as_float32", "float32_as_float64", "needs"} (float64.h: the
+ *              class's program rerun with float64 made float32, and float32 made float64),
+ *   "trigger": one line ("passes with reapply_views=False (functionalize-noviews)"; "passes with
+ *              float64 made float32" first where that rerun passed),
  *   "switches": [{"switch", "converter", "verdict", "same"}]
  *   "other_stack": one line ("also fails on torch-1.13 (value-mismatch)", "new in torch-2.13:
  *                  passes on torch-1.13", "fixed in torch-2.13: fails on torch-1.13 ..."),
