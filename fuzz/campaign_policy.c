@@ -76,7 +76,8 @@ void campaign_policy_init(const campaign_opts *o, const conv_converter *c, const
 int campaign_policy_learn(const campaign_opts *o, const conv_converter *c, int j, int64_t it, oracle_verdict v, const char *detail,
                           int fd) {
   if (!refusals_limit(c, v, detail)) return 0;
-  const refusal *r = refusals_match(c, detail);
+  /* a wrong result's refusal is in what the converter warned, not in the oracle's words (refusals.h) */
+  const refusal *r = refusals_ran(v) ? refusals_warned(c, v, detail, NULL, NULL) : refusals_match(c, detail);
   if (!r || !r->knob || find_epoch(j, r->knob)) return 0;
   cJSON *e = add_epoch(o, j, it + 1, r);
   char *text = cJSON_PrintUnformatted(e);
