@@ -68,9 +68,14 @@ static int fresh_value(ir_program *p, const char *stem) {
   }
 }
 
+/* Whether the policy draws views: `.detach()` and `.data` are views, so a policy that weights
+ * detach 0 gets no_grad blocks instead. */
+static int views_drawn(const gen_policy *pol) { return pol->op_weight[OPS_detach] > 0; }
+
 /* Routes statement s's write through `t_det = t.detach()` made right before it (a write autograd
- * does not see; the values change all the same). 0 when s writes a list, or writes another argument
- * than its first (batch_norm's running statistics: detaching its input would not route them). */
+ * does not see; the values change all the same), t read as an operand of it too. 0 when s writes
+ * a list, or writes another argument than its first (batch_norm's running statistics: detaching its
+ * input would not route them). */
 static int route_write(ir_program *p, int s) {
   if (p->stmts[s].nargs < 1 || p->stmts[s].args[0].kind != IR_ARG_VALUE || ops_writes(p->stmts[s].op) != 1u) return 0;
   int t = p->stmts[s].args[0].value;
@@ -79,20 +84,23 @@ static int route_write(ir_program *p, int s) {
   int v = fresh_value(p, stem);
   ir_arg a = {.kind = IR_ARG_VALUE, .value = t};
   insert_stmt(p, s, ops_find("detach"), v, 1, &a);
-  p->stmts[s + 1].args[0].value = v;
+  /* `t.mul_(t)` becomes `t_det.mul_(t_det)`: t beside t_det would be one memory through two tensors,
+     which eager accepts (the same geometry) and the generator's layout model calls an overlap */
+  for (int k = 0; k < p->stmts[s + 1].nargs; k++)
+    if (p->stmts[s + 1].args[k].kind == IR_ARG_VALUE && p->stmts[s + 1].args[k].value == t) p->stmts[s + 1].args[k].value = v;
   return 1;
 }
 
 /* Module state w written in place at body index 0 (`self.w.mul_(c)`, `self.w.add_(c)`, c drawn
  * from s); a parameter under `with torch.no_grad():` or through `w_data = self.w.data` (drawn: the
  * optimizer's two idioms), a buffer as it is. Returns the statements inserted. */
-static int write_state(ir_program *p, int w, uint64_t *s) {
+static int write_state(ir_program *p, int w, uint64_t *s, const gen_policy *pol) {
   static const double by[] = {0.5, 2, -1};
   int mul = mix(s) & 1;
   ir_arg a[2] = {{.kind = IR_ARG_VALUE, .value = w}, {.kind = IR_ARG_FLOAT, .f = mul ? by[mix(s) % 3] : (double)(mix(s) % 2 ? 1 : -1)}};
   insert_stmt(p, 0, mul ? OPS_mul_ : OPS_add_, -1, 2, a);
   if (!p->inputs[w].param) return 1;
-  if (mix(s) & 1) {
+  if (mix(s) & 1 || !views_drawn(pol)) {
     wrap_no_grad(p, 0, 0);
     return 3;
   }
@@ -118,7 +126,7 @@ static int top_level_stmt(const ir_program *p, uint64_t *s) {
  * asked again, up to GEN_TRAIN_FIXES times. 1 when eager accepts q in the end (q changed), else 0
  * (q as it was). */
 #define GEN_TRAIN_FIXES 3
-static int make_leaf(ir_program **qp, int i, uint64_t *s, int *reached) {
+static int make_leaf(ir_program **qp, int i, uint64_t *s, int *reached, const gen_policy *pol) {
   ir_program *q = ir_program_clone(*qp);
   q->inputs[i].grad = 1;
   q->inputs[i].param = q->inputs[i].buffer;
@@ -131,7 +139,7 @@ static int make_leaf(ir_program **qp, int i, uint64_t *s, int *reached) {
       return 1;
     }
     if (leaf_at < 0 || tries == GEN_TRAIN_FIXES) break;
-    if (mix(s) % 2 || !route_write(q, leaf_at)) wrap_no_grad(q, leaf_at, leaf_at);
+    if (mix(s) % 2 || !views_drawn(pol) || !route_write(q, leaf_at)) wrap_no_grad(q, leaf_at, leaf_at);
   }
   ir_program_free(q);
   return 0;
@@ -156,11 +164,11 @@ static int make_base_leaf(ir_program **qp, int b, int *reached) {
 
 /* With chance p (drawn from s; nothing drawn when p is 0), `edit` applied to a copy of *qp, kept when
  * eager accepts it and some input gets a gradient: 1 when kept. */
-static int maybe(ir_program **qp, double p, uint64_t *s, int (*edit)(ir_program *q, uint64_t *s)) {
+static int maybe(ir_program **qp, double p, uint64_t *s, const gen_policy *pol, int (*edit)(ir_program *q, uint64_t *s, const gen_policy *pol)) {
   if (p <= 0 || unit(s) >= p) return 0; /* a chance of 0 draws nothing: the stream stays as without the edit */
   ir_program *q = ir_program_clone(*qp);
   int r, leaf_at;
-  if (edit(q, s) && eager_accepts(q, &r, &leaf_at) && r) {
+  if (edit(q, s, pol) && eager_accepts(q, &r, &leaf_at) && r) {
     ir_program_free(*qp);
     *qp = q;
     return 1;
@@ -169,15 +177,16 @@ static int maybe(ir_program **qp, double p, uint64_t *s, int (*edit)(ir_program 
   return 0;
 }
 
-static int edit_update_param(ir_program *q, uint64_t *s) {
+static int edit_update_param(ir_program *q, uint64_t *s, const gen_policy *pol) {
   int n = 0, w = -1;
   for (int i = 0; i < q->ninputs; i++)
     if (q->inputs[i].param && mix(s) % (uint64_t)++n == 0) w = i;
-  if (w >= 0) write_state(q, w, s);
+  if (w >= 0) write_state(q, w, s, pol);
   return w >= 0;
 }
 
-static int edit_wrap_run(ir_program *q, uint64_t *s) {
+static int edit_wrap_run(ir_program *q, uint64_t *s, const gen_policy *pol) {
+  (void)pol;
   int from = top_level_stmt(q, s);
   if (from < 0) return 0;
   int to = ir_block_opener(q->stmts[from].op) ? ir_block_end(q, from) : from;
@@ -192,7 +201,7 @@ static int edit_wrap_run(ir_program *q, uint64_t *s) {
  * `self.b.sum()` where the shapes do not broadcast), st a new output. b is drawn from the
  * module's float state; where there is none, from the other inputs that require grad, made a
  * plain buffer or kept a parameter (drawn). */
-static int edit_state_read(ir_program *q, uint64_t *s) {
+static int edit_state_read(ir_program *q, uint64_t *s, const gen_policy *pol) {
   int ny = 0, y = -1;
   for (int i = 0; i < q->ninputs; i++)
     if (q->inputs[i].grad && mix(s) % (uint64_t)++ny == 0) y = i;
@@ -207,7 +216,7 @@ static int edit_state_read(ir_program *q, uint64_t *s) {
     q->inputs[b].buffer = 1;
     q->inputs[b].param = q->inputs[b].grad = (int)(mix(s) & 1);
   }
-  int at = write_state(q, b, s);
+  int at = write_state(q, b, s, pol);
   const ir_input *Y = &q->inputs[y], *B = &q->inputs[b];
   int r;
   int64_t sh[AF_MAX_RANK];
@@ -232,7 +241,8 @@ static int edit_state_read(ir_program *q, uint64_t *s) {
  * saved-tensor check. The program was accepted with `.detach()`, whose writes that check sees: no
  * write through the `.data` changes a tensor the backward saved, and the gradients stay defined
  * (PyTorch documents them as wrong after such a write). */
-static int edit_data(ir_program *q, uint64_t *s) {
+static int edit_data(ir_program *q, uint64_t *s, const gen_policy *pol) {
+  (void)pol; /* it turns a .detach() into .data: none where the policy draws no views */
   int n = 0, d = -1;
   for (int k = 0; k < q->nstmts; k++)
     if (q->stmts[k].op == OPS_detach && mix(s) % (uint64_t)++n == 0) d = k;
@@ -279,7 +289,8 @@ static int append_view(ir_program *q, int op, int h, int k) {
  * (neither self_return nor OPF_MAYBE_VIEW) from a value that requires grad by the program's text
  * (an input that does, or a value such a top-level statement made; an op may still give a result
  * autograd does not track, a comparison's: then the outputs are plain, and valid all the same). */
-static int edit_out_views(ir_program *q, uint64_t *s) {
+static int edit_out_views(ir_program *q, uint64_t *s, const gen_policy *pol) {
+  if (!views_drawn(pol)) return 0;
   int n = 0, h = -1;
   char *grad = af_xcalloc((size_t)q->nvalues + 1, 1);
   for (int i = 0; i < q->ninputs; i++)
@@ -333,7 +344,8 @@ static int base_named(const ir_program *p, const char *name) {
  * `x_leaf.clone().as_strided(x.shape, contiguous, off)` of a new hidden base `x_leaf` of
  * off + numel + tail elements that requires grad (off, tail 0..2, drawn): a non-leaf input the
  * program may write in place, whose gradients flow to the caller's leaf. */
-static int edit_view_input(ir_program *q, uint64_t *s) {
+static int edit_view_input(ir_program *q, uint64_t *s, const gen_policy *pol) {
+  (void)pol;
   int n = 0, i = -1;
   if (!gen_layouts_allowed(q)) return 0;
   for (int k = 0; k < q->ninputs; k++)
@@ -364,19 +376,19 @@ int gen_train(ir_program *p, uint64_t seed, const gen_policy *pol) {
   q->train = 1;
   q->loss = af_xcalloc((size_t)q->noutputs + 1, sizeof(double));
   for (int o = 0; o < q->noutputs; o++) q->loss[o] = (double)(1 + mix(&s) % 3);
-  int viewed = maybe(&q, pol->p_train_view_input, &s, edit_view_input);
+  int viewed = maybe(&q, pol->p_train_view_input, &s, pol, edit_view_input);
   kept += viewed, reached |= viewed;
   for (int i = 0; i < q->ninputs; i++)
-    if (is_candidate(&q->inputs[i])) kept += make_leaf(&q, i, &s, &reached);
+    if (is_candidate(&q->inputs[i])) kept += make_leaf(&q, i, &s, &reached, pol);
   for (int b = 0; b < q->nbases; b++) /* a hidden base: a leaf the caller owns, its views the inputs */
     if (q->bases[b].owner < 0 && (q->bases[b].dtype == AF_FLOAT32 || q->bases[b].dtype == AF_FLOAT64))
       kept += make_base_leaf(&q, b, &reached);
   if (kept && reached) {
-    maybe(&q, GEN_TRAIN_P_UPDATE, &s, edit_update_param);
-    maybe(&q, GEN_TRAIN_P_WRAP, &s, edit_wrap_run);
-    maybe(&q, pol->p_train_state_read, &s, edit_state_read);
-    maybe(&q, pol->p_train_data, &s, edit_data);
-    maybe(&q, pol->p_train_out_views, &s, edit_out_views);
+    maybe(&q, GEN_TRAIN_P_UPDATE, &s, pol, edit_update_param);
+    maybe(&q, GEN_TRAIN_P_WRAP, &s, pol, edit_wrap_run);
+    maybe(&q, pol->p_train_state_read, &s, pol, edit_state_read);
+    maybe(&q, pol->p_train_data, &s, pol, edit_data);
+    maybe(&q, pol->p_train_out_views, &s, pol, edit_out_views);
     ir_program tmp = *p; /* p takes q's contents, q p's old ones (freed with q) */
     *p = *q;
     *q = tmp;

@@ -328,6 +328,7 @@ TEST(ref_passes_generated_programs) {
       CHECK(0, "seed %ld: %s", seed, err.msg);
       continue;
     }
+    ir_untrain(p); /* a training program's inference form: what the judge gives ref (fuzz/judge.c) */
     char *detail = NULL;
     oracle_verdict v = judge_program("ref", p, &detail);
     ran++;

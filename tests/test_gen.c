@@ -28,6 +28,19 @@ int cli_usage_error(const char *usage, const char *fmt, const char *arg) {
 static gen_policy pol;
 static uint64_t scale = 1; /* AF_GEN_TEST_SCALE=K runs K times as many programs (not in CI) */
 
+/* A training program's inference form (ir_untrain; a no-op on others): what the judge gives a
+ * converter that does not train (fuzz/judge.c), the in-process ones these tests run among them. */
+static ir_program *inference(ir_program *p) {
+  if (p) ir_untrain(p);
+  return p;
+}
+
+static int gen_inference(const gen_policy *q, uint64_t seed, ir_program **p, af_err *err) {
+  int rc = gen_program(q, seed, p, err);
+  if (!rc) inference(*p);
+  return rc;
+}
+
 static ir_program *gen1(uint64_t seed) {
   ir_program *p = NULL;
   af_err err;
@@ -252,7 +265,7 @@ TEST(script_converter_passes_generated_programs) {
   for (uint64_t s = 1; s <= 200 * scale; s++) {
     ir_program *p = NULL;
     af_err gerr;
-    CHECK(!gen_program(&nolists, s, &p, &gerr), "seed %llu: %s", (unsigned long long)s, gerr.msg);
+    CHECK(!gen_inference(&nolists, s, &p, &gerr), "seed %llu: %s", (unsigned long long)s, gerr.msg);
     if (!p) return;
     result eager, conv;
     result_init(&eager);
@@ -469,7 +482,7 @@ TEST(every_op_family_and_every_drawable_op_occurs_and_discontinuous_ops_read_exa
   gen_cov *c = gen_cov_new();
   int bad_reads = 0;
   for (uint64_t s = 1; s <= 3000; s++) {
-    ir_program *p = gen1(s);
+    ir_program *p = inference(gen1(s));
     if (!p) break;
     gen_cov_add(c, p);
     /* replay the exactness: values from inexact ops, propagated through every statement
@@ -491,7 +504,7 @@ TEST(every_op_family_and_every_drawable_op_occurs_and_discontinuous_ops_read_exa
     for (int op = 0; op < OPS_COUNT; op++)
       if (pol.op_weight[op] > 0 && ops_shape_can_sample(op) && !gen_cov_op_count(c, op)) missing = 1;
     for (uint64_t s = drawn_in + 1; missing && s <= drawn_in + 1000; s++) {
-      ir_program *p = gen1(s);
+      ir_program *p = inference(gen1(s));
       if (!p) break;
       gen_cov_add(c, p);
       ir_program_free(p);
@@ -596,7 +609,7 @@ TEST(opt_in_ops_are_drawn_valid_and_pass_ref_and_script) {
   for (uint64_t s = 1; s <= 600; s++) {
     ir_program *p = NULL;
     af_err err;
-    CHECK(!gen_program(&q, s, &p, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+    CHECK(!gen_inference(&q, s, &p, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
     if (!p) return;
     int has = 0, gap = 0;
     for (int i = 0; i < p->nstmts; i++)
@@ -624,7 +637,7 @@ TEST(flip_and_roll_are_drawn_valid_and_ref_agrees) {
   for (uint64_t s = 1; s <= 300; s++) {
     ir_program *p = NULL;
     af_err err;
-    CHECK(!gen_program(&q, s, &p, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+    CHECK(!gen_inference(&q, s, &p, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
     if (!p) return;
     int has = 0;
     for (int i = 0; i < p->nstmts; i++)
@@ -676,7 +689,7 @@ TEST(foreach_ops_are_drawn_over_views_of_one_buffer_and_ref_agrees) {
   for (uint64_t s = 1; s <= 1000; s++) {
     ir_program *p = NULL;
     af_err err;
-    CHECK(!gen_program(&q, s, &p, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+    CHECK(!gen_inference(&q, s, &p, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
     if (!p) return;
     int has = 0;
     for (int i = 0; i < p->nstmts; i++)
@@ -728,7 +741,7 @@ TEST(default_policy_draws_the_issue_29_ops_and_ref_agrees) {
   for (uint64_t s = 1; s <= 1500; s++) {
     ir_program *p = NULL;
     af_err err;
-    CHECK(!gen_program(&pol, s, &p, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+    CHECK(!gen_inference(&pol, s, &p, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
     if (!p) return;
     int has = 0, gap = 0;
     for (int i = 0; i < p->nstmts; i++) {
@@ -854,7 +867,7 @@ static void reinterpret_run(const gen_policy *q, uint64_t n, dtv_ctx *c) {
   for (uint64_t s = 1; ref && s <= n; s++) {
     ir_program *p = NULL;
     af_err err;
-    CHECK(!gen_program(q, s, &p, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+    CHECK(!gen_inference(q, s, &p, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
     if (!p) return;
     int has = 0;
     for (int i = 0; i < p->nstmts; i++) {
@@ -939,7 +952,7 @@ TEST(the_dtypes_policy_draws_every_new_dtype_valid_and_ref_agrees_with_eager) {
   uint64_t n = 400 * scale;
   for (uint64_t s = 1; s <= n; s++) {
     ir_program *p = NULL;
-    CHECK(!gen_program(&q, s, &p, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+    CHECK(!gen_inference(&q, s, &p, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
     if (!p) return;
     for (int i = 0; i < p->ninputs; i++) inputs[p->inputs[i].dtype]++;
     write_targets(p, targets, NULL);
@@ -969,7 +982,7 @@ TEST(complex_views_are_written_never_cross_the_program_border_and_ref_and_script
   for (uint64_t s = 1; s <= n; s++) {
     ir_program *p = NULL;
     af_err err;
-    CHECK(!gen_program(&q, s, &p, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
+    CHECK(!gen_inference(&q, s, &p, &err), "seed %llu: %s", (unsigned long long)s, err.msg);
     if (!p) return;
     for (int i = 0; i < p->ninputs; i++) border += af_dtype_is_complex(p->inputs[i].dtype);
     af_dtype *outdt = af_xcalloc((size_t)p->noutputs + 1, sizeof(af_dtype));
