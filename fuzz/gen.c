@@ -1202,28 +1202,6 @@ static ir_program *finalize(const ir_program *p) {
   return q;
 }
 
-/* How many statements of p the rules refuse, replayed on the model (blocks flat). Input layouts
- * come after the rules ran: a layout the rules would refuse where the plain program passed them
- * (masked_scatter_ into a non-contiguous input, which PyTorch 1.13 fills in memory order:
- * corpus/known-gaps/bug-002) is not kept, even where eager accepts it. */
-static int rule_refusals(const ir_program *p) {
-  gen_model mo;
-  gen_model_init(&mo, p);
-  int n = 0;
-  for (int i = 0; i < p->nstmts; i++) {
-    ops_effect e;
-    af_err err;
-    if (ops_shape_infer(&p->stmts[i], &mo.env, &e, &err)) {
-      n++;
-      gen_model_apply_unknown(&mo, i);
-    } else {
-      gen_model_apply(&mo, i, &e);
-    }
-  }
-  gen_model_free(&mo);
-  return n;
-}
-
 /* Module state as plain tensor attributes (issue 29), from a stream of its own (seed): each buffer
  * that is no parameter becomes one with chance prob. Eager runs the program the same either way,
  * so every program stays valid; converters see another module (torch.export lifts a plain
@@ -1285,7 +1263,10 @@ static int generate(const gen_policy *pol, provider *pv, const char *meta_head, 
     af_err le;
     result_init(&r);
     af_tensor **in = NULL;
-    int ok = !ir_validate(l, &le) && rule_refusals(l) <= rule_refusals(q) && !inputs_new(l, &in, &le) &&
+    /* input layouts come after the rules ran: a layout the rules would refuse where the plain program
+       passed them (masked_scatter_ into a non-contiguous input, which PyTorch 1.13 fills in memory
+       order: corpus/known-gaps/bug-002) is not kept, even where eager accepts it */
+    int ok = !ir_validate(l, &le) && gen_model_refusals(l, -1, NULL) <= gen_model_refusals(q, -1, NULL) && !inputs_new(l, &in, &le) &&
              !eager_run_traced(l, in, no_repeated_write, NULL, &r, &le) && r.status == RESULT_OK;
     inputs_free(in ? ir_ntensors(l) : 0, in);
     if (ok) {

@@ -14,37 +14,10 @@
 #include "../harness/eager.h"
 #include "../harness/ops/ops.h"
 #include "gen_model.h"
+#include "gen_rng.h"
 
-static uint64_t next(uint64_t *s) {
-  uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-static double unit(uint64_t *s) { return (double)(next(s) >> 11) / 9007199254740992.0; }
 
 #define DTV_MAX 2 /* dtype views read back in one program */
-
-/* statements of p the op table's rules refuse, replayed on the alias model; with upto >= 0, the
-   model after statement upto is left in mo (the caller frees it) */
-static int refusals(const ir_program *p, int upto, gen_model *mo) {
-  gen_model m;
-  gen_model_init(&m, p);
-  int n = 0;
-  for (int i = 0; i < p->nstmts && (upto < 0 || i <= upto); i++) {
-    ops_effect e;
-    af_err err;
-    if (ops_shape_infer(&p->stmts[i], &m.env, &e, &err)) {
-      n++;
-      gen_model_apply_unknown(&m, i);
-    } else {
-      gen_model_apply(&m, i, &e);
-    }
-  }
-  if (mo) *mo = m, mo->env.ctx = mo;
-  else gen_model_free(&m);
-  return n;
-}
 
 /* The dtype w = v.view(d2) reads v's bytes as, for the view at statement s (-1: none the rule
    accepts): x's own dtype one time in two, else the first of the others from a random start that
@@ -55,7 +28,7 @@ static int pick_dtype(const ir_program *p, int s, uint64_t *rng) {
   enum { NN = sizeof nums / sizeof nums[0] };
   const ir_stmt *st = &p->stmts[s];
   gen_model mo;
-  refusals(p, s, &mo);
+  gen_model_refusals(p, s, &mo);
   int v = st->out, x = st->args[0].value, got = -1;
   if (mo.impl_of[v] < 0 || !gen_model_meta(&mo, v)->known) {
     gen_model_free(&mo);
@@ -63,7 +36,7 @@ static int pick_dtype(const ir_program *p, int s, uint64_t *rng) {
   }
   af_dtype from = gen_model_meta(&mo, x)->dtype, now = gen_model_meta(&mo, v)->dtype;
   int bool_base = mo.impls[gen_model_storage(&mo, v)->base].m.dtype == AF_BOOL;
-  int first = (int)(next(rng) % NN), back = unit(rng) < 0.5;
+  int first = (int)(gen_rng_next(rng) % NN), back = gen_rng_unit(rng) < 0.5;
   for (int k = -1; k < NN && got < 0; k++) {
     af_dtype to = k < 0 ? from : nums[(first + k) % NN];
     if (k < 0 && !back) continue;
@@ -86,7 +59,7 @@ ir_program *gen_dtype_view_back(const ir_program *p, uint64_t seed, double p_bac
     const ir_stmt *st = &p->stmts[s];
     if (st->op == OPS_end && depth > 0) depth--;
     if (ir_block_opener(st->op)) depth++;
-    if (depth || st->op != OPS_view_dtype || st->out < 0 || st->args[0].kind != IR_ARG_VALUE || unit(&rng) >= p_back) continue;
+    if (depth || st->op != OPS_view_dtype || st->out < 0 || st->args[0].kind != IR_ARG_VALUE || gen_rng_unit(&rng) >= p_back) continue;
     int d = pick_dtype(p, s, &rng);
     if (d >= 0) at[n] = s, dt[n++] = d;
   }
@@ -120,7 +93,7 @@ ir_program *gen_dtype_view_back(const ir_program *p, uint64_t seed, double p_bac
   af_err err;
   result r;
   result_init(&r);
-  ok = ok && !ir_validate(q, &err) && refusals(q, -1, NULL) <= refusals(p, -1, NULL) && !eager_run(q, &r, &err) && r.status == RESULT_OK;
+  ok = ok && !ir_validate(q, &err) && gen_model_refusals(q, -1, NULL) <= gen_model_refusals(p, -1, NULL) && !eager_run(q, &r, &err) && r.status == RESULT_OK;
   result_clear(&r);
   if (!ok) {
     ir_program_free(q);

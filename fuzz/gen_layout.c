@@ -14,14 +14,9 @@
 
 #include "../harness/ops/ops.h"
 #include "gen.h"
+#include "gen_rng.h"
 
-static uint64_t next(uint64_t *s) {
-  uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-static int64_t range(uint64_t *s, int64_t lo, int64_t hi) { return hi <= lo ? lo : lo + (int64_t)(next(s) % (uint64_t)(hi - lo + 1)); }
+static int64_t range(uint64_t *s, int64_t lo, int64_t hi) { return hi <= lo ? lo : lo + (int64_t)(gen_rng_next(s) % (uint64_t)(hi - lo + 1)); }
 
 /* A free name "base_N". */
 static void fresh_name(const ir_program *p, const char *base, char *out, size_t n) {

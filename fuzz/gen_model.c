@@ -292,3 +292,22 @@ int gen_model_overlap(const gen_model *mo, int a, int b) {
   if (mark != small) free(mark);
   return lap;
 }
+
+int gen_model_refusals(const ir_program *p, int upto, gen_model *mo) {
+  gen_model m;
+  gen_model_init(&m, p);
+  int n = 0;
+  for (int i = 0; i < p->nstmts && (upto < 0 || i <= upto); i++) {
+    ops_effect e;
+    af_err err;
+    if (ops_shape_infer(&p->stmts[i], &m.env, &e, &err)) {
+      n++;
+      gen_model_apply_unknown(&m, i);
+    } else {
+      gen_model_apply(&m, i, &e);
+    }
+  }
+  if (mo) *mo = m, mo->env.ctx = mo; /* env's context is the model itself */
+  else gen_model_free(&m);
+  return n;
+}

@@ -59,6 +59,10 @@ void gen_model_add_input(gen_model *mo, int input_index);
 void gen_model_apply(gen_model *mo, int s, const ops_effect *e);
 /* Marks statement s's result as unknown (its infer failed while replaying). */
 void gen_model_apply_unknown(gen_model *mo, int s);
+/* How many statements of p the op table's rules refuse, replayed on a new model of p (blocks
+ * flat; a refused statement's result is unknown); with upto >= 0 only statements 0..upto, and with
+ * mo the model is left there for the caller (gen_model_free), else freed. */
+int gen_model_refusals(const ir_program *p, int upto, gen_model *mo);
 const ops_meta *gen_model_meta(const gen_model *mo, int value);
 const gen_impl *gen_model_impl(const gen_model *mo, int value);
 const gen_storage *gen_model_storage(const gen_model *mo, int value);

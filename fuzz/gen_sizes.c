@@ -15,14 +15,8 @@
 
 #include "../harness/eager.h"
 #include "../harness/ops/ops.h"
+#include "gen_rng.h"
 
-static uint64_t next(uint64_t *s) {
-  uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-static double unit(uint64_t *s) { return (double)(next(s) >> 11) / 9007199254740992.0; }
 
 #define GEN_SIZES_EACH 0.5 /* in a program the pass runs on: each literal a size gives, replaced */
 
@@ -60,17 +54,17 @@ static int source(sz_ctx *c, int64_t lit, sz_pick *k) {
     n += c->rank[i] == lit;
   }
   if (!n) return 0;
-  int at = (int)(next(&c->rng) % (uint64_t)n);
+  int at = (int)(gen_rng_next(&c->rng) % (uint64_t)n);
   for (int i = 0; i < c->p->ninputs; i++) {
     if (c->rank[i] < 0) continue;
     for (int d = 0; d < c->rank[i]; d++)
       if (c->shape[i * AF_MAX_RANK + d] == lit && at-- == 0) {
         /* x.size(d), x.shape[d], x.size()[d] or `a, b = x.size()` (rank >= 2), counting the dim
            from the end now and then (not in an unpacking, whose names are in dim order) */
-        int how = (int)(next(&c->rng) % 3);
+        int how = (int)(gen_rng_next(&c->rng) % 3);
         k->op = c->ops[how == 2 ? 4 : how];
-        k->dim = next(&c->rng) % 4 == 0 ? d - c->rank[i] : d;
-        if (how == 2 && c->rank[i] >= 2 && c->ops[5] >= 0 && next(&c->rng) % 2 == 0)
+        k->dim = gen_rng_next(&c->rng) % 4 == 0 ? d - c->rank[i] : d;
+        if (how == 2 && c->rank[i] >= 2 && c->ops[5] >= 0 && gen_rng_next(&c->rng) % 2 == 0)
           k->op = c->ops[5], k->dim = d, k->unpack = c->rank[i];
         k->input = i;
         return k->op >= 0;
@@ -88,7 +82,7 @@ static int source(sz_ctx *c, int64_t lit, sz_pick *k) {
 }
 
 static void offer(sz_ctx *c, int stmt, int arg, int elem, int where, int64_t lit) {
-  if (unit(&c->rng) >= c->pe) return;
+  if (gen_rng_unit(&c->rng) >= c->pe) return;
   sz_pick k = {.stmt = stmt, .arg = arg, .elem = elem, .where = where};
   if (!source(c, lit, &k)) return;
   if (c->npicks == c->cap) c->picks = af_xrealloc(c->picks, sizeof(sz_pick) * (size_t)(c->cap = c->cap * 2 + 8));
@@ -220,7 +214,7 @@ ir_program *gen_sizes(const ir_program *p, uint64_t seed, double p_share) {
     if (ops[4] < 0) ops[4] = ops[0];
   }
   uint64_t rng = seed;
-  if (p_share <= 0 || ops[0] < 0 || unit(&rng) >= p_share) return NULL; /* most programs: no dry run at all */
+  if (p_share <= 0 || ops[0] < 0 || gen_rng_unit(&rng) >= p_share) return NULL; /* most programs: no dry run at all */
   sz_ctx c = {.p = p, .done = -1, .rng = rng, .pe = GEN_SIZES_EACH};
   memcpy(c.ops, ops, sizeof ops);
   c.inloop = af_xcalloc((size_t)p->nstmts + 1, 1);

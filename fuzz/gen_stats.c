@@ -16,15 +16,9 @@
 #include "../harness/eager.h"
 #include "../harness/ops/ops.h"
 #include "gen_model.h"
+#include "gen_rng.h"
 
-static uint64_t next(uint64_t *s) {
-  uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-static double unit(uint64_t *s) { return (double)(next(s) >> 11) / 9007199254740992.0; }
-static int64_t pick(uint64_t *s, int64_t lo, int64_t hi) { return lo + (int64_t)(next(s) % (uint64_t)(hi - lo + 1)); }
+static int64_t pick(uint64_t *s, int64_t lo, int64_t hi) { return lo + (int64_t)(gen_rng_next(s) % (uint64_t)(hi - lo + 1)); }
 
 #define ST_MAX_NEW 8 /* values the pass adds: weight, bias, two statistics, their buffers */
 
@@ -57,7 +51,7 @@ typedef struct st_ctx {
 static int64_t cb_range(void *ctx, int64_t lo, int64_t hi) { return pick(&((st_ctx *)ctx)->rng, lo, hi); }
 static int cb_decide(void *ctx, int point) {
   st_ctx *c = ctx;
-  return unit(&c->rng) < c->decide[point];
+  return gen_rng_unit(&c->rng) < c->decide[point];
 }
 static int cb_index_kind(void *ctx) { return (int)pick(&((st_ctx *)ctx)->rng, 0, OPS_IDX_KIND_COUNT - 1); }
 static const ops_meta *cb_meta(void *ctx, int v) {
@@ -118,7 +112,7 @@ static int cb_tensor(void *ctx, const ops_req *r) {
     int64_t a[2] = {0, 1 - c->last_row_k};
     return new_view(c, OPS_select, c->last_row_buf, 2, a, r->dtype, n);
   }
-  double u = unit(&c->rng);
+  double u = gen_rng_unit(&c->rng);
   if (u < 0.5 || (u < 0.75 && !c->select) || (u >= 0.75 && !c->slice)) {
     int v = new_input(c, 1, r->shape, r->dtype, 1);
     if (v >= 0) note_new(c, v, r->dtype, 1, r->shape);
@@ -157,25 +151,6 @@ static int st_hook(void *ctx, int s, const ir_stmt *st, af_tensor *const *values
   return 0;
 }
 
-/* statements of p the op table's rules refuse, replayed on the alias model */
-static int refusals(const ir_program *p) {
-  gen_model mo;
-  gen_model_init(&mo, p);
-  int n = 0;
-  for (int i = 0; i < p->nstmts; i++) {
-    ops_effect e;
-    af_err err;
-    if (ops_shape_infer(&p->stmts[i], &mo.env, &e, &err)) {
-      n++;
-      gen_model_apply_unknown(&mo, i);
-    } else {
-      gen_model_apply(&mo, i, &e);
-    }
-  }
-  gen_model_free(&mo);
-  return n;
-}
-
 static int eager_ok(const ir_program *q) {
   af_err err;
   result r;
@@ -187,11 +162,11 @@ static int eager_ok(const ir_program *q) {
 
 ir_program *gen_running_stats(const ir_program *p, uint64_t seed, const gen_policy *pol) {
   uint64_t rng = seed;
-  if (pol->p_running_stats <= 0 || unit(&rng) >= pol->p_running_stats) return NULL; /* most programs: no dry run at all */
-  int op = unit(&rng) < 2.0 / 3 ? OPS_batch_norm : OPS_instance_norm;
+  if (pol->p_running_stats <= 0 || gen_rng_unit(&rng) >= pol->p_running_stats) return NULL; /* most programs: no dry run at all */
+  int op = gen_rng_unit(&rng) < 2.0 / 3 ? OPS_batch_norm : OPS_instance_norm;
   st_ctx c = {.rng = rng, .decide = pol->decide, .last_row_buf = -1};
   c.select = pol->op_weight[OPS_select] > 0, c.slice = pol->op_weight[OPS_slice] > 0;
-  c.buffers = unit(&c.rng) < 0.75;
+  c.buffers = gen_rng_unit(&c.rng) < 0.75;
   /* top-level statements (no block open): where the call may go */
   char *top = af_xcalloc((size_t)p->nstmts + 1, 1);
   for (int s = 0, depth = 0; s < p->nstmts; s++) {
@@ -218,7 +193,7 @@ ir_program *gen_running_stats(const ir_program *p, uint64_t seed, const gen_poli
   ir_arg args[OPS_MAX_ARGS];
   int n = -1, pos = p->nstmts, x = -1;
   /* an existing value nine times in ten where one fits the sampler (a few tries), else a new input */
-  for (int tries = 0; c.b && c.nc && tries < 4 && n < 0 && unit(&c.rng) < 0.9; tries++) {
+  for (int tries = 0; c.b && c.nc && tries < 4 && n < 0 && gen_rng_unit(&c.rng) < 0.9; tries++) {
     const st_cand *k = &c.c[pick(&c.rng, 0, c.nc - 1)];
     ops_meta m;
     ops_meta_init(&m, k->dtype, k->rank, k->shape);
@@ -273,7 +248,7 @@ ir_program *gen_running_stats(const ir_program *p, uint64_t seed, const gen_poli
       }
     }
     free(old);
-    if (!b->loss && unit(&c.rng) < 0.5) { /* the result an output one time in two */
+    if (!b->loss && gen_rng_unit(&c.rng) < 0.5) { /* the result an output one time in two */
       b->outputs = af_xrealloc(b->outputs, sizeof(int) * (size_t)(b->noutputs + 1));
       b->outputs[b->noutputs++] = out;
     }
@@ -281,7 +256,7 @@ ir_program *gen_running_stats(const ir_program *p, uint64_t seed, const gen_poli
     q = ir_subset(b, NULL, NULL, NULL);
     af_err verr;
     if (out < 0 || x < 0 || q->nstmts != b->nstmts || q->noutputs != b->noutputs || ir_validate(q, &verr) ||
-        refusals(q) > refusals(p) || !eager_ok(q)) {
+        gen_model_refusals(q, -1, NULL) > gen_model_refusals(p, -1, NULL) || !eager_ok(q)) {
       ir_program_free(q);
       q = NULL;
     }

@@ -9,15 +9,9 @@
 #include "../harness/ops/ops.h"
 #include "../harness/ops/ops_shape.h"
 #include "gen.h"
+#include "gen_rng.h"
 
-static uint64_t mix(uint64_t *s) { /* splitmix64 */
-  uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
 
-static double unit(uint64_t *s) { return (double)(mix(s) >> 11) / 9007199254740992.0; }
 
 /* What eager says about q, backward included, under autograd's rules: 1 it runs (*reached:
  * whether the backward gave some input a .grad), 0 it refuses; *leaf_at: the body index of the
@@ -96,11 +90,11 @@ static int route_write(ir_program *p, int s) {
  * optimizer's two idioms), a buffer as it is. Returns the statements inserted. */
 static int write_state(ir_program *p, int w, uint64_t *s, const gen_policy *pol) {
   static const double by[] = {0.5, 2, -1};
-  int mul = mix(s) & 1;
-  ir_arg a[2] = {{.kind = IR_ARG_VALUE, .value = w}, {.kind = IR_ARG_FLOAT, .f = mul ? by[mix(s) % 3] : (double)(mix(s) % 2 ? 1 : -1)}};
+  int mul = gen_rng_next(s) & 1;
+  ir_arg a[2] = {{.kind = IR_ARG_VALUE, .value = w}, {.kind = IR_ARG_FLOAT, .f = mul ? by[gen_rng_next(s) % 3] : (double)(gen_rng_next(s) % 2 ? 1 : -1)}};
   insert_stmt(p, 0, mul ? OPS_mul_ : OPS_add_, -1, 2, a);
   if (!p->inputs[w].param) return 1;
-  if (mix(s) & 1 || !views_drawn(pol)) {
+  if (gen_rng_next(s) & 1 || !views_drawn(pol)) {
     wrap_no_grad(p, 0, 0);
     return 3;
   }
@@ -117,7 +111,7 @@ static int write_state(ir_program *p, int w, uint64_t *s, const gen_policy *pol)
 static int top_level_stmt(const ir_program *p, uint64_t *s) {
   int n = 0, pick = -1;
   for (int k = 0; k < p->nstmts; k = ir_block_opener(p->stmts[k].op) ? ir_block_end(p, k) + 1 : k + 1)
-    if (mix(s) % (uint64_t)++n == 0) pick = k; /* reservoir: uniform over the top-level statements */
+    if (gen_rng_next(s) % (uint64_t)++n == 0) pick = k; /* reservoir: uniform over the top-level statements */
   return pick;
 }
 
@@ -139,7 +133,7 @@ static int make_leaf(ir_program **qp, int i, uint64_t *s, int *reached, const ge
       return 1;
     }
     if (leaf_at < 0 || tries == GEN_TRAIN_FIXES) break;
-    if (mix(s) % 2 || !views_drawn(pol) || !route_write(q, leaf_at)) wrap_no_grad(q, leaf_at, leaf_at);
+    if (gen_rng_next(s) % 2 || !views_drawn(pol) || !route_write(q, leaf_at)) wrap_no_grad(q, leaf_at, leaf_at);
   }
   ir_program_free(q);
   return 0;
@@ -165,7 +159,7 @@ static int make_base_leaf(ir_program **qp, int b, int *reached) {
 /* With chance p (drawn from s; nothing drawn when p is 0), `edit` applied to a copy of *qp, kept when
  * eager accepts it and some input gets a gradient: 1 when kept. */
 static int maybe(ir_program **qp, double p, uint64_t *s, const gen_policy *pol, int (*edit)(ir_program *q, uint64_t *s, const gen_policy *pol)) {
-  if (p <= 0 || unit(s) >= p) return 0; /* a chance of 0 draws nothing: the stream stays as without the edit */
+  if (p <= 0 || gen_rng_unit(s) >= p) return 0; /* a chance of 0 draws nothing: the stream stays as without the edit */
   ir_program *q = ir_program_clone(*qp);
   int r, leaf_at;
   if (edit(q, s, pol) && eager_accepts(q, &r, &leaf_at) && r) {
@@ -180,7 +174,7 @@ static int maybe(ir_program **qp, double p, uint64_t *s, const gen_policy *pol, 
 static int edit_update_param(ir_program *q, uint64_t *s, const gen_policy *pol) {
   int n = 0, w = -1;
   for (int i = 0; i < q->ninputs; i++)
-    if (q->inputs[i].param && mix(s) % (uint64_t)++n == 0) w = i;
+    if (q->inputs[i].param && gen_rng_next(s) % (uint64_t)++n == 0) w = i;
   if (w >= 0) write_state(q, w, s, pol);
   return w >= 0;
 }
@@ -190,7 +184,7 @@ static int edit_wrap_run(ir_program *q, uint64_t *s, const gen_policy *pol) {
   int from = top_level_stmt(q, s);
   if (from < 0) return 0;
   int to = ir_block_opener(q->stmts[from].op) ? ir_block_end(q, from) : from;
-  if (mix(s) % 2 && to + 1 < q->nstmts) to++; /* two statements (the second may open a block) */
+  if (gen_rng_next(s) % 2 && to + 1 < q->nstmts) to++; /* two statements (the second may open a block) */
   wrap_no_grad(q, from, to);
   return 1;
 }
@@ -204,17 +198,17 @@ static int edit_wrap_run(ir_program *q, uint64_t *s, const gen_policy *pol) {
 static int edit_state_read(ir_program *q, uint64_t *s, const gen_policy *pol) {
   int ny = 0, y = -1;
   for (int i = 0; i < q->ninputs; i++)
-    if (q->inputs[i].grad && mix(s) % (uint64_t)++ny == 0) y = i;
+    if (q->inputs[i].grad && gen_rng_next(s) % (uint64_t)++ny == 0) y = i;
   if (y < 0) return 0;
   int nb = 0, b = -1;
   for (int i = 0; i < q->ninputs; i++)
-    if (i != y && q->inputs[i].buffer && is_candidate(&q->inputs[i]) && mix(s) % (uint64_t)++nb == 0) b = i;
+    if (i != y && q->inputs[i].buffer && is_candidate(&q->inputs[i]) && gen_rng_next(s) % (uint64_t)++nb == 0) b = i;
   if (b < 0) { /* no module state: another input that requires grad becomes it */
     for (int i = 0; i < q->ninputs; i++)
-      if (i != y && q->inputs[i].grad && is_candidate(&q->inputs[i]) && mix(s) % (uint64_t)++nb == 0) b = i;
+      if (i != y && q->inputs[i].grad && is_candidate(&q->inputs[i]) && gen_rng_next(s) % (uint64_t)++nb == 0) b = i;
     if (b < 0) return 0;
     q->inputs[b].buffer = 1;
-    q->inputs[b].param = q->inputs[b].grad = (int)(mix(s) & 1);
+    q->inputs[b].param = q->inputs[b].grad = (int)(gen_rng_next(s) & 1);
   }
   int at = write_state(q, b, s, pol);
   const ir_input *Y = &q->inputs[y], *B = &q->inputs[b];
@@ -226,13 +220,13 @@ static int edit_state_read(ir_program *q, uint64_t *s, const gen_policy *pol) {
     insert_stmt(q, at++, OPS_sum, t, 1, &m[1]);
     m[1].value = t;
   }
-  if (mix(s) & 1) m[0].value = m[1].value, m[1].value = y; /* torch.mul(self.b, y) */
+  if (gen_rng_next(s) & 1) m[0].value = m[1].value, m[1].value = y; /* torch.mul(self.b, y) */
   int out = fresh_value(q, "st");
   insert_stmt(q, at, OPS_mul, out, 2, m);
   q->outputs = af_xrealloc(q->outputs, sizeof(int) * (size_t)(q->noutputs + 1));
   q->loss = af_xrealloc(q->loss, sizeof(double) * (size_t)(q->noutputs + 1));
   q->outputs[q->noutputs] = out;
-  q->loss[q->noutputs++] = (double)(1 + mix(s) % 3);
+  q->loss[q->noutputs++] = (double)(1 + gen_rng_next(s) % 3);
   return 1;
 }
 
@@ -245,7 +239,7 @@ static int edit_data(ir_program *q, uint64_t *s, const gen_policy *pol) {
   (void)pol; /* it turns a .detach() into .data: none where the policy draws no views */
   int n = 0, d = -1;
   for (int k = 0; k < q->nstmts; k++)
-    if (q->stmts[k].op == OPS_detach && mix(s) % (uint64_t)++n == 0) d = k;
+    if (q->stmts[k].op == OPS_detach && gen_rng_next(s) % (uint64_t)++n == 0) d = k;
   if (d >= 0) q->stmts[d].op = OPS_data;
   return d >= 0;
 }
@@ -263,7 +257,7 @@ static void add_output(ir_program *q, int o, uint64_t *s) {
   q->outputs = af_xrealloc(q->outputs, sizeof(int) * (size_t)(q->noutputs + 1));
   q->loss = af_xrealloc(q->loss, sizeof(double) * (size_t)(q->noutputs + 1));
   q->outputs[q->noutputs] = o;
-  q->loss[q->noutputs++] = (double)(1 + mix(s) % 3);
+  q->loss[q->noutputs++] = (double)(1 + gen_rng_next(s) % 3);
 }
 
 /* `out = op(h)` (unsqueeze: one int argument k) appended to q's body; the new value's id. */
@@ -310,12 +304,12 @@ static int edit_out_views(ir_program *q, uint64_t *s, const gen_policy *pol) {
     int out = 0;
     for (int o = 0; o < q->noutputs; o++) out |= q->outputs[o] == v;
     if (e->kind == OPS_FUNC && grad[v] && !out && strcmp(e->family, "self_return") && !(e->flags & OPF_MAYBE_VIEW) &&
-        name_unique(q, v) && mix(s) % (uint64_t)++n == 0)
+        name_unique(q, v) && gen_rng_next(s) % (uint64_t)++n == 0)
       h = v;
   }
   free(grad);
   if (h < 0) return 0;
-  switch (mix(s) % 3) {
+  switch (gen_rng_next(s) % 3) {
   case 0:
     add_output(q, append_view(q, OPS_unsqueeze, h, 0), s);
     add_output(q, append_view(q, OPS_view_as, h, 0), s);
@@ -350,14 +344,14 @@ static int edit_view_input(ir_program *q, uint64_t *s, const gen_policy *pol) {
   if (!gen_layouts_allowed(q)) return 0;
   for (int k = 0; k < q->ninputs; k++)
     if (is_candidate(&q->inputs[k]) && !q->inputs[k].buffer && !q->inputs[k].grad && ir_numel(q->inputs[k].rank, q->inputs[k].shape) > 0 &&
-        mix(s) % (uint64_t)++n == 0)
+        gen_rng_next(s) % (uint64_t)++n == 0)
       i = k;
   if (i < 0) return 0;
   ir_input *in = &q->inputs[i];
   char nm[80];
   snprintf(nm, sizeof nm, "%s_leaf", q->names[in->value]);
   for (int k = 0; ir_find_value(q, nm) >= 0 || base_named(q, nm); k++) snprintf(nm, sizeof nm, "%s_leaf%d", q->names[in->value], k);
-  int64_t off = (int64_t)(mix(s) % 3), tail = (int64_t)(mix(s) % 3), st[AF_MAX_RANK];
+  int64_t off = (int64_t)(gen_rng_next(s) % 3), tail = (int64_t)(gen_rng_next(s) % 3), st[AF_MAX_RANK];
   int b = ir_add_base(q, nm, -1, off + ir_numel(in->rank, in->shape) + tail, in->dtype);
   q->bases[b].grad = 1;
   ir_contiguous_strides(in->rank, in->shape, st);
@@ -370,12 +364,12 @@ static int edit_view_input(ir_program *q, uint64_t *s, const gen_policy *pol) {
 int gen_train(ir_program *p, uint64_t seed, const gen_policy *pol) {
   uint64_t s = seed;
   double p_share = pol->p_train;
-  if (p_share <= 0 || p->train || unit(&s) >= p_share) return 0;
+  if (p_share <= 0 || p->train || gen_rng_unit(&s) >= p_share) return 0;
   int kept = 0, reached = 0;
   ir_program *q = ir_program_clone(p);
   q->train = 1;
   q->loss = af_xcalloc((size_t)q->noutputs + 1, sizeof(double));
-  for (int o = 0; o < q->noutputs; o++) q->loss[o] = (double)(1 + mix(&s) % 3);
+  for (int o = 0; o < q->noutputs; o++) q->loss[o] = (double)(1 + gen_rng_next(&s) % 3);
   int viewed = maybe(&q, pol->p_train_view_input, &s, pol, edit_view_input);
   kept += viewed, reached |= viewed;
   for (int i = 0; i < q->ninputs; i++)
