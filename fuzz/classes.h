@@ -77,6 +77,9 @@
 
 /* Outcome of one variant, from the caller's judge. */
 enum { CLASSES_NOT_RUN = -2, CLASSES_INVALID = -1, CLASSES_PASS = 0, CLASSES_SAME = 1, CLASSES_OTHER = 2 };
+/* A judged variant's outcome as the classes' tables write it: "pass", "same", "other", "invalid",
+ * "not run". */
+const char *classes_outcome_name(int r);
 
 /* Judges a variant: CLASSES_SAME (the same bug), CLASSES_PASS, CLASSES_OTHER (another failure) or
  * CLASSES_INVALID (eager rejects it or it does not validate), or CLASSES_NOT_RUN (the judge could not

@@ -25,22 +25,12 @@ ir_program *f64_retyped(const ir_program *p, af_dtype from, af_dtype to) {
   return q;
 }
 
-const char *f64_outcome_name(int r) {
-  switch (r) {
-    case CLASSES_PASS: return "pass";
-    case CLASSES_SAME: return "same";
-    case CLASSES_OTHER: return "other";
-    case CLASSES_INVALID: return "invalid";
-    default: return "not run";
-  }
-}
-
 /* Judges q (freed here): CLASSES_INVALID when it does not validate; records it in row under k. */
 static int rerun(ir_program *q, classes_judge judge, void *ctx, cJSON *row, const char *k) {
   af_err err;
   int r = q && ir_validate(q, &err) == 0 ? judge(q, ctx) : CLASSES_INVALID;
   ir_program_free(q);
-  if (row) cJSON_AddStringToObject(row, k, f64_outcome_name(r));
+  if (row) cJSON_AddStringToObject(row, k, classes_outcome_name(r));
   return r;
 }
 

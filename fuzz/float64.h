@@ -66,7 +66,5 @@ int f64_needs(const ir_program *p, classes_judge judge, void *ctx, cJSON *row, i
  * "wrong-result"); crashes, refusals and timeouts keep their keys. */
 int f64_keyable(oracle_verdict v);
 
-/* The name of a judge outcome in a row ("pass", "same", ...). Borrowed. */
-const char *f64_outcome_name(int r);
 
 #endif
