@@ -9,6 +9,7 @@
 #include "../harness/ops/ops.h"
 #include "../harness/ops/ops_shape.h"
 #include "gen.h"
+#include "gen_model.h"
 #include "gen_rng.h"
 
 
@@ -16,13 +17,26 @@
 /* What eager says about q, backward included, under autograd's rules: 1 it runs (*reached:
  * whether the backward gave some input a .grad), 0 it refuses; *leaf_at: the body index of the
  * statement refused as a write in grad mode into a leaf that requires grad, a view of one, or a
- * view made under no_grad (eager.c train_refuses), else -1. */
-static int eager_accepts(const ir_program *q, int *reached, int *leaf_at) {
+ * view made under no_grad (eager.c train_refuses), else -1. 0 too, before eager, when the op
+ * table's rules refuse more statements of q than `base` (the program before training): a write
+ * routed through `t_det` moves what aliases its result (`v = torch.add(.., out=t_det)` is t_det,
+ * which a later `t.unsqueeze_(1)` no longer reshapes), and eager accepting a form the rules
+ * refuse (that v as a later out= of another shape: resized) makes what the generator never makes,
+ * which ref declines as its limit. */
+/* The statements of p the op table's rules refuse (gen_model_refusals), a `with torch.no_grad():`
+ * block's opener and end left out: the rules have no line for them, its body's statements count. */
+static int model_refusals(const ir_program *p) {
+  int n = gen_model_refusals(p, -1, NULL);
+  for (int k = 0; k < p->nstmts; k++) n -= p->stmts[k].op == OPS_no_grad ? 2 : 0;
+  return n;
+}
+
+static int eager_accepts(const ir_program *q, int base, int *reached, int *leaf_at) {
   af_err err;
   result r;
   *reached = 0;
   *leaf_at = -1;
-  if (ir_validate(q, &err)) return 0;
+  if (ir_validate(q, &err) || model_refusals(q) > base) return 0;
   result_init(&r);
   int ok = eager_run(q, &r, &err) == 0 && r.status == RESULT_OK;
   for (int i = 0; ok && i < r.ngrads; i++) *reached |= r.grads[i] != NULL;
@@ -120,13 +134,13 @@ static int top_level_stmt(const ir_program *p, uint64_t *s) {
  * asked again, up to GEN_TRAIN_FIXES times. 1 when eager accepts q in the end (q changed), else 0
  * (q as it was). */
 #define GEN_TRAIN_FIXES 3
-static int make_leaf(ir_program **qp, int i, uint64_t *s, int *reached, const gen_policy *pol) {
+static int make_leaf(ir_program **qp, int i, uint64_t *s, int *reached, const gen_policy *pol, int base) {
   ir_program *q = ir_program_clone(*qp);
   q->inputs[i].grad = 1;
   q->inputs[i].param = q->inputs[i].buffer;
   for (int tries = 0;; tries++) {
     int leaf_at, r;
-    if (eager_accepts(q, &r, &leaf_at)) {
+    if (eager_accepts(q, base, &r, &leaf_at)) {
       *reached |= r;
       ir_program_free(*qp);
       *qp = q;
@@ -142,11 +156,11 @@ static int make_leaf(ir_program **qp, int i, uint64_t *s, int *reached, const ge
 /* Hidden base b made the caller's leaf that requires grad (the inputs that view it then view its
  * clone: non-leaf views autograd lets the program write). 1 when eager accepts q so (q changed),
  * else 0. */
-static int make_base_leaf(ir_program **qp, int b, int *reached) {
+static int make_base_leaf(ir_program **qp, int b, int *reached, int base) {
   ir_program *q = ir_program_clone(*qp);
   q->bases[b].grad = 1;
   int leaf_at, r;
-  if (!eager_accepts(q, &r, &leaf_at)) {
+  if (!eager_accepts(q, base, &r, &leaf_at)) {
     ir_program_free(q);
     return 0;
   }
@@ -158,11 +172,12 @@ static int make_base_leaf(ir_program **qp, int b, int *reached) {
 
 /* With chance p (drawn from s; nothing drawn when p is 0), `edit` applied to a copy of *qp, kept when
  * eager accepts it and some input gets a gradient: 1 when kept. */
-static int maybe(ir_program **qp, double p, uint64_t *s, const gen_policy *pol, int (*edit)(ir_program *q, uint64_t *s, const gen_policy *pol)) {
+static int maybe(ir_program **qp, double p, uint64_t *s, const gen_policy *pol, int base,
+                 int (*edit)(ir_program *q, uint64_t *s, const gen_policy *pol)) {
   if (p <= 0 || gen_rng_unit(s) >= p) return 0; /* a chance of 0 draws nothing: the stream stays as without the edit */
   ir_program *q = ir_program_clone(*qp);
   int r, leaf_at;
-  if (edit(q, s, pol) && eager_accepts(q, &r, &leaf_at) && r) {
+  if (edit(q, s, pol) && eager_accepts(q, base, &r, &leaf_at) && r) {
     ir_program_free(*qp);
     *qp = q;
     return 1;
@@ -365,24 +380,24 @@ int gen_train(ir_program *p, uint64_t seed, const gen_policy *pol) {
   uint64_t s = seed;
   double p_share = pol->p_train;
   if (p_share <= 0 || p->train || gen_rng_unit(&s) >= p_share) return 0;
-  int kept = 0, reached = 0;
+  int kept = 0, reached = 0, base = model_refusals(p);
   ir_program *q = ir_program_clone(p);
   q->train = 1;
   q->loss = af_xcalloc((size_t)q->noutputs + 1, sizeof(double));
   for (int o = 0; o < q->noutputs; o++) q->loss[o] = (double)(1 + gen_rng_next(&s) % 3);
-  int viewed = maybe(&q, pol->p_train_view_input, &s, pol, edit_view_input);
+  int viewed = maybe(&q, pol->p_train_view_input, &s, pol, base, edit_view_input);
   kept += viewed, reached |= viewed;
   for (int i = 0; i < q->ninputs; i++)
-    if (is_candidate(&q->inputs[i])) kept += make_leaf(&q, i, &s, &reached, pol);
+    if (is_candidate(&q->inputs[i])) kept += make_leaf(&q, i, &s, &reached, pol, base);
   for (int b = 0; b < q->nbases; b++) /* a hidden base: a leaf the caller owns, its views the inputs */
     if (q->bases[b].owner < 0 && (q->bases[b].dtype == AF_FLOAT32 || q->bases[b].dtype == AF_FLOAT64))
-      kept += make_base_leaf(&q, b, &reached);
+      kept += make_base_leaf(&q, b, &reached, base);
   if (kept && reached) {
-    maybe(&q, GEN_TRAIN_P_UPDATE, &s, pol, edit_update_param);
-    maybe(&q, GEN_TRAIN_P_WRAP, &s, pol, edit_wrap_run);
-    maybe(&q, pol->p_train_state_read, &s, pol, edit_state_read);
-    maybe(&q, pol->p_train_data, &s, pol, edit_data);
-    maybe(&q, pol->p_train_out_views, &s, pol, edit_out_views);
+    maybe(&q, GEN_TRAIN_P_UPDATE, &s, pol, base, edit_update_param);
+    maybe(&q, GEN_TRAIN_P_WRAP, &s, pol, base, edit_wrap_run);
+    maybe(&q, pol->p_train_state_read, &s, pol, base, edit_state_read);
+    maybe(&q, pol->p_train_data, &s, pol, base, edit_data);
+    maybe(&q, pol->p_train_out_views, &s, pol, base, edit_out_views);
     ir_program tmp = *p; /* p takes q's contents, q p's old ones (freed with q) */
     *p = *q;
     *q = tmp;

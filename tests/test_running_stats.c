@@ -188,6 +188,9 @@ TEST(the_generator_draws_them_as_module_buffers_valid_and_ref_agrees) {
 TEST(the_default_policy_adds_them_to_a_finished_program_and_changes_nothing_else) {
   gen_policy def, off;
   gen_policy_default(&def);
+  /* training (issue 33) is the pass after this one: it would make a training program of either
+     program, each by what eager accepts of its own body, so both are compared without it */
+  def.p_train = 0;
   off = def;
   off.p_running_stats = 0;
   CHECK(def.p_running_stats > 0 && def.op_weight[OPS_batch_norm] == 0 && def.op_weight[OPS_instance_norm] == 0,
@@ -202,11 +205,10 @@ TEST(the_default_policy_adds_them_to_a_finished_program_and_changes_nothing_else
       ir_program_free(p);
       continue;
     }
+    /* meta records the seed and the policy's difference from the defaults: the same program otherwise */
+    free(p->meta), free(q->meta);
+    p->meta = q->meta = NULL;
     char *a = codec_write_string(p), *b = codec_write_string(q);
-    /* meta records the policy's difference from the defaults: the same program otherwise */
-    static const char off_meta[] = "\"policy\":{\"chances\":{\"running_stats\":0}}";
-    char *m = strstr(b, off_meta);
-    if (m) memmove(m + 10, m + sizeof off_meta - 2, strlen(m + sizeof off_meta - 2) + 1); /* "policy":{} */
     if (!strcmp(a, b)) {
       same++;
     } else {
