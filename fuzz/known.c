@@ -19,12 +19,36 @@
 #define AF_KNOWN_DIR "corpus/known-upstream"
 #endif
 
-#define KNOWN_CACHE_FORMAT "aliasfuzz-known/1"
+#ifndef AF_KNOWN_FINDINGS_DIR
+#define AF_KNOWN_FINDINGS_DIR "docs/findings"
+#endif
+#ifndef AF_KNOWN_GAPS_DIR
+#define AF_KNOWN_GAPS_DIR "corpus/known-gaps"
+#endif
 
-const char *known_dir(void) {
-  const char *d = getenv("AF_KNOWN_DIR");
+#define KNOWN_CACHE_FORMAT "aliasfuzz-known/1"
+#define FINDING_EXPECT_FORMAT "aliasfuzz-finding-expect/1"
+
+static const char *dir_from_env(const char *var, const char *dflt) {
+  const char *d = getenv(var);
   if (d && (!*d || !strcmp(d, "none"))) return NULL;
-  return d ? d : AF_KNOWN_DIR;
+  return d ? d : dflt;
+}
+
+const char *known_dir(void) { return dir_from_env("AF_KNOWN_DIR", AF_KNOWN_DIR); }
+
+/* AF_KNOWN_DIR=none turns the whole matching off, ours too */
+static int matching_off(void) {
+  const char *d = getenv("AF_KNOWN_DIR");
+  return d && (!*d || !strcmp(d, "none"));
+}
+
+const char *known_findings_dir(void) { return matching_off() ? NULL : dir_from_env("AF_KNOWN_FINDINGS_DIR", AF_KNOWN_FINDINGS_DIR); }
+
+const char *known_gaps_dir(void) { return matching_off() ? NULL : dir_from_env("AF_KNOWN_GAPS_DIR", AF_KNOWN_GAPS_DIR); }
+
+const char *known_source_name(known_source s) {
+  return s == KNOWN_FINDING ? "finding" : s == KNOWN_GAP ? "known-gap" : "upstream";
 }
 
 static const char *str_of(const cJSON *o, const char *k) { return cJSON_GetStringValue(cJSON_GetObjectItem(o, k)); }
@@ -38,6 +62,7 @@ static uint64_t digest_of(const char *s) {
 
 static void case_clear(known_case *k) {
   free(k->id);
+  free(k->mark);
   free(k->path);
   free(k->tracker);
   free(k->state);
@@ -56,19 +81,16 @@ void known_corpus_clear(known_corpus *kc) {
   kc->n = 0;
 }
 
-/* expect must be {stack: {converter: verdict name}}. */
-static int check_expect(const cJSON *expect, const char *path, af_err *err) {
+/* expect (the field `at`: "meta.known.expect", ...) must be {stack: {converter: verdict name}}. */
+static int check_expect(const cJSON *expect, const char *path, const char *at, af_err *err) {
   const cJSON *stack, *conv;
-  if (!cJSON_IsObject(expect))
-    return af_fail(err, "%s: meta.known.expect: expected an object {stack: {converter: verdict}}", path);
+  if (!cJSON_IsObject(expect)) return af_fail(err, "%s: %s: expected an object {stack: {converter: verdict}}", path, at);
   cJSON_ArrayForEach(stack, expect) {
-    if (!cJSON_IsObject(stack))
-      return af_fail(err, "%s: meta.known.expect.%s: expected an object {converter: verdict}", path, stack->string);
+    if (!cJSON_IsObject(stack)) return af_fail(err, "%s: %s.%s: expected an object {converter: verdict}", path, at, stack->string);
     cJSON_ArrayForEach(conv, stack) {
       oracle_verdict v;
       if (!cJSON_IsString(conv) || oracle_verdict_parse(conv->valuestring, &v))
-        return af_fail(err, "%s: meta.known.expect.%s.%s: expected a verdict name (pass, value-mismatch, ...)", path,
-                       stack->string, conv->string);
+        return af_fail(err, "%s: %s.%s.%s: expected a verdict name (pass, value-mismatch, ...)", path, at, stack->string, conv->string);
     }
   }
   return 0;
@@ -76,24 +98,24 @@ static int check_expect(const cJSON *expect, const char *path, af_err *err) {
 
 /* covers, when given, must be a non-empty list of patterns whose tokens name ops or families, one
  * of which at least has the case's own pattern as an instance (else it is not this case's bug). */
-static int check_covers(const cJSON *covers, const ir_program *p, const char *path, af_err *err) {
+static int check_covers(const cJSON *covers, const ir_program *p, const char *path, const char *at, af_err *err) {
   if (!covers) return 0;
   if (!cJSON_IsArray(covers) || !cJSON_GetArraySize(covers))
-    return af_fail(err, "%s: meta.known.covers: expected a non-empty list of class patterns (\"unfold write@view-of-in\")", path);
+    return af_fail(err, "%s: %s: expected a non-empty list of class patterns (\"unfold write@view-of-in\")", path, at);
   char *own = classes_plain_pattern(p), tok[128];
   int i = 0, rc = 0, holds = 0;
   const cJSON *c;
   cJSON_ArrayForEach(c, covers) {
     const char *bad = cJSON_IsString(c) && *c->valuestring ? classes_cover_bad_token(c->valuestring, tok, sizeof tok) : "";
     if (bad) {
-      rc = af_fail(err, "%s: meta.known.covers[%d]: %s%s%s", path, i, *bad ? "token `" : "expected a non-empty pattern string", bad,
+      rc = af_fail(err, "%s: %s[%d]: %s%s%s", path, at, i, *bad ? "token `" : "expected a non-empty pattern string", bad,
                    *bad ? "` names neither an op nor a family (view, write, shape-write, op, list)" : "");
       break;
     }
     holds |= classes_pattern_covers(c->valuestring, own);
     i++;
   }
-  if (!rc && !holds) rc = af_fail(err, "%s: meta.known.covers: no pattern there covers the case's own pattern `%s`", path, own);
+  if (!rc && !holds) rc = af_fail(err, "%s: %s: no pattern there covers the case's own pattern `%s`", path, at, own);
   free(own);
   return rc;
 }
@@ -124,9 +146,11 @@ static int case_read(const char *path, known_case *k, af_err *err) {
       af_fail(err, "%s: meta.known.%s: expected a non-empty string", path, fields[f]);
       goto out;
     }
-  if (check_expect(cJSON_GetObjectItem(known, "expect"), path, err)) goto out;
-  if (check_covers(cJSON_GetObjectItem(known, "covers"), k->p, path, err)) goto out;
+  if (check_expect(cJSON_GetObjectItem(known, "expect"), path, "meta.known.expect", err)) goto out;
+  if (check_covers(cJSON_GetObjectItem(known, "covers"), k->p, path, "meta.known.covers", err)) goto out;
+  k->source = KNOWN_UPSTREAM;
   k->id = af_xstrdup(id);
+  k->mark = af_xstrdup(str_of(known, "tracker"));
   k->tracker = af_xstrdup(str_of(known, "tracker"));
   k->state = af_xstrdup(str_of(known, "state"));
   k->mechanism = af_xstrdup(str_of(known, "mechanism"));
@@ -173,6 +197,168 @@ int known_load(const char *dir, known_corpus *kc, af_err *err) {
   return rc;
 }
 
+/* ------------------------------------------------------------------ aliasfuzz's own known bugs */
+
+/* The sorted names of dir's entries not starting with '.' (n of them), new; NULL when dir cannot be read. */
+static char **names_in(const char *dir, int *n) {
+  DIR *d = opendir(dir);
+  if (!d) return NULL;
+  char **names = af_xcalloc(1, sizeof *names);
+  *n = 0;
+  for (struct dirent *e; (e = readdir(d));) {
+    if (e->d_name[0] == '.') continue;
+    names = af_xrealloc(names, (size_t)(*n + 2) * sizeof *names);
+    names[(*n)++] = af_xstrdup(e->d_name);
+  }
+  closedir(d);
+  qsort(names, (size_t)*n, sizeof *names, by_name);
+  return names;
+}
+
+/* The small form a finding's expect.json or a gap's meta.known_gap holds (known.h): expect,
+ * upstream and covers, read from o into k; at names o in messages ("" or "meta.known_gap."). */
+static int ours_read(const cJSON *o, const char *path, const char *at, known_case *k, af_err *err) {
+  char f[128];
+  const cJSON *e;
+  cJSON_ArrayForEach(e, o) { /* a misspelt field would be silently ignored: refuse it */
+    static const char *const fields[] = {"format", "expect", "upstream", "covers", NULL};
+    int ok = 0;
+    for (int i = 0; fields[i] && !ok; i++) ok = !strcmp(e->string, fields[i]) && (i || !*at);
+    if (!ok)
+      return af_fail(err, "%s: %s%s: not a field of this form (expect, upstream, covers%s)", path, at, e->string, *at ? "" : ", format");
+  }
+  snprintf(f, sizeof f, "%sexpect", at);
+  if (check_expect(cJSON_GetObjectItem(o, "expect"), path, f, err)) return -1;
+  snprintf(f, sizeof f, "%scovers", at);
+  if (check_covers(cJSON_GetObjectItem(o, "covers"), k->p, path, f, err)) return -1;
+  const cJSON *up = cJSON_GetObjectItem(o, "upstream");
+  if (up) {
+    if (!cJSON_IsObject(up) || !str_of(up, "tracker") || !*str_of(up, "tracker"))
+      return af_fail(err, "%s: %supstream.tracker: expected a non-empty string (owner/repo#number), the report this bug is", path, at);
+    static const char *const opt[] = {"url", "state", NULL};
+    for (int i = 0; opt[i]; i++)
+      if (cJSON_GetObjectItem(up, opt[i]) && (!str_of(up, opt[i]) || !*str_of(up, opt[i])))
+        return af_fail(err, "%s: %supstream.%s: expected a non-empty string", path, at, opt[i]);
+    k->tracker = af_xstrdup(str_of(up, "tracker"));
+    if (str_of(up, "url")) k->url = af_xstrdup(str_of(up, "url"));
+    if (str_of(up, "state")) k->state = af_xstrdup(str_of(up, "state"));
+  }
+  k->expect = cJSON_Duplicate(cJSON_GetObjectItem(o, "expect"), 1);
+  if (cJSON_GetObjectItem(o, "covers")) k->covers = cJSON_Duplicate(cJSON_GetObjectItem(o, "covers"), 1);
+  return 0;
+}
+
+/* docs/findings/NAME: its repro.json judged as expect.json says. 1 when the folder has no
+ * expect.json (it marks nothing), 0 with k filled, -1 with err. */
+static int finding_read(const char *dir, const char *name, known_case *k, af_err *err) {
+  char path[4200], prog[4200];
+  struct stat st;
+  snprintf(path, sizeof path, "%s/%s/expect.json", dir, name);
+  if (stat(path, &st) != 0) return 1;
+  snprintf(prog, sizeof prog, "%s/%s/repro.json", dir, name);
+  int rc = -1;
+  cJSON *o = NULL;
+  char *ptext = NULL, *text = codec_slurp(path, NULL, err);
+  if (!text) return -1;
+  o = cJSON_Parse(text);
+  const char *fmt = str_of(o, "format");
+  if (!cJSON_IsObject(o)) {
+    af_fail(err, "%s: not a JSON object", path);
+    goto out;
+  }
+  if (!fmt || strcmp(fmt, FINDING_EXPECT_FORMAT) != 0) {
+    af_fail(err, "%s: format: expected \"%s\"", path, FINDING_EXPECT_FORMAT);
+    goto out;
+  }
+  if (!(ptext = codec_slurp(prog, NULL, err))) goto out;
+  if (codec_read_string(ptext, prog, &k->p, err)) goto out;
+  k->source = KNOWN_FINDING;
+  k->path = af_xstrdup(prog);
+  k->digest = digest_of(ptext) ^ (digest_of(text) * 31); /* an edit of either is judged again */
+  if (ours_read(o, path, "", k, err)) goto out;
+  k->id = af_xstrdup(name);
+  af_buf m = {0};
+  af_buf_printf(&m, "docs/findings/%s", name);
+  k->mark = af_buf_take(&m);
+  rc = 0;
+out:
+  cJSON_Delete(o);
+  free(text);
+  free(ptext);
+  return rc;
+}
+
+/* corpus/known-gaps/NAME.json: 1 when its meta has no known_gap (it marks nothing), 0 with k
+ * filled, -1 with err. */
+static int gap_read(const char *path, known_case *k, af_err *err) {
+  int rc = -1;
+  cJSON *meta = NULL;
+  char *text = codec_slurp(path, NULL, err);
+  if (!text) return -1;
+  if (codec_read_string(text, path, &k->p, err)) goto out;
+  meta = k->p->meta ? cJSON_Parse(k->p->meta) : NULL;
+  const cJSON *g = cJSON_GetObjectItem(meta, "known_gap");
+  if (!g) {
+    rc = 1;
+    goto out;
+  }
+  if (!str_of(meta, "id") || !*str_of(meta, "id")) {
+    af_fail(err, "%s: meta.id: expected a string (the gap's stable id)", path);
+    goto out;
+  }
+  if (!cJSON_IsObject(g)) {
+    af_fail(err, "%s: meta.known_gap: expected an object (expect, upstream, covers)", path);
+    goto out;
+  }
+  k->source = KNOWN_GAP;
+  k->path = af_xstrdup(path);
+  k->digest = digest_of(text);
+  if (ours_read(g, path, "meta.known_gap.", k, err)) goto out;
+  k->id = af_xstrdup(str_of(meta, "id"));
+  af_buf m = {0};
+  af_buf_printf(&m, "corpus/known-gaps/%s", k->id);
+  k->mark = af_buf_take(&m);
+  rc = 0;
+out:
+  cJSON_Delete(meta);
+  free(text);
+  return rc;
+}
+
+int known_load_ours(const char *dir, known_source source, known_corpus *kc, af_err *err) {
+  int n = 0, rc = 0;
+  char **names = names_in(dir, &n);
+  if (!names) return af_fail(err, "%s: cannot read the folder of %s", dir, source == KNOWN_GAP ? "known gaps" : "kept findings");
+  for (int i = 0; i < n && rc >= 0; i++) {
+    size_t l = strlen(names[i]);
+    if (source == KNOWN_GAP && (l < 6 || strcmp(names[i] + l - 5, ".json") != 0)) continue;
+    kc->cases = af_xrealloc(kc->cases, (size_t)(kc->n + 2) * sizeof *kc->cases);
+    known_case *k = &kc->cases[kc->n];
+    memset(k, 0, sizeof *k);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    rc = source == KNOWN_GAP ? gap_read(path, k, err) : finding_read(dir, names[i], k, err);
+    if (rc) case_clear(k);
+    else kc->n++;
+  }
+  for (int i = 0; i < n; i++) free(names[i]);
+  free(names);
+  return rc < 0 ? -1 : 0;
+}
+
+int known_load_all(known_corpus *kc, af_err *err) {
+  known_corpus_clear(kc);
+  struct stat st;
+  const char *kd = known_dir(), *fd = known_findings_dir(), *gd = known_gaps_dir();
+  if (kd && stat(kd, &st) == 0 && known_load(kd, kc, err)) return -1;
+  if (fd && stat(fd, &st) == 0 && known_load_ours(fd, KNOWN_FINDING, kc, err)) goto fail;
+  if (gd && stat(gd, &st) == 0 && known_load_ours(gd, KNOWN_GAP, kc, err)) goto fail;
+  return 0;
+fail:
+  known_corpus_clear(kc);
+  return -1;
+}
+
 const char *known_expected(const known_case *k, const char *stack, const char *conv) {
   return str_of(cJSON_GetObjectItem(k->expect, stack), conv);
 }
@@ -185,6 +371,18 @@ int known_judge(const conv_converter *c, const ir_program *p, double deadline_s,
 }
 
 int known_is_known(const cJSON *cls) { return str_of(cls, "known") != NULL; }
+
+int known_is_upstream(const cJSON *cls) {
+  const char *src = str_of(cls, "known_source");
+  return known_is_known(cls) && (!src || !strcmp(src, "upstream"));
+}
+
+/* The cache slot of case k on converter conv (suffix "" or "|float64"): an upstream case's id as
+ * before ours were matched, ours prefixed by their source (a finding's folder may share a name). */
+static void slot_of(const known_case *k, const char *conv, const char *suffix, char *slot, size_t n) {
+  if (k->source == KNOWN_UPSTREAM) snprintf(slot, n, "%s|%s%s", k->id, conv, suffix);
+  else snprintf(slot, n, "%s:%s|%s%s", known_source_name(k->source), k->id, conv, suffix);
+}
 
 /* ------------------------------------------------------------------ DIR/known.json */
 
@@ -246,6 +444,8 @@ static void unmark(cJSON *cls) {
   cJSON_DeleteItemFromObjectCaseSensitive(cls, "known_case");
   cJSON_DeleteItemFromObjectCaseSensitive(cls, "known_state");
   cJSON_DeleteItemFromObjectCaseSensitive(cls, "known_url");
+  cJSON_DeleteItemFromObjectCaseSensitive(cls, "known_source");
+  cJSON_DeleteItemFromObjectCaseSensitive(cls, "known_upstream");
 }
 
 static int has_class_of(const cJSON *idx, const char *conv) {
@@ -345,11 +545,17 @@ static const char *class_pattern(const cJSON *cls) {
  * hold one another are one class within a placement. A class whose pattern holds more writes
  * than a cover is not marked on its own (it may be another bug: test_known); beside the case's
  * own class it is that class. Returns how many classes were folded. */
+/* Whether class cls is marked by case k (its id and source). */
+static int marked_by(const cJSON *cls, const known_case *k) {
+  const char *kc = str_of(cls, "known_case"), *src = str_of(cls, "known_source");
+  return kc && !strcmp(kc, k->id) && !strcmp(src ? src : "upstream", known_source_name(k->source));
+}
+
 static int fold_known(cJSON *idx, const char *conv, const known_case *k) {
   cJSON *cls, *into = NULL;
   cJSON_ArrayForEach(cls, cJSON_GetObjectItem(idx, "classes")) {
-    const char *cv = str_of(cls, "converter"), *kc = str_of(cls, "known_case");
-    if (cv && kc && !strcmp(cv, conv) && !strcmp(kc, k->id)) {
+    const char *cv = str_of(cls, "converter");
+    if (cv && !strcmp(cv, conv) && marked_by(cls, k)) {
       into = cls;
       break;
     }
@@ -364,7 +570,7 @@ static int fold_known(cJSON *idx, const char *conv, const known_case *k) {
     const cJSON *c;
     if (!kc && pat && class_pattern(into))
       cJSON_ArrayForEach(c, k->covers) holds |= cJSON_IsString(c) && classes_pattern_covers_within(c->valuestring, pat);
-    if ((kc && !strcmp(kc, k->id)) || holds) {
+    if (marked_by(e, k) || holds) {
       classes_index_fold(idx, into, e);
       n++;
     }
@@ -409,7 +615,7 @@ static int case_needs_float64(cJSON *cache, const known_case *k, const conv_conv
                               const char *pattern, double deadline_s, int *judged) {
   if (!f64_has(k->p, AF_FLOAT64)) return -1;
   char slot[512], dg[32];
-  snprintf(slot, sizeof slot, "%s|%s|float64", k->id, c->name);
+  slot_of(k, c->name, "|float64", slot, sizeof slot);
   snprintf(dg, sizeof dg, "%016llx", (unsigned long long)k->digest);
   cJSON *js = cJSON_GetObjectItem(cache, "judgements");
   const cJSON *e = cJSON_GetObjectItem(js, slot);
@@ -431,22 +637,20 @@ static int case_needs_float64(cJSON *cache, const known_case *k, const conv_conv
 }
 
 int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir, double deadline_s, af_err *err) {
-  const char *kd = known_dir();
-  struct stat st;
-  if (!kd || stat(kd, &st) != 0 || !has_class_of(idx, c->name)) return 0;
+  if (!has_class_of(idx, c->name)) return 0;
   known_corpus kc = {0};
-  if (known_load(kd, &kc, err)) return -1;
+  if (known_load_all(&kc, err)) return -1;
   cJSON *cache = cache_load(campaign_dir);
   char **keys = af_xcalloc((size_t)kc.n + 1, sizeof *keys), **eks = af_xcalloc((size_t)kc.n + 1, sizeof *eks);
   char **f64keys = af_xcalloc((size_t)kc.n + 1, sizeof *f64keys); /* the dtype key of a case that needs float64 */
-  int applicable = 0, judged = 0, marked = 0;
+  int applicable[3] = {0}, judged = 0, marked[3] = {0};
   for (int i = 0; i < kc.n; i++) {
     const known_case *k = &kc.cases[i];
     const char *want = known_expected(k, at_stack(), c->name);
     if (!want || !strcmp(want, "pass")) continue;
-    applicable++;
+    applicable[k->source]++;
     char slot[512];
-    snprintf(slot, sizeof slot, "%s|%s", k->id, c->name);
+    slot_of(k, c->name, "", slot, sizeof slot);
     const cJSON *e = cache_get(cache, k, c->name, slot);
     if (!e) {
       judgement j = {0};
@@ -481,19 +685,25 @@ int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir
     for (int i = 0; i < kc.n && key; i++) {
       if (!keys[i] || !(class_fails_like(cls, keys[i], eks[i], kc.cases[i].covers) || (f64keys[i] && !strcmp(key, f64keys[i]))))
         continue;
-      cJSON_AddStringToObject(cls, "known", kc.cases[i].tracker);
-      cJSON_AddStringToObject(cls, "known_case", kc.cases[i].id);
-      cJSON_AddStringToObject(cls, "known_state", kc.cases[i].state);
-      if (kc.cases[i].url) cJSON_AddStringToObject(cls, "known_url", kc.cases[i].url);
-      marked++;
+      const known_case *k = &kc.cases[i];
+      cJSON_AddStringToObject(cls, "known", k->mark);
+      cJSON_AddStringToObject(cls, "known_source", known_source_name(k->source));
+      cJSON_AddStringToObject(cls, "known_case", k->id);
+      if (k->source != KNOWN_UPSTREAM && k->tracker) cJSON_AddStringToObject(cls, "known_upstream", k->tracker);
+      if (k->state) cJSON_AddStringToObject(cls, "known_state", k->state);
+      if (k->url) cJSON_AddStringToObject(cls, "known_url", k->url);
+      marked[k->source]++;
       break;
     }
   }
   af_err e2;
   if (judged && cache_save(campaign_dir, cache, &e2)) fprintf(stderr, "aliasfuzz: %s\n", e2.msg);
-  if (applicable)
-    fprintf(stderr, "aliasfuzz: known upstream bugs: %d case(s) for %s (%d judged now), %d class(es) known\n", applicable,
-            c->name, judged, marked);
+  if (applicable[KNOWN_UPSTREAM] + applicable[KNOWN_FINDING] + applicable[KNOWN_GAP])
+    fprintf(stderr,
+            "aliasfuzz: known bugs: %d upstream case(s), %d kept finding(s), %d known gap(s) for %s (%d judged now); "
+            "%d class(es) known upstream, %d known to aliasfuzz (docs/findings, corpus/known-gaps)\n",
+            applicable[KNOWN_UPSTREAM], applicable[KNOWN_FINDING], applicable[KNOWN_GAP], c->name, judged, marked[KNOWN_UPSTREAM],
+            marked[KNOWN_FINDING] + marked[KNOWN_GAP]);
   for (int i = 0; i < kc.n; i++) {
     free(keys[i]);
     free(eks[i]);
@@ -508,14 +718,12 @@ int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir
 }
 
 int known_fold(cJSON *idx, const conv_converter *c, af_err *err) {
-  const char *kd = known_dir();
-  struct stat st;
-  if (!kd || stat(kd, &st) != 0 || !has_class_of(idx, c->name)) return 0;
+  if (!has_class_of(idx, c->name)) return 0;
   known_corpus kc = {0};
-  if (known_load(kd, &kc, err)) return -1;
+  if (known_load_all(&kc, err)) return -1;
   int folded = 0;
   for (int i = 0; i < kc.n; i++) folded += fold_known(idx, c->name, &kc.cases[i]);
-  if (folded) fprintf(stderr, "aliasfuzz: known upstream bugs: %d class(es) folded into the class of the known bug they show\n", folded);
+  if (folded) fprintf(stderr, "aliasfuzz: known bugs: %d class(es) folded into the class of the known bug they show\n", folded);
   known_corpus_clear(&kc);
   return folded;
 }

@@ -36,7 +36,23 @@
  * covers is for reports whose mechanism is the family's (a write through a gapped unfold, any
  * write), written by the person who reads the report, never derived from one campaign's classes.
  * Each applicable case is judged once per campaign folder; the judgements are kept in
- * DIR/known.json (a case edited since is judged again). */
+ * DIR/known.json (a case edited since is judged again).
+ *
+ * Bugs aliasfuzz itself already knows (not necessarily on any tracker) are matched by the same
+ * rules: the findings kept in docs/findings/NAME/ (the program is NAME/repro.json, what it gives
+ * is NAME/expect.json) and the documented gaps of corpus/known-gaps/ (the program's own
+ * meta.known_gap). Both carry the same small form:
+ *
+ *   {"format": "aliasfuzz-finding-expect/1",        (expect.json only)
+ *    "expect": {"torch-2.13": {"iree": "value-mismatch"}},   as above, required
+ *    "upstream": {"tracker": "pytorch/pytorch#68064", "url": "https://...", "state": "open"},
+ *                optional: the public report that is this bug, where its README names one
+ *    "covers": [...]}                                 optional, as above
+ *
+ * A folder without expect.json and a gap without meta.known_gap mark nothing. A class they mark
+ * says "known_source": "finding" ("known": "docs/findings/NAME") or "known-gap" ("known":
+ * "corpus/known-gaps/ID"), so that a report tells ours-but-unfiled from filed upstream; the
+ * upstream cases are matched first. */
 #ifndef KNOWN_H
 #define KNOWN_H
 
@@ -47,12 +63,24 @@
 #include "../harness/ir.h"
 #include "../oracle/oracle.h"
 
+/* Where a known case comes from. */
+typedef enum known_source {
+  KNOWN_UPSTREAM, /* corpus/known-upstream/: a public report */
+  KNOWN_FINDING,  /* docs/findings/NAME/: a finding aliasfuzz kept */
+  KNOWN_GAP       /* corpus/known-gaps/: a documented gap */
+} known_source;
+
+/* "upstream", "finding", "known-gap": classes.json's known_source. */
+const char *known_source_name(known_source s);
+
 typedef struct known_case {
-  char *id;        /* meta.id, new */
+  known_source source;
+  char *id;        /* meta.id (a finding: its folder's name), new */
+  char *mark;      /* what a class it marks says as "known": the tracker, "docs/findings/NAME" or "corpus/known-gaps/ID", new */
   char *path;      /* the file, new */
-  char *tracker;   /* "pytorch/pytorch#165409", new */
-  char *state;     /* "open", "fixed in 2.13", ..., new */
-  char *mechanism; /* one line, new */
+  char *tracker;   /* "pytorch/pytorch#165409", new; of ours, the upstream report it names, else NULL */
+  char *state;     /* "open", "fixed in 2.13", ..., new; of ours, the upstream report's, else NULL */
+  char *mechanism; /* one line, new; NULL for ours (their README says it) */
   char *url;       /* the report's address, new; NULL when the case gives none */
   uint64_t digest; /* of the file's text: a cached judgement of another text is stale */
   ir_program *p;   /* new */
@@ -75,6 +103,21 @@ const char *known_dir(void);
 int known_load(const char *dir, known_corpus *kc, af_err *err);
 void known_corpus_clear(known_corpus *kc);
 
+/* The folders of aliasfuzz's own known bugs: $AF_KNOWN_FINDINGS_DIR / $AF_KNOWN_GAPS_DIR when set
+ * ("" or "none": none, NULL), else the source tree's docs/findings and corpus/known-gaps. NULL
+ * too when AF_KNOWN_DIR is "none" (no matching at all). Borrowed. */
+const char *known_findings_dir(void);
+const char *known_gaps_dir(void);
+
+/* Appends to kc the findings of dir (source KNOWN_FINDING: every NAME/ holding expect.json, in
+ * name order) or the gaps of dir (KNOWN_GAP: every *.json whose meta has known_gap). -1 with err
+ * naming the file and field when one is malformed (kc keeps what was read before). */
+int known_load_ours(const char *dir, known_source source, known_corpus *kc, af_err *err);
+
+/* kc (cleared first) = the upstream cases, then the findings, then the gaps, each folder when set
+ * and present. -1 with err when one cannot be read. */
+int known_load_all(known_corpus *kc, af_err *err);
+
 /* The verdict name case k expects on converter conv on stack (at_stack() form), borrowed; NULL
  * when k says nothing about that converter there. */
 const char *known_expected(const known_case *k, const char *stack, const char *conv);
@@ -88,8 +131,10 @@ int known_judge(const conv_converter *c, const ir_program *p, double deadline_s,
                 af_err *err);
 
 /* Marks the classes of idx (classes.h) of converter c that match a known case (above):
- * "known": tracker, "known_case": the case's id, "known_state": its state, "known_url": the
- * report's address (when the case gives one); a class that matches none loses them. Judges each case whose expect names c on this stack with another verdict than
+ * "known": the case's mark (the tracker of an upstream case), "known_source": known_source_name,
+ * "known_case": the case's id, "known_state": the upstream report's state, "known_url": its
+ * address, "known_upstream": the tracker a finding or gap names (the last three when there is
+ * one); a class that matches none loses them. Judges each case whose expect names c on this stack with another verdict than
  * pass, at most once per campaign_dir (DIR/known.json keeps the judgements); progress on stderr.
  * Nothing to do without classes or without a known folder (known_dir() NULL or missing). 0 on
  * success, -1 with err when the known folder cannot be read (classes are left as they are). */
@@ -116,5 +161,9 @@ int known_match_key(const conv_converter *c, oracle_verdict v, const char *detai
 
 /* Whether a class entry is marked known. */
 int known_is_known(const cJSON *cls);
+
+/* Whether a class entry is marked known by an upstream case (a class marked before
+ * known_source existed is), not by one of aliasfuzz's own findings or gaps. */
+int known_is_upstream(const cJSON *cls);
 
 #endif

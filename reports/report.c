@@ -161,13 +161,30 @@ static void gen_row(af_buf *b, const cJSON *row) {
   else if (first && !(inv > 0)) af_buf_puts(b, "no variant");
 }
 
+/* A gap's short name: "bug-007" of "bug-007-torchscript-setitem-mod-is-fmod". */
+static int gap_short_len(const char *id) {
+  const char *d = strchr(id, '-');
+  d = d ? strchr(d + 1, '-') : NULL;
+  return d ? (int)(d - id) : (int)strlen(id);
+}
+
+void report_known_label(af_buf *b, const cJSON *c) {
+  const char *known = cJSON_GetStringValue(cJSON_GetObjectItem(c, "known"));
+  const char *src = cJSON_GetStringValue(cJSON_GetObjectItem(c, "known_source"));
+  const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(c, "known_case"));
+  if (!known) return;
+  if (src && !strcmp(src, "finding") && id) af_buf_printf(b, "known: aliasfuzz finding docs/findings/%s", id);
+  else if (src && !strcmp(src, "known-gap") && id) af_buf_printf(b, "known gap %.*s", gap_short_len(id), id);
+  else af_buf_printf(b, "known: %s", known);
+}
+
 report_group report_class_group(const cJSON *c) {
   if (confirm_is_artifact(c)) return REPORT_ARTIFACT;
   if (refusals_class_is_limit(c)) return REPORT_LIMIT;
   return cJSON_IsTrue(cJSON_GetObjectItem(c, "in_baseline")) || known_is_known(c) ? REPORT_KNOWN : REPORT_NEW;
 }
 
-const char *const report_group_title[REPORT_GROUPS] = {"New classes", "Known upstream or in the baseline", "What this converter refuses",
+const char *const report_group_title[REPORT_GROUPS] = {"New classes", "Known upstream, to aliasfuzz, or in the baseline", "What this converter refuses",
                                                        "Harness artifacts (not seen from the converter's public API)"};
 
 /* Programs counted in the classes of group g. */
@@ -246,8 +263,11 @@ void report_class_title(af_buf *b, const cJSON *c) {
     af_buf_puts(b, ")");
   }
   if (cJSON_IsTrue(cJSON_GetObjectItem(c, "in_baseline"))) af_buf_puts(b, " (also in the baseline)");
-  const char *known = cJSON_GetStringValue(cJSON_GetObjectItem(c, "known"));
-  if (known) af_buf_printf(b, " (known: %s)", known);
+  if (known_is_known(c)) {
+    af_buf_puts(b, " (");
+    report_known_label(b, c);
+    af_buf_puts(b, ")");
+  }
 }
 
 /* "- should give: ...\n- gave: ...\n" from a class's (or finding's) verdict and detail, the
@@ -317,11 +337,28 @@ void report_class_facts(af_buf *b, const cJSON *c) {
   if (user) af_buf_printf(b, "- user path: %s\n", user);
   if (known) {
     const char *url = cJSON_GetStringValue(cJSON_GetObjectItem(c, "known_url"));
-    af_buf_puts(b, "- known: ");
-    if (url) af_buf_printf(b, "[%s](%s)", known, url);
-    else af_buf_puts(b, known);
-    af_buf_printf(b, " (%s; fails the same way as corpus/known-upstream's `%s`)\n",
-                  cJSON_GetStringValue(cJSON_GetObjectItem(c, "known_state")), cJSON_GetStringValue(cJSON_GetObjectItem(c, "known_case")));
+    const char *state = cJSON_GetStringValue(cJSON_GetObjectItem(c, "known_state"));
+    const char *id = cJSON_GetStringValue(cJSON_GetObjectItem(c, "known_case"));
+    const char *up = cJSON_GetStringValue(cJSON_GetObjectItem(c, "known_upstream"));
+    if (known_is_upstream(c)) {
+      af_buf_puts(b, "- known: ");
+      if (url) af_buf_printf(b, "[%s](%s)", known, url);
+      else af_buf_puts(b, known);
+      af_buf_printf(b, " (%s; fails the same way as corpus/known-upstream's `%s`)\n", state ? state : "?", id ? id : "?");
+    } else { /* ours (known.h): a kept finding or a documented gap, filed upstream or not */
+      af_buf_puts(b, "- ");
+      report_known_label(b, c);
+      af_buf_printf(b, " (fails the same way as `%s%s`): known to aliasfuzz, ", known,
+                    strstr(known, "docs/findings/") == known ? "/repro.json" : ".json");
+      if (up) {
+        af_buf_puts(b, "upstream: ");
+        if (url) af_buf_printf(b, "[%s](%s)", up, url);
+        else af_buf_puts(b, up);
+        af_buf_printf(b, "%s%s%s\n", state ? " (" : "", state ? state : "", state ? ")" : "");
+      } else {
+        af_buf_puts(b, "**not filed upstream** (its README names no report)\n");
+      }
+    }
   }
   const cJSON *ab = cJSON_GetObjectItem(c, "absorbed");
   const cJSON *pats = cJSON_GetObjectItem(c, "patterns");
@@ -384,7 +421,11 @@ static void col_key(af_buf *b, const cJSON *c) {
     md_cell(b, gc, 60);
     af_buf_puts(b, ")");
   }
-  if (known_is_known(c)) af_buf_printf(b, " (known: %s)", cJSON_GetStringValue(cJSON_GetObjectItem(c, "known")));
+  if (known_is_known(c)) {
+    af_buf_puts(b, " (");
+    report_known_label(b, c);
+    af_buf_puts(b, ")");
+  }
 }
 static void col_count(af_buf *b, const cJSON *c) { af_buf_printf(b, "%.0f", cJSON_GetNumberValue(cJSON_GetObjectItem(c, "count"))); }
 static void col_findings(af_buf *b, const cJSON *c) { af_buf_printf(b, "%d", cJSON_GetArraySize(cJSON_GetObjectItem(c, "findings"))); }
@@ -499,7 +540,9 @@ void report_group_intro(af_buf *b, const cJSON *classes, report_group g, int hea
   if (g != REPORT_ARTIFACT) {
     af_buf_puts(b, heading ? report_group_title[g]
                            : g == REPORT_NEW ? "Bugs of the converter that no baseline has and no public report names."
-                                             : "Bugs the baseline has too, or that a case of corpus/known-upstream/ shows.");
+                                             : "Bugs the baseline has too, or that a case of corpus/known-upstream/ (a public report), "
+                                               "a finding kept in docs/findings/ or a gap of corpus/known-gaps/ (known to aliasfuzz, "
+                                               "filed upstream only where it says so) shows.");
     return;
   }
   const char *api = NULL; /* every class of a campaign has its converter's API */
@@ -652,13 +695,21 @@ void report_campaign_headline(af_buf *b, const char *dir, const cJSON *r) {
     }
     af_buf_printf(b, "- baseline `%s`: **%d new** class(es), %d also in the baseline (listed after the new ones)\n", base, nn, nb);
   }
-  int nknown = 0;
+  int nknown = 0, nours = 0, nunfiled = 0;
   const cJSON *kc;
-  cJSON_ArrayForEach(kc, classes) nknown += known_is_known(kc);
+  cJSON_ArrayForEach(kc, classes) {
+    nknown += known_is_upstream(kc);
+    nours += known_is_known(kc) && !known_is_upstream(kc);
+    nunfiled += known_is_known(kc) && !known_is_upstream(kc) && !cJSON_GetObjectItem(kc, "known_upstream");
+  }
   if (nknown)
     af_buf_printf(b, "- %d class(es) already known upstream (a case of corpus/known-upstream/ fails the same way; "
                      "listed after the new ones)\n",
                   nknown);
+  if (nours)
+    af_buf_printf(b, "- %d class(es) already known to aliasfuzz (a finding kept in docs/findings/ or a gap of corpus/known-gaps/ "
+                     "fails the same way; listed after the new ones), %d of them not filed upstream\n",
+                  nours, nunfiled);
   const char *other = cJSON_GetStringValue(cJSON_GetObjectItem(opts, "other_stack"));
   if (other) af_buf_printf(b, "- other stack: each class's program rerun with `%s run repro.json --converter %s --json`\n", other, conv);
   int nh = cJSON_GetArraySize(cJSON_GetObjectItem(r, "harness")), nf = cJSON_GetArraySize(cJSON_GetObjectItem(r, "flaky"));

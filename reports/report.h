@@ -31,7 +31,8 @@ int report_write_campaign(const char *dir, const report_campaign_figures *fig, a
  * writes them as they are, report.html renders them (report_html.c). */
 struct cJSON;
 /* The class groups, in the order both reports list them: new bugs (no baseline has them, no
- * public report), known ones (the baseline has them, or a case of corpus/known-upstream/), then
+ * public report), known ones (the baseline has them, or a case of corpus/known-upstream/, a kept
+ * finding of docs/findings/ or a gap of corpus/known-gaps/ fails the same way), then
  * harness artifacts (not seen from the converter's public API, fuzz/confirm.h). The flaky and
  * harness findings of classes.json come after those, in no class. */
 /* A class's group: a bug no baseline and no public report has, a known one, what the converter
@@ -48,6 +49,9 @@ const char *report_message_line(const char *msg, size_t *len);
 /* The campaign's headline, "- ...\n" lines (programs, rates, the time split, verdicts, classes,
  * baseline, flaky, harness, unclassified programs), from report.json's object r. */
 void report_campaign_headline(af_buf *b, const char *dir, const struct cJSON *r);
+/* What a known class (fuzz/known.h) is known as: "known: pytorch/pytorch#68064" (upstream),
+ * "known: aliasfuzz finding docs/findings/NAME", "known gap bug-007"; nothing when not known. */
+void report_known_label(af_buf *b, const struct cJSON *cls);
 /* "input-mutation-lost `write@in` (seen as ...) (also in the baseline) (known: ...)" */
 void report_class_title(af_buf *b, const struct cJSON *cls);
 /* One class's facts, "- label: text\n" lines ("  - " under one): what it should give and what it

@@ -4,12 +4,19 @@
  *                        fails like a known case and no other, judging each case once; a small campaign whose class fails the
  *                        same way as a known case says "known: <tracker>" in classes.json,
  *                        report.md and report.html, and a class of another bug does not
+ *                        ; aliasfuzz's own known bugs, a finding kept in docs/findings/ and a
+ *                        gap of corpus/known-gaps/, mark a class that fails like them (with
+ *                        their source: "known: aliasfuzz finding docs/findings/NAME", "known gap
+ *                        bug-007") and no other, and their loader refuses malformed metadata
  *   test_known cases     every case of corpus/known-upstream/ gives, on every converter its
  *                        meta.known.expect names for this build's stack, the verdict it names
- *                        (a converter not available here is skipped and said so) */
+ *                        (a converter not available here is skipped and said so)
+ *   test_known ours      the same for every finding of docs/findings/ with an expect.json and
+ *                        every gap of corpus/known-gaps/ with a meta.known_gap */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -22,6 +29,7 @@
 #include "../harness/converters/conv.h"
 #include "../harness/ops/ops.h"
 #include "../harness/torch/shim.h"
+#include "../reports/report.h"
 #include "tap.h"
 
 static char *tmpdir(void) { return tap_tmpdir("af_known"); }
@@ -38,7 +46,28 @@ static void write_file(const char *dir, const char *name, const char *text) {
   }
 }
 
+static cJSON *load_json_file(const char *dir, const char *name) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  char *text = codec_slurp(path, NULL, NULL);
+  cJSON *j = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  return j;
+}
+
 static const char *corpus_dir(void) { return AF_SOURCE_DIR "/corpus/known-upstream"; }
+
+/* Only the upstream cases, for the tests written before ours were matched (known.h). */
+static void upstream_only(void) {
+  setenv("AF_KNOWN_FINDINGS_DIR", "none", 1);
+  setenv("AF_KNOWN_GAPS_DIR", "none", 1);
+}
+
+static void known_env_clear(void) {
+  unsetenv("AF_KNOWN_DIR");
+  unsetenv("AF_KNOWN_FINDINGS_DIR");
+  unsetenv("AF_KNOWN_GAPS_DIR");
+}
 
 /* ------------------------------------------------------------------ the loader */
 
@@ -100,6 +129,8 @@ TEST(loader_reads_the_corpus_and_refuses_malformed_cases) {
 /* ------------------------------------------------------------------ matching */
 
 /* A class entry as classes.h makes them: its key, verdict and detail (what it gave). */
+static int eq_str(const char *a, const char *b) { return a && b && !strcmp(a, b); }
+
 static cJSON *class_entry(const char *conv, oracle_verdict v, const char *detail, const char *pattern) {
   cJSON *c = cJSON_CreateObject();
   char *key = classes_key(conv, v, detail, pattern);
@@ -126,6 +157,7 @@ static const char *mark_of(const cJSON *idx, int i) {
 TEST(known_annotate_marks_the_class_that_fails_like_a_known_case_and_no_other) {
   char *d = tmpdir();
   setenv("AF_KNOWN_DIR", corpus_dir(), 1);
+  upstream_only();
   const conv_converter *script = conv_find("script");
   /* what script says on pytorch/pytorch#47964's case: a class of that error is known whatever its pattern */
   known_corpus kc = {0};
@@ -193,7 +225,7 @@ TEST(known_annotate_marks_the_class_that_fails_like_a_known_case_and_no_other) {
   cJSON_Delete(idx);
   judgement_clear(&j47);
   known_corpus_clear(&kc);
-  unsetenv("AF_KNOWN_DIR");
+  known_env_clear();
   rmrf(d);
   free(d);
 }
@@ -206,6 +238,7 @@ TEST(known_annotate_marks_the_class_that_fails_like_a_known_case_and_no_other) {
 TEST(a_class_of_a_write_the_case_covers_is_known_and_one_broader_is_not) {
   char *d = tmpdir();
   setenv("AF_KNOWN_DIR", corpus_dir(), 1);
+  upstream_only();
   const conv_converter *fz = conv_find("functionalize");
   CHECK(classes_pattern_covers("unfold write@view-of-in", "view unfold masked_fill_@view-of-in") &&
             !classes_pattern_covers("unfold add_@view-of-in", "unfold write@view-of-in") &&
@@ -224,7 +257,7 @@ TEST(a_class_of_a_write_the_case_covers_is_known_and_one_broader_is_not) {
     CHECK(want[i] ? m && !strcmp(m, want[i]) : !m, "%s: %s (want %s)", pats[i], m ? m : "not known", want[i] ? want[i] : "not known");
   }
   cJSON_Delete(idx);
-  unsetenv("AF_KNOWN_DIR");
+  known_env_clear();
   rmrf(d);
   free(d);
 }
@@ -238,6 +271,7 @@ TEST(a_class_of_a_write_the_case_covers_is_known_and_one_broader_is_not) {
 TEST(the_classes_of_one_known_bug_fold_into_one) {
   char *d = tmpdir();
   setenv("AF_KNOWN_DIR", corpus_dir(), 1);
+  upstream_only();
   const conv_converter *fz = conv_find("functionalize");
   CHECK(classes_pattern_covers_within("unfold write@view", "unfold add_@view index_put_@in") &&
             !classes_pattern_covers("unfold write@view", "unfold add_@view index_put_@in") &&
@@ -281,23 +315,268 @@ TEST(the_classes_of_one_known_bug_fold_into_one) {
   CHECK(known_annotate(idx, fz, d, 60, &err) == 0 && known_fold(idx, fz, &err) == 0 && cJSON_GetArraySize(arr) == 2 && !mark_of(idx, 0),
         "alone, it is neither marked nor folded");
   cJSON_Delete(idx);
-  unsetenv("AF_KNOWN_DIR");
+  known_env_clear();
+  rmrf(d);
+  free(d);
+}
+
+/* ------------------------------------------------------------------ aliasfuzz's own known bugs */
+
+static const char *findings_dir(void) { return AF_SOURCE_DIR "/docs/findings"; }
+static const char *gaps_dir(void) { return AF_SOURCE_DIR "/corpus/known-gaps"; }
+
+static void mkdir_p(const char *d) {
+  char cmd[1200];
+  snprintf(cmd, sizeof cmd, "mkdir -p '%s'", d);
+  if (system(cmd) != 0) CHECK(0, "%s", cmd);
+}
+
+/* The program of file path (a known gap) with its meta replaced by meta (taken; NULL: none), as text, new. */
+static char *program_with_meta(const char *path, cJSON *meta) {
+  char *text = codec_slurp(path, NULL, NULL);
+  cJSON *j = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  if (!j) {
+    cJSON_Delete(meta);
+    return NULL;
+  }
+  cJSON_DeleteItemFromObjectCaseSensitive(j, "meta");
+  if (meta) cJSON_AddItemToObject(j, "meta", meta);
+  char *out = cJSON_Print(j);
+  cJSON_Delete(j);
+  return out;
+}
+
+/* {at_stack(): {conv: verdict}} */
+static cJSON *expect_here(const char *conv, const char *verdict) {
+  cJSON *e = cJSON_CreateObject();
+  cJSON_AddStringToObject(cJSON_AddObjectToObject(e, at_stack()), conv, verdict);
+  return e;
+}
+
+TEST(loader_reads_our_findings_and_gaps_and_refuses_malformed_metadata) {
+  known_corpus kc = {0};
+  af_err err;
+  CHECK(known_load_ours(findings_dir(), KNOWN_FINDING, &kc, &err) == 0, "docs/findings loads: %s", err.msg);
+  int nf = kc.n;
+  CHECK(nf >= 25, "at least 25 kept findings carry an expect.json (%d)", nf);
+  CHECK(known_load_ours(gaps_dir(), KNOWN_GAP, &kc, &err) == 0, "corpus/known-gaps loads: %s", err.msg);
+  CHECK(kc.n - nf >= 9, "at least 9 known gaps carry a meta.known_gap (%d)", kc.n - nf);
+  for (int i = 0; i < kc.n; i++) {
+    const known_case *k = &kc.cases[i];
+    char want[600];
+    snprintf(want, sizeof want, "%s/%s", i < nf ? "docs/findings" : "corpus/known-gaps", k->id);
+    CHECK(k->source == (i < nf ? KNOWN_FINDING : KNOWN_GAP) && !strcmp(k->mark, want), "%s is marked as %s (%s)", k->id, want, k->mark);
+    int listed = 0;
+    for (const cJSON *st = k->expect ? k->expect->child : NULL; st; st = st->next) listed += cJSON_GetArraySize(st);
+    CHECK(listed > 0, "%s: expect names at least one converter on one stack", k->id);
+  }
+  known_corpus_clear(&kc);
+
+  static const struct {
+    const char *expect, *field; /* expect.json's text (NULL: none, and no repro.json either), what the message names */
+  } bad[] = {
+      {"{\"expect\": {}}", "expect.json: format"},
+      {"{\"format\": \"aliasfuzz-finding-expect/1\", \"expect\": []}", "expect.json: expect"},
+      {"{\"format\": \"aliasfuzz-finding-expect/1\", \"expect\": {\"torch-2.13\": {\"iree\": \"broken\"}}}",
+       "expect.json: expect.torch-2.13.iree"},
+      {"{\"format\": \"aliasfuzz-finding-expect/1\", \"expect\": {}, \"upstream\": {\"url\": \"https://x\"}}",
+       "expect.json: upstream.tracker"},
+      {"{\"format\": \"aliasfuzz-finding-expect/1\", \"expect\": {}, \"upstream\": {\"tracker\": \"a/b#1\", \"state\": 3}}",
+       "expect.json: upstream.state"},
+      {"{\"format\": \"aliasfuzz-finding-expect/1\", \"expect\": {}, \"expected\": {}}", "expect.json: expected: not a field"},
+      {"{\"format\": \"aliasfuzz-finding-expect/1\", \"expect\": {}, \"covers\": [\"frobnicate@in\"]}", "expect.json: covers[0]"},
+      {NULL, "repro.json"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char *d = tmpdir(), sub[1100];
+    snprintf(sub, sizeof sub, "%s/a-finding", d);
+    mkdir_p(sub);
+    if (bad[i].expect) {
+      write_file(sub, "repro.json", PROGRAM_HEAD "{}}");
+      write_file(sub, "expect.json", bad[i].expect);
+    } else {
+      write_file(sub, "expect.json", "{\"format\": \"aliasfuzz-finding-expect/1\", \"expect\": {}}");
+    }
+    err.msg[0] = 0;
+    int rc = known_load_ours(d, KNOWN_FINDING, &kc, &err);
+    CHECK(rc == -1 && strstr(err.msg, bad[i].field) && strstr(err.msg, "a-finding/"),
+          "a finding whose %s is bad is refused, naming the file and the field (%s)", bad[i].field, err.msg);
+    known_corpus_clear(&kc);
+    rmrf(d);
+    free(d);
+  }
+  /* a folder without expect.json marks nothing; a gap without meta.known_gap neither; a gap's bad field is named */
+  char *d = tmpdir(), sub[1100];
+  snprintf(sub, sizeof sub, "%s/no-expect", d);
+  mkdir_p(sub);
+  write_file(sub, "repro.json", PROGRAM_HEAD "{}}");
+  write_file(d, "gap-1.json", PROGRAM_HEAD "{\"id\": \"gap-1\"}}");
+  CHECK(known_load_ours(d, KNOWN_FINDING, &kc, &err) == 0 && kc.n == 0, "a finding without expect.json is no case (%d)", kc.n);
+  CHECK(known_load_ours(d, KNOWN_GAP, &kc, &err) == 0 && kc.n == 0, "a gap without meta.known_gap is no case (%d)", kc.n);
+  write_file(d, "gap-2.json", PROGRAM_HEAD "{\"id\": \"gap-2\", \"known_gap\": {\"expect\": {\"torch-2.13\": {\"script\": \"nope\"}}}}}");
+  err.msg[0] = 0;
+  CHECK(known_load_ours(d, KNOWN_GAP, &kc, &err) == -1 && strstr(err.msg, "gap-2.json: meta.known_gap.expect.torch-2.13.script"),
+        "a gap with a bad verdict is refused, naming the file and the field (%s)", err.msg);
+  write_file(d, "gap-2.json", PROGRAM_HEAD "{\"known_gap\": {\"expect\": {}}}}");
+  CHECK(known_load_ours(d, KNOWN_GAP, &kc, &err) == -1 && strstr(err.msg, "gap-2.json: meta.id"), "a gap without an id is refused (%s)",
+        err.msg);
+  known_corpus_clear(&kc);
+  rmrf(d);
+  free(d);
+}
+
+static const char *field_of(const cJSON *idx, int i, const char *f) {
+  return cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(idx, "classes"), i), f));
+}
+
+/* A finding kept in a findings folder (bug-005's program, TorchScript folding t(t(x)) across an
+ * unsqueeze_: shape-mismatch) and a known gap (bug-007, `x[i] %= v` compiled to fmod: wrong
+ * values), both with metadata for script on this stack, mark script's classes that fail like them,
+ * with their source; a class of another op, of another verdict group, or of a converter their
+ * metadata does not name is not marked. No upstream case takes part (AF_KNOWN_DIR is empty). */
+TEST(a_finding_and_a_known_gap_mark_the_class_that_fails_like_them_and_no_other) {
+  char *d = tmpdir(), fd[1100], gd[1100], kd[1100], sub[1200], cd[1100];
+  snprintf(fd, sizeof fd, "%s/findings", d);
+  snprintf(gd, sizeof gd, "%s/gaps", d);
+  snprintf(kd, sizeof kd, "%s/upstream", d);
+  snprintf(cd, sizeof cd, "%s/campaign", d);
+  snprintf(sub, sizeof sub, "%s/script-t-of-t-across-unsqueeze", fd);
+  mkdir_p(sub);
+  mkdir_p(gd);
+  mkdir_p(kd);
+  mkdir_p(cd);
+  char *t = program_with_meta(AF_SOURCE_DIR "/corpus/known-gaps/bug-005-torchscript-t-of-t-across-unsqueeze.json", NULL);
+  write_file(sub, "repro.json", t ? t : "");
+  free(t);
+  cJSON *ex = cJSON_CreateObject();
+  cJSON_AddStringToObject(ex, "format", "aliasfuzz-finding-expect/1");
+  cJSON_AddItemToObject(ex, "expect", expect_here("script", "shape-mismatch"));
+  t = cJSON_Print(ex);
+  write_file(sub, "expect.json", t);
+  free(t);
+  cJSON_Delete(ex);
+  cJSON *meta = cJSON_CreateObject(), *g;
+  cJSON_AddStringToObject(meta, "id", "bug-007-torchscript-setitem-mod-is-fmod");
+  g = cJSON_AddObjectToObject(meta, "known_gap");
+  cJSON_AddItemToObject(g, "expect", expect_here("script", "value-mismatch"));
+  t = program_with_meta(AF_SOURCE_DIR "/corpus/known-gaps/bug-007-torchscript-setitem-mod-is-fmod.json", meta);
+  write_file(gd, "bug-007-torchscript-setitem-mod-is-fmod.json", t ? t : "");
+  free(t);
+  setenv("AF_KNOWN_DIR", kd, 1);
+  setenv("AF_KNOWN_FINDINGS_DIR", fd, 1);
+  setenv("AF_KNOWN_GAPS_DIR", gd, 1);
+
+  known_corpus kc = {0};
+  af_err err;
+  CHECK(known_load_all(&kc, &err) == 0 && kc.n == 2, "one finding and one gap load (%d: %s)", kc.n, err.msg);
+  char *pf = kc.n == 2 ? classes_plain_pattern(kc.cases[0].p) : NULL, *pg = kc.n == 2 ? classes_plain_pattern(kc.cases[1].p) : NULL;
+  known_corpus_clear(&kc);
+  if (!pf || !pg) {
+    free(pf);
+    free(pg);
+    known_env_clear();
+    rmrf(d);
+    free(d);
+    return;
+  }
+  printf("# the finding's pattern `%s`, the gap's `%s`\n", pf, pg);
+  /* the same class, one of another op: the gap's pattern with setitem_mod made setitem_add */
+  char other[512];
+  snprintf(other, sizeof other, "%s", pg);
+  char *m = strstr(other, "setitem_mod");
+  if (m) memcpy(m, "setitem_add", 11);
+  const conv_converter *script = conv_find("script");
+  cJSON *idx = cJSON_CreateObject();
+  cJSON *arr = cJSON_AddArrayToObject(idx, "classes");
+  cJSON_AddItemToArray(arr, class_entry("script", V_VALUE_MISMATCH, "output 0 (r): element 8 is -1, eager 0.5", pg));
+  cJSON_AddItemToArray(arr, class_entry("script", V_SHAPE_MISMATCH, "output 0 (v): shape [3, 1], eager [1, 3]", pf));
+  cJSON_AddItemToArray(arr, class_entry("script", V_VALUE_MISMATCH, "", other));
+  cJSON_AddItemToArray(arr, class_entry("script", V_ERROR, "RuntimeError: expected a tensor of 3 dimensions", pg));
+  cJSON_AddItemToArray(arr, class_entry("jit", V_VALUE_MISMATCH, "", pg));
+  cJSON_AddItemToArray(arr, class_entry("script", V_VALUE_MISMATCH, "", "write@in"));
+  CHECK(script && known_annotate(idx, script, cd, 60, &err) == 0, "known_annotate runs (%s)", err.msg);
+  CHECK(eq_str(field_of(idx, 0, "known"), "corpus/known-gaps/bug-007-torchscript-setitem-mod-is-fmod") &&
+            eq_str(field_of(idx, 0, "known_source"), "known-gap") && eq_str(field_of(idx, 0, "known_case"), "bug-007-torchscript-setitem-mod-is-fmod") &&
+            !field_of(idx, 0, "known_upstream") && !field_of(idx, 0, "known_state"),
+        "the class of bug-007's wrong values is the known gap (%s, %s)", field_of(idx, 0, "known") ? field_of(idx, 0, "known") : "not known",
+        field_of(idx, 0, "known_source") ? field_of(idx, 0, "known_source") : "-");
+  CHECK(eq_str(field_of(idx, 1, "known"), "docs/findings/script-t-of-t-across-unsqueeze") && eq_str(field_of(idx, 1, "known_source"), "finding"),
+        "the class of the finding's shape-mismatch is the finding (%s)", field_of(idx, 1, "known") ? field_of(idx, 1, "known") : "not known");
+  CHECK(!field_of(idx, 2, "known"), "%s (another op) is not known (%s)", other, field_of(idx, 2, "known") ? field_of(idx, 2, "known") : "");
+  CHECK(!field_of(idx, 3, "known"), "a converter error of the gap's pattern is not the gap (%s)",
+        field_of(idx, 3, "known") ? field_of(idx, 3, "known") : "");
+  CHECK(eq_str(field_of(idx, 4, "known"), "stale/mark#1"), "a class of a converter the metadata does not name is left as it was");
+  CHECK(!field_of(idx, 5, "known"), "write@in, more general than the gap, is not known (%s)", field_of(idx, 5, "known") ? field_of(idx, 5, "known") : "");
+  /* each judged once, in the campaign folder's known.json, slots apart from the upstream cases' */
+  cJSON *kj = load_json_file(cd, "known.json");
+  const cJSON *js = cJSON_GetObjectItem(kj, "judgements");
+  CHECK(cJSON_GetArraySize(js) == 2 && cJSON_GetObjectItem(js, "known-gap:bug-007-torchscript-setitem-mod-is-fmod|script") &&
+            cJSON_GetObjectItem(js, "finding:script-t-of-t-across-unsqueeze|script"),
+        "known.json keeps one judgement of each, on script only (%d)", cJSON_GetArraySize(js));
+  cJSON_Delete(kj);
+  /* the reports say which source: ours, not filed upstream */
+  af_buf b = {0};
+  report_class_title(&b, cJSON_GetArrayItem(arr, 0));
+  report_class_facts(&b, cJSON_GetArrayItem(arr, 0));
+  report_class_title(&b, cJSON_GetArrayItem(arr, 1));
+  report_class_facts(&b, cJSON_GetArrayItem(arr, 1));
+  CHECK(b.s && strstr(b.s, "(known gap bug-007)") && strstr(b.s, "(known: aliasfuzz finding docs/findings/script-t-of-t-across-unsqueeze)") &&
+            strstr(b.s, "not filed upstream") && !strstr(b.s, "corpus/known-upstream"),
+        "report.md's title and facts say known gap / aliasfuzz finding, not filed upstream:\n%s", b.s ? b.s : "");
+  af_buf_free(&b);
+  CHECK(report_class_group(cJSON_GetArrayItem(arr, 0)) == REPORT_KNOWN && !known_is_upstream(cJSON_GetArrayItem(arr, 0)),
+        "a class known to aliasfuzz is listed with the known ones, not as known upstream");
+  cJSON_Delete(idx);
+
+  /* a finding whose README names an upstream report says so */
+  ex = cJSON_CreateObject();
+  cJSON_AddStringToObject(ex, "format", "aliasfuzz-finding-expect/1");
+  cJSON_AddItemToObject(ex, "expect", expect_here("script", "shape-mismatch"));
+  cJSON *up = cJSON_AddObjectToObject(ex, "upstream");
+  cJSON_AddStringToObject(up, "tracker", "test/t#5");
+  cJSON_AddStringToObject(up, "url", "https://example.org/t/5");
+  cJSON_AddStringToObject(up, "state", "open");
+  t = cJSON_Print(ex);
+  write_file(sub, "expect.json", t);
+  free(t);
+  cJSON_Delete(ex);
+  idx = cJSON_CreateObject();
+  arr = cJSON_AddArrayToObject(idx, "classes");
+  cJSON_AddItemToArray(arr, class_entry("script", V_SHAPE_MISMATCH, "output 0 (v): shape [3, 1], eager [1, 3]", pf));
+  CHECK(known_annotate(idx, script, cd, 60, &err) == 0 && eq_str(field_of(idx, 0, "known_source"), "finding") &&
+            eq_str(field_of(idx, 0, "known_upstream"), "test/t#5") && eq_str(field_of(idx, 0, "known_state"), "open"),
+        "a finding that names its upstream report: known_upstream test/t#5 (%s)",
+        field_of(idx, 0, "known_upstream") ? field_of(idx, 0, "known_upstream") : "none");
+  b = (af_buf){0};
+  report_class_facts(&b, cJSON_GetArrayItem(arr, 0));
+  CHECK(b.s && strstr(b.s, "upstream: [test/t#5](https://example.org/t/5) (open)") && !strstr(b.s, "not filed"),
+        "and report.md says which: %s", b.s ? b.s : "");
+  af_buf_free(&b);
+  cJSON_Delete(idx);
+  free(pf);
+  free(pg);
+  known_env_clear();
   rmrf(d);
   free(d);
 }
 
 /* ------------------------------------------------------------------ every case, as its metadata says */
 
-static void cases_reproduce(void) {
-  known_corpus kc = {0};
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Every (case, converter) pair kc's metadata names for this build's stack judged as it says; a
+ * converter not available here is skipped and said so. Each pair's seconds are printed (a slow
+ * converter shows). */
+static void corpus_reproduces(const known_corpus *kc) {
   af_err err;
-  if (known_load(corpus_dir(), &kc, &err)) {
-    CHECK(0, "corpus/known-upstream loads: %s", err.msg);
-    return;
-  }
   int checked = 0;
-  for (int i = 0; i < kc.n; i++) {
-    const known_case *k = &kc.cases[i];
+  for (int i = 0; i < kc->n; i++) {
+    const known_case *k = &kc->cases[i];
     const cJSON *mine = cJSON_GetObjectItem(k->expect, at_stack()), *e;
     cJSON_ArrayForEach(e, mine) {
       const conv_converter *c = conv_find(e->string);
@@ -309,32 +588,50 @@ static void cases_reproduce(void) {
         continue;
       }
       judgement j = {0};
+      double t0 = now_s();
       if (known_judge(c, k->p, 300, 0, &j, &err)) {
         CHECK(0, "%s on %s: judged (%s)", k->id, c->name, err.msg);
         continue;
       }
       CHECK(!strcmp(oracle_verdict_name(j.verdict), e->valuestring), "%s (%s) on %s, %s: %s as its metadata says (got %s: %.300s)",
-            k->id, k->tracker, c->name, at_stack(), e->valuestring, oracle_verdict_name(j.verdict), j.detail ? j.detail : "");
+            k->id, k->mark, c->name, at_stack(), e->valuestring, oracle_verdict_name(j.verdict), j.detail ? j.detail : "");
+      printf("# %s on %s: %s, %.1f s\n", k->id, c->name, oracle_verdict_name(j.verdict), now_s() - t0);
       judgement_clear(&j);
       checked++;
     }
   }
   printf("# %d (case, converter) pairs checked on %s\n", checked, at_stack());
+}
+
+static void cases_reproduce(void) {
+  known_corpus kc = {0};
+  af_err err;
+  if (known_load(corpus_dir(), &kc, &err)) {
+    CHECK(0, "corpus/known-upstream loads: %s", err.msg);
+    return;
+  }
+  corpus_reproduces(&kc);
+  known_corpus_clear(&kc);
+}
+
+/* docs/findings/ (expect.json) and corpus/known-gaps/ (meta.known_gap) */
+static void ours_reproduce(void) {
+  known_corpus kc = {0};
+  af_err err;
+  if (known_load_ours(findings_dir(), KNOWN_FINDING, &kc, &err) || known_load_ours(gaps_dir(), KNOWN_GAP, &kc, &err)) {
+    CHECK(0, "docs/findings and corpus/known-gaps load: %s", err.msg);
+    known_corpus_clear(&kc);
+    return;
+  }
+  corpus_reproduces(&kc);
   known_corpus_clear(&kc);
 }
 
 TEST(every_known_case_reproduces_as_its_metadata_says) { cases_reproduce(); }
 
-/* ------------------------------------------------------------------ a campaign that meets one */
+TEST(every_finding_and_gap_with_metadata_reproduces_as_it_says) { ours_reproduce(); }
 
-static cJSON *load_json_file(const char *dir, const char *name) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  char *text = codec_slurp(path, NULL, NULL);
-  cJSON *j = text ? cJSON_Parse(text) : NULL;
-  free(text);
-  return j;
-}
+/* ------------------------------------------------------------------ a campaign that meets one */
 
 /* TorchScript drops `x[i] |= v` (pytorch/pytorch#68064): a script campaign that draws setitem_or
  * often makes a class of it, which the known case of that report matches; the campaign's other
@@ -342,6 +639,7 @@ static cJSON *load_json_file(const char *dir, const char *name) {
 TEST(a_campaign_class_that_fails_like_a_known_case_says_known) {
   char *d = tmpdir();
   setenv("AF_KNOWN_DIR", corpus_dir(), 1);
+  upstream_only();
   campaign_opts o = {0};
   o.converter = "script";
   o.seed = 1;
@@ -400,7 +698,7 @@ TEST(a_campaign_class_that_fails_like_a_known_case_says_known) {
   free(html);
   cJSON_Delete(kj);
   cJSON_Delete(idx);
-  unsetenv("AF_KNOWN_DIR");
+  known_env_clear();
   rmrf(d);
   free(d);
 }
@@ -410,10 +708,16 @@ int main(int argc, char **argv) {
     RUN(every_known_case_reproduces_as_its_metadata_says);
     return tap_done();
   }
+  if (argc > 1 && !strcmp(argv[1], "ours")) {
+    RUN(every_finding_and_gap_with_metadata_reproduces_as_it_says);
+    return tap_done();
+  }
   RUN(loader_reads_the_corpus_and_refuses_malformed_cases);
   RUN(known_annotate_marks_the_class_that_fails_like_a_known_case_and_no_other);
   RUN(a_class_of_a_write_the_case_covers_is_known_and_one_broader_is_not);
   RUN(the_classes_of_one_known_bug_fold_into_one);
+  RUN(loader_reads_our_findings_and_gaps_and_refuses_malformed_metadata);
+  RUN(a_finding_and_a_known_gap_mark_the_class_that_fails_like_them_and_no_other);
   RUN(a_campaign_class_that_fails_like_a_known_case_says_known);
   return tap_done();
 }
