@@ -10,18 +10,24 @@
 #   campaign  `aliasfuzz fuzz --converter aot_eager --policy bench/policy-train.json --time TIME
 #             --jobs 1 --deadline 60 --seed 1` (training programs; minimization and repro.py
 #             confirmation included: their processes are measured too);
-# and seed+campaign, the figure the issue asks for (60%). coverage.py is installed with .venv's
+# and seed+campaign, the figure the issue asks for (60%). With MODES (the second argument, or
+# AF_COVERAGE_MODES: converters that are aot_eager called another way, e.g. "aot_eager-subclass
+# aot_eager-dynamic"; docs/converters.md) the same TIME is also run split: the same command for
+# aot_eager and for each mode, TIME/(1 + modes) seconds each (phases split-NAME), and the table
+# adds seed+split, aot_eager with its modes in the same campaign time, beside seed+campaign, aot_eager
+# alone (both measured in the same run, so the split costs TIME more). coverage.py is installed with .venv's
 # Python into a folder of its own (pip --target, not .venv; git-ignored), and reaches the workers
 # through PYTHONPATH: bench/coverage/sitecustomize.py starts it in every Python process that has
 # COVERAGE_PROCESS_START set, so the tool starts its workers as it always does. .venv's torch is
 # checked before and after. Writes its section of bench/RESULTS.md. Run on demand, not in CI:
-#   bash bench/bench_coverage.sh [TIME]        (TIME: the campaign's seconds, default 300)
+#   bash bench/bench_coverage.sh [TIME [MODES]]   (TIME: the campaign's seconds, default 300)
 # Env: AF_BENCH_BUILD (default build), AF_BENCH_OUT (work folder, default a new /tmp/coverage-*;
 #      kept), AF_COVERAGE_LIB (where coverage.py is installed, default bench/.coverage-lib).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 time_s=${1:-300}
+modes=${2:-${AF_COVERAGE_MODES:-}}
 bin=${AF_BENCH_BUILD:-build}/aliasfuzz
 py=.venv/bin/python
 lib=${AF_COVERAGE_LIB:-bench/.coverage-lib}
@@ -72,22 +78,46 @@ echo "bench_coverage: hello" >&2
 measured hello "$py" -u harness/workers/worker_aot_eager.py </dev/null >/dev/null
 echo "bench_coverage: seed corpus (load $(load))" >&2
 measured seed "$bin" check corpus/seed --converter aot_eager --quiet >"$work/seed.log" 2>&1 || true
+# campaign CONVERTER PHASE SECONDS: the campaign of one phase, into $work/PHASE-out
+campaign() {
+  rm -rf "$work/$2-out"
+  measured "$2" "$bin" fuzz --converter "$1" --policy bench/policy-train.json --time "$3" --jobs 1 \
+    --deadline 60 --seed 1 --quiet --out "$work/$2-out" >"$work/$2.log" 2>&1 || true
+}
+programs_of() { jq "[.jobs[].programs] | add" "$work/$1-out/state.json" 2>/dev/null || echo "?"; }
 echo "bench_coverage: $time_s-s campaign (load $(load))" >&2
-rm -rf "$work/campaign-out"
-measured campaign "$bin" fuzz --converter aot_eager --policy bench/policy-train.json --time "$time_s" --jobs 1 \
-  --deadline 60 --seed 1 --quiet --out "$work/campaign-out" >"$work/campaign.log" 2>&1 || true
+campaign aot_eager campaign "$time_s"
+programs=$(programs_of campaign)
+phases="hello seed campaign seed+campaign"
+split_note=""
+if [ -n "$modes" ]; then
+  set -- aot_eager $modes
+  share=$((time_s / $#))
+  split=""
+  counts=""
+  for conv in "$@"; do
+    echo "bench_coverage: $share-s campaign of $conv, the split (load $(load))" >&2
+    campaign "$conv" "split-$conv" "$share"
+    split="$split${split:+ }split-$conv"
+    counts="$counts${counts:+, }$conv $share s, $(programs_of "split-$conv") programs"
+  done
+  phases="hello seed campaign $split seed+campaign seed+${split// /+}"
+  split_note="
+The split (\`$*\`, the same command each, $share s of search each: $counts): each split-NAME column is that
+campaign alone; the last column is the seed corpus plus all of them, beside seed+campaign (aot_eager alone, $time_s s)."
+fi
 load_after=$(load)
 check_torch "after the runs"
-programs=$(jq "[.jobs[].programs] | add" "$work/campaign-out/state.json" 2>/dev/null || echo "?")
 
-table=$(PYTHONPATH=$lib "$py" bench/coverage/report.py "$work" "$work/import.rc" hello seed campaign seed+campaign)
+# shellcheck disable=SC2086
+table=$(PYTHONPATH=$lib "$py" bench/coverage/report.py "$work" "$work/import.rc" $phases)
 echo "$table"
 bench_write_section coverage "<!-- coverage:begin -->
 ## Coverage of torch's mutation and aliasing code by aot_eager programs (bench/bench_coverage.sh, issue 33)
 
-\`bash bench/bench_coverage.sh $time_s\` on $(date -u +%Y-%m-%d) (coverage.py $pin, torch $torch_want; load $load_after
+\`bash bench/bench_coverage.sh $time_s${modes:+ \"$modes\"}\` on $(date -u +%Y-%m-%d) (coverage.py $pin, torch $torch_want; load $load_after
 after the campaign, $programs programs judged in it): lines of each file reached, among those that importing it
-does not already run. Written by the script; the reading is below its end marker.
+does not already run. Written by the script; the reading is below its end marker.$split_note
 
 $table
 <!-- coverage:end -->"

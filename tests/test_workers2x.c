@@ -20,7 +20,12 @@
  *                                       export drops its rebind (the buffer form passes),
  *                                       export-decomp refuses its in-place write, and export,
  *                                       export-decomp, aot_eager, onnx-dynamo, tvm-relax and
- *                                       openvino each give a verdict on both */
+ *                                       openvino each give a verdict on both
+ *   test_workers2x variants             the aot_eager variants (issue 33): aot_eager-dynamic's graph
+ *                                       has symbolic sizes, aot_eager-subclass runs on TwoTensor
+ *                                       inputs; both pass what aot_eager passes (a buffer write, a
+ *                                       training program), and a program TwoTensor itself does not
+ *                                       carry is aot_eager-subclass's declared limit */
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +34,7 @@
 #include "../harness/eager.h"
 #include "../harness/torch/shim.h"
 #include "../fuzz/judge.h"
+#include "../fuzz/refusals.h"
 #include "../oracle/oracle.h"
 #include "tap.h"
 
@@ -333,6 +339,121 @@ out:
   ir_program_free(ia);
 }
 
+/* ---- the aot_eager variants (issue 33): dynamic=True, TwoTensor inputs ---- */
+
+/* o = ones(3); o.mul_(x); r = o + 1: a plain intermediate written with an input. Eager on TwoTensor
+ * inputs multiplies o by x.a and then by x.b (TwoTensor applies an op to each inner tensor, and o is
+ * no TwoTensor): o holds x * x, not x. The subclass does not carry it; aot_eager passes it. */
+static const char *mixed_program =
+    "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}],"
+    "\"body\": [{\"out\": \"o\", \"op\": \"ones\", \"args\": [[3]]}, {\"op\": \"mul_\", \"args\": [\"o\", \"x\"]},"
+    "{\"out\": \"r\", \"op\": \"add\", \"args\": [\"o\", 1]}], \"outputs\": [\"r\"]}";
+
+/* a training program: y = x * x; y[0:2] += 1 (a view of an intermediate written); r = y * w, w a
+ * parameter: the gradients flow through the write */
+static const char *train_program =
+    "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"w\", \"shape\": [3], \"dtype\": \"float32\", "
+    "\"param\": true}, {\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\", \"requires_grad\": true}],"
+    "\"body\": [{\"out\": \"y\", \"op\": \"mul\", \"args\": [\"x\", \"x\"]},"
+    "{\"out\": \"v\", \"op\": \"slice\", \"args\": [\"y\", 0, 0, 2, 1]}, {\"op\": \"add_\", \"args\": [\"v\", 1]},"
+    "{\"out\": \"r\", \"op\": \"mul\", \"args\": [\"y\", \"w\"]}], \"outputs\": [\"r\"], \"train\": true, \"loss\": [2]}";
+
+static ir_program *read_program(const char *text, const char *what) {
+  ir_program *p = NULL;
+  af_err err;
+  if (codec_read_string(text, what, &p, &err)) CHECK(0, "%s: %s", what, err.msg);
+  return p;
+}
+
+/* The hello of converter name says what (its versions hold the worker's settings) */
+static void expect_hello_says(const char *name, const char *what) {
+  const conv_converter *c = conv_find(name);
+  const char *why = NULL;
+  if (!c || !c->available(c, &why)) {
+    CHECK(0, "%s is available: %s", name, why ? why : "not registered");
+    return;
+  }
+  conv_worker *w = conv_worker_of(c);
+  const char *v = w ? conv_worker_version(w) : "";
+  CHECK(v && strstr(v, what), "%s's hello says %s: %s", name, what, v ? v : "(none)");
+}
+
+/* aot_eager-dynamic compiles with dynamic=True: its hello says so, the graph TorchDynamo hands the
+ * backend was traced with symbolic sizes (its graph text says each input's sizes: x's is a symbol,
+ * s<N>; aot_eager's graph text has no such line, and its sizes would be 3), and what passes on
+ * aot_eager passes on it, inference and training. */
+TEST(aot_eager_dynamic_compiles_with_symbolic_sizes_and_passes_what_aot_eager_passes) {
+  expect_hello_says("aot_eager-dynamic", "dynamic=True");
+  ir_program *b = read_program(buffer_program, "buffer"), *t = read_program(train_program, "train");
+  if (!b || !t) goto out;
+  const char *names[] = {"aot_eager", "aot_eager-dynamic"};
+  for (int k = 0; k < 2; k++)
+    for (int train = 0; train < 2; train++) {
+      const conv_converter *c = conv_find(names[k]);
+      const ir_program *p = train ? t : b;
+      result eager, conv;
+      af_err err;
+      result_init(&eager);
+      result_init(&conv);
+      if (c && eager_run(p, &eager, &err) == 0 && conv_execute(c, p, &conv, &err) == 0) {
+        char *detail = NULL;
+        oracle_verdict v = oracle_judge(p, &eager, &conv, NULL, &detail);
+        CHECK(v == V_PASS, "%s: the %s program passes: %s (%s)", names[k], train ? "training" : "buffer",
+              oracle_verdict_name(v), conv.message ? conv.message : detail ? detail : "");
+        free(detail);
+        /* the buffer program's x (r = x * 2) is free to take any size; the training program's x meets
+         * the parameter w (a module's parameters keep static sizes), so its size is specialized */
+        int symbolic = conv.graph && strstr(conv.graph, " l_x_ [s") != NULL;
+        if (!train)
+          CHECK(symbolic == k, "%s: the backend's graph %s traced with a symbolic size of x: %.300s", names[k],
+                k ? "was" : "was not", conv.graph ? conv.graph : "(none)");
+      } else {
+        CHECK(0, "%s runs the %s program", names[k], train ? "training" : "buffer");
+      }
+      result_clear(&eager);
+      result_clear(&conv);
+    }
+out:
+  ir_program_free(b);
+  ir_program_free(t);
+}
+
+/* aot_eager-subclass calls the compiled program on TwoTensor inputs: its hello says so; what passes
+ * on aot_eager passes on it, inference (a buffer written in place) and training (gradients compared);
+ * a program the subclass itself does not carry in eager mode is its declared limit, never a
+ * torch.compile finding: converter-unsupported, the REFUSES line's limit, where aot_eager passes. */
+TEST(aot_eager_subclass_runs_on_two_tensor_inputs_and_a_subclass_failure_is_a_limit) {
+  expect_hello_says("aot_eager-subclass", "TwoTensor");
+  ir_program *b = read_program(buffer_program, "buffer"), *t = read_program(train_program, "train"),
+             *m = read_program(mixed_program, "mixed");
+  if (!b || !t || !m) goto out;
+  char *msg = NULL;
+  int v = verdict_of("aot_eager-subclass", b, &msg);
+  CHECK(v == V_PASS, "aot_eager-subclass: the buffer program passes: %s (%s)", v >= 0 ? oracle_verdict_name(v) : "-",
+        msg ? msg : "");
+  free(msg);
+  v = verdict_of("aot_eager-subclass", t, &msg);
+  CHECK(v == V_PASS, "aot_eager-subclass: the training program passes (gradients compared): %s (%s)",
+        v >= 0 ? oracle_verdict_name(v) : "-", msg ? msg : "");
+  free(msg);
+  v = verdict_of("aot_eager", m, &msg);
+  CHECK(v == V_PASS, "aot_eager: the plain intermediate written with an input passes: %s (%s)",
+        v >= 0 ? oracle_verdict_name(v) : "-", msg ? msg : "");
+  free(msg);
+  v = verdict_of("aot_eager-subclass", m, &msg);
+  CHECK(v == V_UNSUPPORTED && msg && strstr(msg, "eager on TwoTensor inputs differs from eager on plain tensors"),
+        "aot_eager-subclass: the subclass's own failure is converter-unsupported, said so: %s (%s)",
+        v >= 0 ? oracle_verdict_name(v) : "-", msg ? msg : "");
+  const char *limit = v >= 0 ? refusals_limit(conv_find("aot_eager-subclass"), (oracle_verdict)v, msg ? msg : "") : NULL;
+  CHECK(limit && strstr(limit, "TwoTensor subclass does not carry"), "it is the declared limit, not a bug: %s",
+        limit ? limit : "(a bug)");
+  free(msg);
+out:
+  ir_program_free(b);
+  ir_program_free(t);
+  ir_program_free(m);
+}
+
 int main(int argc, char **argv) {
   at_init();
   if (argc > 1 && strcmp(argv[1], "attributes") == 0) {
@@ -352,6 +473,11 @@ int main(int argc, char **argv) {
     RUN(aot_eager_called_again_on_a_transposed_input_passes_both_calls);
     return tap_done();
   }
-  fprintf(stderr, "usage: test_workers2x buffers | layouts | attributes\n");
+  if (argc > 1 && strcmp(argv[1], "variants") == 0) {
+    RUN(aot_eager_dynamic_compiles_with_symbolic_sizes_and_passes_what_aot_eager_passes);
+    RUN(aot_eager_subclass_runs_on_two_tensor_inputs_and_a_subclass_failure_is_a_limit);
+    return tap_done();
+  }
+  fprintf(stderr, "usage: test_workers2x buffers | layouts | attributes | variants\n");
   return 2;
 }

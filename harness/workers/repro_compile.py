@@ -14,6 +14,12 @@ def fresh_cache():
     return path
 
 
+def compile_options():
+    """(backend, torch.compile's other keyword arguments): the converter's own name and the defaults;
+    a variant's repro file (repro_compile_dynamic.py) defines it again after inlining this one."""
+    return CONVERTER, {}
+
+
 def compile_program(src, m, own_cache=False):
     """A fresh torch.compile(backend=CONVERTER) of the program (TorchDynamo's caches reset first, as
     the worker does for each program): of the module m with module state, else of the function.
@@ -23,9 +29,10 @@ def compile_program(src, m, own_cache=False):
     if own_cache:
         import os
         os.environ['TORCHINDUCTOR_CACHE_DIR'] = fresh_cache()
+    backend, options = compile_options()
     if BUFFERS:
-        return torch.compile(m, backend=CONVERTER)
-    return torch.compile(python_namespace(src)['program'], backend=CONVERTER)
+        return torch.compile(m, backend=backend, **options)
+    return torch.compile(python_namespace(src)['program'], backend=backend, **options)
 
 
 def check_call(what, m, compiled, args, eager_args):

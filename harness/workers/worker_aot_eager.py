@@ -104,6 +104,11 @@ class CompileWorker(afworker.Torch2Worker):
     def settings(self):
         return {"backend": self.args.backend}
 
+    def compile(self, fn, backend):
+        """torch.compile of fn (the program function or module) for backend, with the options users
+        get by default; a variant passes its own (worker_aot_eager_dynamic.py: dynamic=True)."""
+        return self.torch.compile(fn, backend=backend)
+
     def convert(self, req, warns):
         """(module, compiled callable, graphs, graphs seen before this call, again)."""
         torch = self.torch
@@ -135,10 +140,10 @@ class CompileWorker(afworker.Torch2Worker):
         with afworker.step("the program as Python"):
             if req.buffers:
                 m, _ = afworker.program_module(req)
-                compiled = torch.compile(m, backend=backend)
+                compiled = self.compile(m, backend)
             else:
                 m = torch.nn.Module()  # no state: module_call only calls `compiled`
-                compiled = torch.compile(afworker.python_namespace(req.torchscript)[req.function], backend=backend)
+                compiled = self.compile(afworker.python_namespace(req.torchscript)[req.function], backend)
         self.last = (key, m, compiled, graphs)
         self.current = (m, compiled, graphs, 0, False)
         return self.current
