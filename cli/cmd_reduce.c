@@ -39,8 +39,10 @@ static const char *usage_reduce =
     "in a child process, and merged into DIR's findings and bug classes as the campaign would have;\n"
     "then the classes are annotated (the campaign's --baseline, switches, --other-stack) and\n"
     "DIR/report.md and report.html are rewritten. --reduce-time and --max-tests replace the\n"
-    "campaign's for each program. The campaign's own figures stay as they were; state.json records\n"
-    "this run apart (reduce_deferred, reduce_deferred_seconds).\n";
+    "campaign's for each program; without --reduce-time each program gets the campaign's or, when\n"
+    "longer, 60 tests at the seconds per program the campaign measured (at most 1800 s: a slow\n"
+    "converter's programs are minimized, not left as they were). The campaign's own figures stay\n"
+    "as they were; state.json records this run apart (reduce_deferred, reduce_deferred_seconds).\n";
 
 static int reduce_deferred(const char *dir, double reduce_time, int max_tests, int no_triggers) {
   campaign_deferred_opts d = {dir, reduce_time, max_tests, no_triggers};
@@ -50,8 +52,11 @@ static int reduce_deferred(const char *dir, double reduce_time, int max_tests, i
     fprintf(stderr, "aliasfuzz: %s\n", err.msg);
     return 2;
   }
-  printf("%s: minimized %d deferred program(s) in %.1f s: %d new bug class(es); %d bug class(es) from %d distinct finding(s) in all",
-         dir, s.finished, s.finish_seconds, s.new_classes, s.classes, s.findings);
+  /* fewer classes than before: the annotation folded classes it showed to be one bug (classes.h) */
+  printf("%s: minimized %d deferred program(s) in %.1f s: ", dir, s.finished, s.finish_seconds);
+  if (s.new_classes >= 0) printf("%d new bug class(es)", s.new_classes);
+  else printf("%d class(es) folded into others (one bug each)", -s.new_classes);
+  printf("; %d bug class(es) from %d distinct finding(s) in all", s.classes, s.findings);
   if (s.deferred) printf("; %d quick key(s) still deferred (see %s/classes.json, \"failed\")", s.deferred, dir);
   printf("; report: %s/report.md\n", dir);
   return s.deferred ? 1 : 0;

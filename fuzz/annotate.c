@@ -298,6 +298,49 @@ void annotate_float64(cJSON *idx, const annotate_opts *o) {
   if (checked) fprintf(stderr, "aliasfuzz: reran %d class(es) with float64 made float32: %d keyed on float64\n", checked, keyed);
 }
 
+/* ------------------------------------------------------------------ the twin-dtype rule (classes.h) */
+
+/* Each class of wrong values whose detail says a dtype differs is checked against the twin-dtype
+ * rule (classes_twin_dtype, no rerun: the op table says what the twin returns): an in-place op
+ * converted as its functional twin keys on that, folding with the converter's other such classes
+ * (whatever op, placement or verdict their patterns had). A class checked for its present smallest
+ * program is not checked again. */
+void annotate_twin_dtype(cJSON *idx, const annotate_opts *o) {
+  int keyed = 0;
+  for (cJSON *cls = cJSON_GetObjectItem(idx, "classes")->child, *next; cls; cls = next) {
+    next = cls->next;
+    const char *conv = str_of(cls, "converter"), *k = str_of(cls, "key"), *vn = str_of(cls, "verdict");
+    const char *sm = str_of(cls, "smallest") ? str_of(cls, "smallest") : "";
+    oracle_verdict v;
+    if (!conv || !k || !vn || strcmp(conv, o->c->name) != 0 || oracle_verdict_parse(vn, &v) || v == V_ERROR ||
+        !keyable(cls, o->c) || annotated(cls, "twin_dtype", "smallest", sm) || !strcmp(strrchr(k, '|') + 1, CLASSES_TWIN_DTYPE_KEY))
+      continue;
+    char path[4600];
+    ir_program *p = class_program(o->dir, cls, path, sizeof path);
+    af_buf why = {0};
+    int r = p ? classes_twin_dtype(p, str_of(cls, "detail"), &why) : -1;
+    ir_program_free(p);
+    cJSON *row = cJSON_CreateObject();
+    cJSON_AddStringToObject(row, "smallest", sm);
+    if (r >= 0) cJSON_AddBoolToObject(row, "twin", r == 1);
+    if (why.s) cJSON_AddStringToObject(row, "statement", why.s);
+    af_buf_free(&why);
+    replace(cls, "twin_dtype", row);
+    if (r == 1) {
+      cJSON *mine = cJSON_Duplicate(row, 1);
+      cJSON *into = classes_index_rekey(idx, cls, "wrong-result", CLASSES_TWIN_DTYPE_KEY); /* cls may fold (and be gone) */
+      const char *s = str_of(into, "smallest");
+      if (into != cls && s && !strcmp(s, str_of(mine, "smallest"))) {
+        replace(into, "twin_dtype", mine);
+        mine = NULL;
+      }
+      cJSON_Delete(mine);
+      keyed++;
+    }
+  }
+  if (keyed) fprintf(stderr, "aliasfuzz: %d class(es) keyed as an in-place op given its out-of-place twin's dtype\n", keyed);
+}
+
 /* ------------------------------------------------------------------ switches (triggers) */
 
 static void triggers(cJSON *idx, const annotate_opts *o) {
@@ -545,6 +588,7 @@ int annotate_classes(cJSON *idx, const annotate_opts *o, af_err *err) {
   if (!classes_index_count(idx)) return 0;
   /* first: a class keyed on float64 is what the baseline, the known cases and the rest then see */
   annotate_float64(idx, o);
+  annotate_twin_dtype(idx, o);
   if (o->baseline) {
     if (is_dir_with_classes(o->baseline)) {
       rc = baseline_campaign(idx, o->baseline, o, err);

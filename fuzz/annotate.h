@@ -57,6 +57,11 @@ int annotate_classes(cJSON *idx, const annotate_opts *o, af_err *err);
  * converter errors whose failure needs float64 keys on the dtype, folding with the converter's
  * other such classes (classes_index_rekey). Progress on stderr. */
 void annotate_float64(cJSON *idx, const annotate_opts *o);
+/* The twin-dtype rule (classes.h classes_twin_dtype) on each class of o's converter with wrong
+ * values whose detail says a dtype differs: one whose smallest program shows an in-place op given
+ * its out-of-place twin's dtype keys on CLASSES_TWIN_DTYPE_KEY, folding with the converter's other
+ * such classes (classes_index_rekey); "twin_dtype" records the check. No rerun. */
+void annotate_twin_dtype(cJSON *idx, const annotate_opts *o);
 
 /* Whether a class entry is marked as in the baseline. */
 int annotate_in_baseline(const cJSON *cls);

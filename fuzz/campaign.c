@@ -205,6 +205,27 @@ out:
 
 /* ------------------------------------------------------------------ aliasfuzz reduce --deferred */
 
+/* Without --reduce-time, `reduce --deferred` gives each program the campaign's --reduce-time or,
+ * when longer, the time of REDUCE_DEFERRED_TESTS tests at the pace the campaign measured (at most
+ * REDUCE_DEFERRED_MAX_S): a campaign's 30 s are a hundred tests of jit but one or two of iree at a
+ * loaded machine's 16 s per program, which left an iree campaign's 13 deferred programs unminimized. */
+#define REDUCE_DEFERRED_TESTS 60
+#define REDUCE_DEFERRED_MAX_S 1800.0
+
+/* The seconds one job took per program in the campaign of state st (its search's seconds over the
+ * programs each job judged), or 0 when unknown. */
+static double deferred_seconds_per_program(const cJSON *st) {
+  double secs = cJSON_GetNumberValue(cJSON_GetObjectItem(st, "seconds")), programs = 0;
+  const cJSON *j;
+  int jobs = 0;
+  cJSON_ArrayForEach(j, cJSON_GetObjectItem(st, "jobs")) {
+    double n = cJSON_GetNumberValue(cJSON_GetObjectItem(j, "programs"));
+    if (n > 0) programs += n;
+    jobs++;
+  }
+  return secs > 0 && programs > 0 && jobs > 0 ? secs * jobs / programs : 0;
+}
+
 int campaign_reduce_deferred(const campaign_deferred_opts *d, campaign_summary *sum, af_err *err) {
   memset(sum, 0, sizeof *sum);
   campaign_stop_requested = 0;
@@ -238,6 +259,14 @@ int campaign_reduce_deferred(const campaign_deferred_opts *d, campaign_summary *
   o.max_reduce_tests = d->max_tests > 0 ? d->max_tests : cJSON_IsNumber(x) && x->valueint > 0 ? x->valueint : 2000;
   x = cJSON_GetObjectItem(opts, "reduce_time");
   o.reduce_time_s = d->reduce_time_s > 0 ? d->reduce_time_s : cJSON_IsNumber(x) && x->valuedouble > 0 ? x->valuedouble : 30;
+  if (d->reduce_time_s <= 0) { /* not asked: enough time for REDUCE_DEFERRED_TESTS tests at the campaign's pace */
+    double spp = deferred_seconds_per_program(st);
+    if (spp > 0 && REDUCE_DEFERRED_TESTS * spp > o.reduce_time_s) {
+      o.reduce_time_s = REDUCE_DEFERRED_TESTS * spp < REDUCE_DEFERRED_MAX_S ? REDUCE_DEFERRED_TESTS * spp : REDUCE_DEFERRED_MAX_S;
+      fprintf(stderr, "aliasfuzz: %.0f s to minimize each deferred program (%d tests at the campaign's %.1f s per program; "
+                      "--reduce-time sets it)\n", o.reduce_time_s, REDUCE_DEFERRED_TESTS, spp);
+    }
+  }
   o.reduce_share = 1; /* asked for: no budget */
   o.baseline = cJSON_GetStringValue(cJSON_GetObjectItem(opts, "baseline"));
   o.other_stack = cJSON_GetStringValue(cJSON_GetObjectItem(opts, "other_stack"));

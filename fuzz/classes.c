@@ -96,8 +96,10 @@ static int stmt_writes(const ir_stmt *st) {
 static const char *walk_from(const ir_program *p, const int *al, int s, int v, char *core) {
   int k = s, through_view = 0;
   for (int hops = 0; hops < 64; hops++) {
-    if (v >= 0 && v < p->ninputs) return through_view ? "@view-of-in" : "@in";
     int d = def_before(p, k, v), view = 0;
+    /* an input's name is the input until a statement rebinds it: after `x = x - 1`, x.add_(1)
+     * writes that fresh tensor, not the input */
+    if (d < 0 && v >= 0 && v < p->ninputs) return through_view ? "@view-of-in" : "@in";
     int next = d < 0 ? -1 : alias_arg_value(p, al, d, &view);
     if (next < 0) break;
     if (core) core[d] = 1;
@@ -524,6 +526,46 @@ char *classes_key(const char *converter, oracle_verdict v, const char *detail, c
   return af_buf_take(&b);
 }
 
+/* The first "dtype G, eager W" of a wrong result's detail (oracle.c compare): 0 with both, else -1. */
+static int detail_dtypes(const char *detail, af_dtype *got, af_dtype *want) {
+  const char *d = detail ? strstr(detail, ": dtype ") : NULL;
+  char g[32], w[32];
+  if (!d || sscanf(d, ": dtype %31[a-z0-9], eager %31[a-z0-9]", g, w) != 2) return -1;
+  return af_dtype_parse(g, got) || af_dtype_parse(w, want) ? -1 : 0;
+}
+
+int classes_twin_dtype(const ir_program *p, const char *detail, af_buf *why) {
+  af_dtype got, want;
+  if (detail_dtypes(detail, &got, &want) || got == want) return -1;
+  gen_model mo;
+  gen_model_init(&mo, p);
+  int found = 0;
+  for (int s = 0; s < p->nstmts; s++) {
+    const ir_stmt *st = &p->stmts[s];
+    const ops_entry *e = ops_get(st->op), *te = e && e->kind == OPS_INPLACE ? ops_get(ops_twin(st->op)) : NULL;
+    ops_effect ef;
+    af_err err;
+    /* the twin takes the in-place op's arguments (its schema the same): judged on them as they are here */
+    if (!found && te && !strcmp(te->schema, e->schema) && st->nargs > 0 && st->args[0].kind == IR_ARG_VALUE &&
+        gen_model_meta(&mo, st->args[0].value) && gen_model_meta(&mo, st->args[0].value)->dtype == want) {
+      ir_stmt tw = *st;
+      tw.op = ops_twin(st->op);
+      if (!ops_shape_infer(&tw, &mo.env, &ef, &err) && ef.out.dtype == got) {
+        found = 1;
+        if (why)
+          af_buf_printf(why, "%s.%s(...) as %s: %s for %s", p->names[st->args[0].value], e->name, te->name,
+                        af_dtype_name(got), af_dtype_name(want));
+      }
+    }
+    if (e && e->kind == OPS_LIST ? gen_model_list(&mo, st, 1, &err) != 0 : ops_shape_infer(st, &mo.env, &ef, &err) != 0)
+      gen_model_apply_unknown(&mo, s); /* (a list statement: torch.stack([x, x]) is a tensor of x's dtype) */
+    else if (e && e->kind != OPS_LIST)
+      gen_model_apply(&mo, s, &ef);
+  }
+  gen_model_free(&mo);
+  return found;
+}
+
 /* What kind of value v of p is, for the quick key: "input" or the family of what made it last,
  * and whether a write targets it directly. */
 static void value_kind(af_buf *b, const ir_program *p, int v) {
@@ -537,7 +579,7 @@ static void value_kind(af_buf *b, const ir_program *p, int v) {
     for (int i = 0; i < n && i < WALK_MAX_WRITTEN; i++) written |= w[i] == v;
   }
   const char *fam = d >= 0 ? classes_family(p->stmts[d].op) : NULL;
-  af_buf_printf(b, "%s%s", v < p->ninputs ? "input" : fam ? fam : "?", written ? "+written" : "");
+  af_buf_printf(b, "%s%s", v < p->ninputs && d < 0 ? "input" : fam ? fam : "?", written ? "+written" : "");
 }
 
 char *classes_quick_key(const ir_program *p, oracle_verdict v, const char *detail) {

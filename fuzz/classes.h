@@ -201,6 +201,20 @@ typedef struct classes_member {
                                (graphdiff_locus), may be NULL */
 } classes_member;
 
+/* The twin-dtype rule: an in-place op converted as its functional twin. An in-place op keeps its
+ * tensor's dtype (`x.ge_(1)` of a float32 x stays float32, holding 0 and 1); its twin (ops.def) may
+ * return another (`torch.ge(x, 1)` is bool). A converter that rewrites the one into the other
+ * without casting back gives the twin's dtype, and keyed by write pattern that one bug was three
+ * classes of one jit campaign (RemoveTensorMutation: `greater_equal_@tmp`, `logical_and_@in`,
+ * `less_equal_@in`, split by placement, verdict and op). Whether a wrong result is that: its detail
+ * says a tensor came back with dtype G where eager's has W (oracle.c "dtype G, eager W"), and p has
+ * an in-place statement whose written tensor has dtype W (the op table's rules replayed on the alias
+ * model) and whose twin, given the same arguments, returns G != W. 1 so (why, when given, gets
+ * "v0.greater_equal_(...) as ge: bool for float32"), 0 not, -1 no answer (no dtype in the detail).
+ * Such a class keys on CLASSES_TWIN_DTYPE_KEY (annotate.c), one class per converter. */
+#define CLASSES_TWIN_DTYPE_KEY "in-place op given its out-of-place twin's dtype"
+int classes_twin_dtype(const ir_program *p, const char *detail, af_buf *why);
+
 /* The index of dir (new; an empty one when dir has none); NULL with err on a malformed file. */
 cJSON *classes_index_load(const char *dir, af_err *err);
 /* An empty index (new). */

@@ -242,14 +242,16 @@ static void md_message(af_buf *b, const char *msg, size_t max) {
 }
 
 /* What a class keys on for a reader: its error key, the declared limit its converter warned of
- * (classes.h CLASSES_WARNED: the key's last part), its pattern, or for a class keyed on float64
- * (float64.h) "needs float64". Borrowed. */
+ * (classes.h CLASSES_WARNED: the key's last part), its pattern, or for a class keyed on a mechanism
+ * its write patterns share, that: float64 (float64.h) "needs float64", the twin-dtype rule
+ * (classes.h) "in-place op given its out-of-place twin's dtype". Borrowed. */
 static const char *class_keys_on(const cJSON *c) {
   const char *ek = cJSON_GetStringValue(cJSON_GetObjectItem(c, "error_key"));
   const char *k = cJSON_GetStringValue(cJSON_GetObjectItem(c, "key")), *bar = k ? strrchr(k, '|') : NULL;
   if (ek) return ek;
   if (bar && cJSON_GetStringValue(cJSON_GetObjectItem(c, "warned"))) return bar + 1;
   if (bar && !strcmp(bar + 1, F64_KEY)) return F64_KEY;
+  if (bar && !strcmp(bar + 1, CLASSES_TWIN_DTYPE_KEY)) return CLASSES_TWIN_DTYPE_KEY;
   return cJSON_GetStringValue(cJSON_GetObjectItem(c, "pattern"));
 }
 
@@ -362,14 +364,18 @@ void report_class_facts(af_buf *b, const cJSON *c) {
   }
   const cJSON *ab = cJSON_GetObjectItem(c, "absorbed");
   const cJSON *pats = cJSON_GetObjectItem(c, "patterns");
-  if (cJSON_GetArraySize(pats) > 1) { /* a class keyed on float64 (float64.h): the write patterns its programs had */
+  if (cJSON_GetArraySize(pats) > 1) { /* a class keyed on a mechanism (float64.h, the twin-dtype rule): its programs' write patterns */
     af_buf_puts(b, "- also seen as:");
     int k = 0;
     cJSON_ArrayForEach(e, pats) {
       af_buf_puts(b, k++ ? ", " : " ");
       md_code(b, e->valuestring, 100);
     }
-    af_buf_puts(b, " (write patterns whose programs all need float64: one class, keyed on the dtype)\n");
+    const char *twin = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(c, "twin_dtype"), "statement"));
+    if (twin)
+      af_buf_printf(b, " (write patterns whose programs each get an in-place op's out-of-place dtype, as `%s`: one class)\n", twin);
+    else
+      af_buf_puts(b, " (write patterns whose programs all need float64: one class, keyed on the dtype)\n");
   }
   if (cJSON_GetArraySize(ab)) { /* classes folded into this one (classes.h): their findings' READMEs name those ids */
     af_buf_puts(b, "- also seen as:");

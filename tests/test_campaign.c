@@ -425,6 +425,36 @@ TEST(reduce_deferred_minimizes_what_a_campaign_left_into_its_classes_and_report)
   if (fd) closedir(fd);
   CHECK(readmes >= 2, "findings written by reduce --deferred (%d)", readmes);
 
+  /* without --reduce-time, a slow campaign's programs get 60 tests at its own pace: its state.json
+   * made to say 5 s per program (its jobs' programs, its seconds), reduce --deferred says 300 s */
+  st = load_json_file(d, "state.json");
+  double programs_judged = 0;
+  cJSON *job;
+  cJSON_ArrayForEach(job, cJSON_GetObjectItem(st, "jobs")) programs_judged += cJSON_GetNumberValue(cJSON_GetObjectItem(job, "programs"));
+  int njobs = cJSON_GetArraySize(cJSON_GetObjectItem(st, "jobs"));
+  CHECK(programs_judged > 0 && njobs == 2, "state.json counts the programs of its 2 jobs (%g)", programs_judged);
+  cJSON_ReplaceItemInObject(st, "seconds", cJSON_CreateNumber(5.0 * programs_judged / njobs));
+  char *stext = cJSON_Print(st);
+  snprintf(path, sizeof path, "%s/state.json", d);
+  FILE *sf = fopen(path, "w");
+  if (sf && stext) fputs(stext, sf);
+  if (sf) fclose(sf);
+  free(stext);
+  cJSON_Delete(st);
+  char cmd[2600], log[1100];
+  snprintf(log, sizeof log, "%s/deferred.log", d);
+  snprintf(cmd, sizeof cmd, "%s/aliasfuzz reduce --deferred %s >/dev/null 2>%s", AF_BINARY_DIR, d, log);
+  CHECK(system(cmd) == 0, "reduce --deferred again: nothing left");
+  text = codec_slurp(log, NULL, NULL);
+  CHECK(text && strstr(text, "300 s to minimize each deferred program (60 tests at the campaign's 5.0 s per program"),
+        "it says the time it gives each program: %s", text ? text : "(no log)");
+  free(text);
+  snprintf(cmd, sizeof cmd, "%s/aliasfuzz reduce --deferred %s --reduce-time 20 >/dev/null 2>%s", AF_BINARY_DIR, d, log);
+  CHECK(system(cmd) == 0, "and with --reduce-time");
+  text = codec_slurp(log, NULL, NULL);
+  CHECK(text && !strstr(text, "to minimize each deferred program"), "--reduce-time sets it: %s", text ? text : "(no log)");
+  free(text);
+
   snprintf(args, sizeof args, "reduce --deferred %s/findings", d);
   CHECK(run_cli(args) == 2, "a folder that is not a campaign's is refused");
   rmrf(d);
