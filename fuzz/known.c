@@ -493,11 +493,25 @@ static int covered(const cJSON *covers, const char *key) {
   return 0;
 }
 
-static int class_fails_like(const cJSON *cls, const char *case_key, const char *case_ek, const cJSON *covers) {
+/* Whether class cls was seen giving verdict v (its verdict or one of its verdicts). */
+static int seen_as(const cJSON *cls, oracle_verdict v) {
+  const char *name = oracle_verdict_name(v), *one = str_of(cls, "verdict");
+  const cJSON *e;
+  if (one && !strcmp(one, name)) return 1;
+  cJSON_ArrayForEach(e, cJSON_GetObjectItem(cls, "verdicts")) if (cJSON_IsString(e) && !strcmp(e->valuestring, name)) return 1;
+  return 0;
+}
+
+static int class_fails_like(const cJSON *cls, const char *case_key, oracle_verdict case_v, const char *case_ek, const cJSON *covers) {
   const char *key = str_of(cls, "key"), *conv = str_of(cls, "converter");
   if (!key || !conv) return 0;
   if (case_ek) {
-    if (!same_group(key, case_key)) return 0;
+    /* the case's verdict group is its error verdict, whatever either program writes: a class
+     * seen giving that verdict, or one of the case's key group. The key group alone depends on
+     * the patterns (an error downstream of a write keys like wrong values, classes.h), so a jit
+     * class of `x.view(torch.bfloat16)` alone, refused with pytorch#47964's own error, missed
+     * the case, whose program writes through the view */
+    if (!seen_as(cls, case_v) && !same_group(key, case_key)) return 0;
     const char *ek = str_of(cls, "error_key"), *detail = str_of(cls, "detail");
     /* the class's own error: its key, or its smallest program's; not any error one of its members
      * once gave on the way (a functionalize as_strided_@in class was marked pytorch#47964 because a
@@ -643,6 +657,7 @@ int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir
   cJSON *cache = cache_load(campaign_dir);
   char **keys = af_xcalloc((size_t)kc.n + 1, sizeof *keys), **eks = af_xcalloc((size_t)kc.n + 1, sizeof *eks);
   char **f64keys = af_xcalloc((size_t)kc.n + 1, sizeof *f64keys); /* the dtype key of a case that needs float64 */
+  oracle_verdict *vs = af_xcalloc((size_t)kc.n + 1, sizeof *vs);     /* what each case gives */
   int applicable[3] = {0}, judged = 0, marked[3] = {0};
   for (int i = 0; i < kc.n; i++) {
     const known_case *k = &kc.cases[i];
@@ -667,6 +682,7 @@ int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir
     oracle_verdict v;
     if (oracle_verdict_parse(str_of(e, "verdict"), &v) || v == V_PASS) continue; /* not there on this build */
     char *pattern = classes_plain_pattern(k->p);
+    vs[i] = v;
     keys[i] = classes_key(c->name, v, str_of(e, "detail"), pattern);
     if (classes_by_error(v)) eks[i] = v == V_TIMEOUT ? af_xstrdup("timeout") : sig_error_class(str_of(e, "detail"));
     /* a case whose failure needs float64 (float64.h) is the converter's class keyed on float64 */
@@ -683,7 +699,7 @@ int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir
     if (!cv || strcmp(cv, c->name) != 0) continue;
     unmark(cls);
     for (int i = 0; i < kc.n && key; i++) {
-      if (!keys[i] || !(class_fails_like(cls, keys[i], eks[i], kc.cases[i].covers) || (f64keys[i] && !strcmp(key, f64keys[i]))))
+      if (!keys[i] || !(class_fails_like(cls, keys[i], vs[i], eks[i], kc.cases[i].covers) || (f64keys[i] && !strcmp(key, f64keys[i]))))
         continue;
       const known_case *k = &kc.cases[i];
       cJSON_AddStringToObject(cls, "known", k->mark);
@@ -712,6 +728,7 @@ int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir
   free(keys);
   free(eks);
   free(f64keys);
+  free(vs);
   cJSON_Delete(cache);
   known_corpus_clear(&kc);
   return 0;

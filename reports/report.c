@@ -358,7 +358,7 @@ void report_class_facts(af_buf *b, const cJSON *c) {
         else af_buf_puts(b, up);
         af_buf_printf(b, "%s%s%s\n", state ? " (" : "", state ? state : "", state ? ")" : "");
       } else {
-        af_buf_puts(b, "**not filed upstream** (its README names no report)\n");
+        af_buf_puts(b, "**not filed upstream** (its metadata names no public report)\n");
       }
     }
   }

@@ -181,7 +181,13 @@ TEST(known_annotate_marks_the_class_that_fails_like_a_known_case_and_no_other) {
   cJSON_AddItemToArray(arr, class_entry("script", V_VALUE_MISMATCH, "", "write@in"));
   /* nor one that writes more than the case does */
   cJSON_AddItemToArray(arr, class_entry("script", V_VALUE_MISMATCH, "", "view setitem_or@in add_@view-of-in"));
+  /* the case's error without its write (`x.view(torch.bfloat16)` alone, keyed on its error, where
+   * the case's key is its write pattern's): the same error is the same bug */
+  cJSON_AddItemToArray(arr, class_entry("script", V_ERROR, j47.detail ? j47.detail : "", "view_dtype"));
   CHECK(known_annotate(idx, script, d, 60, &err) == 0, "known_annotate runs (%s)", err.msg);
+  CHECK(mark_of(idx, 9) && !strcmp(mark_of(idx, 9), "pytorch/pytorch#47964"),
+        "a class refused with pytorch/pytorch#47964's error and no write is known: pytorch/pytorch#47964 (%s)",
+        mark_of(idx, 9) ? mark_of(idx, 9) : "none");
   CHECK(!mark_of(idx, 7), "write@in is not pytorch/pytorch#68064's setitem_or@in (%s)", mark_of(idx, 7) ? mark_of(idx, 7) : "");
   CHECK(!mark_of(idx, 8), "a class with a write more than setitem_or@in is not pytorch/pytorch#68064 (%s)", mark_of(idx, 8) ? mark_of(idx, 8) : "");
   const char *m0 = mark_of(idx, 0), *m1 = mark_of(idx, 1);
