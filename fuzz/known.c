@@ -179,7 +179,7 @@ int known_load(const char *dir, known_corpus *kc, af_err *err) {
     names[n++] = af_xstrdup(e->d_name);
   }
   closedir(d);
-  qsort(names, (size_t)n, sizeof *names, by_name);
+  if (n) qsort(names, (size_t)n, sizeof *names, by_name); /* names is NULL in an empty folder */
   kc->cases = af_xcalloc((size_t)n + 1, sizeof *kc->cases);
   for (int i = 0; i < n && !rc; i++) {
     char path[4200];
