@@ -55,6 +55,7 @@ check_torch "after installing coverage.py into $lib"
 
 # rc PHASE: the coverage configuration of one phase (its own data folder)
 rc() {
+  rm -rf "${work:?}/$1"  # (a phase of an earlier run into the same folder would be counted with it)
   mkdir -p "$work/$1"
   {
     printf '[run]\nparallel = True\ndata_file = %s/%s/cov\ninclude =\n' "$work" "$1"

@@ -64,7 +64,7 @@ def wrapped_run(m, inputs, forward):
 def convert_and_run(src, converted, inputs):
     m, _ = repro_module(src, inputs)
     eager = None if BUFFERS else python_namespace(src)['program']
-    want = module_call(m, make_inputs(), eager)  # (forward values and final states: a fresh set each)
+    want = module_call(m, train_leaves(make_inputs()), eager)  # (forward values and final states: a fresh set each)
     try:  # the subclass must carry the program in eager mode, else it is the subclass's limit
         got = wrapped_run(m, train_leaves(make_inputs()), eager)
     except Exception as e:
