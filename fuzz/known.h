@@ -151,8 +151,9 @@ int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir
  * classes folded, or -1 with err when the known folder cannot be read. */
 int known_fold(cJSON *idx, const conv_converter *c, af_err *err);
 
-/* For one failure outside a campaign (a `check` case): the tracker of the known case that fails
- * the same way as program p failing on converter c with verdict v and detail (pattern:
+/* For one failure outside a campaign (a `check` case): what a class would be marked "known" with
+ * (the tracker of an upstream case, "docs/findings/NAME" or "corpus/known-gaps/ID" of ours) for
+ * the known case that fails the same way as program p failing on converter c with verdict v and detail (pattern:
  * classes_plain_pattern(p)), new (free it); NULL when none matches or there are no known cases.
  * Judgements are cached in cache_dir/known.json as for known_annotate. -1 with err only when the
  * known folder cannot be read (*tracker NULL). */
