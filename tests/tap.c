@@ -6,6 +6,10 @@
 
 #include <stdarg.h>
 
+#include <cjson/cJSON.h>
+
+#include "../harness/codec.h"
+
 int tap_failed, tap_passed, tap_cur_failed;
 
 void tap_check(int ok, const char *expr, const char *file, int line, const char *fmt, ...) {
@@ -47,4 +51,35 @@ void tap_rmrf(const char *d) {
   char cmd[600];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
   if (system(cmd) != 0) fprintf(stderr, "cleanup of %s failed\n", d);
+}
+
+cJSON *tap_load_json(const char *dir, const char *name) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  char *text = codec_slurp(path, NULL, NULL);
+  cJSON *j = text ? cJSON_Parse(text) : NULL;
+  free(text);
+  return j;
+}
+
+void tap_write_finding(const char *dir, const char *id, const char *json) {
+  char path[4096], cmd[4200];
+  snprintf(path, sizeof path, "%s/findings/%s", dir, id);
+  snprintf(cmd, sizeof cmd, "mkdir -p '%s'", path);
+  CHECK(system(cmd) == 0, "%s", cmd);
+  strcat(path, "/repro.json");
+  FILE *f = fopen(path, "w");
+  CHECK(f != NULL, "%s", path);
+  if (f) {
+    fputs(json, f);
+    fclose(f);
+  }
+}
+
+cJSON *tap_class_with_finding(const cJSON *idx, const char *f) {
+  cJSON *c, *x;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "classes")) cJSON_ArrayForEach(x, cJSON_GetObjectItem(c, "findings")) {
+      if (cJSON_IsString(x) && !strcmp(x->valuestring, f)) return c;
+    }
+  return NULL;
 }

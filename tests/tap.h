@@ -14,6 +14,15 @@ char *tap_tmpdir(const char *prefix);
 /* Removes folder d and what it holds; says so on stderr when it cannot. */
 void tap_rmrf(const char *d);
 
+/* Campaign-folder helpers for the tests of classes and annotation. */
+struct cJSON;
+/* dir/name parsed (new, cJSON_Delete), NULL when missing or not JSON. */
+struct cJSON *tap_load_json(const char *dir, const char *name);
+/* Writes program json as DIR/findings/ID/repro.json, where a class's program is read (checked). */
+void tap_write_finding(const char *dir, const char *id, const char *json);
+/* The class of classes index idx that holds finding f (borrowed), or NULL. */
+struct cJSON *tap_class_with_finding(const struct cJSON *idx, const char *f);
+
 #define TEST(name) static void name(void)
 #define RUN(name) tap_run(#name, name)
 #define CHECK(cond, ...) tap_check(!!(cond), #cond, __FILE__, __LINE__, __VA_ARGS__)

@@ -68,15 +68,6 @@ static char *finding_counts(const char *dir) {
   return af_buf_take(&b);
 }
 
-/* dir/name parsed (new, cJSON_Delete), NULL when missing or not JSON. */
-static cJSON *load_json_file(const char *dir, const char *name) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  char *text = codec_slurp(path, NULL, NULL);
-  cJSON *j = text ? cJSON_Parse(text) : NULL;
-  free(text);
-  return j;
-}
 
 static int run_cli(const char *args) {
   char cmd[2048];
@@ -285,7 +276,7 @@ TEST(a_program_whose_minimization_crashes_the_job_is_deferred_and_minimized_in_i
   CHECK(s.verdicts[V_PASS] < 30, "some programs failed, so minimizations crashed their job");
   CHECK(s.classes >= 1 && s.deferred == 0, "the deferred programs were minimized in isolation after the search: %d classes, %d left", s.classes,
         s.deferred);
-  cJSON *idx = load_json_file(d, "classes.json");
+  cJSON *idx = tap_load_json(d, "classes.json");
   cJSON *c;
   cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "classes")) {
     const char *v = cJSON_GetStringValue(cJSON_GetObjectItem(c, "verdict"));
@@ -367,7 +358,7 @@ TEST(reduce_deferred_minimizes_what_a_campaign_left_into_its_classes_and_report)
   /* a budget so small that nothing is minimized during the search, and no finish: all deferred */
   snprintf(args, sizeof args, "fuzz --converter naive --seed 3 --iterations 400 --jobs 2 --reduce-share 0.01 --no-finish --out %s --quiet", d);
   CHECK(run_cli(args) == 1, "the campaign exits 1 (deferred programs)");
-  cJSON *idx = load_json_file(d, "classes.json");
+  cJSON *idx = tap_load_json(d, "classes.json");
   CHECK(idx != NULL, "the campaign wrote classes.json");
   int keys = cJSON_GetArraySize(cJSON_GetObjectItem(idx, "deferred"));
   int64_t programs = counts_in(idx, "deferred") + counts_in(idx, "classes");
@@ -377,7 +368,7 @@ TEST(reduce_deferred_minimizes_what_a_campaign_left_into_its_classes_and_report)
 
   snprintf(args, sizeof args, "reduce --deferred %s", d);
   CHECK(run_cli(args) == 0, "reduce --deferred exits 0: nothing left");
-  idx = load_json_file(d, "classes.json");
+  idx = tap_load_json(d, "classes.json");
   CHECK(classes_index_unclassified(idx) == 0, "%d quick keys still deferred", classes_index_unclassified(idx));
   CHECK(classes_index_count(idx) >= 2, "classes made (%d)", classes_index_count(idx));
   CHECK(counts_in(idx, "classes") == programs, "every deferred program is counted in a class (%lld of %lld)",
@@ -397,7 +388,7 @@ TEST(reduce_deferred_minimizes_what_a_campaign_left_into_its_classes_and_report)
     CHECK(n >= 1 && n <= bound, "class %s: smallest program of %d statements (bound %d)", pat ? pat : "?", n, bound);
   }
   cJSON_Delete(idx);
-  cJSON *st = load_json_file(d, "state.json");
+  cJSON *st = tap_load_json(d, "state.json");
   CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(st, "reduce_deferred")) == keys, "state.json: %g of %d deferred programs minimized",
         cJSON_GetNumberValue(cJSON_GetObjectItem(st, "reduce_deferred")), keys);
   CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(st, "finished")) == 0, "the campaign's own figures are kept");
@@ -427,7 +418,7 @@ TEST(reduce_deferred_minimizes_what_a_campaign_left_into_its_classes_and_report)
 
   /* without --reduce-time, a slow campaign's programs get 60 tests at its own pace: its state.json
    * made to say 5 s per program (its jobs' programs, its seconds), reduce --deferred says 300 s */
-  st = load_json_file(d, "state.json");
+  st = tap_load_json(d, "state.json");
   double programs_judged = 0;
   cJSON *job;
   cJSON_ArrayForEach(job, cJSON_GetObjectItem(st, "jobs")) programs_judged += cJSON_GetNumberValue(cJSON_GetObjectItem(job, "programs"));

@@ -66,29 +66,7 @@ TEST(retyped) {
   ir_program_free(p);
 }
 
-/* Writes program json as DIR/findings/ID/repro.json. */
-static void finding(const char *dir, const char *id, const char *json) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/findings/%s", dir, id);
-  char cmd[4200];
-  snprintf(cmd, sizeof cmd, "mkdir -p '%s'", path);
-  CHECK(system(cmd) == 0, "%s", cmd);
-  strcat(path, "/repro.json");
-  FILE *f = fopen(path, "w");
-  CHECK(f != NULL, "%s", path);
-  if (f) {
-    fputs(json, f);
-    fclose(f);
-  }
-}
 
-static cJSON *class_with_finding(const cJSON *idx, const char *f) {
-  cJSON *c, *x;
-  cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "classes")) cJSON_ArrayForEach(x, cJSON_GetObjectItem(c, "findings")) {
-      if (!strcmp(x->valuestring, f)) return c;
-    }
-  return NULL;
-}
 
 static const char *str_of(const cJSON *o, const char *k) { return cJSON_GetStringValue(cJSON_GetObjectItem(o, k)); }
 static int eq(const char *a, const char *b) { return a && b && !strcmp(a, b); }
@@ -122,10 +100,10 @@ TEST(planted) {
   const char *why = NULL;
   CHECK(c && c->available(c, &why), "the planted worker starts: %s", why ? why : "");
   if (!c) return;
-  finding(dir, "f-add", ADD);
-  finding(dir, "f-view-mul", VIEW_MUL);
-  finding(dir, "f-zero", ZERO);
-  finding(dir, "f-abs", ABS);
+  tap_write_finding(dir, "f-add", ADD);
+  tap_write_finding(dir, "f-view-mul", VIEW_MUL);
+  tap_write_finding(dir, "f-zero", ZERO);
+  tap_write_finding(dir, "f-abs", ABS);
   /* the planted error's detail as the converter words it (the class keys on its error key) */
   ir_program *abs = parse(ABS);
   judgement j = {0};
@@ -151,12 +129,12 @@ TEST(planted) {
     CHECK(is_new, "%s founds a class of its own", ms[k].pattern);
   }
   CHECK(classes_index_count(idx) == 4, "4 classes before");
-  const cJSON *e0 = class_with_finding(idx, "f-abs");
+  const cJSON *e0 = tap_class_with_finding(idx, "f-abs");
   CHECK(e0 && str_of(e0, "error_key"), "the refusal keys on its error");
   annotate_opts o = {.dir = dir, .c = c, .no_triggers = 1, .deadline_s = 30};
   annotate_float64(idx, &o);
-  const cJSON *a = class_with_finding(idx, "f-add"), *b = class_with_finding(idx, "f-view-mul"), *z = class_with_finding(idx, "f-zero"),
-              *e = class_with_finding(idx, "f-abs");
+  const cJSON *a = tap_class_with_finding(idx, "f-add"), *b = tap_class_with_finding(idx, "f-view-mul"), *z = tap_class_with_finding(idx, "f-zero"),
+              *e = tap_class_with_finding(idx, "f-abs");
   CHECK(classes_index_count(idx) == 2, "2 classes after: the float64 writes and the float64 refusal are one (%d)", classes_index_count(idx));
   CHECK(a && a == b && a == e, "add_@in, view mul_@view-of-in and the refusal in one class");
   CHECK(a && !str_of(a, "error_key") && cJSON_GetArraySize(cJSON_GetObjectItem(a, "errors")) == 1, "the refusal's error listed under errors");

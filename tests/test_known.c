@@ -46,14 +46,6 @@ static void write_file(const char *dir, const char *name, const char *text) {
   }
 }
 
-static cJSON *load_json_file(const char *dir, const char *name) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  char *text = codec_slurp(path, NULL, NULL);
-  cJSON *j = text ? cJSON_Parse(text) : NULL;
-  free(text);
-  return j;
-}
 
 static const char *corpus_dir(void) { return AF_SOURCE_DIR "/corpus/known-upstream"; }
 
@@ -515,7 +507,7 @@ TEST(a_finding_and_a_known_gap_mark_the_class_that_fails_like_them_and_no_other)
   CHECK(eq_str(field_of(idx, 4, "known"), "stale/mark#1"), "a class of a converter the metadata does not name is left as it was");
   CHECK(!field_of(idx, 5, "known"), "write@in, more general than the gap, is not known (%s)", field_of(idx, 5, "known") ? field_of(idx, 5, "known") : "");
   /* each judged once, in the campaign folder's known.json, slots apart from the upstream cases' */
-  cJSON *kj = load_json_file(cd, "known.json");
+  cJSON *kj = tap_load_json(cd, "known.json");
   const cJSON *js = cJSON_GetObjectItem(kj, "judgements");
   CHECK(cJSON_GetArraySize(js) == 2 && cJSON_GetObjectItem(js, "known-gap:bug-007-torchscript-setitem-mod-is-fmod|script") &&
             cJSON_GetObjectItem(js, "finding:script-t-of-t-across-unsqueeze|script"),
@@ -662,7 +654,7 @@ TEST(a_campaign_class_that_fails_like_a_known_case_says_known) {
   int rc = campaign_run(&o, &s, &err);
   free(o.policy_json);
   CHECK(rc >= 0, "the campaign runs (%s)", rc < 0 ? err.msg : "");
-  cJSON *idx = load_json_file(d, "classes.json"), *cls;
+  cJSON *idx = tap_load_json(d, "classes.json"), *cls;
   int known = 0, others = 0;
   const char *known_id = NULL;
   cJSON_ArrayForEach(cls, cJSON_GetObjectItem(idx, "classes")) {
@@ -678,7 +670,7 @@ TEST(a_campaign_class_that_fails_like_a_known_case_says_known) {
     }
   }
   CHECK(known >= 1, "a class says known: pytorch/pytorch#68064 (%d class(es), %d others)", known, others);
-  cJSON *kj = load_json_file(d, "known.json");
+  cJSON *kj = tap_load_json(d, "known.json");
   CHECK(kj && cJSON_GetObjectItem(kj, "judgements"), "the known cases' judgements are kept in known.json");
   char path[1024];
   snprintf(path, sizeof path, "%s/report.md", d);

@@ -104,28 +104,7 @@ TEST(rule) {
   }
 }
 
-/* Writes program json as DIR/findings/ID/repro.json (what class_program reads). */
-static void finding(const char *dir, const char *id, const char *json) {
-  char path[4096], cmd[4200];
-  snprintf(path, sizeof path, "%s/findings/%s", dir, id);
-  snprintf(cmd, sizeof cmd, "mkdir -p '%s'", path);
-  CHECK(system(cmd) == 0, "%s", cmd);
-  strcat(path, "/repro.json");
-  FILE *f = fopen(path, "w");
-  CHECK(f != NULL, "%s", path);
-  if (f) {
-    fputs(json, f);
-    fclose(f);
-  }
-}
 
-static cJSON *class_with_finding(const cJSON *idx, const char *f) {
-  cJSON *c, *x;
-  cJSON_ArrayForEach(c, cJSON_GetObjectItem(idx, "classes")) cJSON_ArrayForEach(x, cJSON_GetObjectItem(c, "findings")) {
-      if (!strcmp(x->valuestring, f)) return c;
-    }
-  return NULL;
-}
 
 TEST(jit) {
   const conv_converter *c = conv_find("jit");
@@ -155,7 +134,7 @@ TEST(jit) {
     int dtype = ran && j.detail && strstr(j.detail, ": dtype bool, eager ");
     CHECK(k == 3 ? !dtype : dtype, "%s %s a dtype (%s)", ms[k].pattern, k == 3 ? "without" : "with", j.detail ? j.detail : "");
     if (ran && j.verdict != V_PASS) {
-      finding(dir, ms[k].id, ms[k].prog);
+      tap_write_finding(dir, ms[k].id, ms[k].prog);
       classes_member m = {.converter = c->name, .verdict = j.verdict, .detail = j.detail, .pattern = ms[k].pattern,
                           .finding = ms[k].id, .statements = ms[k].statements, .reruns = 3, .reproduced = 3, .iteration = (int64_t)k};
       int is_new = 0;
@@ -169,8 +148,8 @@ TEST(jit) {
   annotate_opts o = {.dir = dir, .c = c, .no_triggers = 1, .deadline_s = 60};
   annotate_twin_dtype(idx, &o);
   CHECK(classes_index_count(idx) == 2, "2 classes after: the three comparisons are one (%d)", classes_index_count(idx));
-  const cJSON *ge = class_with_finding(idx, "f-ge"), *an = class_with_finding(idx, "f-and"), *le = class_with_finding(idx, "f-le"),
-              *mod = class_with_finding(idx, "f-mod");
+  const cJSON *ge = tap_class_with_finding(idx, "f-ge"), *an = tap_class_with_finding(idx, "f-and"), *le = tap_class_with_finding(idx, "f-le"),
+              *mod = tap_class_with_finding(idx, "f-mod");
   CHECK(ge && ge == an && ge == le, "greater_equal_@tmp, logical_and_@tmp and less_equal_@tmp in one class");
   const char *key = str_of(ge, "key");
   CHECK(key && strstr(key, "jit|wrong-result|" CLASSES_TWIN_DTYPE_KEY), "keyed on the rule: %s", key ? key : "(none)");
