@@ -99,7 +99,7 @@ typedef struct gen_policy {
                                  from a stream of its own: 0 keeps every program as it was */
   double p_train;             /* the program is a training program (issue 33, gen_train.c: inputs and
                                  buffers that require grad where autograd allows, loss weights,
-                                 backward); 0 by default: docs/training.md says why */
+                                 backward); 0.2 by default (docs/training.md) */
   double p_train_state_read;  /* in a training program: module state written, then read with an input
                                  that requires grad (gen_train.h; default GEN_TRAIN_P_STATE_READ) */
   double p_train_view_input;  /* ... a data input made a view of a caller's leaf (GEN_TRAIN_P_VIEW_INPUT) */

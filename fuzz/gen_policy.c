@@ -131,7 +131,7 @@ static void policy_defaults(gen_policy *p) {
   p->p_layout = 0.15;
   p->p_size_value = 0.03; /* a dry run in eager for each program it runs on: bench_gen stays over 20000/s */
   p->p_factory = 0.02; /* about one program in four makes one */
-  p->p_train = 0;      /* issue 33: opt-in for now (bench/policy-train.json; docs/training.md) */
+  p->p_train = 0.2; /* issue 33: about 1 program in 9 becomes a training program (docs/training.md) */
   p->p_train_state_read = GEN_TRAIN_P_STATE_READ; /* issue 33's training forms (gen_train.h) */
   p->p_train_view_input = GEN_TRAIN_P_VIEW_INPUT;
   p->p_train_data = GEN_TRAIN_P_DATA;
