@@ -25,7 +25,9 @@
  *                                       has symbolic sizes, aot_eager-subclass runs on TwoTensor
  *                                       inputs; both pass what aot_eager passes (a buffer write, a
  *                                       training program), and a program TwoTensor itself does not
- *                                       carry is aot_eager-subclass's declared limit */
+ *                                       carry is aot_eager-subclass's declared limit;
+ *                                       aot_eager-debug runs with debug_assert on (read back) and
+ *                                       passes both */
 #include <stdlib.h>
 #include <string.h>
 
@@ -454,6 +456,26 @@ out:
   ir_program_free(m);
 }
 
+/* aot_eager-debug compiles with AOTAutograd's consistency checks on: its hello says so (the value read
+ * back from torch._functorch.config in the worker process, after it set it), and what passes on
+ * aot_eager passes on it, inference (a buffer written in place) and training (gradients compared):
+ * the checks stop no correct program. */
+TEST(aot_eager_debug_runs_with_debug_assert_on_and_passes_what_aot_eager_passes) {
+  expect_hello_says("aot_eager-debug", "debug_assert True");
+  ir_program *b = read_program(buffer_program, "buffer"), *t = read_program(train_program, "train");
+  if (!b || !t) goto out;
+  for (int train = 0; train < 2; train++) {
+    char *msg = NULL;
+    int v = verdict_of("aot_eager-debug", train ? t : b, &msg);
+    CHECK(v == V_PASS, "aot_eager-debug: the %s program passes: %s (%s)", train ? "training" : "buffer",
+          v >= 0 ? oracle_verdict_name(v) : "-", msg ? msg : "");
+    free(msg);
+  }
+out:
+  ir_program_free(b);
+  ir_program_free(t);
+}
+
 int main(int argc, char **argv) {
   at_init();
   if (argc > 1 && strcmp(argv[1], "attributes") == 0) {
@@ -476,6 +498,7 @@ int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "variants") == 0) {
     RUN(aot_eager_dynamic_compiles_with_symbolic_sizes_and_passes_what_aot_eager_passes);
     RUN(aot_eager_subclass_runs_on_two_tensor_inputs_and_a_subclass_failure_is_a_limit);
+    RUN(aot_eager_debug_runs_with_debug_assert_on_and_passes_what_aot_eager_passes);
     return tap_done();
   }
   fprintf(stderr, "usage: test_workers2x buffers | layouts | attributes | variants\n");
