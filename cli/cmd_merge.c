@@ -39,7 +39,11 @@ int cmd_merge(int argc, char **argv) {
     return 2;
   }
   printf("%s: %d part(s) (%d new, %d updated, %d already merged), %lld programs, %d bug class(es) from %d distinct finding(s)",
-         argv[0], s.parts, s.added, s.updated, s.same, (long long)s.programs, s.classes, s.findings);
+         argv[0], s.parts, s.added, s.updated, s.same, (long long)s.programs, s.classes - s.artifact_classes - s.limit_classes,
+         s.findings);
+  /* as fuzz says it (cmd_fuzz.c) and the report counts them: limits and artifacts are not bugs */
+  if (s.artifact_classes) printf(" (+%d harness artifact class(es): not seen from the converter's public API)", s.artifact_classes);
+  if (s.limit_classes) printf(" (+%d class(es) the converter refuses by design: its limits, not bugs)", s.limit_classes);
   if (s.flaky) printf(", %d flaky finding(s)", s.flaky);
   if (s.harness) printf(", %d harness finding(s)", s.harness);
   if (s.deferred) printf(", %d quick key(s) of failing programs in no class yet", s.deferred);

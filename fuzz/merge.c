@@ -19,7 +19,9 @@
 #include "../reports/report.h"
 #include "campaign.h"
 #include "classes.h"
+#include "confirm.h"
 #include "findings.h"
+#include "refusals.h"
 
 #define PART_FORMAT "aliasfuzz-merge-part/1"
 #define MERGE_FORMAT "aliasfuzz-merge/1"
@@ -481,6 +483,33 @@ static void add_part_entries(rebuild *rb, int p) {
   }
 }
 
+/* A part's class that its campaign keyed on what its annotation found after the search (annotate.c:
+ * "needs float64", the twin-dtype rule; such a class lists the "patterns" it was seen as) keys the
+ * merged class of its findings the same way: rebuilt from the findings, that class is keyed on
+ * their pattern, and shards of one campaign would split the one float64 bug the campaign shows as
+ * one class into a class per write pattern. */
+static void apply_part_rekeys(rebuild *rb) {
+  for (int p = 0; p < rb->nparts; p++) {
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(cJSON_GetObjectItem(rb->parts[p], "classes"), "classes")) {
+      const char *k = str_of(e, "key"), *gs = k ? strchr(k, '|') : NULL, *bar = k ? strrchr(k, '|') : NULL;
+      if (!cJSON_GetObjectItem(e, "patterns") || !gs || bar == gs) continue;
+      char group[128];
+      const char *mark = strstr(gs, " (in baseline)|");
+      int glen = (int)((mark && mark < bar ? mark : bar) - (gs + 1));
+      snprintf(group, sizeof group, "%.*s", glen, gs + 1);
+      cJSON *fs = findings_of(e);
+      const cJSON *f;
+      cJSON_ArrayForEach(f, fs) {
+        cJSON *m = entry_of_finding(rb->idx, f->valuestring); /* looked up again: a rekey may fold one */
+        const char *mk = m ? str_of(m, "key") : NULL, *mbar = mk ? strrchr(mk, '|') : NULL;
+        if (mbar && cJSON_GetObjectItem(m, "findings") && strcmp(mbar + 1, bar + 1) != 0) (void)classes_index_rekey(rb->idx, m, group, bar + 1);
+      }
+      cJSON_Delete(fs);
+    }
+  }
+}
+
 /* Deferred quick keys of all parts: summed, and counted into a class that has the key now. */
 static void add_deferred(rebuild *rb) {
   cJSON *def = cJSON_GetObjectItem(rb->idx, "deferred");
@@ -659,6 +688,7 @@ static int rebuild_out(const char *out, merge_summary *sum, af_err *err) {
   qsort(rb.occs, (size_t)rb.nocc, sizeof(occ), by_first);
   for (int i = 0; i < rb.nocc; i++) add_occurrence(&rb, &rb.occs[i]);
   for (int p = 0; p < rb.nparts; p++) add_part_entries(&rb, p);
+  apply_part_rekeys(&rb);
   add_deferred(&rb);
   static const char *const lists[] = {"classes", "flaky", "harness", NULL};
   for (int k = 0; lists[k]; k++) {
@@ -670,6 +700,9 @@ static int rebuild_out(const char *out, merge_summary *sum, af_err *err) {
   rc = write_state_and_report(&rb, &sum->programs, err);
   sum->parts = rb.nparts;
   sum->classes = classes_index_count(rb.idx);
+  sum->artifact_classes = confirm_count(rb.idx, "artifact");
+  const cJSON *cls;
+  cJSON_ArrayForEach(cls, cJSON_GetObjectItem(rb.idx, "classes")) sum->limit_classes += refusals_class_is_limit(cls);
   sum->flaky = classes_index_flaky_count(rb.idx);
   sum->harness = classes_index_harness_count(rb.idx);
   sum->deferred = classes_index_unclassified(rb.idx);

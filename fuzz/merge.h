@@ -38,6 +38,8 @@ typedef struct merge_summary {
                                 identity, identical to the record OUT has (nothing to do) */
   int64_t programs;          /* over all parts */
   int classes, findings, flaky, harness, deferred;
+  int limit_classes, artifact_classes; /* of classes: what the converter refuses by design (refusals.h)
+                                          and harness artifacts (confirm.h), not counted as bugs */
 } merge_summary;
 
 /* Merges the campaign folders dirs[0..ndirs-1] into out (made when missing). 0 on success; -1

@@ -53,4 +53,34 @@ rc=$?
   bad "resume with another shard: exit $rc: $(cat "$w/out6")"
 "$af" report "$w/m" > /dev/null 2>&1 && grep -q "merged from 3 campaign folder(s)" "$w/m/report.md" && grep -q "shard 3/3" "$w/m/report.html" &&
   ok "aliasfuzz report re-renders the merge, naming its parts" || bad "report of the merge: $(head -6 "$w/m/report.md")"
+# A class its campaign keyed on what annotation found after the search (annotate.c: "needs float64",
+# the twin-dtype rule; such a class lists the "patterns" it was seen as) stays keyed so when merged:
+# shard 1's and shard 2's first classes, rekeyed so by hand as annotate_float64 would, are one
+# class in the merge of the two (the merge of the untouched shards has one class more), and a
+# folder merged alone keeps its keys. The summary's bug classes are the report's.
+if command -v jq > /dev/null; then
+  rekey='(.classes[0]) |= (.patterns = [.pattern] | .key = ((.key | split("|"))[0] + "|wrong-result|needs float64"))'
+  for k in 1 2; do
+    cp -r "$w/s$k" "$w/f$k"
+    jq "$rekey" "$w/s$k/classes.json" > "$w/f$k/classes.json"
+  done
+  "$af" merge "$w/m12" "$w/s1" "$w/s2" > /dev/null 2>&1
+  "$af" merge "$w/mf" "$w/f1" "$w/f2" > "$w/outf" 2>&1
+  "$af" merge "$w/mf1" "$w/f1" > /dev/null 2>&1
+  plain=$(jq '.classes | length' "$w/m12/classes.json")
+  folded=$(jq '.classes | length' "$w/mf/classes.json")
+  f64=$(jq '[.classes[] | select(.key | endswith("|needs float64"))] | length' "$w/mf/classes.json")
+  both=$(jq --argjson a "$(jq '.classes[0].findings' "$w/f1/classes.json")" --argjson b "$(jq '.classes[0].findings' "$w/f2/classes.json")" \
+    '[.classes[] | select(.key | endswith("|needs float64")) | .findings as $f | ($a + $b) - $f | length == 0] | any' "$w/mf/classes.json")
+  if [ "$f64" = 1 ] && [ "$both" = true ] && [ "$folded" -eq $((plain - 1)) ]; then
+    ok "two shards' classes keyed 'needs float64' are one class in their merge ($plain -> $folded classes)"
+  else bad "annotated keys in a merge: $f64 float64 class(es), both findings in it: $both, $plain vs $folded classes"; fi
+  if cmp -s <(jq -S '[.classes[].key] | sort' "$w/f1/classes.json") <(jq -S '[.classes[].key] | sort' "$w/mf1/classes.json"); then
+    ok "a folder merged alone keeps its class keys, annotated ones included"
+  else bad "a folder merged alone: keys $(jq -c '[.classes[].key]' "$w/mf1/classes.json" | head -c 300)"; fi
+  said=$(sed -n 's/.* programs, \([0-9]*\) bug class(es).*/\1/p' "$w/outf")
+  if [ -n "$said" ] && grep -q "^- \*\*$said bug class(es)\*\*" "$w/mf/report.md"; then
+    ok "merge says the bug classes its report says ($said)"
+  else bad "merge said '$said' bug classes, its report: $(grep 'bug class' "$w/mf/report.md" | head -2)"; fi
+fi
 echo "1..$n"
