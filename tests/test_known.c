@@ -701,6 +701,47 @@ TEST(a_campaign_class_that_fails_like_a_known_case_says_known) {
   free(d);
 }
 
+/* A mode of a converter (aot_eager-dynamic: named after aot_eager, with a switch back to it) takes
+ * the cases of the converter it is a mode of, judged on the mode itself: pytorch/pytorch#185497's
+ * case lists aot_eager only, and an aot_eager-dynamic class of its write is known; a class of
+ * another write is not. The case is judged on aot_eager-dynamic (known.json holds that judgement). */
+TEST(a_mode_takes_the_cases_of_the_converter_it_is_a_mode_of) {
+  const conv_converter *c = conv_find("aot_eager-dynamic");
+  const char *why = NULL;
+  if (!c || !c->available(c, &why)) {
+    printf("# SKIP aot_eager-dynamic is not available here: %s\n", why ? why : "not registered");
+    return;
+  }
+  char *d = tmpdir(), *kd = tap_tmpdir("af_known_cases");
+  char *text = codec_slurp(AF_SOURCE_DIR "/corpus/known-upstream/pytorch-185497-write-into-an-input-view-of-a-non-leaf.json", NULL, NULL);
+  CHECK(text != NULL, "pytorch/pytorch#185497's case is there");
+  if (text) write_file(kd, "pytorch-185497.json", text);
+  free(text);
+  setenv("AF_KNOWN_DIR", kd, 1);
+  upstream_only();
+  cJSON *idx = cJSON_CreateObject();
+  cJSON *arr = cJSON_AddArrayToObject(idx, "classes");
+  const char *saved = "saved-modified: the converter's autograd refuses the program, eager ran it and its backward";
+  cJSON_AddItemToArray(arr, class_entry("aot_eager-dynamic", V_AUTOGRAD_REJECTS, saved, "arcsin_@in"));
+  cJSON_AddItemToArray(arr, class_entry("aot_eager-dynamic", V_AUTOGRAD_REJECTS, saved, "setitem_add@tmp"));
+  af_err err;
+  CHECK(known_annotate(idx, c, d, 120, &err) == 0, "known_annotate runs on aot_eager-dynamic (%s)", err.msg);
+  const char *m0 = mark_of(idx, 0), *m1 = mark_of(idx, 1);
+  CHECK(m0 && !strcmp(m0, "pytorch/pytorch#185497"), "arcsin_@in on the mode is pytorch/pytorch#185497 (%s)", m0 ? m0 : "not known");
+  CHECK(!m1, "setitem_add@tmp is not (%s)", m1 ? m1 : "");
+  char path[1024];
+  snprintf(path, sizeof path, "%s/known.json", d);
+  char *kj = codec_slurp(path, NULL, NULL);
+  CHECK(kj && strstr(kj, "aot_eager-dynamic"), "the case was judged on the mode itself: %.300s", kj ? kj : "(no known.json)");
+  free(kj);
+  cJSON_Delete(idx);
+  known_env_clear();
+  rmrf(d);
+  rmrf(kd);
+  free(d);
+  free(kd);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "cases")) {
     RUN(every_known_case_reproduces_as_its_metadata_says);
@@ -708,6 +749,10 @@ int main(int argc, char **argv) {
   }
   if (argc > 1 && !strcmp(argv[1], "ours")) {
     RUN(every_finding_and_gap_with_metadata_reproduces_as_it_says);
+    return tap_done();
+  }
+  if (argc > 1 && !strcmp(argv[1], "modes")) {
+    RUN(a_mode_takes_the_cases_of_the_converter_it_is_a_mode_of);
     return tap_done();
   }
   RUN(loader_reads_the_corpus_and_refuses_malformed_cases);
