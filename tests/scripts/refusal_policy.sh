@@ -30,9 +30,12 @@ after=$((programs - first - 1)) refused_after=$((count - 1))
 echo "#   $programs programs, the refusal first at iteration $first, $refused_after of the $after programs after it refused"
 check "under 10% of the programs after the refusal was seen are refused" \
   "$([ "$after" -gt 30 ] && [ $((refused_after * 10)) -lt "$after" ] && echo yes || echo "no ($refused_after of $after)")" yes
-check "report.json counts it under limits" "$(jq '.limits.classes' "$d/report.json")" 1
+# (training programs in the default policy meet torch.func's own declared limit too, a write into a
+# captured tensor under vjp: the limits are counted as classes.json marks them)
+nlimits=$(jq '[.classes[] | select(.limit != null)] | length' "$d/classes.json")
+check "report.json counts it under limits, with any other limit" "$(jq '.limits.classes' "$d/report.json")" "$nlimits"
 check "report.md lists it under What this converter refuses" \
-  "$(grep -c '^## What this converter refuses (1 class(es)' "$d/report.md")" 1
+  "$(grep -c "^## What this converter refuses ($nlimits class(es)" "$d/report.md") $(sed -n '/^## What this converter refuses/,$p' "$d/report.md" | grep -q 'data-dependent control flow (refuses_if.py)' && echo named)" "1 named"
 nbugs=$(jq '[.classes[] | select(.limit == null and .user_path.status != "artifact")] | length' "$d/classes.json")
 check "the headline's bug classes leave it out" \
   "$(grep -c "^- \*\*$nbugs bug class(es)\*\*" "$d/report.md")" 1
