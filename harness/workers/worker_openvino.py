@@ -36,6 +36,15 @@ class OpenVinoWorker(afworker.Torch2Worker):
             raise afworker.Unavailable("OpenVINO is not installed (pip install openvino): %s" % e)
         except Exception as e:
             raise afworker.Unavailable("OpenVINO does not import: %s: %s" % (type(e).__name__, e))
+        try:  # OpenVINO's telemetry: this version reads no OPENVINO_TELEMETRY_ENABLE, and each event is a thread
+            # that forks a process to reach the network (openvino_telemetry's TelemetrySender). Nothing may try
+            # the network, and a fork beside a conversion that crashes left the worker waiting on it (no answer
+            # within the request's deadline where the crash was the verdict): its sender sends nothing.
+            from openvino_telemetry.utils.sender import TelemetrySender
+
+            TelemetrySender.send = lambda self, backend, message: None
+        except Exception:
+            pass
         self.ov = ov
         self.core = ov.Core()
         self.config = {"INFERENCE_NUM_THREADS": 1, "INFERENCE_PRECISION_HINT": "f32"}
