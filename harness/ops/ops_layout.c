@@ -276,12 +276,12 @@ int opk_scalar_fits(af_dtype dt, const ir_arg *a, const ops_meta *zerodim, af_er
     if (is_complex(z) && !is_complex(dt))
       return af_fail(err, "value cannot be converted to type %s without overflow (a %s value into a real tensor)",
                      af_dtype_name(dt), af_dtype_name(z));
-    int narrow = dt == AF_INT32 || dt == AF_INT8 || dt == AF_UINT8 || dt == AF_FLOAT16;
-    int fits = z == dt || z == AF_BOOL || ((dt == AF_INT32 || dt == AF_FLOAT16) && (z == AF_INT8 || z == AF_UINT8));
-    /* a float64 value past float32's range (bfloat16's is the same) is refused too: values read
-     * through a dtype view written byte by byte, or grown by arithmetic, reach it (a fuzz-engine
-     * run: index_fill_ of a float32 tensor with the float64 sum of such a view) */
-    if ((dt == AF_FLOAT32 || dt == AF_BFLOAT16) && z == AF_FLOAT64) narrow = 1, fits = 0;
+    /* a float64 value may be past float32's range (bfloat16's is the same): values read through a
+     * dtype view written byte by byte, or grown by arithmetic, reach it (a fuzz-engine run:
+     * index_fill_ of a float32 tensor with the float64 sum of such a view) */
+    int past_float32 = z == AF_FLOAT64 && (dt == AF_FLOAT32 || dt == AF_BFLOAT16);
+    int narrow = dt == AF_INT32 || dt == AF_INT8 || dt == AF_UINT8 || dt == AF_FLOAT16 || past_float32;
+    int fits = !past_float32 && (z == dt || z == AF_BOOL || ((dt == AF_INT32 || dt == AF_FLOAT16) && (z == AF_INT8 || z == AF_UINT8)));
     if (narrow && !fits)
       return af_fail(err, "a %s value converted into %s may overflow (value cannot be converted to type %s without overflow)",
                      af_dtype_name(z), af_dtype_name(dt), af_dtype_name(dt));

@@ -17,7 +17,6 @@ A torch.export refusal (afworker.export_declines) is "unsupported" with the reas
 frontend's "not supported" conversion failures are "unsupported"; other failures are "error".
 """
 
-import os
 
 import afworker  # run as a script: its folder is first on sys.path
 
@@ -26,9 +25,6 @@ class OpenVinoWorker(afworker.Torch2Worker):
     name = "openvino"
     timing = ("convert_s", "compile_run_s")
 
-    def prepare(self):
-        os.environ.setdefault("OPENVINO_TELEMETRY_ENABLE", "0")  # nothing may try the network
-
     def requires(self):
         try:
             import openvino as ov
@@ -36,7 +32,7 @@ class OpenVinoWorker(afworker.Torch2Worker):
             raise afworker.Unavailable("OpenVINO is not installed (pip install openvino): %s" % e)
         except Exception as e:
             raise afworker.Unavailable("OpenVINO does not import: %s: %s" % (type(e).__name__, e))
-        try:  # OpenVINO's telemetry: this version reads no OPENVINO_TELEMETRY_ENABLE, and each event is a thread
+        try:  # OpenVINO's telemetry: openvino_telemetry reads no switch of the environment, and each event is a thread
             # that forks a process to reach the network (openvino_telemetry's TelemetrySender). Nothing may try
             # the network, and a fork beside a conversion that crashes left the worker waiting on it (no answer
             # within the request's deadline where the crash was the verdict): its sender sends nothing.
