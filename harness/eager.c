@@ -722,9 +722,11 @@ static int run(const ir_program *p, af_tensor *const *given, eager_hook hook, vo
   int nt = ir_ntensors(p);
   af_tensor **inputs = af_xcalloc((size_t)nt + 1, sizeof(af_tensor *)), **leaves = af_xcalloc((size_t)p->nbases + 1, sizeof(af_tensor *));
   for (int i = 0; i < nt; i++) inputs[i] = at_tensor_ref(given[i]);
+  at_graph_begin(); /* the run's autograd graph is released when it ends (shim.h: cycles) */
   if (base_leaves(p, inputs, leaves, err) || train_leaves(p, inputs, err)) {
     inputs_free(nt, inputs);
     inputs_free(p->nbases, leaves);
+    at_graph_end();
     return -1;
   }
   env e = {p, af_xcalloc((size_t)p->nvalues + 1, sizeof(af_tensor *)), af_xcalloc((size_t)p->nvalues + 1, sizeof(af_tensor **)),
@@ -849,6 +851,7 @@ static int run(const ir_program *p, af_tensor *const *given, eager_hook hook, vo
   }
   inputs_free(nt, inputs);
   inputs_free(p->nbases, leaves);
+  at_graph_end();
   free(e.v);
   free(e.lst);
   free(e.nlst);

@@ -4,6 +4,7 @@
 
 #include <ATen/Parallel.h>
 #include <ATen/core/dispatch/Dispatcher.h>
+#include <torch/csrc/autograd/function.h>
 #include <torch/csrc/autograd/variable.h>
 #include <torch/csrc/jit/frontend/resolver.h>
 #include <torch/csrc/jit/frontend/sugared_value.h>
@@ -15,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <unordered_set>
 
 #include "shim_impl.hpp" /* struct af_tensor, struct at_script, AT_GUARD (shared with passes.cpp) */
 
@@ -90,7 +92,39 @@ extern "C" int at_tensor_new(af_dtype dt, int rank, const int64_t *shape, const 
 }
 
 extern "C" af_tensor *at_tensor_ref(const af_tensor *t) { return new af_tensor{t->t}; }
-extern "C" void at_tensor_free(af_tensor *t) { delete t; }
+// at_graph_begin's scope: its depth and the grad_fn nodes of the tensors freed inside it, held
+// until at_graph_end. grad_fn_unsafe reads a tensor's node as it is: grad_fn() would regenerate a
+// view's after an in-place write, which changes what the rest of the run sees of it (is_leaf).
+// A node handle is a std::shared_ptr in 1.13, a c10::intrusive_ptr in 2.x.
+#if TORCH_VERSION_MAJOR >= 2
+using NodeRef = c10::intrusive_ptr<torch::autograd::Node>;
+static NodeRef node_ref(torch::autograd::Node *n) { return NodeRef::reclaim_copy(n); }
+#else
+using NodeRef = std::shared_ptr<torch::autograd::Node>;
+static NodeRef node_ref(torch::autograd::Node *n) { return n->shared_from_this(); }
+#endif
+static thread_local int graph_depth = 0;
+static thread_local std::vector<NodeRef> graph_noted;
+extern "C" void at_tensor_free(af_tensor *t) {
+  if (t && graph_depth > 0 && t->t.defined() && t->t.requires_grad())
+    if (torch::autograd::Node *n = torch::autograd::impl::grad_fn_unsafe(t->t)) graph_noted.push_back(node_ref(n));
+  delete t;
+}
+extern "C" void at_graph_begin(void) { graph_depth++; }
+extern "C" void at_graph_end(void) {
+  if (graph_depth == 0 || --graph_depth > 0) return;
+  std::vector<NodeRef> todo;
+  todo.swap(graph_noted);
+  std::unordered_set<torch::autograd::Node *> seen;
+  while (!todo.empty()) {
+    NodeRef n = std::move(todo.back());
+    todo.pop_back();
+    if (!n || !seen.insert(n.get()).second) continue;
+    for (const auto &e : n->next_edges())
+      if (e.function) todo.push_back(e.function);
+    n->release_variables();
+  }
+}
 extern "C" int at_tensor_rank(const af_tensor *t) { return (int)t->t.dim(); }
 extern "C" void at_tensor_shape(const af_tensor *t, int64_t *shape) {
   for (int64_t d = 0; d < t->t.dim(); d++) shape[d] = t->t.size(d);

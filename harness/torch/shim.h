@@ -102,6 +102,16 @@ af_tensor *at_tensor_grad(const af_tensor *t);
  * none requires grad nothing runs (*ran 0; every .grad stays unset). -1 with LibTorch's message
  * when autograd refuses (a tensor saved for backward was modified in place since). */
 int at_backward(int n, af_tensor *const *outs, const double *weights, int *ran, af_err *err);
+/* Autograd's reference cycles (issue 33). An in-place op that saves one of its own operands for
+ * backward (`v.lerp_(x, v)`: the weight is self) leaves v's TensorImpl -> its grad_fn -> a
+ * SavedVariable -> the same TensorImpl; eager's backward refuses such a program ("modified by an
+ * inplace operation") and nothing frees that graph, in LibTorch as in Python. Between
+ * at_graph_begin and at_graph_end, at_tensor_free notes the grad_fn of each tensor it frees;
+ * at_graph_end frees the saved variables of every noted node still alive and of the nodes behind
+ * it, which breaks the cycles. Call at_graph_end only when no backward through them is left to
+ * run. Scopes nest: the outermost at_graph_end releases. */
+void at_graph_begin(void);
+void at_graph_end(void);
 /* Sets grad mode (torch.set_grad_enabled(on)); returns the previous mode. */
 int at_grad_mode(int on);
 int at_grad_enabled(void); /* torch.is_grad_enabled() */
