@@ -141,14 +141,3 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   return 0;
 }
 
-/* LeakSanitizer's built-in suppressions, for the engine builds (ASan's leak check runs at exit and,
- * under libFuzzer, after an input that leaked): LibTorch's own autograd reference cycle when a
- * training program (issue 33; the default programs hold them) is refused at backward time. The
- * lines of tests/lsan.supp, which says why; here because an engine's runner (libFuzzer by hand,
- * fuzz/campaign.sh, ClusterFuzzLite) sets no LSAN_OPTIONS of ours. A leak of ours stays a finding. */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void) {
-  return "leak:torch::autograd::VariableType::\n"
-         "leak:torch::autograd::impl::materialize_autograd_meta\n"
-         "leak:at::detail::make_tensor_base\n";
-}
