@@ -27,7 +27,8 @@
  *                                       training program), and a program TwoTensor itself does not
  *                                       carry is aot_eager-subclass's declared limit;
  *                                       aot_eager-debug runs with debug_assert on (read back) and
- *                                       passes both */
+ *                                       passes both; aot_eager-autocast passes both under autocast,
+ *                                       and a matmul autocast changes is its declared limit */
 #include <stdlib.h>
 #include <string.h>
 
@@ -476,6 +477,47 @@ out:
   ir_program_free(t);
 }
 
+/* a matmul, which autocast runs in bfloat16 on the CPU: r = x @ y (1.1 * 1.3 summed 8 times is not
+ * bfloat16's 11.4375) */
+static const char *matmul_program =
+    "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [2, 8], \"dtype\": \"float32\"},"
+    "{\"name\": \"y\", \"shape\": [8, 2], \"dtype\": \"float32\"}],"
+    "\"body\": [{\"op\": \"fill_\", \"args\": [\"x\", 1.1]}, {\"op\": \"fill_\", \"args\": [\"y\", 1.3]},"
+    "{\"out\": \"r\", \"op\": \"matmul\", \"args\": [\"x\", \"y\"]}], \"outputs\": [\"r\"]}";
+
+/* aot_eager-autocast calls the compiled program under torch.autocast("cpu", dtype=torch.bfloat16): its
+ * hello says so; what passes on aot_eager passes on it, inference (a buffer written in place) and
+ * training (gradients compared); a program whose eager results autocast changes (a matmul in
+ * bfloat16) is its declared limit, converter-unsupported, never a torch.compile finding. */
+TEST(aot_eager_autocast_calls_under_autocast_and_what_autocast_changes_is_a_limit) {
+  expect_hello_says("aot_eager-autocast", "torch.autocast('cpu', dtype=torch.bfloat16)");
+  ir_program *b = read_program(buffer_program, "buffer"), *t = read_program(train_program, "train"),
+             *m = read_program(matmul_program, "matmul");
+  if (!b || !t || !m) goto out;
+  for (int train = 0; train < 2; train++) {
+    char *msg = NULL;
+    int v = verdict_of("aot_eager-autocast", train ? t : b, &msg);
+    CHECK(v == V_PASS, "aot_eager-autocast: the %s program passes: %s (%s)", train ? "training" : "buffer",
+          v >= 0 ? oracle_verdict_name(v) : "-", msg ? msg : "");
+    free(msg);
+  }
+  char *msg = NULL;
+  int v = verdict_of("aot_eager", m, &msg);
+  CHECK(v == V_PASS, "aot_eager: the matmul program passes: %s (%s)", v >= 0 ? oracle_verdict_name(v) : "-", msg ? msg : "");
+  free(msg);
+  v = verdict_of("aot_eager-autocast", m, &msg);
+  CHECK(v == V_UNSUPPORTED && msg && strstr(msg, "eager under autocast differs from eager without it"),
+        "aot_eager-autocast: a program autocast changes is converter-unsupported, said so: %s (%s)",
+        v >= 0 ? oracle_verdict_name(v) : "-", msg ? msg : "");
+  const char *limit = v >= 0 ? refusals_limit(conv_find("aot_eager-autocast"), (oracle_verdict)v, msg ? msg : "") : NULL;
+  CHECK(limit && strstr(limit, "what autocast changes"), "it is the declared limit, not a bug: %s", limit ? limit : "(a bug)");
+  free(msg);
+out:
+  ir_program_free(b);
+  ir_program_free(t);
+  ir_program_free(m);
+}
+
 int main(int argc, char **argv) {
   at_init();
   if (argc > 1 && strcmp(argv[1], "attributes") == 0) {
@@ -499,6 +541,7 @@ int main(int argc, char **argv) {
     RUN(aot_eager_dynamic_compiles_with_symbolic_sizes_and_passes_what_aot_eager_passes);
     RUN(aot_eager_subclass_runs_on_two_tensor_inputs_and_a_subclass_failure_is_a_limit);
     RUN(aot_eager_debug_runs_with_debug_assert_on_and_passes_what_aot_eager_passes);
+    RUN(aot_eager_autocast_calls_under_autocast_and_what_autocast_changes_is_a_limit);
     return tap_done();
   }
   fprintf(stderr, "usage: test_workers2x buffers | layouts | attributes | variants\n");

@@ -403,6 +403,22 @@ def module_call(m, req, forward=None):
     return outs, final, bases
 
 
+def run_differences(req, want, want_grads, got, got_grads):
+    """What differs between two runs of one request (a variant worker's eager check: eager on
+    TwoTensor inputs, eager under autocast, against eager as it is), within the oracle's
+    tolerances: want and got are module_call's (outputs, final input states, storages), *_grads
+    each run's req.grads + req.base_grads. A list of 'what: difference' lines, [] when they agree."""
+    import afsubclass  # value_difference: the oracle's comparison, as repro.py's
+    named = [("output %d" % k, w, g) for k, (w, g) in enumerate(zip(want[0], got[0]))]
+    named += [("input %s after the call" % req.names[k], w, g) for k, (w, g) in enumerate(zip(want[1], got[1]))]
+    named += [("storage %d" % k, w, g) for k, (w, g) in enumerate(zip(want[2], got[2]))]
+    named += [("gradient %d" % k, w, g) for k, (w, g) in enumerate(zip(want_grads, got_grads))]
+    diffs = ["%s: %s" % (what, d) for what, w, g in named for d in [afsubclass.value_difference(w, g)] if d]
+    if len(want[0]) != len(got[0]):
+        diffs.insert(0, "%d outputs, %d in the other run" % (len(got[0]), len(want[0])))
+    return diffs
+
+
 def train_leaves(req, state):
     """A training request's inputs (PROTOCOL.md "Training"): every input that requires grad a leaf
     that does, a parameter an nn.Parameter; the others as they are."""

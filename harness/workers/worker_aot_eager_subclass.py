@@ -102,14 +102,7 @@ class SubclassWorker(worker_aot_eager.CompileWorker):
         if problems:
             raise afworker.Failure("unsupported", "eager on TwoTensor inputs leaves .a and .b unequal (the subclass "
                                    "does not carry the program; torch.compile not run): %s" % "; ".join(problems[:4]))
-        got_grads = (req.grads or []) + (req.base_grads or [])
-        named = [("output %d" % k, w, g) for k, (w, g) in enumerate(zip(want[0], got[0]))]
-        named += [("input %s after the call" % req.names[k], w, g) for k, (w, g) in enumerate(zip(want[1], got[1]))]
-        named += [("storage %d" % k, w, g) for k, (w, g) in enumerate(zip(want[2], got[2]))]
-        named += [("gradient %d" % k, w, g) for k, (w, g) in enumerate(zip(want_grads, got_grads))]
-        diffs = ["%s: %s" % (what, d) for what, w, g in named for d in [afsubclass.value_difference(w, g)] if d]
-        if len(want[0]) != len(got[0]):
-            diffs.insert(0, "%d outputs, %d on plain tensors" % (len(got[0]), len(want[0])))
+        diffs = afworker.run_differences(req, want, want_grads, got, (req.grads or []) + (req.base_grads or []))
         if diffs:
             raise afworker.Failure("unsupported", "eager on TwoTensor inputs differs from eager on plain tensors (the "
                                    "subclass does not carry the program; torch.compile not run): %s" % "; ".join(diffs[:4]))
