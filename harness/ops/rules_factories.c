@@ -1,5 +1,5 @@
 /* rules_factories.c - rule families: fresh tensors (self_return, factory, creation, and clone in other):
- * clone, contiguous, dropout in eval mode, type_as/to, *_like, new_*, and the factories without a
+ * clone, contiguous, dropout in eval mode, type_as/to, to_dense, *_like, new_*, and the factories without a
  * tensor argument. */
 #include "ops_kit.h"
 
@@ -41,8 +41,16 @@ int shape_func_dropout_eval(const ir_stmt *st, const ops_env *env, const ops_met
   return 0;
 }
 
-/* self.type_as(other), self.to(dtype): self itself when the dtypes match, else a copy converted to
- * other's dtype or to dtype (memory format preserved) */
+/* to_dense() of a strided tensor (every tensor a program has): the tensor itself */
+int shape_func_to_dense(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
+  (void)st, (void)env, (void)err;
+  e->out = *self;
+  e->alias = OPS_ALIAS_SAME;
+  return 0;
+}
+
+/* self.type_as(other), self.to(dtype), self.to_dense(dtype): self itself when the dtypes match, else a
+ * copy converted to other's dtype or to dtype (memory format preserved) */
 int shape_func_type_as(const ir_stmt *st, const ops_env *env, const ops_meta *self, ops_effect *e, af_err *err) {
   (void)err;
   const ir_arg *a = &st->args[1];
