@@ -106,6 +106,8 @@ typedef struct gen_policy {
   double p_train_data;        /* ... a .detach() made .data (GEN_TRAIN_P_DATA) */
   double p_train_out_views;   /* ... two views of one intermediate, or it and its .detach(), returned as
                                  new outputs (GEN_TRAIN_P_OUT_VIEWS) */
+  double p_train_grad_mode;   /* ... a torch.set_grad_enabled(False) the call leaves behind, or one
+                                 undone later (GEN_TRAIN_P_GRAD_MODE) */
   double p_attribute;         /* a module buffer that is no parameter is a plain tensor attribute
                                  instead (issue 29: `self.NAME = tensor`, not register_buffer),
                                  drawn after the program is made, from a stream of its own: the

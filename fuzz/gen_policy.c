@@ -30,7 +30,8 @@ static const field chances[] = {CHANCE(p_view_of_view),     CHANCE(p_sibling),  
                                 CHANCE(p_set),
                                 CHANCE(p_layout),           CHANCE(p_size_value),    CHANCE(p_factory),
                                 CHANCE(p_train),            CHANCE(p_attribute),     CHANCE(p_train_state_read),
-                                CHANCE(p_train_view_input), CHANCE(p_train_data),       CHANCE(p_train_out_views),       CHANCE(p_running_stats),
+                                CHANCE(p_train_view_input), CHANCE(p_train_data),       CHANCE(p_train_out_views),       CHANCE(p_train_grad_mode),
+                                CHANCE(p_running_stats),
                                 CHANCE(p_dtype_view_back)};
 #define NLIMITS (int)(sizeof limits / sizeof limits[0])
 #define NCHANCES (int)(sizeof chances / sizeof chances[0])
@@ -136,6 +137,7 @@ static void policy_defaults(gen_policy *p) {
   p->p_train_view_input = GEN_TRAIN_P_VIEW_INPUT;
   p->p_train_data = GEN_TRAIN_P_DATA;
   p->p_train_out_views = GEN_TRAIN_P_OUT_VIEWS;
+  p->p_train_grad_mode = GEN_TRAIN_P_GRAD_MODE;
   p->p_attribute = 0.15; /* issue 29: about 1 program in 30 holds one (a module buffer in 4 of them) */
   p->p_dtype_view_back = 0.75; /* issue 29: per top-level dtype view; about 1 program in 70 has one */
   p->p_running_stats = 0.04; /* issue 29: a dry run in eager for each program it runs on; about 1 in 30 gets one */

@@ -24,10 +24,11 @@
  * refuse (that v as a later out= of another shape: resized) makes what the generator never makes,
  * which ref declines as its limit. */
 /* The statements of p the op table's rules refuse (gen_model_refusals), a `with torch.no_grad():`
- * block's opener and end left out: the rules have no line for them, its body's statements count. */
+ * block's opener and end and a torch.set_grad_enabled left out: the rules have no line for them,
+ * the block's body's statements count. */
 static int model_refusals(const ir_program *p) {
   int n = gen_model_refusals(p, -1, NULL);
-  for (int k = 0; k < p->nstmts; k++) n -= p->stmts[k].op == OPS_no_grad ? 2 : 0;
+  for (int k = 0; k < p->nstmts; k++) n -= p->stmts[k].op == OPS_no_grad ? 2 : p->stmts[k].op == OPS_set_grad_enabled;
   return n;
 }
 
@@ -376,6 +377,25 @@ static int edit_view_input(ir_program *q, uint64_t *s, const gen_policy *pol) {
   return 1;
 }
 
+/* `torch.set_grad_enabled(False)` before a top-level statement (issue 33): the rest of the forward
+ * runs without grad mode (writes into leaves pass, results require no grad), and the call leaves
+ * grad mode off for its caller (AOTAutograd replays that after its graph, collect_metadata_analysis's
+ * grad_enabled_mutation); or, drawn, a `torch.set_grad_enabled(True)` after a later top-level
+ * statement puts it back. */
+static int edit_grad_mode(ir_program *q, uint64_t *s, const gen_policy *pol) {
+  (void)pol;
+  int from = top_level_stmt(q, s);
+  if (from < 0) return 0;
+  int to = ir_block_opener(q->stmts[from].op) ? ir_block_end(q, from) : from;
+  ir_arg off = {.kind = IR_ARG_BOOL, .i = 0}, on = {.kind = IR_ARG_BOOL, .i = 1};
+  if (gen_rng_next(s) & 1) {
+    int next = to + 1 < q->nstmts && ir_block_opener(q->stmts[to + 1].op) ? ir_block_end(q, to + 1) : to + 1;
+    insert_stmt(q, next < q->nstmts ? next + 1 : q->nstmts, OPS_set_grad_enabled, -1, 1, &on);
+  }
+  insert_stmt(q, from, OPS_set_grad_enabled, -1, 1, &off);
+  return 1;
+}
+
 int gen_train(ir_program *p, uint64_t seed, const gen_policy *pol) {
   uint64_t s = seed;
   double p_share = pol->p_train;
@@ -398,6 +418,7 @@ int gen_train(ir_program *p, uint64_t seed, const gen_policy *pol) {
     maybe(&q, pol->p_train_state_read, &s, pol, base, edit_state_read);
     maybe(&q, pol->p_train_data, &s, pol, base, edit_data);
     maybe(&q, pol->p_train_out_views, &s, pol, base, edit_out_views);
+    maybe(&q, pol->p_train_grad_mode, &s, pol, base, edit_grad_mode);
     ir_program tmp = *p; /* p takes q's contents, q p's old ones (freed with q) */
     *p = *q;
     *q = tmp;

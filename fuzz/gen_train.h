@@ -25,7 +25,9 @@
  * made `.data` (after eager accepted the program with `.detach()`, whose writes autograd's
  * saved-tensor check sees: a write through `.data` never changes a tensor the backward saved),
  * and with chance GEN_TRAIN_P_OUT_VIEWS two views of one intermediate (`h.unsqueeze(0)`,
- * `h.view_as(h)`), or it and its `.detach()`, returned as new outputs at the end.
+ * `h.view_as(h)`), or it and its `.detach()`, returned as new outputs at the end, and with
+ * chance GEN_TRAIN_P_GRAD_MODE a `torch.set_grad_enabled(False)` before a top-level statement,
+ * left behind for the caller or (drawn) undone by a `torch.set_grad_enabled(True)` after a later one.
  * First of all, with chance GEN_TRAIN_P_VIEW_INPUT, a data input made a view of a new hidden base
  * that requires grad (the caller's leaf; the input views its clone, a non-leaf the program may
  * write); a hidden base the generator made is made such a leaf too where eager accepts it.
@@ -38,6 +40,7 @@
 #define GEN_TRAIN_P_DATA 0.5
 #define GEN_TRAIN_P_VIEW_INPUT 0.25
 #define GEN_TRAIN_P_OUT_VIEWS 0.4 /* the policy's train_out_views */
+#define GEN_TRAIN_P_GRAD_MODE 0.15 /* the policy's train_grad_mode */
 int gen_train(ir_program *p, uint64_t seed, const gen_policy *pol);
 
 #endif

@@ -760,6 +760,10 @@ static int run(const ir_program *p, af_tensor *const *given, eager_hook hook, vo
         s = match[s] + 1;
       }
       continue;
+    } else if (st->op == OPS_set_grad_enabled) { /* torch.set_grad_enabled(b) (issue 33) */
+      at_grad_mode((int)st->args[0].i);
+      s++;
+      continue;
     } else if (st->op == OPS_no_grad) { /* `with torch.no_grad():` (issue 33) */
       was[s] = at_grad_mode(0);
       s++;
@@ -836,7 +840,8 @@ static int run(const ir_program *p, af_tensor *const *given, eager_hook hook, vo
     }
     s++;
   }
-  at_grad_mode(grad0); /* a run that stopped inside a no_grad block */
+  if (p->train) r->grad_after = at_grad_enabled(); /* what the caller's grad mode is after the call */
+  at_grad_mode(grad0); /* a run that stopped inside a no_grad block or after a set_grad_enabled */
   free(was);
   free(isint);
   free(ints);

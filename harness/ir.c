@@ -196,11 +196,13 @@ void ir_untrain(ir_program *p) {
   p->loss = NULL;
   for (int i = 0; i < p->ninputs; i++) p->inputs[i].grad = p->inputs[i].param = 0;
   for (int b = 0; b < p->nbases; b++) p->bases[b].grad = 0;
-  /* no grad mode without training: a no_grad block's statements join the enclosing body */
+  /* no grad mode without training: a no_grad block's statements join the enclosing body, and a
+     torch.set_grad_enabled goes */
   char *drop = af_xcalloc((size_t)p->nstmts + 1, 1);
   int n = 0;
   for (int s = 0; s < p->nstmts; s++)
     if (p->stmts[s].op == OPS_no_grad) drop[s] = 1, drop[ir_block_end(p, s)] = 1;
+    else if (p->stmts[s].op == OPS_set_grad_enabled) drop[s] = 1;
   for (int s = 0; s < p->nstmts; s++)
     if (drop[s]) ir_stmt_clear(&p->stmts[s]);
     else p->stmts[n++] = p->stmts[s];
@@ -630,6 +632,8 @@ static int validate_stmt(const ir_program *p, int s, const char *isint, scope *s
   }
   if (st->out >= 0 && e->kind == OPS_CTRL)
     return af_fail(err, "body[%d].out: %s defines no value", s, e->name);
+  if (st->op == OPS_set_grad_enabled && !p->train)
+    return af_fail(err, "body[%d] (set_grad_enabled): torch.set_grad_enabled in a program without \"train\": true", s);
   return validate_out(p, s, e, isint, sc, err);
 }
 

@@ -8,6 +8,7 @@ void result_init(result *r) {
   memset(r, 0, sizeof *r);
   r->residual = -1;
   r->converter_s = -1;
+  r->grad_after = -1;
 }
 
 void inputs_free(int n, af_tensor **t) {

@@ -36,6 +36,8 @@ typedef struct result {
    * backward never reached it (the oracle reads NULL as zeros: docs/training.md) */
   int ngrads;
   af_tensor **grads;
+  int grad_after;     /* training programs: grad mode after the call (torch.is_grad_enabled(): a
+                         program's torch.set_grad_enabled outlives it), 1 or 0; -1 when not said */
   double converter_s; /* seconds the converter itself says it spent converting and running (a
                          worker's answer "timing"); -1 when it does not say */
 } result;

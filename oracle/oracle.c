@@ -355,6 +355,12 @@ oracle_verdict oracle_judge(const ir_program *p, const result *eager, const resu
   }
   af_buf_free(&cur);
   if (v == V_PASS) v = compare_grads(p, eager, conv, &d); /* the forward first: a wrong value makes wrong gradients */
+  if (v == V_PASS && eager->grad_after >= 0 && conv->grad_after >= 0 && eager->grad_after != conv->grad_after) {
+    /* a torch.set_grad_enabled of the program outlives the call: the caller's grad mode is its result too */
+    af_buf_printf(&d, "grad mode after the call: %s, eager %s (torch.is_grad_enabled())", conv->grad_after ? "on" : "off",
+                  eager->grad_after ? "on" : "off");
+    v = V_VALUE_MISMATCH;
+  }
   int s = v == V_VALUE_MISMATCH || v == V_WRONG_GRADIENT ? eager_nonfinite_at(p) : -1;
   if (s >= 0) {
     /* a maintainer reading "is nan, eager 38" wants to know where the NaN came from (eager.h) */

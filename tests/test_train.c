@@ -684,6 +684,92 @@ TEST(an_input_that_views_a_callers_leaf_is_written_in_place_and_its_gradient_rea
   }
 }
 
+/* w a parameter, x requires grad: y = x * w; torch.set_grad_enabled(False) (%s); z = y * 2;
+ * z.add_(1); outputs y, z with loss weights 2, 3 */
+static const char *grad_off =
+    "{\"format\": \"aliasfuzz-program/1\",\n"
+    " \"inputs\": [{\"name\": \"w\", \"shape\": [3], \"dtype\": \"float32\", \"param\": true},\n"
+    "            {\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\", \"requires_grad\": true}],\n"
+    " \"body\": [{\"out\": \"y\", \"op\": \"mul\", \"args\": [\"x\", \"w\"]}, {\"op\": \"set_grad_enabled\", \"args\": [%s]},\n"
+    "          {\"out\": \"z\", \"op\": \"mul\", \"args\": [\"y\", 2]}, {\"op\": \"add_\", \"args\": [\"z\", 1]}],\n"
+    " \"outputs\": [\"y\", \"z\"], \"train\": true, \"loss\": [2, 3]}\n";
+
+static ir_program *read_grad_off(const char *mode) {
+  char text[2048];
+  snprintf(text, sizeof text, grad_off, mode, mode);
+  ir_program *p = NULL;
+  af_err err;
+  if (codec_read_string(text, "grad_off", &p, &err)) CHECK(0, "read: %s", err.msg);
+  return p;
+}
+
+/* torch.set_grad_enabled(False) (issue 33): z is made without grad mode, so only y's term of the
+ * loss reaches x (x.grad = 2 w; with True, 2 w + 3 * 2 w = 8 w), and the caller's grad mode after
+ * the call is off: eager says so (grad_after 0) and
+ * puts grad mode back on; the oracle compares the mode a converter leaves (value-mismatch naming
+ * it), and not where a converter does not say (-1). Spelled as Python does; the inference form
+ * drops it; a program without "train" may not hold it. */
+TEST(a_set_grad_enabled_outlives_the_call_and_the_oracle_compares_the_mode_it_leaves) {
+  ir_program *p = read_grad_off("false"), *on = read_grad_off("true");
+  if (!p || !on) {
+    ir_program_free(p);
+    ir_program_free(on);
+    return;
+  }
+  char *src = emit_torchscript(p, "f");
+  CHECK(src && strstr(src, "    y = torch.mul(x, self.w)\n    torch.set_grad_enabled(False)\n    z = torch.mul(y, 2)\n"),
+        "emitted: %s", src ? src : "");
+  free(src);
+  result a, b;
+  af_err err;
+  result_init(&a);
+  result_init(&b);
+  double w[3], gx[3], gx_on[3];
+  int ran = eager_run(p, &a, &err) == 0 && a.status == RESULT_OK && eager_run(on, &b, &err) == 0 && b.status == RESULT_OK;
+  CHECK(ran, "eager runs both: %s %s", a.message ? a.message : "", b.message ? b.message : "");
+  if (ran && a.ngrads == 2 && b.ngrads == 2 && a.grads[1] && b.grads[1] && !at_tensor_values(a.inputs[0], w, &err) &&
+      !at_tensor_values(a.grads[1], gx, &err) && !at_tensor_values(b.grads[1], gx_on, &err)) {
+    for (int k = 0; k < 3; k++)
+      CHECK(fabs(gx[k] - 2 * w[k]) < 1e-5 && fabs(gx_on[k] - 8 * w[k]) < 1e-5, "[%d]: x.grad %g (2 w = %g), with grad on %g (8 w = %g)",
+            k, gx[k], 2 * w[k], gx_on[k], 8 * w[k]);
+  } else {
+    CHECK(0, "gradients of x from both runs");
+  }
+  CHECK(a.grad_after == 0 && b.grad_after == 1 && at_grad_enabled(), "grad mode after the call: %d, %d; on again after the runs: %d",
+        a.grad_after, b.grad_after, at_grad_enabled());
+  char *detail = NULL;
+  result c;
+  result_init(&c);
+  CHECK(ran && eager_run(p, &c, &err) == 0, "eager again");
+  oracle_verdict v = oracle_judge(p, &a, &c, NULL, &detail);
+  CHECK(v == V_PASS, "the same mode passes: %s", detail ? detail : "");
+  free(detail);
+  c.grad_after = 1;
+  v = oracle_judge(p, &a, &c, NULL, &detail);
+  CHECK(v == V_VALUE_MISMATCH && detail && strstr(detail, "grad mode after the call: on, eager off"), "a converter that left it on: %s %s",
+        oracle_verdict_name(v), detail ? detail : "");
+  free(detail);
+  c.grad_after = -1;
+  v = oracle_judge(p, &a, &c, NULL, &detail);
+  CHECK(v == V_PASS, "a converter that does not say is not judged on it: %s", detail ? detail : "");
+  free(detail);
+  result_clear(&a);
+  result_clear(&b);
+  result_clear(&c);
+  ir_untrain(p);
+  int left = 0;
+  for (int s = 0; s < p->nstmts; s++) left += p->stmts[s].op == OPS_set_grad_enabled;
+  CHECK(left == 0 && p->nstmts == 3 && ir_validate(p, &err) == 0, "untrained: %d left, %d statements", left, p->nstmts);
+  ir_program *q = NULL;
+  CHECK(codec_read_string("{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}], "
+                          "\"body\": [{\"op\": \"set_grad_enabled\", \"args\": [false]}], \"outputs\": [\"x\"]}", "t", &q, &err) != 0 &&
+            strstr(err.msg, "body[0] (set_grad_enabled): torch.set_grad_enabled in a program without \"train\": true"),
+        "refused: %s", err.msg);
+  ir_program_free(q);
+  ir_program_free(p);
+  ir_program_free(on);
+}
+
 int main(void) {
   at_init();
   RUN(codec_reads_and_writes_requires_grad_param_train_and_loss_canonically);
@@ -702,5 +788,6 @@ int main(void) {
   RUN(the_generator_writes_module_state_then_reads_it_with_a_grad_input_and_draws_data);
   RUN(an_input_that_views_a_callers_leaf_is_written_in_place_and_its_gradient_reaches_the_leaf);
   RUN(the_generator_returns_views_of_one_intermediate_as_outputs_eager_accepts);
+  RUN(a_set_grad_enabled_outlives_the_call_and_the_oracle_compares_the_mode_it_leaves);
   return tap_done();
 }

@@ -28,7 +28,9 @@
  *                                       carry is aot_eager-subclass's declared limit;
  *                                       aot_eager-debug runs with debug_assert on (read back) and
  *                                       passes both; aot_eager-autocast passes both under autocast,
- *                                       and a matmul autocast changes is its declared limit */
+ *                                       and a matmul autocast changes is its declared limit;
+ *                                       aot_eager says the grad mode a call leaves (a program's
+ *                                       torch.set_grad_enabled) and serves the next in grad mode */
 #include <stdlib.h>
 #include <string.h>
 
@@ -518,6 +520,46 @@ out:
   ir_program_free(m);
 }
 
+/* y = x * w; torch.set_grad_enabled(False); z = y * 2; z.add_(1): the call leaves grad mode off */
+static const char *grad_off_program =
+    "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"w\", \"shape\": [3], \"dtype\": \"float32\", "
+    "\"param\": true}, {\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\", \"requires_grad\": true}],"
+    "\"body\": [{\"out\": \"y\", \"op\": \"mul\", \"args\": [\"x\", \"w\"]}, {\"op\": \"set_grad_enabled\", \"args\": [false]},"
+    "{\"out\": \"z\", \"op\": \"mul\", \"args\": [\"y\", 2]}, {\"op\": \"add_\", \"args\": [\"z\", 1]}],"
+    "\"outputs\": [\"y\", \"z\"], \"train\": true, \"loss\": [2, 3]}";
+
+/* A program's torch.set_grad_enabled(False) outlives the call (issue 33): aot_eager's worker says the
+ * grad mode the compiled call left (off: AOTAutograd replays the change after its graph), the oracle
+ * compares it with eager's and the program passes; the worker puts its own grad mode back, so the
+ * next training program (gradients through the backward) passes too. */
+TEST(aot_eager_reports_the_grad_mode_a_call_leaves_and_serves_the_next_program_in_grad_mode) {
+  ir_program *g = read_program(grad_off_program, "grad_off"), *t = read_program(train_program, "train");
+  const conv_converter *c = conv_find("aot_eager");
+  if (!g || !t || !c) goto out;
+  result eager, conv;
+  af_err err;
+  result_init(&eager);
+  result_init(&conv);
+  if (eager_run(g, &eager, &err) == 0 && conv_execute(c, g, &conv, &err) == 0) {
+    char *detail = NULL;
+    oracle_verdict v = oracle_judge(g, &eager, &conv, NULL, &detail);
+    CHECK(v == V_PASS && eager.grad_after == 0 && conv.grad_after == 0, "aot_eager: %s (%s); grad mode after: eager %d, aot_eager %d",
+          oracle_verdict_name(v), conv.message ? conv.message : detail ? detail : "", eager.grad_after, conv.grad_after);
+    free(detail);
+  } else {
+    CHECK(0, "aot_eager runs the grad-off program: %s", err.msg);
+  }
+  result_clear(&eager);
+  result_clear(&conv);
+  char *msg = NULL;
+  int v = verdict_of("aot_eager", t, &msg);
+  CHECK(v == V_PASS, "aot_eager: the next training program passes: %s (%s)", v >= 0 ? oracle_verdict_name(v) : "-", msg ? msg : "");
+  free(msg);
+out:
+  ir_program_free(g);
+  ir_program_free(t);
+}
+
 int main(int argc, char **argv) {
   at_init();
   if (argc > 1 && strcmp(argv[1], "attributes") == 0) {
@@ -542,6 +584,7 @@ int main(int argc, char **argv) {
     RUN(aot_eager_subclass_runs_on_two_tensor_inputs_and_a_subclass_failure_is_a_limit);
     RUN(aot_eager_debug_runs_with_debug_assert_on_and_passes_what_aot_eager_passes);
     RUN(aot_eager_autocast_calls_under_autocast_and_what_autocast_changes_is_a_limit);
+    RUN(aot_eager_reports_the_grad_mode_a_call_leaves_and_serves_the_next_program_in_grad_mode);
     return tap_done();
   }
   fprintf(stderr, "usage: test_workers2x buffers | layouts | attributes | variants\n");

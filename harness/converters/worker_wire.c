@@ -250,6 +250,9 @@ static result_status answer_grads(conv_worker *w, const cJSON *a, const ir_progr
   const cJSON *bs = cJSON_GetObjectItemCaseSensitive(a, "base_grads");
   if (base_grads && (!cJSON_IsArray(bs) || cJSON_GetArraySize(bs) != p->nbases))
     return protocol_error(r, w, "an ok answer to a training program whose base requires grad needs \"base_grads\": one entry (a tensor or null) per storage of the request's \"bases\"");
+  const cJSON *ga = cJSON_GetObjectItemCaseSensitive(a, "grad_enabled_after"); /* optional: the caller's grad mode */
+  if (ga && !cJSON_IsBool(ga)) return protocol_error(r, w, "\"grad_enabled_after\" must be true or false");
+  if (ga) r->grad_after = cJSON_IsTrue(ga);
   r->ngrads = ir_ntensors(p);
   r->grads = af_xcalloc((size_t)r->ngrads + 1, sizeof(af_tensor *));
   af_err err;

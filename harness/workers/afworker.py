@@ -186,6 +186,7 @@ class Request:
         self.grad_inputs = [k for k, spec in enumerate(spec_of) if spec.get("requires_grad") or spec.get("param")]
         self.loss = [float(w) for w in self.program.get("loss") or [1] * self.noutputs]
         self.grads = None
+        self.grad_after = None  # the grad mode the call left (call_forward)
         # a storage that requires grad is the caller's leaf; the inputs view its clone (fresh())
         self.base_grad = [self.train and bool(b.get("requires_grad")) for b in self.base_specs]
         self.leaves = [None] * len(self.bases)
@@ -397,7 +398,7 @@ def module_call(m, req, forward=None):
     state = train_leaves(req, state)
     for k in req.buffers:
         setattr(m, req.names[k], state[k])
-    outs = as_list((m if forward is None else forward)(*[state[k] for k in req.args]))
+    outs = call_forward(req, m if forward is None else forward, [state[k] for k in req.args])
     final = [getattr(m, req.names[k]) if k in req.buffers else state[k] for k in range(len(state))]
     train_backward(req, outs, state)
     return outs, final, bases
@@ -417,6 +418,21 @@ def run_differences(req, want, want_grads, got, got_grads):
     if len(want[0]) != len(got[0]):
         diffs.insert(0, "%d outputs, %d in the other run" % (len(got[0]), len(want[0])))
     return diffs
+
+
+def call_forward(req, forward, args):
+    """forward(*args) as a list; for a training request req.grad_after is the grad mode the call
+    left (a program's torch.set_grad_enabled outlives it: PROTOCOL.md "Training"), and the mode
+    before the call is put back for the backward."""
+    import torch
+    before = torch.is_grad_enabled()
+    try:
+        outs = as_list(forward(*args))
+        if req.train:
+            req.grad_after = torch.is_grad_enabled()
+    finally:
+        torch.set_grad_enabled(before)
+    return outs
 
 
 def train_leaves(req, state):
@@ -719,7 +735,17 @@ class Worker:
 
     def handle(self, req):
         """convert(), run(), and the answer: outputs, final input states, the storages' final
-        states, graph, warnings, extra(), timing."""
+        states, graph, warnings, extra(), timing. The process's grad mode is put back after each
+        request: a program's torch.set_grad_enabled ends with it (call_forward reports it)."""
+        import torch
+        grad_mode = torch.is_grad_enabled()
+        try:
+            return self.answer(req)
+        finally:
+            torch.set_grad_enabled(grad_mode)
+
+    def answer(self, req):
+        """handle()'s work."""
         warns = []
         converted = None
         t0 = time.perf_counter()
@@ -751,6 +777,8 @@ class Worker:
             if req.grads is None:
                 return fail("error", "worker %s: a training program ran without its backward" % self.name, graph=graph, warnings=warns)
             extra["grads"] = encode_all(req.grads)
+            if req.grad_after is not None:
+                extra["grad_enabled_after"] = req.grad_after
             if any(req.base_grad):
                 extra["base_grads"] = encode_all(req.base_grads)
         extra.update(self.extra(req, converted))

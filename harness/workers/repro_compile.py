@@ -39,7 +39,9 @@ def check_call(what, m, compiled, args, eager_args):
     """One call of compiled on args, judged against eager on eager_args (the same values, laid out
     the same); exits 1 (the bug reproduces) when they differ."""
     want, want_in = run_eager(eager_args)
+    torch.set_grad_enabled(True)  # (a program's torch.set_grad_enabled outlives each call)
     got, got_in = module_call(m, args, lambda *a: compiled(*a))
+    torch.set_grad_enabled(True)
     bad = ['output %d' % k for k, w in enumerate(want) if k >= len(got) or differs(w, got[k])]
     bad += ['input %s' % INPUTS[i][0] for i, w in enumerate(want_in) if differs(w, got_in[i])]
     print('%s: %s' % (what, 'differs from eager: ' + ', '.join(bad) if bad else 'agrees with eager'))

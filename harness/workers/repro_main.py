@@ -94,6 +94,13 @@ def grad_names():
     """The names of what requires grad, in train_backward's order: GRADS, then BASE_GRADS."""
     return [INPUTS[i][0] for i in GRADS] + [BASES[k][0] for k in BASE_GRADS]
 
+def grad_mode_after():
+    """The grad mode a call left (a program's torch.set_grad_enabled outlives it), put back on for
+    the backward: compared between eager and the converter, as aliasfuzz's oracle does."""
+    mode = torch.is_grad_enabled()
+    torch.set_grad_enabled(True)
+    return mode
+
 def train_backward(outs, leaves, bases=()):
     """A training program's backward: loss = sum(LOSS[k] * outs[k].sum()) over the floating-point
     outputs that require grad (none: no backward), loss.backward(). Returns the .grad of each input
@@ -171,6 +178,7 @@ def main():
     refused = None  # (rule, message) of eager's autograd refusing the program (autograd-accepts)
     try:
         e_out, e_in = run_eager(e_args)
+        e_mode = grad_mode_after()
         e_grads = train_backward(e_out, e_args, e_bases)
     except Exception as exc:
         rule = autograd_refusal(exc)
@@ -187,7 +195,9 @@ def main():
     try:
         c_args, c_bases = make_inputs(True)
         c_args = train_leaves(c_args)
+        torch.set_grad_enabled(True)
         c_out, c_in = convert_and_run(SRC, CONVERTED, c_args)
+        c_mode = grad_mode_after()
         c_grads = train_backward(c_out, c_args, c_bases)  # through what the converter returned
     except ImportError as exc:
         print('RESULT: cannot run the converter here: %s' % exc)
@@ -244,6 +254,9 @@ def main():
         print('%s.grad: converted %s' % (name, describe(c_grads[j])))
         if d:
             bad.append('%s.grad: %s' % (name, d))
+    if TRAIN and e_mode != c_mode:
+        print('grad mode after the call: eager %s, converted %s' % (e_mode, c_mode))
+        bad.append('grad mode after the call: %s, eager %s' % ('on' if c_mode else 'off', 'on' if e_mode else 'off'))
     if bad:
         print('RESULT: MISMATCH (the bug reproduces): ' + '; '.join(bad))
         return 1

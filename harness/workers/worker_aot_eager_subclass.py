@@ -63,7 +63,7 @@ class SubclassWorker(worker_aot_eager.CompileWorker):
         state = afworker.train_leaves(req, state)
         for k in req.buffers:
             setattr(m, req.names[k], state[k])
-        outs = afworker.as_list((m if forward is None else forward)(*[state[k] for k in req.args]))
+        outs = afworker.call_forward(req, m if forward is None else forward, [state[k] for k in req.args])
         final = [getattr(m, req.names[k]) if k in req.buffers else state[k] for k in range(len(state))]
         afworker.train_backward(req, outs, state)
         return outs, final, bases
