@@ -11,6 +11,7 @@
 #include "converters/conv_worker.h"
 #include "../oracle/oracle.h"
 #include "emit.h"
+#include "ops/ops.h"
 #include "torch/shim.h"
 
 enum {
@@ -60,6 +61,13 @@ static const snippet_api apis[] = {
     {"functorch", 1, SN_FUNCTION, SN_FUNC_1X, "cf = make_fx(functionalize(torch.jit.script(%P)))(*%F)\n"},
     {"aot_eager", 2, SN_TWICE, NULL, "cf = torch.compile(%P, backend=\"aot_eager\")\n"},
     {"inductor", 2, SN_TWICE, NULL, "cf = torch.compile(%P, backend=\"inductor\")\n"},
+    /* aot_eager's modes (docs/converters.md), each as its worker compiles and calls */
+    {"aot_eager-dynamic", 2, SN_TWICE, NULL, "cf = torch.compile(%P, backend=\"aot_eager\", dynamic=True)\n"},
+    {"aot_eager-debug", 2, SN_TWICE, "import torch._functorch.config",
+     "torch._functorch.config.debug_assert = True\ncf = torch.compile(%P, backend=\"aot_eager\")\n"},
+    {"aot_eager-autocast", 2, SN_TWICE, NULL,
+     "c0 = torch.compile(%P, backend=\"aot_eager\")\n"
+     "def cf(*a):\n    with torch.autocast(\"cpu\", dtype=torch.bfloat16):\n        return c0(*a)\n"},
     {"export", 2, SN_MODULE, NULL, "cf = torch.export.export(%P, tuple(%A)).module()\n"},
     {"export-decomp", 2, SN_MODULE, NULL, "cf = torch.export.export(%P, tuple(%A)).run_decompositions().module()\n"},
     {"onnx-dynamo", 2, SN_MODULE | SN_STATE, "import onnxruntime",
@@ -540,7 +548,12 @@ static char *snippet(const ir_program *p, const snippet_api *api, const char *co
   } else {
     put_results(&b, &k, "want", k.module ? "m" : "f", "m", "e");
   }
+  /* a training program with torch.set_grad_enabled: the grad mode each call left is compared too (1. or
+     0. after the gradients), read right after the call and put back on for what follows */
+  int mode = 0;
+  for (int s = 0; p->train && !ag && s < p->nstmts; s++) mode |= p->stmts[s].op == OPS_set_grad_enabled;
   if (ag) af_buf_printf(&b, "; want += G(want[:%d], e)\n", p->noutputs);
+  else if (mode) af_buf_puts(&b, "; ME = torch.is_grad_enabled(); torch.set_grad_enabled(True)  # outputs, each input after the call, the grad mode it left\n");
   else af_buf_puts(&b, "  # outputs, then each input after the call\n");
   if (ag == SN_AG_ACCEPTS) af_buf_puts(&b, "except RuntimeError as x: R = x; print(\"eager's autograd refuses it:\", x)\n");
   af_buf outer = b; /* autograd verdicts: the converter's lines are indented under try: */
@@ -558,11 +571,15 @@ static char *snippet(const ir_program *p, const snippet_api *api, const char *co
       af_buf_puts(&b, "; ");
     }
     put_results(&b, &k, "got", "cf", "cf", "c");
-    af_buf_puts(&b, "\n");
+    af_buf_puts(&b, mode ? "; MC = torch.is_grad_enabled(); torch.set_grad_enabled(True)\n" : "\n");
   }
   if (p->train && !ag) { /* each side's gradients appended to what it compares */
     put_backward(&b, p);
-    af_buf_printf(&b, "want += G(want[:%d], e); got += G(got[:%d], c); ", p->noutputs, p->noutputs);
+    if (mode)
+      af_buf_printf(&b, "want += G(want[:%d], e) + [torch.tensor(float(ME))]; got += G(got[:%d], c) + [torch.tensor(float(MC))]; ",
+                    p->noutputs, p->noutputs);
+    else
+      af_buf_printf(&b, "want += G(want[:%d], e); got += G(got[:%d], c); ", p->noutputs, p->noutputs);
   }
   if (ag) { /* the converter's backward on its got line, the comparison after it, all under try: */
     b.s[--b.len] = 0;
