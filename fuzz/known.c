@@ -167,6 +167,17 @@ out:
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
+/* Set while known_load_usable loads: a case that cannot be read is skipped with a warning on
+ * stderr naming it and why (the loaders refuse it otherwise). */
+static int skip_unreadable = 0;
+
+/* A case read failed (err says why): 1 when it is skipped (skip_unreadable; warned), else 0. */
+static int skipped(const char *path, const af_err *err) {
+  if (!skip_unreadable) return 0;
+  fprintf(stderr, "aliasfuzz: known bugs: %s left out, it cannot be read: %s\n", path, err->msg);
+  return 1;
+}
+
 int known_load(const char *dir, known_corpus *kc, af_err *err) {
   known_corpus_clear(kc);
   DIR *d = opendir(dir);
@@ -187,7 +198,7 @@ int known_load(const char *dir, known_corpus *kc, af_err *err) {
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);
     if (case_read(path, &kc->cases[kc->n], err)) {
       case_clear(&kc->cases[kc->n]);
-      rc = -1;
+      rc = skipped(path, err) ? 0 : -1;
     } else {
       kc->n++;
     }
@@ -339,8 +350,12 @@ int known_load_ours(const char *dir, known_source source, known_corpus *kc, af_e
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);
     rc = source == KNOWN_GAP ? gap_read(path, k, err) : finding_read(dir, names[i], k, err);
-    if (rc) case_clear(k);
-    else kc->n++;
+    if (rc) {
+      case_clear(k);
+      if (skipped(path, err)) rc = 0;
+    } else {
+      kc->n++;
+    }
   }
   for (int i = 0; i < n; i++) free(names[i]);
   free(names);
@@ -358,6 +373,13 @@ int known_load_all(known_corpus *kc, af_err *err) {
 fail:
   known_corpus_clear(kc);
   return -1;
+}
+
+int known_load_usable(known_corpus *kc, af_err *err) {
+  skip_unreadable = 1;
+  int rc = known_load_all(kc, err);
+  skip_unreadable = 0;
+  return rc;
 }
 
 const char *known_expected(const known_case *k, const char *stack, const char *conv) {
@@ -668,7 +690,7 @@ static int case_needs_float64(cJSON *cache, const known_case *k, const conv_conv
 int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir, double deadline_s, af_err *err) {
   if (!has_class_of(idx, c->name)) return 0;
   known_corpus kc = {0};
-  if (known_load_all(&kc, err)) return -1;
+  if (known_load_usable(&kc, err)) return -1;
   cJSON *cache = cache_load(campaign_dir);
   char **keys = af_xcalloc((size_t)kc.n + 1, sizeof *keys), **eks = af_xcalloc((size_t)kc.n + 1, sizeof *eks);
   char **f64keys = af_xcalloc((size_t)kc.n + 1, sizeof *f64keys); /* the dtype key of a case that needs float64 */
@@ -758,7 +780,7 @@ int known_annotate(cJSON *idx, const conv_converter *c, const char *campaign_dir
 int known_fold(cJSON *idx, const conv_converter *c, af_err *err) {
   if (!has_class_of(idx, c->name)) return 0;
   known_corpus kc = {0};
-  if (known_load_all(&kc, err)) return -1;
+  if (known_load_usable(&kc, err)) return -1;
   int folded = 0;
   for (int i = 0; i < kc.n; i++) folded += fold_known(idx, c->name, &kc.cases[i]);
   if (folded) fprintf(stderr, "aliasfuzz: known bugs: %d class(es) folded into the class of the known bug they show\n", folded);

@@ -117,6 +117,10 @@ int known_load_ours(const char *dir, known_source source, known_corpus *kc, af_e
 /* kc (cleared first) = the upstream cases, then the findings, then the gaps, each folder when set
  * and present. -1 with err when one cannot be read. */
 int known_load_all(known_corpus *kc, af_err *err);
+/* known_load_all for marking a campaign's classes (known_annotate, known_fold): a case that cannot
+ * be read (malformed, or an op this build does not know) is left out with a warning on stderr
+ * naming it, and the others still mark; -1 only when a folder cannot be read. */
+int known_load_usable(known_corpus *kc, af_err *err);
 
 /* The verdict name case k expects on converter conv on stack (at_stack() form), borrowed; NULL
  * when k says nothing about that converter there. */

@@ -467,6 +467,17 @@ TEST(a_finding_and_a_known_gap_mark_the_class_that_fails_like_them_and_no_other)
 
   known_corpus kc = {0};
   af_err err;
+  /* a gap this build cannot read (an op it does not know): the loader refuses it, the campaigns'
+     loader leaves it out and keeps the others */
+  write_file(gd, "bug-999-unreadable.json", "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [], \"body\": "
+                                            "[{\"op\": \"no_such_op\", \"args\": []}], \"outputs\": []}");
+  CHECK(known_load_all(&kc, &err) != 0 && strstr(err.msg, "bug-999-unreadable.json"), "refused, named: %s", err.msg);
+  known_corpus_clear(&kc);
+  CHECK(known_load_usable(&kc, &err) == 0 && kc.n == 2, "the campaigns' loader leaves it out (%d: %s)", kc.n, err.msg);
+  known_corpus_clear(&kc);
+  char bad[4200];
+  snprintf(bad, sizeof bad, "%s/bug-999-unreadable.json", gd);
+  unlink(bad);
   CHECK(known_load_all(&kc, &err) == 0 && kc.n == 2, "one finding and one gap load (%d: %s)", kc.n, err.msg);
   char *pf = kc.n == 2 ? classes_plain_pattern(kc.cases[0].p) : NULL, *pg = kc.n == 2 ? classes_plain_pattern(kc.cases[1].p) : NULL;
   known_corpus_clear(&kc);
