@@ -9,10 +9,11 @@ set -u
 # 30 programs: the generator's no_grad/.detach() forms (issue 33) moved the stream; seed 1's first
 # program with the planted mistake's pattern is now the 25th (12 had it before)
 # The policy turns issue 33's third-slice forms and the outputs that view one intermediate off
-# (train_state_read, train_view_input, train_data, train_out_views 0:
+# (train_state_read, train_view_input, train_data, train_out_views, train_grad_mode 0:
 # no draw, the stream as before them): they make aot_eager's own real gradient bugs (module state
-# written then read: docs/findings/aot_eager-buffer-mutated-then-read-doubles-input-grad), which the
-# --mistake none baseline would count.
+# written then read: docs/findings/aot_eager-buffer-mutated-then-read-doubles-input-grad; a view made
+# with grad mode off and returned: docs/findings/aot_eager-no-grad-view-of-an-input-returned-carries-its-gradient),
+# which the --mistake none baseline would count.
 af=$1 py=$2 n=${3:-30}
 . "$(dirname "$0")/script_lib.sh"  # $tmp, $fail, jq, check
 campaign() { # campaign MISTAKE
