@@ -167,18 +167,15 @@ out:
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* Set while known_load_usable loads: a case that cannot be read is skipped with a warning on
- * stderr naming it and why (the loaders refuse it otherwise). */
-static int skip_unreadable = 0;
-
-/* A case read failed (err says why): 1 when it is skipped (skip_unreadable; warned), else 0. */
-static int skipped(const char *path, const af_err *err) {
-  if (!skip_unreadable) return 0;
+/* A case read failed (err says why): 1 when it is skipped (lenient: known_load_usable, which warns
+ * on stderr naming it and why), else 0 (the loaders refuse it). */
+static int skipped(int lenient, const char *path, const af_err *err) {
+  if (!lenient) return 0;
   fprintf(stderr, "aliasfuzz: known bugs: %s left out, it cannot be read: %s\n", path, err->msg);
   return 1;
 }
 
-int known_load(const char *dir, known_corpus *kc, af_err *err) {
+static int load_upstream(const char *dir, known_corpus *kc, int lenient, af_err *err) {
   known_corpus_clear(kc);
   DIR *d = opendir(dir);
   if (!d) return af_fail(err, "%s: cannot read the known-bugs folder", dir);
@@ -198,7 +195,7 @@ int known_load(const char *dir, known_corpus *kc, af_err *err) {
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);
     if (case_read(path, &kc->cases[kc->n], err)) {
       case_clear(&kc->cases[kc->n]);
-      rc = skipped(path, err) ? 0 : -1;
+      rc = skipped(lenient, path, err) ? 0 : -1;
     } else {
       kc->n++;
     }
@@ -337,7 +334,7 @@ out:
   return rc;
 }
 
-int known_load_ours(const char *dir, known_source source, known_corpus *kc, af_err *err) {
+static int load_ours(const char *dir, known_source source, known_corpus *kc, int lenient, af_err *err) {
   int n = 0, rc = 0;
   char **names = names_in(dir, &n);
   if (!names) return af_fail(err, "%s: cannot read the folder of %s", dir, source == KNOWN_GAP ? "known gaps" : "kept findings");
@@ -352,7 +349,7 @@ int known_load_ours(const char *dir, known_source source, known_corpus *kc, af_e
     rc = source == KNOWN_GAP ? gap_read(path, k, err) : finding_read(dir, names[i], k, err);
     if (rc) {
       case_clear(k);
-      if (skipped(path, err)) rc = 0;
+      if (skipped(lenient, path, err)) rc = 0;
     } else {
       kc->n++;
     }
@@ -362,25 +359,26 @@ int known_load_ours(const char *dir, known_source source, known_corpus *kc, af_e
   return rc < 0 ? -1 : 0;
 }
 
-int known_load_all(known_corpus *kc, af_err *err) {
+int known_load(const char *dir, known_corpus *kc, af_err *err) { return load_upstream(dir, kc, 0, err); }
+int known_load_ours(const char *dir, known_source source, known_corpus *kc, af_err *err) {
+  return load_ours(dir, source, kc, 0, err);
+}
+
+static int load_all(known_corpus *kc, int lenient, af_err *err) {
   known_corpus_clear(kc);
   struct stat st;
   const char *kd = known_dir(), *fd = known_findings_dir(), *gd = known_gaps_dir();
-  if (kd && stat(kd, &st) == 0 && known_load(kd, kc, err)) return -1;
-  if (fd && stat(fd, &st) == 0 && known_load_ours(fd, KNOWN_FINDING, kc, err)) goto fail;
-  if (gd && stat(gd, &st) == 0 && known_load_ours(gd, KNOWN_GAP, kc, err)) goto fail;
+  if (kd && stat(kd, &st) == 0 && load_upstream(kd, kc, lenient, err)) return -1;
+  if (fd && stat(fd, &st) == 0 && load_ours(fd, KNOWN_FINDING, kc, lenient, err)) goto fail;
+  if (gd && stat(gd, &st) == 0 && load_ours(gd, KNOWN_GAP, kc, lenient, err)) goto fail;
   return 0;
 fail:
   known_corpus_clear(kc);
   return -1;
 }
 
-int known_load_usable(known_corpus *kc, af_err *err) {
-  skip_unreadable = 1;
-  int rc = known_load_all(kc, err);
-  skip_unreadable = 0;
-  return rc;
-}
+int known_load_all(known_corpus *kc, af_err *err) { return load_all(kc, 0, err); }
+int known_load_usable(known_corpus *kc, af_err *err) { return load_all(kc, 1, err); }
 
 const char *known_expected(const known_case *k, const char *stack, const char *conv) {
   return str_of(cJSON_GetObjectItem(k->expect, stack), conv);
