@@ -28,7 +28,7 @@ def run_shard(aliasfuzz, fuzz_args, k, n, folder, ship):
     from distributed import get_worker
 
     cmd = [aliasfuzz, "fuzz", *fuzz_args, "--shard", f"{k}/{n}", "--out", folder]
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
     data = None
     if ship and os.path.isdir(folder):
         buf = io.BytesIO()

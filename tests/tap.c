@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <stdarg.h>
 
@@ -82,4 +83,28 @@ cJSON *tap_class_with_finding(const cJSON *idx, const char *f) {
       if (cJSON_IsString(x) && !strcmp(x->valuestring, f)) return c;
     }
   return NULL;
+}
+
+char *tap_capture_stderr(void (*fn)(void *), void *arg) {
+  char path[] = "/tmp/af_stderr_XXXXXX";
+  int fd = mkstemp(path);
+  fflush(stderr);
+  int saved = dup(2);
+  if (fd < 0 || saved < 0) {
+    if (fd >= 0) close(fd);
+    if (saved >= 0) close(saved);
+    return strdup("");
+  }
+  unlink(path);
+  dup2(fd, 2);
+  fn(arg);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  lseek(fd, 0, SEEK_SET);
+  static char text[1 << 16];
+  ssize_t n = read(fd, text, sizeof text - 1);
+  text[n > 0 ? n : 0] = 0;
+  close(fd);
+  return strdup(text);
 }

@@ -14,6 +14,9 @@ char *tap_tmpdir(const char *prefix);
 /* Removes folder d and what it holds; says so on stderr when it cannot. */
 void tap_rmrf(const char *d);
 
+/* Runs fn(arg) with this process's stderr going to a file; returns what it wrote (new, at most 64 KiB). */
+char *tap_capture_stderr(void (*fn)(void *), void *arg);
+
 /* Campaign-folder helpers for the tests of classes and annotation. */
 struct cJSON;
 /* dir/name parsed (new, cJSON_Delete), NULL when missing or not JSON. */

@@ -428,6 +428,21 @@ static const char *field_of(const cJSON *idx, int i, const char *f) {
   return cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(idx, "classes"), i), f));
 }
 
+struct usable_run {
+  known_corpus *kc;
+  af_err *err;
+  int rc;
+};
+static void load_usable(void *arg) {
+  struct usable_run *u = arg;
+  u->rc = known_load_usable(u->kc, u->err);
+}
+static int count_of(const char *text, const char *what) {
+  int n = 0;
+  for (const char *p = text; (p = strstr(p, what)); p += strlen(what)) n++;
+  return n;
+}
+
 /* A finding kept in a findings folder (bug-005's program, TorchScript folding t(t(x)) across an
  * unsqueeze_: shape-mismatch) and a known gap (bug-007, `x[i] %= v` compiled to fmod: wrong
  * values), both with metadata for script on this stack, mark script's classes that fail like them,
@@ -461,6 +476,18 @@ TEST(a_finding_and_a_known_gap_mark_the_class_that_fails_like_them_and_no_other)
   t = program_with_meta(AF_SOURCE_DIR "/corpus/known-gaps/bug-007-torchscript-setitem-mod-is-fmod.json", meta);
   write_file(gd, "bug-007-torchscript-setitem-mod-is-fmod.json", t ? t : "");
   free(t);
+  /* entries that mark nothing, as the real folders hold: READMEs, a finding without expect.json, a
+     corpus program without meta.known_gap */
+  write_file(fd, "README.md", "# kept findings\n");
+  write_file(gd, "README.md", "# known gaps\n");
+  snprintf(sub, sizeof sub, "%s/a-finding-without-expect", fd);
+  mkdir_p(sub);
+  t = program_with_meta(AF_SOURCE_DIR "/corpus/known-gaps/bug-005-torchscript-t-of-t-across-unsqueeze.json", NULL);
+  write_file(sub, "repro.json", t ? t : "");
+  free(t);
+  t = program_with_meta(AF_SOURCE_DIR "/corpus/known-gaps/bug-005-torchscript-t-of-t-across-unsqueeze.json", NULL);
+  write_file(gd, "a-program-without-known-gap.json", t ? t : "");
+  free(t);
   setenv("AF_KNOWN_DIR", kd, 1);
   setenv("AF_KNOWN_FINDINGS_DIR", fd, 1);
   setenv("AF_KNOWN_GAPS_DIR", gd, 1);
@@ -473,7 +500,11 @@ TEST(a_finding_and_a_known_gap_mark_the_class_that_fails_like_them_and_no_other)
                                             "[{\"op\": \"no_such_op\", \"args\": []}], \"outputs\": []}");
   CHECK(known_load_all(&kc, &err) != 0 && strstr(err.msg, "bug-999-unreadable.json"), "refused, named: %s", err.msg);
   known_corpus_clear(&kc);
-  CHECK(known_load_usable(&kc, &err) == 0 && kc.n == 2, "the campaigns' loader leaves it out (%d: %s)", kc.n, err.msg);
+  struct usable_run ur = {&kc, &err, -1};
+  char *said = tap_capture_stderr(load_usable, &ur);
+  CHECK(ur.rc == 0 && kc.n == 2, "the campaigns' loader leaves it out (%d: %s)", kc.n, err.msg);
+  CHECK(count_of(said, "left out") == 1 && strstr(said, "bug-999-unreadable.json"), "and says so once, naming it: %s", said);
+  free(said);
   known_corpus_clear(&kc);
   char bad[4200];
   snprintf(bad, sizeof bad, "%s/bug-999-unreadable.json", gd);

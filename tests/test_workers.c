@@ -392,28 +392,6 @@ TEST(worker_answering_the_wrong_number_of_outputs_is_a_protocol_error_not_a_conv
   expect(c, "", V_PASS, NULL);
 }
 
-/* Runs fn with our stderr going to a file; returns what was written (new). */
-static char *capture_stderr(void (*fn)(void *), void *arg) {
-  char path[256];
-  snprintf(path, sizeof path, "%s/stderr-%d.txt", AF_BINARY_DIR, (int)getpid());
-  fflush(stderr);
-  int saved = dup(2);
-  FILE *f = fopen(path, "w+");
-  if (!f || saved < 0) return strdup("");
-  dup2(fileno(f), 2);
-  fn(arg);
-  fflush(stderr);
-  dup2(saved, 2);
-  close(saved);
-  fseek(f, 0, SEEK_SET);
-  static char text[1 << 16];
-  size_t n = fread(text, 1, sizeof text - 1, f);
-  text[n] = 0;
-  fclose(f);
-  unlink(path);
-  return strdup(text);
-}
-
 static void three_plain_programs(void *arg) {
   const conv_converter *c = arg;
   for (int i = 0; i < 3; i++) expect(c, "", V_PASS, NULL);
@@ -428,7 +406,7 @@ TEST(worker_writing_a_stray_stdout_line_before_each_answer_is_served_without_res
   CHECK(c->available(c, &why), "available: %s", why ? why : "");
   conv_worker *w = conv_worker_of(c);
   int starts = conv_worker_starts(w);
-  char *err = capture_stderr(three_plain_programs, (void *)c);
+  char *err = tap_capture_stderr(three_plain_programs, (void *)c);
   CHECK(conv_worker_starts(w) == starts, "no restarts (starts %d -> %d)", starts, conv_worker_starts(w));
   const char *note = strstr(err, "that is not protocol");
   CHECK(note && strstr(err, "native library: initialising kernels"), "noted on stderr: %s", err);
