@@ -13,7 +13,9 @@
 # and seed+campaign, the figure the issue asks for (60%). With MODES (the second argument, or
 # AF_COVERAGE_MODES: converters that are aot_eager called another way, e.g. "aot_eager-subclass
 # aot_eager-dynamic"; docs/converters.md) the same TIME is also run split: the same command for
-# aot_eager and for each mode, TIME/(1 + modes) seconds each (phases split-NAME), and the table
+# aot_eager and for each mode, TIME/(1 + modes) seconds each (phases split-NAME), each converter
+# one shard of the campaign's iteration space (`--shard K/N`: the K-th of the N converters runs
+# iterations K, K+N, ...; without shards every mode judged the same first programs), and the table
 # adds seed+split, aot_eager with its modes in the same campaign time, beside seed+campaign, aot_eager
 # alone (both measured in the same run, so the split costs TIME more). coverage.py is installed with .venv's
 # Python into a folder of its own (pip --target, not .venv; git-ignored), and reaches the workers
@@ -79,11 +81,12 @@ echo "bench_coverage: hello" >&2
 measured hello "$py" -u harness/workers/worker_aot_eager.py </dev/null >/dev/null
 echo "bench_coverage: seed corpus (load $(load))" >&2
 measured seed "$bin" check corpus/seed --converter aot_eager --quiet >"$work/seed.log" 2>&1 || true
-# campaign CONVERTER PHASE SECONDS: the campaign of one phase, into $work/PHASE-out
+# campaign CONVERTER PHASE SECONDS [K/N]: the campaign of one phase, into $work/PHASE-out (with K/N:
+# shard K of N of that campaign, `fuzz --shard K/N`: the programs of iterations K, K+N, K+2N, ...)
 campaign() {
   rm -rf "$work/$2-out"
   measured "$2" "$bin" fuzz --converter "$1" --policy bench/policy-train.json --time "$3" --jobs 1 \
-    --deadline 60 --seed 1 --quiet --out "$work/$2-out" >"$work/$2.log" 2>&1 || true
+    --deadline 60 --seed 1 ${4:+--shard "$4"} --quiet --out "$work/$2-out" >"$work/$2.log" 2>&1 || true
 }
 programs_of() { jq "[.jobs[].programs] | add" "$work/$1-out/state.json" 2>/dev/null || echo "?"; }
 echo "bench_coverage: $time_s-s campaign (load $(load))" >&2
@@ -96,16 +99,20 @@ if [ -n "$modes" ]; then
   share=$((time_s / $#))
   split=""
   counts=""
+  k=0
   for conv in "$@"; do
-    echo "bench_coverage: $share-s campaign of $conv, the split (load $(load))" >&2
-    campaign "$conv" "split-$conv" "$share"
+    k=$((k + 1))
+    echo "bench_coverage: $share-s campaign of $conv, shard $k/$# of the split (load $(load))" >&2
+    campaign "$conv" "split-$conv" "$share" "$k/$#"
     split="$split${split:+ }split-$conv"
     counts="$counts${counts:+, }$conv $share s, $(programs_of "split-$conv") programs"
   done
   phases="hello seed campaign $split seed+campaign seed+${split// /+}"
   split_note="
-The split (\`$*\`, the same command each, $share s of search each: $counts): each split-NAME column is that
-campaign alone; the last column is the seed corpus plus all of them, beside seed+campaign (aot_eager alone, $time_s s)."
+The split (\`$*\`, the same command each with \`--shard K/$#\`, K the converter's place in that list, so that
+together they run the programs of one campaign's iterations, each once: $share s of search each: $counts): each
+split-NAME column is that shard alone; the last column is the seed corpus plus all of them, beside seed+campaign
+(aot_eager alone, $time_s s)."
 fi
 load_after=$(load)
 check_torch "after the runs"

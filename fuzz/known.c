@@ -384,7 +384,7 @@ const char *known_expected(const known_case *k, const char *stack, const char *c
   return str_of(cJSON_GetObjectItem(k->expect, stack), conv);
 }
 
-/* The converter conv is a mode of (aot_eager-dynamic, -subclass, -debug of aot_eager): the plain
+/* The converter conv is a mode of (aot_eager-dynamic, -subclass, -debug, -autocast, -unbacked of aot_eager): the plain
  * converter of a SWITCH line of conv (workers.def) whose name conv is, followed by "-"; new, or NULL. */
 static char *mode_of(const char *conv) {
   int n = annotate_switches(conv, 0, NULL, NULL);

@@ -68,6 +68,9 @@ static const snippet_api apis[] = {
     {"aot_eager-autocast", 2, SN_TWICE, NULL,
      "c0 = torch.compile(%P, backend=\"aot_eager\")\n"
      "def cf(*a):\n    with torch.autocast(\"cpu\", dtype=torch.bfloat16):\n        return c0(*a)\n"},
+    {"aot_eager-unbacked", 2, SN_TWICE, "import torch._dynamo.config",
+     "torch._dynamo.config.capture_scalar_outputs = True\n"
+     "torch._dynamo.config.capture_dynamic_output_shape_ops = True\ncf = torch.compile(%P, backend=\"aot_eager\")\n"},
     {"export", 2, SN_MODULE, NULL, "cf = torch.export.export(%P, tuple(%A)).module()\n"},
     {"export-decomp", 2, SN_MODULE, NULL, "cf = torch.export.export(%P, tuple(%A)).run_decompositions().module()\n"},
     {"onnx-dynamo", 2, SN_MODULE | SN_STATE, "import onnxruntime",

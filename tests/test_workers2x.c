@@ -29,6 +29,8 @@
  *                                       aot_eager-debug runs with debug_assert on (read back) and
  *                                       passes both; aot_eager-autocast passes both under autocast,
  *                                       and a matmul autocast changes is its declared limit;
+ *                                       aot_eager-unbacked keeps a mask write in one graph
+ *                                       (aot_eager breaks there) and passes both;
  *                                       aot_eager says the grad mode a call leaves (a program's
  *                                       torch.set_grad_enabled) and serves the next in grad mode */
 #include <stdlib.h>
@@ -487,6 +489,58 @@ static const char *matmul_program =
     "\"body\": [{\"op\": \"fill_\", \"args\": [\"x\", 1.1]}, {\"op\": \"fill_\", \"args\": [\"y\", 1.3]},"
     "{\"out\": \"r\", \"op\": \"matmul\", \"args\": [\"x\", \"y\"]}], \"outputs\": [\"r\"]}";
 
+/* a write through a boolean mask: m = x > 0; x[m] += 1; r = x * 2 (the indices are m.nonzero(), a size
+ * no trace knows) */
+static const char *mask_program =
+    "{\"format\": \"aliasfuzz-program/1\", \"inputs\": [{\"name\": \"x\", \"shape\": [3], \"dtype\": \"float32\"}],"
+    "\"body\": [{\"out\": \"m\", \"op\": \"gt\", \"args\": [\"x\", 0]},"
+    "{\"op\": \"setitem_add\", \"args\": [\"x\", [\"m\"], 1]},"
+    "{\"out\": \"r\", \"op\": \"mul\", \"args\": [\"x\", 2]}], \"outputs\": [\"r\"]}";
+
+/* aot_eager-unbacked compiles with TorchDynamo capturing data-dependent values and sizes: its hello says
+ * both flags (read back in the worker process); the mask write passes on both, in one graph on the mode
+ * (its graph text has no second graph) where aot_eager breaks the graph at it; and what passes on
+ * aot_eager passes on it, inference and training. */
+TEST(aot_eager_unbacked_keeps_a_mask_write_in_one_graph_and_passes_what_aot_eager_passes) {
+  expect_hello_says("aot_eager-unbacked", "capture_scalar_outputs True, capture_dynamic_output_shape_ops True");
+  ir_program *b = read_program(buffer_program, "buffer"), *t = read_program(train_program, "train"),
+             *m = read_program(mask_program, "mask");
+  if (!b || !t || !m) goto out;
+  const char *names[] = {"aot_eager", "aot_eager-unbacked"};
+  for (int k = 0; k < 2; k++) {
+    const conv_converter *c = conv_find(names[k]);
+    result eager, conv;
+    af_err err;
+    result_init(&eager);
+    result_init(&conv);
+    if (c && eager_run(m, &eager, &err) == 0 && conv_execute(c, m, &conv, &err) == 0) {
+      char *detail = NULL;
+      oracle_verdict v = oracle_judge(m, &eager, &conv, NULL, &detail);
+      CHECK(v == V_PASS, "%s: the mask write passes: %s (%s)", names[k], oracle_verdict_name(v),
+            conv.message ? conv.message : detail ? detail : "");
+      free(detail);
+      int graphs = conv.graph ? 1 + (strstr(conv.graph, "# graph 1") != NULL) : 0;
+      CHECK(graphs == 2 - k, "%s: the mask write compiled into %d graph(s), expected %d: %.400s", names[k], graphs,
+            2 - k, conv.graph ? conv.graph : "(none)");
+    } else {
+      CHECK(0, "%s runs the mask program", names[k]);
+    }
+    result_clear(&eager);
+    result_clear(&conv);
+  }
+  for (int train = 0; train < 2; train++) {
+    char *msg = NULL;
+    int v = verdict_of("aot_eager-unbacked", train ? t : b, &msg);
+    CHECK(v == V_PASS, "aot_eager-unbacked: the %s program passes: %s (%s)", train ? "training" : "buffer",
+          v >= 0 ? oracle_verdict_name(v) : "-", msg ? msg : "");
+    free(msg);
+  }
+out:
+  ir_program_free(b);
+  ir_program_free(t);
+  ir_program_free(m);
+}
+
 /* aot_eager-autocast calls the compiled program under torch.autocast("cpu", dtype=torch.bfloat16): its
  * hello says so; what passes on aot_eager passes on it, inference (a buffer written in place) and
  * training (gradients compared); a program whose eager results autocast changes (a matmul in
@@ -583,6 +637,7 @@ int main(int argc, char **argv) {
     RUN(aot_eager_dynamic_compiles_with_symbolic_sizes_and_passes_what_aot_eager_passes);
     RUN(aot_eager_subclass_runs_on_two_tensor_inputs_and_a_subclass_failure_is_a_limit);
     RUN(aot_eager_debug_runs_with_debug_assert_on_and_passes_what_aot_eager_passes);
+    RUN(aot_eager_unbacked_keeps_a_mask_write_in_one_graph_and_passes_what_aot_eager_passes);
     RUN(aot_eager_autocast_calls_under_autocast_and_what_autocast_changes_is_a_limit);
     RUN(aot_eager_reports_the_grad_mode_a_call_leaves_and_serves_the_next_program_in_grad_mode);
     return tap_done();
