@@ -520,7 +520,10 @@ char *classes_key(const char *converter, oracle_verdict v, const char *detail, c
   af_buf b = {0};
   /* an error downstream of a write is that write's bug: it keys on the pattern like a mismatch */
   int by_error = classes_keyed_by_error(v, pattern);
-  char *what = v == V_TIMEOUT ? af_xstrdup("timeout") : by_error ? sig_error_class(detail) : af_xstrdup(pattern ? pattern : "");
+  char *what = v == V_TIMEOUT                                 ? af_xstrdup("timeout")
+               : by_error                                     ? sig_error_class(detail)
+               : judge_reused_on_shared(detail)               ? af_xstrdup(CLASSES_SHARED_REUSE_KEY)
+                                                              : af_xstrdup(pattern ? pattern : "");
   af_buf_printf(&b, "%s|%s|%s", converter, classes_verdict_group(v, pattern), what);
   free(what);
   return af_buf_take(&b);
@@ -587,6 +590,8 @@ char *classes_quick_key(const ir_program *p, oracle_verdict v, const char *detai
   af_buf_printf(&b, "%s|", oracle_verdict_name(v));
   if (v == V_TIMEOUT) {
     af_buf_puts(&b, "timeout");
+  } else if (!classes_by_error(v) && judge_reused_on_shared(detail)) {
+    af_buf_puts(&b, CLASSES_SHARED_REUSE_KEY); /* its class's key, whatever the program writes */
   } else if (classes_by_error(v)) {
     char *k = sig_error_class(detail);
     af_buf_puts(&b, k);

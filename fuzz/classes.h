@@ -154,8 +154,14 @@ int classes_keyed_by_error(oracle_verdict v, const char *pattern);
  * errors downstream of a write (one mis-converted write shows as any of them), else the verdict's
  * name. Borrowed. */
 const char *classes_verdict_group(oracle_verdict v, const char *pattern);
-/* "converter|verdict group|pattern-or-error-key"; new. */
+/* "converter|verdict group|pattern-or-error-key"; new. A failure of a reused graph on inputs that
+ * share a storage (judge.h judge_reused_on_shared) keys on CLASSES_SHARED_REUSE_KEY instead of its
+ * pattern. */
 char *classes_key(const char *converter, oracle_verdict v, const char *detail, const char *pattern);
+
+/* The key of a failure of the shared-storage reuse rule (judge.h judge_reused_on_shared): one class
+ * per converter and verdict group, whatever the program writes. */
+#define CLASSES_SHARED_REUSE_KEY "a graph compiled for separate inputs reused on inputs that share a storage"
 /* Quick key, known before minimizing: "verdict|error key", or for mismatches "verdict|output:KIND:
  * normalized detail" where KIND says what the differing value is (an input, a view, an op's
  * result; "+written" when a write targets it). p: the program as found. new. */

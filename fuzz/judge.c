@@ -111,6 +111,19 @@ char *judge_layouts_text(const ir_program *p) {
     af_buf_printf(&b, ", %lld)", (long long)in->offset);
   }
   if (!b.len) af_buf_puts(&b, "fresh contiguous inputs");
+  /* the inputs that share a storage, each such storage's (classes.h CLASSES_SHARED_REUSE_KEY reads it) */
+  for (int k = 0; k < p->nbases; k++) {
+    int n = 0;
+    for (int i = 0; i < p->ninputs; i++) n += p->inputs[i].base == k + 1;
+    if (n < 2) continue;
+    af_buf_puts(&b, "; ");
+    for (int i = 0, m = 0; i < p->ninputs; i++) {
+      if (p->inputs[i].base != k + 1) continue;
+      if (m++) af_buf_puts(&b, m == n ? " and " : ", ");
+      af_buf_puts(&b, p->names[p->inputs[i].value]);
+    }
+    af_buf_puts(&b, JUDGE_SHARE_A_STORAGE);
+  }
   return af_buf_take(&b);
 }
 
@@ -286,8 +299,19 @@ int judge_isolated(const conv_converter *c, const ir_program *p, const oracle_op
   return rc;
 }
 
+int judge_reused_on_shared(const char *detail) {
+  static const char order2[] = "order 2 of 2, compiled on fresh inputs and called again (order 1, compiled on the declared "
+                               "layout, passed): call 2 of 2 (";
+  if (!detail || strncmp(detail, order2, sizeof order2 - 1) != 0) return 0;
+  const char *decl = detail + sizeof order2 - 1, *end = strstr(decl, "; call 1, fresh contiguous inputs, passed): ");
+  const char *share = strstr(decl, JUDGE_SHARE_A_STORAGE "; call 1,");
+  return end && share && share < end && strstr(end, "served by the graph(s) compiled for the first call") != NULL;
+}
+
 int judge_same_bug(const judgement *a, oracle_verdict v, const char *detail) {
   if (a->verdict != v) return 0;
+  /* a reused graph's failure on aliased inputs is not a first call's (nor the reverse) */
+  if (judge_reused_on_shared(a->detail) != judge_reused_on_shared(detail)) return 0;
   if (v == V_AUTOGRAD_REJECTS || v == V_AUTOGRAD_ACCEPTS) { /* the same rule of autograd's (its message is in both details) */
     const char *x = oracle_autograd_refusal(a->detail), *y = oracle_autograd_refusal(detail);
     return x && y && strcmp(x, y) == 0;

@@ -66,7 +66,23 @@ ir_program *judge_plain_copy(const ir_program *p, af_err *err);
 
 /* One line naming p's input layouts: "b = as_strided(a, [2, 5], [5, 1], 5)" for each input with
  * one ("; "-separated; an input that is its whole storage, contiguous, is left out: it is the
- * base the others view), or "fresh contiguous inputs". new, free with free(). */
+ * base the others view), or "fresh contiguous inputs"; then, for each storage two or more inputs
+ * view, "; a and b share a storage". new, free with free(). */
+#define JUDGE_SHARE_A_STORAGE " share a storage"
+
+/* The shared-storage reuse rule. A caching converter is called twice on a program whose inputs
+ * have a layout: order 2 compiles on fresh, separate inputs and calls what it compiled on the
+ * declared layout. When order 1 (compiled on the declared layout) passed, order 2's first call
+ * passed, and its second call went wrong while served by the graph compiled for the first (the
+ * converter said so: no recompilation) on inputs that share a storage, the bug is that the
+ * compiled program was reused on aliased inputs it was not compiled for: TorchDynamo does not
+ * guard on input aliasing (pytorch/pytorch#139789), whatever the program writes. Keyed by pattern,
+ * one campaign listed that as a class per write pattern, and a 2-statement one joined a first-call
+ * class whose pattern held its writes (a write through dropout's identity) by containment: it
+ * keys on CLASSES_SHARED_REUSE_KEY (classes.h), and a candidate shows the same bug as such a
+ * failure only when it fails so too (judge_same_bug). 1 when detail (take_call's order and layout
+ * text, the worker's warning) says so, else 0. */
+int judge_reused_on_shared(const char *detail);
 char *judge_layouts_text(const ir_program *p);
 
 /* Whether a candidate shows the same bug: same verdict, and for error-like verdicts the same

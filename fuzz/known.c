@@ -569,8 +569,11 @@ static int class_fails_like(const cJSON *cls, const char *case_key, oracle_verdi
   int op_for_op = kb && cb && classes_pattern_within(cb + 1, kb + 1, 0) && same_writes(cb + 1, kb + 1);
   /* or a report whose mechanism is a family's, as its case says (known.h) */
   if (!kb || !cb) return 0;
-  if (op_for_op ? !classes_keys_match(key, conv, case_key, conv)
-                : !(covered(covers, key) && kb - key == cb - case_key && !strncmp(key, case_key, (size_t)(kb - key))))
+  /* a key that is a rule's, not a pattern (classes.h CLASSES_SHARED_REUSE_KEY), matches itself alone */
+  int rule = !strcmp(kb + 1, CLASSES_SHARED_REUSE_KEY) || !strcmp(cb + 1, CLASSES_SHARED_REUSE_KEY);
+  if (rule ? strcmp(key, case_key) != 0
+           : op_for_op ? !classes_keys_match(key, conv, case_key, conv)
+                       : !(covered(covers, key) && kb - key == cb - case_key && !strncmp(key, case_key, (size_t)(kb - key))))
     return 0;
   const cJSON *vs = cJSON_GetObjectItem(cls, "verdicts"), *e;
   const char *one = str_of(cls, "verdict");

@@ -147,7 +147,7 @@ TEST(a_second_call_that_loses_the_aliasing_is_judged_and_named_as_call_2) {
         j.ncalls, j.order, j.call);
   CHECK(j.verdict == V_VALUE_MISMATCH || j.verdict == V_INPUT_MUTATION_LOST, "call 2 fails: %s",
         oracle_verdict_name(j.verdict));
-  CHECK(j.detail && strstr(j.detail, "call 2 of 2 (b = as_strided(a, [2, 5], [5, 1], 5); call 1, fresh contiguous inputs, passed)"),
+  CHECK(j.detail && strstr(j.detail, "call 2 of 2 (b = as_strided(a, [2, 5], [5, 1], 5); a and b share a storage; call 1, fresh contiguous inputs, passed)"),
         "the detail names call 2 and both layouts: %s", j.detail ? j.detail : "(null)");
   CHECK(j.detail && !strncmp(j.detail, "order 2 of 2, compiled on fresh inputs and called again (order 1, compiled on "
                                        "the declared layout, passed): ", 108),
@@ -197,7 +197,7 @@ TEST(a_caching_worker_wrong_when_compiled_on_aliased_inputs_is_judged_and_named_
         oracle_verdict_name(j.verdict));
   CHECK(j.ncalls == 1 && j.order == 1 && j.call == 1, "one call, the verdict from order 1 (%d, %d, %d)", j.ncalls,
         j.order, j.call);
-  CHECK(j.detail && !strncmp(j.detail, "order 1 of 2, compiled on the declared layout (b = as_strided(a, [2, 5], [5, 1], 5)): ",
+  CHECK(j.detail && !strncmp(j.detail, "order 1 of 2, compiled on the declared layout (b = as_strided(a, [2, 5], [5, 1], 5); a and b share a storage): ",
                              86),
         "the detail names order 1 and the layout: %s", j.detail ? j.detail : "(null)");
   judgement_clear(&j);

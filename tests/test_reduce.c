@@ -296,6 +296,47 @@ TEST(a_finding_that_matches_several_classes_joins_the_most_specific_one) {
   cJSON_Delete(idx);
 }
 
+/* The shared-storage reuse rule (judge.h): failures of a graph compiled for separate inputs and
+ * reused on inputs that share a storage are one class whatever they write, and no such failure joins
+ * a first call's class whose pattern holds its writes (an aot_eager-unbacked campaign put
+ * `x.index_copy_(...); alias.add_(3)` into the class of a write through dropout's identity); a
+ * second call recompiled for the aliased inputs, or on inputs that share nothing, is keyed as usual. */
+TEST(failures_of_a_graph_reused_on_inputs_sharing_a_storage_are_one_class_apart_from_first_calls) {
+  af_err err;
+  cJSON *idx = classes_index_load("/nonexistent-af-dir", &err);
+  int is_new;
+#define ORDER2 "order 2 of 2, compiled on fresh inputs and called again (order 1, compiled on the declared layout, passed): call 2 of 2 ("
+  const char *reused = ORDER2 "alias = as_strided(x2, [1], [1], 1); x2 and alias share a storage; call 1, fresh contiguous inputs, "
+                              "passed): input x2: element 1 is 5, eager 0 [the converter warned: second call of the compiled program: "
+                              "served by the graph(s) compiled for the first call]";
+  const char *recompiled = ORDER2 "alias = as_strided(x2, [1], [1], 1); x2 and alias share a storage; call 1, fresh contiguous inputs, "
+                                  "passed): input x2: element 1 is 5, eager 0 [the converter warned: second call of the compiled "
+                                  "program: TorchDynamo compiled 1 new graph(s) for these inputs]";
+  const char *apart = ORDER2 "x = as_strided(x_leaf, [2], [2], 0); call 1, fresh contiguous inputs, passed): input x: element 1 is 5, "
+                             "eager 0 [the converter warned: second call of the compiled program: served by the graph(s) compiled "
+                             "for the first call]";
+  CHECK(judge_reused_on_shared(reused) && !judge_reused_on_shared(recompiled) && !judge_reused_on_shared(apart) &&
+            !judge_reused_on_shared("input x: element 0 is -5, eager 1"),
+        "the rule reads the order, the shared storage and the converter's own word on the reuse");
+  classes_member first = {"aot_eager", V_VALUE_MISMATCH, "input x: element 0 is -5, eager 1", "write@in dropout write@in",
+                          "f-dropout", 3, NULL, 0, 0, 1, 1, 0, NULL};
+  cJSON *c1 = classes_index_add(idx, &first, &is_new);
+  classes_member r1 = {"aot_eager", V_VALUE_MISMATCH, reused, "write@in write@in", "f-reused-1", 2, NULL, 0, 0, 1, 2, 0, NULL};
+  cJSON *c2 = classes_index_add(idx, &r1, &is_new);
+  CHECK(is_new && c2 != c1, "a reuse failure whose writes the first call's class holds founds its own class");
+  const char *k2 = cJSON_GetStringValue(cJSON_GetObjectItem(c2, "key"));
+  CHECK(k2 && !strcmp(k2, "aot_eager|wrong-result|" CLASSES_SHARED_REUSE_KEY), "keyed on the rule: %s", k2 ? k2 : "");
+  classes_member r2 = {"aot_eager", V_INPUT_MUTATION_LOST, reused, "view setitem_mul@view-of-in", "f-reused-2", 2, NULL, 0, 0, 1, 3, 0, NULL};
+  CHECK(classes_index_add(idx, &r2, &is_new) == c2 && !is_new, "another write's reuse failure joins it");
+  classes_member r3 = {"aot_eager", V_VALUE_MISMATCH, recompiled, "write@in write@in", "f-recompiled", 2, NULL, 0, 0, 1, 4, 0, NULL};
+  cJSON *c3 = classes_index_add(idx, &r3, &is_new);
+  CHECK(c3 != c2, "a recompiled second call is keyed by its pattern");
+  CHECK(classes_index_count(idx) == 2 && c3 == c1, "and joins the first call's class by its writes as before (%d classes)",
+        classes_index_count(idx));
+#undef ORDER2
+  cJSON_Delete(idx);
+}
+
 /* Two classes whose first programs did not contain one another, then a finding that minimized to
  * what both hold ("op@state" is in "sub@state" and in "t_@in masked_fill_@in mul@state"): one bug,
  * so one class (an export-decomp campaign listed a buffer rebound after a view as two). A class
@@ -781,6 +822,7 @@ int main(void) {
   RUN(findings_are_deduplicated_and_a_replayed_iteration_is_not_counted_twice);
   RUN(a_finding_that_matches_several_classes_joins_the_most_specific_one);
   RUN(a_finding_that_both_classes_hold_folds_them_into_one);
+  RUN(failures_of_a_graph_reused_on_inputs_sharing_a_storage_are_one_class_apart_from_first_calls);
   RUN(a_write_through_what_returns_its_argument_lands_in_the_argument);
   RUN(an_op_that_writes_another_argument_is_a_write_where_that_argument_lands);
   RUN(a_finding_recorded_again_with_another_pattern_stays_in_its_class);

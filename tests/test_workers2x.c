@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../fuzz/classes.h"
 #include "../harness/codec.h"
 #include "../harness/converters/conv_worker.h"
 #include "../harness/eager.h"
@@ -218,8 +219,16 @@ TEST(aot_eager_called_again_on_aliased_inputs_is_judged_on_the_second_call) {
         "order 2's call 2 (the cached graph on aliased inputs) is the value-mismatch, order 1 (compiled on the aliased "
         "inputs) passed (%s, order %d call %d, %d calls): %s",
         oracle_verdict_name(j.verdict), j.order, j.call, j.ncalls, j.detail ? j.detail : "");
-  CHECK(j.detail && strstr(j.detail, "call 2 of 2 (b = as_strided(a, [2, 5], [5, 1], 5); call 1, fresh contiguous inputs, passed)"),
+  CHECK(j.detail && strstr(j.detail, "call 2 of 2 (b = as_strided(a, [2, 5], [5, 1], 5); a and b share a storage; call 1, fresh contiguous inputs, passed)"),
         "the detail names call 2 and both calls' layouts: %s", j.detail ? j.detail : "(null)");
+  /* aot_eager said the second call was served by the first call's graph: the shared-storage reuse
+     rule, whose key and quick key hold no pattern (one class whatever the program writes) */
+  char *key = classes_key("aot_eager", j.verdict, j.detail, "add_@in add_@view-of-in");
+  char *qk = classes_quick_key(p, j.verdict, j.detail);
+  CHECK(judge_reused_on_shared(j.detail) && key && strstr(key, "|" CLASSES_SHARED_REUSE_KEY) && strstr(qk, CLASSES_SHARED_REUSE_KEY),
+        "the shared-storage reuse rule: key %s, quick key %s", key ? key : "", qk ? qk : "");
+  free(key);
+  free(qk);
   judgement_clear(&j);
   setenv("AF_SECOND_CALL", "0", 1);
   CHECK(judge_inprocess(c, p, NULL, &j, &err) == 0 && j.verdict == V_PASS && j.ncalls == 0,
