@@ -26,7 +26,8 @@ static const char *usage_reduce =
     "usage: aliasfuzz reduce FILE --converter NAME [--out DIR] [--max-tests N] [--isolate] [--deadline S]\n"
     "       aliasfuzz reduce --deferred DIR [--reduce-time SECONDS] [--max-tests N] [--no-triggers]\n"
     "\n"
-    "Minimizes a program while it keeps the same verdict (and error class) on the converter, and\n"
+    "Minimizes a program while it keeps the same verdict (and error class) on the converter\n"
+    "(value-mismatch and input-mutation-lost count as one: a lost write shows as either), and\n"
     "writes a finding folder (repro.json, repro.py, README.md, ...) into DIR (default: FILE's name\n"
     "with .reduced). --isolate runs every test in a child process (for crashes and hangs).\n"
     "--deadline S: the seconds one test of a worker converter may take (default: the worker's\n"
@@ -174,8 +175,12 @@ int cmd_reduce(int argc, char **argv) {
   if (cJSON_IsString(ms)) seed = strtoull(ms->valuestring, NULL, 10), unseeded = 0;
   else if (cJSON_IsNumber(ms)) seed = (uint64_t)ms->valuedouble, unseeded = 0;
   cJSON_Delete(meta);
-  finding f = {.converter = c->name, .converter_version = c->version(c), .convert_py = c->repro_py, .verdict = j.verdict,
-               .detail = jm.detail ? jm.detail : j.detail, .graph = jm.graph, .original = p, .minimized = min,
+  /* the minimized program's own judgement, where it shows the same bug (a lost write found as a
+     value-mismatch may minimize to an input-mutation-lost: judge_same_bug) */
+  int took = jm.detail && judge_same_bug(&jm, j.verdict, j.detail);
+  finding f = {.converter = c->name, .converter_version = c->version(c), .convert_py = c->repro_py,
+               .verdict = took ? jm.verdict : j.verdict, .detail = took ? jm.detail : j.detail, .graph = jm.graph,
+               .original = p, .minimized = min,
                .reduction = &rs, .seed = seed, .unseeded = unseeded, .iteration = -1, .job = 0};
   int is_new, counted;
   char id[64];
@@ -184,7 +189,7 @@ int cmd_reduce(int argc, char **argv) {
     rc = 2;
   } else {
     printf("%s: %s on %s; %d -> %d statements (%d tests, %.2f s)%s\n  %s/findings/%s/\n", file,
-           oracle_verdict_name(j.verdict), c->name, rs.stmts_before, rs.stmts_after, rs.tests, rs.seconds,
+           oracle_verdict_name(f.verdict), c->name, rs.stmts_before, rs.stmts_after, rs.tests, rs.seconds,
            rs.budget_hit ? " [test budget reached]" : "", out, id);
     rc = 0;
   }
