@@ -85,9 +85,10 @@ ir_program *judge_plain_copy(const ir_program *p, af_err *err);
 int judge_reused_on_shared(const char *detail);
 char *judge_layouts_text(const ir_program *p);
 
-/* Whether a candidate shows the same bug: same verdict (value-mismatch and input-mutation-lost are
- * one: a lost write shows as either, by what else writes that input), for error-like verdicts the
- * same normalized message (signature.h), and a failure of the shared-storage reuse rule only as one. */
+/* Whether a candidate shows the same bug: same verdict (a value-mismatch of an input's final state and
+ * an input-mutation-lost are one: a lost write shows as either, by what else writes that input), for
+ * error-like verdicts the same normalized message (signature.h), and a failure of the shared-storage
+ * reuse rule only as one. */
 int judge_same_bug(const judgement *a, oracle_verdict v, const char *detail);
 
 /* 1 when the writes of p change nothing eager can see (a write that changes nothing proves
