@@ -127,6 +127,13 @@ char *judge_layouts_text(const ir_program *p) {
   return af_buf_take(&b);
 }
 
+/* The texts of order 2's detail that judge_reused_on_shared reads back */
+#define ORDER2 "order 2 of 2, compiled on fresh inputs and called again (order 1, compiled on the declared layout, passed): "
+#define CALL2 "call 2 of 2 ("
+#define CALL2_END "; call 1, fresh contiguous inputs, passed): "
+/* the worker's word that the second call ran no new graph (worker_aot_eager.py run()) */
+#define SERVED_BY_FIRST "served by the graph(s) compiled for the first call"
+
 /* Moves j into out as the verdict of call `call` of order `order` (ncalls: the calls made in all),
  * its detail prefixed with what says which order and call it is (judge.h). */
 static void take_call(judgement *out, judgement *j, int order, int call, int ncalls, const char *declared) {
@@ -140,12 +147,11 @@ static void take_call(judgement *out, judgement *j, int order, int call, int nca
   if (order == 1)
     af_buf_printf(&d, "order 1 of 2, compiled on the declared layout (%s): ", declared);
   else
-    af_buf_printf(&d, "order 2 of 2, compiled on fresh inputs and called again (order 1, compiled on the declared layout, "
-                      "passed): ");
+    af_buf_puts(&d, ORDER2);
   if (order == 2 && call == 1)
     af_buf_printf(&d, "call 1 of 2 (fresh contiguous inputs; call 2 would have had %s): ", declared);
   else if (order == 2)
-    af_buf_printf(&d, "call 2 of 2 (%s; call 1, fresh contiguous inputs, passed): ", declared);
+    af_buf_printf(&d, CALL2 "%s" CALL2_END, declared);
   af_buf_puts(&d, out->detail ? out->detail : "");
   free(out->detail);
   out->detail = af_buf_take(&d);
@@ -300,16 +306,15 @@ int judge_isolated(const conv_converter *c, const ir_program *p, const oracle_op
 }
 
 int judge_reused_on_shared(const char *detail) {
-  static const char order2[] = "order 2 of 2, compiled on fresh inputs and called again (order 1, compiled on the declared "
-                               "layout, passed): call 2 of 2 (";
-  if (!detail || strncmp(detail, order2, sizeof order2 - 1) != 0) return 0;
-  const char *decl = detail + sizeof order2 - 1, *end = strstr(decl, "; call 1, fresh contiguous inputs, passed): ");
-  const char *share = strstr(decl, JUDGE_SHARE_A_STORAGE "; call 1,");
-  return end && share && share < end && strstr(end, "served by the graph(s) compiled for the first call") != NULL;
+  static const char prefix[] = ORDER2 CALL2;
+  if (!detail || strncmp(detail, prefix, sizeof prefix - 1) != 0) return 0;
+  const char *decl = detail + sizeof prefix - 1, *end = strstr(decl, CALL2_END);
+  const char *share = strstr(decl, JUDGE_SHARE_A_STORAGE CALL2_END);
+  return end && share == end - (sizeof JUDGE_SHARE_A_STORAGE - 1) && strstr(end, SERVED_BY_FIRST) != NULL;
 }
 
-/* An input's final state wrong: a value-mismatch whose detail names an input (after judge.c's order
- * and call prefix, if any), or an input-mutation-lost (the converter left it as it was where eager
+/* An input's final state wrong: a value-mismatch whose detail names an input (after take_call's order
+ * and call prefix, if any: "...): input x: ..."), or an input-mutation-lost (the converter left it as it was where eager
  * wrote it). One lost write into an input shows as either, by what else the program writes into that
  * input: a minimized finding that had to keep an unrelated write to stay a value-mismatch held more than
  * its bug, and more than the known case of it (an aot_eager-unbacked class `write@in dropout setitem@in`
@@ -317,7 +322,7 @@ int judge_reused_on_shared(const char *detail) {
  * minimized into naive's own lost write when it was allowed to. */
 static int input_state_wrong(oracle_verdict v, const char *detail) {
   if (v == V_INPUT_MUTATION_LOST) return 1;
-  return v == V_VALUE_MISMATCH && detail && (!strncmp(detail, "input ", 6) || strstr(detail, "passed): input "));
+  return v == V_VALUE_MISMATCH && detail && (!strncmp(detail, "input ", 6) || strstr(detail, "): input "));
 }
 
 int judge_same_bug(const judgement *a, oracle_verdict v, const char *detail) {
